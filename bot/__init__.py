@@ -1,0 +1,1 @@
+"""Fieldpost front ends: use-cases, store, pictures, Discord adapter and console."""

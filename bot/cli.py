@@ -1,0 +1,56 @@
+"""The `fieldpost` command: one entry point for the bot, the console game and the tools.
+
+Each subcommand lives in its own module with `add_parser(subparsers)` and a `run(args)`
+that returns the exit code; this file only wires them together.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+
+# subcommand name -> module implementing add_parser/run
+SUBCOMMANDS = {
+    "bot": "bot.discord.run",
+    "play": "bot.console.play",
+    "autoplay": "bot.console.autoplay",
+    "replay": "bot.console.replay",
+    "roll": "bot.console.roll",
+    "render": "bot.console.render",
+    "campaign": "bot.console.campaign",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="fieldpost",
+        description="Play-by-post WWII skirmish games. With no subcommand: the Discord bot "
+        "when DISCORD_TOKEN is set, otherwise a console game on a bundled scenario.",
+    )
+    sub = parser.add_subparsers(dest="command")
+    for name, module_name in SUBCOMMANDS.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:  # a subcommand whose module has not landed yet
+            if exc.name != module_name:
+                raise
+            continue
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv:
+        argv = ["bot"] if os.environ.get("DISCORD_TOKEN") else ["play"]
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    return int(args.run(args) or 0)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Fieldpost bot.render."""
