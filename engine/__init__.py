@@ -1,0 +1,1 @@
+"""Fieldpost's rules engine: pure functions over one pydantic game state."""
