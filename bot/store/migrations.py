@@ -1,0 +1,159 @@
+"""The SQLite schema as an ordered list of migrations, applied at start-up.
+
+`PRAGMA user_version` counts the migrations applied. A new table (campaigns, say) is a new
+script appended to `MIGRATIONS`; a script once released is never edited.
+"""
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from bot.store.protocol import SchemaTooNew, StoreError
+
+# STRICT tables (SQLite 3.37) type-check every column.
+MIN_SQLITE = (3, 37, 0)
+
+# Timestamps are UTC ISO 8601 text with microseconds, so text order is time order.
+# Games and events are never deleted, so their foreign keys do not cascade.
+V1_GAMES_EVENTS_SEATS_SNAPSHOTS = """
+CREATE TABLE games (
+    id           INTEGER PRIMARY KEY,
+    guild_id     INTEGER NOT NULL,
+    channel_id   INTEGER NOT NULL,
+    thread_id    INTEGER,
+    scenario_id  TEXT    NOT NULL,
+    status       TEXT    NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'abandoned')),
+    organiser_id INTEGER NOT NULL,
+    state        TEXT    NOT NULL CHECK (json_valid(state)),
+    version      INTEGER NOT NULL CHECK (version >= 1),
+    created_at   TEXT    NOT NULL,
+    updated_at   TEXT    NOT NULL
+) STRICT;
+CREATE INDEX games_by_status ON games (status);
+CREATE INDEX games_by_channel ON games (channel_id);
+CREATE INDEX games_by_thread ON games (thread_id) WHERE thread_id IS NOT NULL;
+
+CREATE TABLE events (
+    game_id    INTEGER NOT NULL REFERENCES games (id),
+    seq        INTEGER NOT NULL CHECK (seq >= 1),
+    body       TEXT    NOT NULL CHECK (json_valid(body)),
+    created_at TEXT    NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) STRICT, WITHOUT ROWID;
+
+-- The log is append-only and gapless: seq 1, 2, 3... per game, never rewritten.
+CREATE TRIGGER events_seq_follows BEFORE INSERT ON events
+WHEN NEW.seq IS NOT (SELECT coalesce(max(seq), 0) + 1 FROM events WHERE game_id = NEW.game_id)
+BEGIN
+    SELECT RAISE(ABORT, 'events.seq must follow the last seq of its game');
+END;
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'events are append-only');
+END;
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'events are append-only');
+END;
+
+CREATE TABLE seats (
+    game_id      INTEGER NOT NULL REFERENCES games (id),
+    seat_index   INTEGER NOT NULL CHECK (seat_index >= 0),
+    side         TEXT    NOT NULL,
+    user_id      INTEGER NOT NULL,
+    display_name TEXT    NOT NULL,
+    PRIMARY KEY (game_id, seat_index)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE snapshots (
+    game_id    INTEGER NOT NULL REFERENCES games (id),
+    label      TEXT    NOT NULL,
+    seq        INTEGER NOT NULL CHECK (seq >= 0),
+    version    INTEGER NOT NULL,
+    state      TEXT    NOT NULL CHECK (json_valid(state)),
+    created_at TEXT    NOT NULL,
+    PRIMARY KEY (game_id, label)
+) STRICT;
+CREATE INDEX snapshots_by_seq ON snapshots (game_id, seq);
+
+CREATE TABLE settings (
+    scope TEXT NOT NULL,
+    key   TEXT NOT NULL,
+    value TEXT NOT NULL CHECK (json_valid(value)),
+    PRIMARY KEY (scope, key)
+) STRICT, WITHOUT ROWID;
+
+-- The private-thread fallback per player: looked up by this id before any search by name.
+CREATE TABLE private_channels (
+    game_id    INTEGER NOT NULL REFERENCES games (id),
+    user_id    INTEGER NOT NULL,
+    channel_id INTEGER NOT NULL,
+    PRIMARY KEY (game_id, user_id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE deadlines (
+    game_id  INTEGER NOT NULL REFERENCES games (id),
+    key      TEXT    NOT NULL,
+    user_id  INTEGER NOT NULL,
+    due      TEXT    NOT NULL,
+    reminded INTEGER NOT NULL DEFAULT 0 CHECK (reminded IN (0, 1)),
+    PRIMARY KEY (game_id, key, user_id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX deadlines_by_due ON deadlines (due) WHERE reminded = 0;
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1_GAMES_EVENTS_SEATS_SNAPSHOTS,)
+
+
+def statements(script: str) -> Iterator[str]:
+    """Split a script into statements, keeping trigger bodies whole (sqlite3.complete_statement)."""
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            yield pending.strip()
+            pending = ""
+    code = [line for line in pending.splitlines() if line.strip() and not line.lstrip().startswith("--")]
+    if code:
+        raise StoreError(f"migration ends in an incomplete statement: {pending.strip()[:60]!r}")
+
+
+def migrate(path: str | Path, migrations: Sequence[str] = MIGRATIONS, *, timeout: float = 5.0) -> int:
+    """Bring the database at `path` to `len(migrations)` and return that version.
+
+    Runs in one `BEGIN IMMEDIATE` transaction, so two processes starting together cannot both
+    apply a script; running it again is a no-op. Refuses a database newer than `migrations`.
+    """
+    if sqlite3.sqlite_version_info < MIN_SQLITE:
+        raise StoreError(
+            f"SQLite {sqlite3.sqlite_version} is too old; Fieldpost needs "
+            f"{'.'.join(map(str, MIN_SQLITE))} or newer"
+        )
+    known = len(migrations)
+    conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+    try:
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if mode != "wal":
+            raise StoreError(f"{path}: cannot use WAL journal mode (got {mode!r})")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            found = conn.execute("PRAGMA user_version").fetchone()[0]
+            if found > known:
+                raise SchemaTooNew(found, known)
+            for script in migrations[found:]:
+                for statement in statements(script):
+                    conn.execute(statement)
+            if found < known:
+                # Foreign keys are off during migrations (table rebuilds need that); check after.
+                broken = conn.execute("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise StoreError(f"migration left broken foreign keys: {broken[:5]}")
+                conn.execute(f"PRAGMA user_version = {known:d}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.rollback()  # a no-op if the failure already ended the transaction
+            raise
+        return known
+    finally:
+        conn.close()

@@ -1,0 +1,261 @@
+"""What the bot asks of its database: the `GameStore` protocol, its records and its errors.
+
+A game is one JSON state document with a version, an append-only event log and per-phase
+snapshots. Every change to a game goes through `commit` (or `rollback`), which checks the
+version the caller read and bumps it by exactly one, or raises `VersionConflict`.
+State and events are JSON text: the engine owns their shape, the store only keeps them.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Protocol
+
+
+class GameStatus(StrEnum):
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+UNFINISHED = (GameStatus.LOBBY, GameStatus.ACTIVE)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player's place at the table: `Seat(0, "US", 1234, "Sgt Rock")`."""
+
+    seat_index: int
+    side: str
+    user_id: int
+    display_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A game without its state: enough to list games and find where they are played."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    scenario_id: str
+    status: GameStatus
+    organiser_id: int
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame(GameSummary):
+    """A game as loaded for a command: its summary, its state JSON and its seats in order."""
+
+    state: str
+    seats: tuple[Seat, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """What a successful commit left behind: the game's new version and last event seq."""
+
+    game_id: int
+    version: int
+    last_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    game_id: int
+    seq: int
+    body: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotInfo:
+    """A snapshot without its state: `label` such as "T2P1", taken after event `seq`."""
+
+    game_id: int
+    label: str
+    seq: int
+    version: int
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot(SnapshotInfo):
+    state: str
+
+
+@dataclass(frozen=True, slots=True)
+class Awaited:
+    """Who the game waits for, on what (a short key such as "orders"), and until when."""
+
+    key: str
+    user_id: int
+    due: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    game_id: int
+    key: str
+    user_id: int
+    due: datetime
+    reminded: bool
+
+
+class StoreError(Exception):
+    """The store cannot do what was asked; the message says why."""
+
+
+class GameNotFound(StoreError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no game with id {game_id}")
+        self.game_id = game_id
+
+
+class SnapshotNotFound(StoreError):
+    def __init__(self, game_id: int, label: str) -> None:
+        super().__init__(f"game {game_id} has no snapshot labelled {label!r}")
+        self.game_id = game_id
+        self.label = label
+
+
+class VersionConflict(StoreError):
+    """Someone committed first: reload the game at `current` and try again. Nothing was written."""
+
+    def __init__(self, game_id: int, expected: int, current: int) -> None:
+        super().__init__(
+            f"game {game_id} is at version {current}, not {expected}: reload and try again"
+        )
+        self.game_id = game_id
+        self.expected = expected
+        self.current = current
+
+
+class SchemaTooNew(StoreError):
+    """The database was migrated by a newer Fieldpost; opening it could corrupt it."""
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(
+            f"database schema version {found} is newer than this Fieldpost knows ({known}); "
+            "upgrade Fieldpost or restore an older backup"
+        )
+        self.found = found
+        self.known = known
+
+
+class GameStore(Protocol):
+    """Persistence for games. Opening and closing belong to the implementation."""
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        scenario_id: str,
+        organiser_id: int,
+        state: str,
+        thread_id: int | None = None,
+        status: GameStatus = GameStatus.LOBBY,
+        seats: Sequence[Seat] = (),
+        events: Sequence[str] = (),
+        snapshot: str | None = None,
+    ) -> StoredGame:
+        """Store a new game at version 1, with its first events and optionally a snapshot."""
+        ...
+
+    async def load_game(self, game_id: int) -> StoredGame:
+        """The game and its seats as of one instant; raises `GameNotFound`."""
+        ...
+
+    async def unfinished_games(self) -> list[GameSummary]:
+        """Every game in the lobby or active, oldest first: what to resume after a restart."""
+        ...
+
+    async def games_in_channel(
+        self, channel_id: int, *, include_finished: bool = False
+    ) -> list[GameSummary]:
+        """Games played in a channel or in a thread with that id, oldest first."""
+        ...
+
+    async def commit(
+        self,
+        game_id: int,
+        expected_version: int,
+        state: str,
+        events: Sequence[str] = (),
+        *,
+        status: GameStatus | None = None,
+        snapshot: str | None = None,
+        seats: Sequence[Seat] | None = None,
+        awaited: Sequence[Awaited] | None = None,
+    ) -> Committed:
+        """In one transaction: check the version, write the state, append the events, bump the
+        version by one. Optionally set the status, take a snapshot labelled `snapshot` of the new
+        state, replace the seats, and replace the deadlines with `awaited`.
+        Raises `VersionConflict` (nothing written) or `GameNotFound`."""
+        ...
+
+    async def rollback(
+        self,
+        game_id: int,
+        expected_version: int,
+        label: str,
+        *,
+        by_user_id: int | None = None,
+        status: GameStatus | None = None,
+    ) -> Committed:
+        """Commit the state of snapshot `label` as a new version, append a "rollback" event and
+        drop the snapshots taken after it. Raises `VersionConflict` or `SnapshotNotFound`."""
+        ...
+
+    async def set_thread(self, game_id: int, thread_id: int | None) -> None:
+        """Remember the Discord thread a game is played in."""
+        ...
+
+    async def events_since(self, game_id: int, after_seq: int = 0) -> list[Event]:
+        """Events with seq greater than `after_seq`, in order."""
+        ...
+
+    async def snapshots(self, game_id: int) -> list[SnapshotInfo]:
+        """The game's snapshots in event-log order."""
+        ...
+
+    async def load_snapshot(self, game_id: int, label: str) -> Snapshot:
+        ...
+
+    async def get_setting(self, scope: str, key: str, default: Any = None) -> Any:
+        """A JSON setting; scopes look like "guild:<id>", "game:<id>", "user:<id>"."""
+        ...
+
+    async def settings(self, scope: str) -> dict[str, Any]:
+        ...
+
+    async def set_setting(self, scope: str, key: str, value: Any) -> None:
+        ...
+
+    async def delete_setting(self, scope: str, key: str) -> None:
+        ...
+
+    async def private_channels(self, game_id: int) -> Mapping[int, int]:
+        """Each player's private channel or thread id in this game, by user id."""
+        ...
+
+    async def set_private_channel(self, game_id: int, user_id: int, channel_id: int) -> None:
+        ...
+
+    async def deadlines(self, game_id: int) -> list[Deadline]:
+        ...
+
+    async def due_deadlines(self, now: datetime) -> list[Deadline]:
+        """Deadlines of unfinished games due at or before `now` whose reminder is not yet sent."""
+        ...
+
+    async def mark_reminded(self, game_id: int, key: str, user_id: int) -> None:
+        ...

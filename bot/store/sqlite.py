@@ -1,0 +1,535 @@
+"""`SqliteStore`: the `GameStore` on one SQLite file through aiosqlite.
+
+    async with SqliteStore("fieldpost.db") as store:
+        game = await store.load_game(7)
+        await store.commit(7, game.version, new_state, [event_json])
+
+Two connections, each with its own aiosqlite thread. Every write transaction runs on the
+writer, one at a time under an asyncio.Lock, so no other task's statement can land inside an
+open `BEGIN IMMEDIATE ... COMMIT`. Reads run on the reader, where WAL shows each statement
+the last committed data and never another task's half-done transaction.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+import aiosqlite
+
+from bot.store.migrations import MIGRATIONS, migrate
+from bot.store.protocol import (
+    UNFINISHED,
+    Awaited,
+    Committed,
+    Deadline,
+    Event,
+    GameNotFound,
+    GameStatus,
+    GameSummary,
+    Seat,
+    Snapshot,
+    SnapshotInfo,
+    SnapshotNotFound,
+    StoredGame,
+    StoreError,
+    VersionConflict,
+)
+
+# How long a statement waits for another process's lock (a backup, the sqlite3 shell).
+BUSY_TIMEOUT_S = 5.0
+
+# Durability: WAL with synchronous=NORMAL. A COMMIT has reached the WAL file in the OS page
+# cache when it returns, so it survives SIGKILL or any crash of this process; only a power
+# loss or OS crash before the next checkpoint's fsync can lose the last transactions, and
+# even then the file stays consistent (atomic, never corrupt). FULL would fsync on every
+# commit, costing a disk flush per move for a risk a play-by-post game can bear.
+_CONNECTION_PRAGMAS = (
+    "PRAGMA foreign_keys = ON",
+    "PRAGMA synchronous = NORMAL",
+    f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}",
+)
+
+_SUMMARY_COLUMNS = (
+    "id, guild_id, channel_id, thread_id, scenario_id, status, organiser_id, version,"
+    " created_at, updated_at"
+)
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _stamp(moment: datetime) -> str:
+    """UTC ISO 8601 with fixed microseconds, so comparing the text compares the times."""
+    if moment.tzinfo is None:
+        raise ValueError(f"naive datetime {moment!r}: give the store aware datetimes")
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _unstamp(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def _summary(row: Sequence[Any]) -> GameSummary:
+    return GameSummary(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        thread_id=row[3],
+        scenario_id=row[4],
+        status=GameStatus(row[5]),
+        organiser_id=row[6],
+        version=row[7],
+        created_at=_unstamp(row[8]),
+        updated_at=_unstamp(row[9]),
+    )
+
+
+def _by_index(seat: Seat) -> int:
+    return seat.seat_index
+
+
+def _deadline(row: Sequence[Any]) -> Deadline:
+    return Deadline(
+        game_id=row[0], key=row[1], user_id=row[2], due=_unstamp(row[3]), reminded=bool(row[4])
+    )
+
+
+class SqliteStore:
+    """A `GameStore` on the SQLite file at `path`; migrates it on open."""
+
+    def __init__(
+        self, path: str | Path, *, clock: Callable[[], datetime] = _utc_now
+    ) -> None:
+        self.path = Path(path)
+        self._clock = clock
+        self._writer: aiosqlite.Connection | None = None
+        self._reader: aiosqlite.Connection | None = None
+        self._write_lock = asyncio.Lock()
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def open(self) -> Self:
+        if self._writer is not None:
+            raise StoreError(f"{self.path} is already open")
+        await asyncio.to_thread(migrate, self.path, MIGRATIONS, timeout=BUSY_TIMEOUT_S)
+        # isolation_level=None: sqlite3 opens no implicit transactions; we write BEGIN ourselves.
+        writer = await aiosqlite.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+        try:
+            reader = await aiosqlite.connect(
+                self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S
+            )
+        except BaseException:
+            await writer.close()
+            raise
+        for pragma in _CONNECTION_PRAGMAS:
+            await writer.execute(pragma)
+            await reader.execute(pragma)
+        await reader.execute("PRAGMA query_only = ON")
+        self._writer, self._reader = writer, reader
+        return self
+
+    async def close(self) -> None:
+        writer, reader = self._writer, self._reader
+        self._writer = self._reader = None
+        if writer is not None:
+            async with self._write_lock:  # let a transaction in flight finish first
+                await writer.close()
+        if reader is not None:
+            await reader.close()
+
+    async def __aenter__(self) -> Self:
+        return await self.open()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    def _read(self) -> aiosqlite.Connection:
+        if self._reader is None:
+            raise StoreError(f"{self.path} is not open")
+        return self._reader
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction on the writer, alone: commits on success, rolls back on error."""
+        async with self._write_lock:
+            db = self._writer
+            if db is None:
+                raise StoreError(f"{self.path} is not open")
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                await db.commit()
+            except BaseException:
+                # Shielded so a cancelled task still leaves no transaction open behind it;
+                # rollback() is a no-op if the COMMIT went through before the cancel.
+                await asyncio.shield(db.rollback())
+                raise
+
+    # -- games -----------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        scenario_id: str,
+        organiser_id: int,
+        state: str,
+        thread_id: int | None = None,
+        status: GameStatus = GameStatus.LOBBY,
+        seats: Sequence[Seat] = (),
+        events: Sequence[str] = (),
+        snapshot: str | None = None,
+    ) -> StoredGame:
+        now = _stamp(self._clock())
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO games (guild_id, channel_id, thread_id, scenario_id, status,"
+                " organiser_id, state, version, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
+                (guild_id, channel_id, thread_id, scenario_id, GameStatus(status).value,
+                 organiser_id, state, now, now),
+            )
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            await self._replace_seats(db, game_id, seats)
+            last_seq = await self._append(db, game_id, 0, events, now)
+            if snapshot is not None:
+                await self._snapshot(db, game_id, snapshot, last_seq, 1, state, now)
+        return StoredGame(
+            id=game_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=thread_id,
+            scenario_id=scenario_id,
+            status=GameStatus(status),
+            organiser_id=organiser_id,
+            version=1,
+            created_at=_unstamp(now),
+            updated_at=_unstamp(now),
+            state=state,
+            seats=tuple(sorted(seats, key=_by_index)),
+        )
+
+    async def load_game(self, game_id: int) -> StoredGame:
+        # One statement, so the game row and its seats come from the same committed instant.
+        rows = await self._read().execute_fetchall(
+            f"SELECT {_SUMMARY_COLUMNS}, state,"
+            " (SELECT json_group_array(json_array(seat_index, side, user_id, display_name))"
+            "  FROM seats WHERE seats.game_id = games.id)"
+            " FROM games WHERE id = ?",
+            (game_id,),
+        )
+        for row in rows:
+            summary = _summary(row)
+            seats = sorted((Seat(*seat) for seat in json.loads(row[11])), key=_by_index)
+            return StoredGame(
+                **{name: getattr(summary, name) for name in GameSummary.__dataclass_fields__},
+                state=row[10],
+                seats=tuple(seats),
+            )
+        raise GameNotFound(game_id)
+
+    async def unfinished_games(self) -> list[GameSummary]:
+        rows = await self._read().execute_fetchall(
+            f"SELECT {_SUMMARY_COLUMNS} FROM games WHERE status IN (?, ?) ORDER BY id",
+            tuple(status.value for status in UNFINISHED),
+        )
+        return [_summary(row) for row in rows]
+
+    async def games_in_channel(
+        self, channel_id: int, *, include_finished: bool = False
+    ) -> list[GameSummary]:
+        rows = await self._read().execute_fetchall(
+            f"SELECT {_SUMMARY_COLUMNS} FROM games"
+            " WHERE (channel_id = ?1 OR thread_id = ?1)"
+            " AND (?2 OR status IN (?3, ?4)) ORDER BY id",
+            (channel_id, include_finished, *(status.value for status in UNFINISHED)),
+        )
+        return [_summary(row) for row in rows]
+
+    async def set_thread(self, game_id: int, thread_id: int | None) -> None:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id)
+            )
+            if cursor.rowcount != 1:
+                raise GameNotFound(game_id)
+
+    # -- the one way a game changes --------------------------------------------------------
+
+    async def commit(
+        self,
+        game_id: int,
+        expected_version: int,
+        state: str,
+        events: Sequence[str] = (),
+        *,
+        status: GameStatus | None = None,
+        snapshot: str | None = None,
+        seats: Sequence[Seat] | None = None,
+        awaited: Sequence[Awaited] | None = None,
+    ) -> Committed:
+        now = _stamp(self._clock())
+        async with self._transaction() as db:
+            last_seq = await self._check_version(db, game_id, expected_version)
+            version = expected_version + 1
+            await self._write_state(db, game_id, expected_version, state, status, now)
+            last_seq = await self._append(db, game_id, last_seq, events, now)
+            if snapshot is not None:
+                await self._snapshot(db, game_id, snapshot, last_seq, version, state, now)
+            if seats is not None:
+                await self._replace_seats(db, game_id, seats)
+            if awaited is not None:
+                await self._replace_deadlines(db, game_id, awaited)
+        return Committed(game_id, version, last_seq)
+
+    async def rollback(
+        self,
+        game_id: int,
+        expected_version: int,
+        label: str,
+        *,
+        by_user_id: int | None = None,
+        status: GameStatus | None = None,
+    ) -> Committed:
+        now = _stamp(self._clock())
+        async with self._transaction() as db:
+            last_seq = await self._check_version(db, game_id, expected_version)
+            rows = await db.execute_fetchall(
+                "SELECT seq, version, state FROM snapshots WHERE game_id = ? AND label = ?",
+                (game_id, label),
+            )
+            if not rows:
+                raise SnapshotNotFound(game_id, label)
+            (snap_seq, snap_version, snap_state), = rows
+            await self._write_state(db, game_id, expected_version, snap_state, status, now)
+            event = json.dumps({
+                "type": "rollback",
+                "snapshot": label,
+                "to_seq": snap_seq,
+                "to_version": snap_version,
+                "from_version": expected_version,
+                "by": by_user_id,
+            })
+            last_seq = await self._append(db, game_id, last_seq, [event], now)
+            # Later snapshots belong to the timeline just abandoned.
+            await db.execute(
+                "DELETE FROM snapshots WHERE game_id = ? AND seq > ?", (game_id, snap_seq)
+            )
+        return Committed(game_id, expected_version + 1, last_seq)
+
+    async def _check_version(
+        self, db: aiosqlite.Connection, game_id: int, expected_version: int
+    ) -> int:
+        """Raise unless the game is at `expected_version`; return its last event seq."""
+        rows = await db.execute_fetchall(
+            "SELECT version,"
+            " (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = games.id)"
+            " FROM games WHERE id = ?",
+            (game_id,),
+        )
+        if not rows:
+            raise GameNotFound(game_id)
+        (current, last_seq), = rows
+        if current != expected_version:
+            raise VersionConflict(game_id, expected_version, current)
+        return last_seq
+
+    async def _write_state(
+        self,
+        db: aiosqlite.Connection,
+        game_id: int,
+        expected_version: int,
+        state: str,
+        status: GameStatus | None,
+        now: str,
+    ) -> None:
+        # The version test repeats the check in SQL, as a server database would need it.
+        cursor = await db.execute(
+            "UPDATE games SET state = ?, version = version + 1, updated_at = ?,"
+            " status = coalesce(?, status) WHERE id = ? AND version = ?",
+            (state, now, None if status is None else GameStatus(status).value,
+             game_id, expected_version),
+        )
+        if cursor.rowcount != 1:
+            raise StoreError(f"game {game_id} changed inside a write transaction")
+
+    @staticmethod
+    async def _append(
+        db: aiosqlite.Connection, game_id: int, last_seq: int, events: Sequence[str], now: str
+    ) -> int:
+        if isinstance(events, str):
+            raise TypeError("events is a sequence of JSON texts, not one text")
+        if events:
+            await db.executemany(
+                "INSERT INTO events (game_id, seq, body, created_at) VALUES (?, ?, ?, ?)",
+                [(game_id, last_seq + n, body, now) for n, body in enumerate(events, 1)],
+            )
+        return last_seq + len(events)
+
+    @staticmethod
+    async def _snapshot(
+        db: aiosqlite.Connection,
+        game_id: int,
+        label: str,
+        seq: int,
+        version: int,
+        state: str,
+        now: str,
+    ) -> None:
+        # A label names the latest snapshot taken under it.
+        await db.execute(
+            "INSERT INTO snapshots (game_id, label, seq, version, state, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, label) DO UPDATE SET seq = excluded.seq,"
+            " version = excluded.version, state = excluded.state,"
+            " created_at = excluded.created_at",
+            (game_id, label, seq, version, state, now),
+        )
+
+    @staticmethod
+    async def _replace_seats(
+        db: aiosqlite.Connection, game_id: int, seats: Sequence[Seat]
+    ) -> None:
+        await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        if seats:
+            await db.executemany(
+                "INSERT INTO seats (game_id, seat_index, side, user_id, display_name)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(game_id, s.seat_index, s.side, s.user_id, s.display_name) for s in seats],
+            )
+
+    @staticmethod
+    async def _replace_deadlines(
+        db: aiosqlite.Connection, game_id: int, awaited: Sequence[Awaited]
+    ) -> None:
+        """Make the game's deadlines exactly `awaited`; one whose due time is unchanged keeps
+        its reminded flag, so a commit does not re-send a reminder already sent."""
+        wanted = {(a.key, a.user_id) for a in awaited}
+        rows = await db.execute_fetchall(
+            "SELECT key, user_id FROM deadlines WHERE game_id = ?", (game_id,)
+        )
+        gone = [(game_id, key, user_id) for key, user_id in rows if (key, user_id) not in wanted]
+        if gone:
+            await db.executemany(
+                "DELETE FROM deadlines WHERE game_id = ? AND key = ? AND user_id = ?", gone
+            )
+        if awaited:
+            await db.executemany(
+                "INSERT INTO deadlines (game_id, key, user_id, due, reminded)"
+                " VALUES (?, ?, ?, ?, 0)"
+                " ON CONFLICT (game_id, key, user_id) DO UPDATE SET due = excluded.due,"
+                " reminded = (deadlines.reminded AND deadlines.due = excluded.due)",
+                [(game_id, a.key, a.user_id, _stamp(a.due)) for a in awaited],
+            )
+
+    # -- the event log and snapshots -------------------------------------------------------
+
+    async def events_since(self, game_id: int, after_seq: int = 0) -> list[Event]:
+        rows = await self._read().execute_fetchall(
+            "SELECT game_id, seq, body, created_at FROM events"
+            " WHERE game_id = ? AND seq > ? ORDER BY seq",
+            (game_id, after_seq),
+        )
+        return [Event(row[0], row[1], row[2], _unstamp(row[3])) for row in rows]
+
+    async def snapshots(self, game_id: int) -> list[SnapshotInfo]:
+        rows = await self._read().execute_fetchall(
+            "SELECT game_id, label, seq, version, created_at FROM snapshots"
+            " WHERE game_id = ? ORDER BY seq, version",
+            (game_id,),
+        )
+        return [SnapshotInfo(r[0], r[1], r[2], r[3], _unstamp(r[4])) for r in rows]
+
+    async def load_snapshot(self, game_id: int, label: str) -> Snapshot:
+        rows = await self._read().execute_fetchall(
+            "SELECT game_id, label, seq, version, created_at, state FROM snapshots"
+            " WHERE game_id = ? AND label = ?",
+            (game_id, label),
+        )
+        for r in rows:
+            return Snapshot(r[0], r[1], r[2], r[3], _unstamp(r[4]), r[5])
+        raise SnapshotNotFound(game_id, label)
+
+    # -- settings --------------------------------------------------------------------------
+
+    async def get_setting(self, scope: str, key: str, default: Any = None) -> Any:
+        rows = await self._read().execute_fetchall(
+            "SELECT value FROM settings WHERE scope = ? AND key = ?", (scope, key)
+        )
+        for (value,) in rows:
+            return json.loads(value)
+        return default
+
+    async def settings(self, scope: str) -> dict[str, Any]:
+        rows = await self._read().execute_fetchall(
+            "SELECT key, value FROM settings WHERE scope = ? ORDER BY key", (scope,)
+        )
+        return {key: json.loads(value) for key, value in rows}
+
+    async def set_setting(self, scope: str, key: str, value: Any) -> None:
+        text = json.dumps(value)
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO settings (scope, key, value) VALUES (?, ?, ?)"
+                " ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value",
+                (scope, key, text),
+            )
+
+    async def delete_setting(self, scope: str, key: str) -> None:
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM settings WHERE scope = ? AND key = ?", (scope, key))
+
+    # -- private channels and deadlines ----------------------------------------------------
+
+    async def private_channels(self, game_id: int) -> Mapping[int, int]:
+        rows = await self._read().execute_fetchall(
+            "SELECT user_id, channel_id FROM private_channels WHERE game_id = ?", (game_id,)
+        )
+        return {user_id: channel_id for user_id, channel_id in rows}
+
+    async def set_private_channel(self, game_id: int, user_id: int, channel_id: int) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO private_channels (game_id, user_id, channel_id) VALUES (?, ?, ?)"
+                " ON CONFLICT (game_id, user_id) DO UPDATE SET channel_id = excluded.channel_id",
+                (game_id, user_id, channel_id),
+            )
+
+    async def deadlines(self, game_id: int) -> list[Deadline]:
+        rows = await self._read().execute_fetchall(
+            "SELECT game_id, key, user_id, due, reminded FROM deadlines"
+            " WHERE game_id = ? ORDER BY due, key, user_id",
+            (game_id,),
+        )
+        return [_deadline(row) for row in rows]
+
+    async def due_deadlines(self, now: datetime) -> list[Deadline]:
+        rows = await self._read().execute_fetchall(
+            "SELECT d.game_id, d.key, d.user_id, d.due, d.reminded"
+            " FROM deadlines AS d JOIN games AS g ON g.id = d.game_id"
+            " WHERE d.reminded = 0 AND d.due <= ? AND g.status IN (?, ?)"
+            " ORDER BY d.due, d.game_id, d.key, d.user_id",
+            (_stamp(now), *(status.value for status in UNFINISHED)),
+        )
+        return [_deadline(row) for row in rows]
+
+    async def mark_reminded(self, game_id: int, key: str, user_id: int) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE deadlines SET reminded = 1 WHERE game_id = ? AND key = ? AND user_id = ?",
+                (game_id, key, user_id),
+            )
