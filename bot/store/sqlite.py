@@ -167,8 +167,9 @@ class SqliteStore:
             db = self._writer
             if db is None:
                 raise StoreError(f"{self.path} is not open")
-            await db.execute("BEGIN IMMEDIATE")
             try:
+                # Inside the try: a cancel while BEGIN is queued must still roll it back.
+                await db.execute("BEGIN IMMEDIATE")
                 yield db
                 await db.commit()
             except BaseException:
