@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.store import Awaited, GameStatus, SqliteStore
+from tests.store.sample import ALICE, BOB, new_game, state
+
+NOON = datetime(2026, 3, 1, 12, tzinfo=UTC)
+
+
+async def test_a_commit_sets_what_the_game_awaits(store: SqliteStore) -> None:
+    game = await new_game(store)
+    await store.commit(game.id, 1, state(), awaited=[
+        Awaited("orders", BOB, NOON + timedelta(hours=24)),
+        Awaited("orders", ALICE, NOON + timedelta(hours=12)),
+    ])
+    deadlines = await store.deadlines(game.id)
+    assert [(d.key, d.user_id, d.due, d.reminded) for d in deadlines] == [
+        ("orders", ALICE, NOON + timedelta(hours=12), False),
+        ("orders", BOB, NOON + timedelta(hours=24), False),
+    ]
+    # a later commit that leaves `awaited` out leaves the deadlines alone
+    await store.commit(game.id, 2, state())
+    assert await store.deadlines(game.id) == deadlines
+
+
+async def test_due_deadlines_are_those_passed_and_not_yet_reminded(store: SqliteStore) -> None:
+    game = await new_game(store)
+    await store.commit(game.id, 1, state(), awaited=[
+        Awaited("orders", ALICE, NOON), Awaited("orders", BOB, NOON + timedelta(hours=1)),
+    ])
+    assert await store.due_deadlines(NOON - timedelta(seconds=1)) == []
+    assert [d.user_id for d in await store.due_deadlines(NOON)] == [ALICE]
+    assert [d.user_id for d in await store.due_deadlines(NOON + timedelta(hours=2))] == [
+        ALICE, BOB
+    ]
+    await store.mark_reminded(game.id, "orders", ALICE)
+    assert [d.user_id for d in await store.due_deadlines(NOON + timedelta(hours=2))] == [BOB]
+
+
+async def test_a_reminder_is_kept_until_the_due_time_changes(store: SqliteStore) -> None:
+    game = await new_game(store)
+    await store.commit(game.id, 1, state(), awaited=[Awaited("orders", ALICE, NOON)])
+    await store.mark_reminded(game.id, "orders", ALICE)
+
+    await store.commit(game.id, 2, state(), awaited=[
+        Awaited("orders", ALICE, NOON), Awaited("react", BOB, NOON)
+    ])
+    assert [(d.key, d.reminded) for d in await store.deadlines(game.id)] == [
+        ("orders", True), ("react", False)
+    ]
+    later = NOON + timedelta(days=1)
+    await store.commit(game.id, 3, state(), awaited=[Awaited("orders", ALICE, later)])
+    assert [(d.key, d.due, d.reminded) for d in await store.deadlines(game.id)] == [
+        ("orders", later, False)
+    ]
+    await store.commit(game.id, 4, state(), awaited=[])
+    assert await store.deadlines(game.id) == []
+
+
+async def test_finished_games_have_nothing_due(store: SqliteStore) -> None:
+    game = await new_game(store)
+    await store.commit(game.id, 1, state(), awaited=[Awaited("orders", ALICE, NOON)])
+    await store.commit(game.id, 2, state(), status=GameStatus.FINISHED)
+    assert await store.due_deadlines(NOON + timedelta(days=1)) == []
+
+
+async def test_times_must_say_their_zone(store: SqliteStore) -> None:
+    game = await new_game(store)
+    with pytest.raises(ValueError, match="naive"):
+        await store.commit(game.id, 1, state(), awaited=[
+            Awaited("orders", ALICE, datetime(2026, 3, 1, 12))
+        ])
+    assert (await store.load_game(game.id)).version == 1
+    with pytest.raises(ValueError, match="naive"):
+        await store.due_deadlines(datetime(2026, 3, 1, 12))

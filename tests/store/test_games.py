@@ -1,0 +1,198 @@
+from __future__ import annotations
+
+import inspect
+import json
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.store import (
+    Awaited,
+    GameNotFound,
+    GameStatus,
+    GameStore,
+    Seat,
+    SqliteStore,
+    VersionConflict,
+)
+from tests.store.sample import ALICE, BOB, CHANNEL, GUILD, SEATS, THREAD, new_game, state
+
+
+def test_sqlite_store_has_every_protocol_method_with_the_same_signature() -> None:
+    members = [
+        name for name, value in vars(GameStore).items()
+        if inspect.iscoroutinefunction(value) and not name.startswith("_")
+    ]
+    assert len(members) > 10
+    for name in members:
+        assert inspect.signature(getattr(SqliteStore, name)) == inspect.signature(
+            getattr(GameStore, name)
+        ), name
+
+
+async def test_a_created_game_loads_back_whole(store: SqliteStore) -> None:
+    created = await new_game(store)
+    loaded = await store.load_game(created.id)
+    assert loaded == created
+    assert loaded.version == 1
+    assert loaded.seats == SEATS
+    assert (loaded.guild_id, loaded.channel_id, loaded.organiser_id) == (GUILD, CHANNEL, ALICE)
+    assert json.loads(loaded.state) == {"turn": 1}
+
+
+async def test_seats_come_back_in_seat_order(store: SqliteStore) -> None:
+    created = await store.create_game(
+        guild_id=GUILD, channel_id=CHANNEL, scenario_id="hill-30", organiser_id=ALICE,
+        state=state(), seats=[Seat(2, "GER", BOB, "b"), Seat(0, "US", ALICE, "a"),
+                              Seat(1, "GER", ALICE, "a again")],
+    )
+    loaded = await store.load_game(created.id)
+    assert [seat.seat_index for seat in loaded.seats] == [0, 1, 2]
+    assert created.seats == loaded.seats
+
+
+async def test_a_missing_game_is_reported_by_id(store: SqliteStore) -> None:
+    with pytest.raises(GameNotFound, match="42"):
+        await store.load_game(42)
+    with pytest.raises(GameNotFound):
+        await store.commit(42, 1, state())
+
+
+async def test_timestamps_come_from_the_store_clock(db_path: Path) -> None:
+    now = datetime(1944, 6, 6, 6, 30, tzinfo=UTC)
+
+    def clock() -> datetime:
+        return now
+
+    async with SqliteStore(db_path, clock=clock) as store:
+        game = await new_game(store)
+        now += timedelta(hours=2)
+        await store.commit(game.id, 1, state(turn=2), ['{"fired": true}'])
+        loaded = await store.load_game(game.id)
+        events = await store.events_since(game.id)
+    assert loaded.created_at == datetime(1944, 6, 6, 6, 30, tzinfo=UTC)
+    assert loaded.updated_at == datetime(1944, 6, 6, 8, 30, tzinfo=UTC)
+    assert events[0].created_at == loaded.updated_at
+
+
+async def test_commit_bumps_the_version_by_one_and_appends_events_in_order(
+    store: SqliteStore,
+) -> None:
+    game = await new_game(store, events=('{"type": "created"}',))
+    first = await store.commit(game.id, 1, state(turn=1, moved=1), ['{"a": 1}', '{"a": 2}'])
+    second = await store.commit(game.id, 2, state(turn=2), ['{"a": 3}'])
+    quiet = await store.commit(game.id, 3, state(turn=2, note="x"))
+    assert (first.version, first.last_seq) == (2, 3)
+    assert (second.version, second.last_seq) == (3, 4)
+    assert (quiet.version, quiet.last_seq) == (4, 4)
+    loaded = await store.load_game(game.id)
+    assert loaded.version == 4
+    assert json.loads(loaded.state) == {"turn": 2, "note": "x"}
+    events = await store.events_since(game.id)
+    assert [event.seq for event in events] == [1, 2, 3, 4]
+    assert [json.loads(event.body) for event in events] == [
+        {"type": "created"}, {"a": 1}, {"a": 2}, {"a": 3}
+    ]
+    assert [event.seq for event in await store.events_since(game.id, after_seq=2)] == [3, 4]
+
+
+async def test_a_stale_commit_raises_and_changes_nothing(store: SqliteStore) -> None:
+    game = await new_game(store, snapshot="setup")
+    await store.commit(game.id, 1, state(turn=2), ['{"a": 1}'])
+    before = await store.load_game(game.id)
+    with pytest.raises(VersionConflict) as conflict:
+        await store.commit(
+            game.id, 1, state(turn=99), ['{"lost": true}'],
+            status=GameStatus.FINISHED, snapshot="T99", seats=[], awaited=[],
+        )
+    assert (conflict.value.expected, conflict.value.current) == (1, 2)
+    assert await store.load_game(game.id) == before
+    assert [event.seq for event in await store.events_since(game.id)] == [1]
+    assert [snap.label for snap in await store.snapshots(game.id)] == ["setup"]
+    # the loser reloads and succeeds
+    assert (await store.commit(game.id, 2, state(turn=3))).version == 3
+
+
+async def test_commit_sets_status_and_replaces_seats(store: SqliteStore) -> None:
+    game = await new_game(store, status=GameStatus.LOBBY)
+    seats = [Seat(0, "US", BOB, "Bob"), Seat(1, "GER", ALICE, "Alice")]
+    await store.commit(game.id, 1, state(), status=GameStatus.ACTIVE, seats=seats)
+    loaded = await store.load_game(game.id)
+    assert loaded.status is GameStatus.ACTIVE
+    assert loaded.seats == tuple(seats)
+    await store.commit(game.id, 2, state())
+    assert (await store.load_game(game.id)).seats == tuple(seats)  # None leaves them
+
+
+async def test_events_must_be_a_list_of_texts(store: SqliteStore) -> None:
+    game = await new_game(store)
+    with pytest.raises(TypeError):
+        await store.commit(game.id, 1, state(), '{"a": 1}')  # type: ignore[arg-type]
+    assert (await store.load_game(game.id)).version == 1
+
+
+async def test_state_and_events_must_be_json(store: SqliteStore) -> None:
+    game = await new_game(store)
+    with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):
+        await store.commit(game.id, 1, "{not json")
+    with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):
+        await store.commit(game.id, 1, state(), ["{not json"])
+    assert (await store.load_game(game.id)).version == 1
+    assert await store.events_since(game.id) == []
+
+
+async def test_unfinished_games_are_listed_for_resuming(store: SqliteStore) -> None:
+    lobby = await new_game(store, status=GameStatus.LOBBY)
+    active = await new_game(store, status=GameStatus.ACTIVE)
+    finished = await new_game(store)
+    abandoned = await new_game(store)
+    await store.commit(finished.id, 1, state(), status=GameStatus.FINISHED)
+    await store.commit(abandoned.id, 1, state(), status=GameStatus.ABANDONED)
+    assert [game.id for game in await store.unfinished_games()] == [lobby.id, active.id]
+
+
+async def test_games_in_a_channel_include_those_in_its_threads(store: SqliteStore) -> None:
+    here = await new_game(store)
+    threaded = await new_game(store)
+    elsewhere = await new_game(store, channel_id=CHANNEL + 1)
+    done = await new_game(store)
+    await store.set_thread(threaded.id, THREAD)
+    await store.commit(done.id, 1, state(), status=GameStatus.FINISHED)
+
+    assert [g.id for g in await store.games_in_channel(CHANNEL)] == [here.id, threaded.id]
+    assert [g.id for g in await store.games_in_channel(CHANNEL, include_finished=True)] == [
+        here.id, threaded.id, done.id
+    ]
+    assert [g.id for g in await store.games_in_channel(THREAD)] == [threaded.id]
+    assert [g.id for g in await store.games_in_channel(CHANNEL + 1)] == [elsewhere.id]
+    assert (await store.load_game(threaded.id)).thread_id == THREAD
+    with pytest.raises(GameNotFound):
+        await store.set_thread(999, THREAD)
+
+
+async def test_a_second_store_on_the_same_file_sees_everything(db_path: Path) -> None:
+    due = datetime(2026, 1, 1, 12, tzinfo=UTC)
+    async with SqliteStore(db_path) as first:
+        game = await new_game(first, events=('{"e": 0}',), snapshot="setup")
+        await first.commit(game.id, 1, state(turn=2), ['{"e": 1}'], snapshot="T2P1",
+                           awaited=[], status=GameStatus.ACTIVE)
+        await first.commit(game.id, 2, state(turn=2, moved=True), ['{"e": 2}'],
+                           awaited=[Awaited("orders", BOB, due)])
+        await first.set_setting(f"game:{game.id}", "deadline_hours", 24)
+        await first.set_private_channel(game.id, BOB, THREAD)
+        before = await first.load_game(game.id)
+
+    async with SqliteStore(db_path) as second:
+        assert await second.load_game(game.id) == before
+        assert [e.seq for e in await second.events_since(game.id)] == [1, 2, 3]
+        assert [s.label for s in await second.snapshots(game.id)] == ["setup", "T2P1"]
+        assert await second.get_setting(f"game:{game.id}", "deadline_hours") == 24
+        assert await second.private_channels(game.id) == {BOB: THREAD}
+        assert [(d.key, d.user_id, d.due) for d in await second.deadlines(game.id)] == [
+            ("orders", BOB, due)
+        ]
+        assert [g.id for g in await second.unfinished_games()] == [game.id]
+        resumed = await second.commit(game.id, 3, state(turn=3), ['{"e": 3}'])
+    assert (resumed.version, resumed.last_seq) == (4, 4)

@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.store import SchemaTooNew, SqliteStore
+from bot.store.migrations import MIGRATIONS, migrate, statements
+from tests.store.sample import new_game
+
+CAMPAIGNS = """
+CREATE TABLE campaigns (
+    id   INTEGER PRIMARY KEY,
+    name TEXT NOT NULL
+) STRICT;
+"""
+
+
+def schema(path: Path) -> list[tuple[str, str, str]]:
+    with sqlite3.connect(path) as conn:
+        return conn.execute(
+            "SELECT type, name, sql FROM sqlite_schema ORDER BY type, name"
+        ).fetchall()
+
+
+def user_version(path: Path) -> int:
+    with sqlite3.connect(path) as conn:
+        return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+async def test_a_new_file_gets_every_table_in_wal_mode(db_path: Path) -> None:
+    async with SqliteStore(db_path):
+        pass
+    names = {name for kind, name, _ in schema(db_path) if kind == "table"}
+    assert {"games", "events", "seats", "snapshots", "settings", "private_channels",
+            "deadlines"} <= names
+    triggers = {name for kind, name, _ in schema(db_path) if kind == "trigger"}
+    assert triggers == {"events_seq_follows", "events_no_update", "events_no_delete"}
+    assert user_version(db_path) == len(MIGRATIONS)
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_opening_again_changes_nothing(db_path: Path) -> None:
+    async with SqliteStore(db_path) as store:
+        game = await new_game(store)
+    before = schema(db_path)
+    assert migrate(db_path) == len(MIGRATIONS)
+    async with SqliteStore(db_path) as store:
+        assert (await store.load_game(game.id)).version == 1
+    assert schema(db_path) == before
+    assert user_version(db_path) == len(MIGRATIONS)
+
+
+async def test_a_later_migration_applies_on_top_and_keeps_the_data(db_path: Path) -> None:
+    async with SqliteStore(db_path) as store:
+        game = await new_game(store)
+    assert migrate(db_path, (*MIGRATIONS, CAMPAIGNS)) == len(MIGRATIONS) + 1
+    assert migrate(db_path, (*MIGRATIONS, CAMPAIGNS)) == len(MIGRATIONS) + 1
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT count(*) FROM campaigns").fetchone() == (0,)
+        assert conn.execute("SELECT id FROM games").fetchall() == [(game.id,)]
+
+
+async def test_a_newer_database_refuses_to_open_and_is_left_alone(db_path: Path) -> None:
+    migrate(db_path, (*MIGRATIONS, CAMPAIGNS))
+    before = schema(db_path)
+    with pytest.raises(SchemaTooNew) as refused:
+        async with SqliteStore(db_path):
+            pass
+    assert (refused.value.found, refused.value.known) == (len(MIGRATIONS) + 1, len(MIGRATIONS))
+    assert "newer" in str(refused.value)
+    assert schema(db_path) == before
+    assert user_version(db_path) == len(MIGRATIONS) + 1
+
+
+def test_a_failing_migration_applies_nothing(db_path: Path) -> None:
+    migrate(db_path)
+    broken = "CREATE TABLE campaigns (id INTEGER);\nCREATE TABLE games (id INTEGER);\n"
+    with pytest.raises(sqlite3.OperationalError, match="games already exists"):
+        migrate(db_path, (*MIGRATIONS, broken))
+    assert user_version(db_path) == len(MIGRATIONS)
+    assert "campaigns" not in {name for _, name, _ in schema(db_path)}
+
+
+def test_scripts_split_into_statements_with_trigger_bodies_whole() -> None:
+    script = (
+        "CREATE TABLE t (x INTEGER);\n"
+        "-- why the trigger\n"
+        "CREATE TRIGGER t_guard BEFORE DELETE ON t\n"
+        "BEGIN\n"
+        "    SELECT RAISE(ABORT, 'no; never');\n"
+        "END;\n"
+    )
+    parts = list(statements(script))
+    assert len(parts) == 2
+    assert parts[1].endswith("END;") and "RAISE(ABORT, 'no; never')" in parts[1]
