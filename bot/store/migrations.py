@@ -11,7 +11,7 @@ from pathlib import Path
 
 from bot.store.protocol import SchemaTooNew, StoreError
 
-# STRICT tables (SQLite 3.37) type-check every column.
+# STRICT tables (SQLite 3.37) type-check every column; the store uses RETURNING (3.35).
 MIN_SQLITE = (3, 37, 0)
 
 # Timestamps are UTC ISO 8601 text with microseconds, so text order is time order.
@@ -114,12 +114,14 @@ def statements(script: str) -> Iterator[str]:
         if sqlite3.complete_statement(pending):
             yield pending.strip()
             pending = ""
-    code = [line for line in pending.splitlines() if line.strip() and not line.lstrip().startswith("--")]
-    if code:
+    code = [line for line in pending.splitlines() if not line.strip().startswith("--")]
+    if "".join(code).strip():
         raise StoreError(f"migration ends in an incomplete statement: {pending.strip()[:60]!r}")
 
 
-def migrate(path: str | Path, migrations: Sequence[str] = MIGRATIONS, *, timeout: float = 5.0) -> int:
+def migrate(
+    path: str | Path, migrations: Sequence[str] = MIGRATIONS, *, timeout: float = 5.0
+) -> int:
     """Bring the database at `path` to `len(migrations)` and return that version.
 
     Runs in one `BEGIN IMMEDIATE` transaction, so two processes starting together cannot both

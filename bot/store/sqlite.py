@@ -120,18 +120,21 @@ class SqliteStore:
             raise StoreError(f"{self.path} is already open")
         await asyncio.to_thread(migrate, self.path, MIGRATIONS, timeout=BUSY_TIMEOUT_S)
         # isolation_level=None: sqlite3 opens no implicit transactions; we write BEGIN ourselves.
-        writer = await aiosqlite.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+        opened: list[aiosqlite.Connection] = []
         try:
-            reader = await aiosqlite.connect(
-                self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S
-            )
+            for _ in ("writer", "reader"):
+                connection = aiosqlite.connect(
+                    self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S
+                )
+                opened.append(await connection)
+                for pragma in _CONNECTION_PRAGMAS:
+                    await connection.execute(pragma)
+            writer, reader = opened
+            await reader.execute("PRAGMA query_only = ON")
         except BaseException:
-            await writer.close()
+            for connection in opened:
+                await connection.close()
             raise
-        for pragma in _CONNECTION_PRAGMAS:
-            await writer.execute(pragma)
-            await reader.execute(pragma)
-        await reader.execute("PRAGMA query_only = ON")
         self._writer, self._reader = writer, reader
         return self
 
@@ -285,9 +288,8 @@ class SqliteStore:
     ) -> Committed:
         now = _stamp(self._clock())
         async with self._transaction() as db:
-            last_seq = await self._check_version(db, game_id, expected_version)
+            last_seq = await self._write_state(db, game_id, expected_version, state, status, now)
             version = expected_version + 1
-            await self._write_state(db, game_id, expected_version, state, status, now)
             last_seq = await self._append(db, game_id, last_seq, events, now)
             if snapshot is not None:
                 await self._snapshot(db, game_id, snapshot, last_seq, version, state, now)
@@ -308,7 +310,6 @@ class SqliteStore:
     ) -> Committed:
         now = _stamp(self._clock())
         async with self._transaction() as db:
-            last_seq = await self._check_version(db, game_id, expected_version)
             rows = await db.execute_fetchall(
                 "SELECT seq, version, state FROM snapshots WHERE game_id = ? AND label = ?",
                 (game_id, label),
@@ -316,7 +317,9 @@ class SqliteStore:
             if not rows:
                 raise SnapshotNotFound(game_id, label)
             (snap_seq, snap_version, snap_state), = rows
-            await self._write_state(db, game_id, expected_version, snap_state, status, now)
+            last_seq = await self._write_state(
+                db, game_id, expected_version, snap_state, status, now
+            )
             event = json.dumps({
                 "type": "rollback",
                 "snapshot": label,
@@ -332,41 +335,30 @@ class SqliteStore:
             )
         return Committed(game_id, expected_version + 1, last_seq)
 
-    async def _check_version(
-        self, db: aiosqlite.Connection, game_id: int, expected_version: int
-    ) -> int:
-        """Raise unless the game is at `expected_version`; return its last event seq."""
-        rows = await db.execute_fetchall(
-            "SELECT version,"
-            " (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = games.id)"
-            " FROM games WHERE id = ?",
-            (game_id,),
-        )
-        if not rows:
-            raise GameNotFound(game_id)
-        (current, last_seq), = rows
-        if current != expected_version:
-            raise VersionConflict(game_id, expected_version, current)
-        return last_seq
-
+    @staticmethod
     async def _write_state(
-        self,
         db: aiosqlite.Connection,
         game_id: int,
         expected_version: int,
         state: str,
         status: GameStatus | None,
         now: str,
-    ) -> None:
-        # The version test repeats the check in SQL, as a server database would need it.
-        cursor = await db.execute(
+    ) -> int:
+        """Write the state and bump the version if it is still `expected_version`; return the
+        game's last event seq. The WHERE clause is the version check, in the same statement."""
+        rows = await db.execute_fetchall(
             "UPDATE games SET state = ?, version = version + 1, updated_at = ?,"
-            " status = coalesce(?, status) WHERE id = ? AND version = ?",
+            " status = coalesce(?, status) WHERE id = ? AND version = ?"
+            " RETURNING (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = games.id)",
             (state, now, None if status is None else GameStatus(status).value,
              game_id, expected_version),
         )
-        if cursor.rowcount != 1:
-            raise StoreError(f"game {game_id} changed inside a write transaction")
+        for (last_seq,) in rows:
+            return last_seq
+        current = await db.execute_fetchall("SELECT version FROM games WHERE id = ?", (game_id,))
+        if not current:
+            raise GameNotFound(game_id)
+        raise VersionConflict(game_id, expected_version, next(iter(current))[0])
 
     @staticmethod
     async def _append(
