@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
@@ -65,6 +65,18 @@ async def test_finished_games_have_nothing_due(store: SqliteStore) -> None:
     await store.commit(game.id, 1, state(), awaited=[Awaited("orders", ALICE, NOON)])
     await store.commit(game.id, 2, state(), status=GameStatus.FINISHED)
     assert await store.due_deadlines(NOON + timedelta(days=1)) == []
+
+
+async def test_times_in_other_zones_compare_as_the_same_instant(store: SqliteStore) -> None:
+    game = await new_game(store)
+    paris_summer = timezone(timedelta(hours=2))
+    await store.commit(game.id, 1, state(), awaited=[
+        Awaited("orders", ALICE, datetime(2026, 3, 1, 14, tzinfo=paris_summer))
+    ])
+    assert [d.due for d in await store.deadlines(game.id)] == [NOON]
+    assert await store.due_deadlines(NOON - timedelta(microseconds=1)) == []
+    new_york_winter = timezone(timedelta(hours=-5))
+    assert len(await store.due_deadlines(datetime(2026, 3, 1, 7, tzinfo=new_york_winter))) == 1
 
 
 async def test_times_must_say_their_zone(store: SqliteStore) -> None:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import SchemaTooNew, SqliteStore
+from bot.store import SchemaTooNew, SqliteStore, StoreError
 from bot.store.migrations import MIGRATIONS, migrate, statements
 from tests.store.sample import new_game
 
@@ -96,3 +96,11 @@ def test_scripts_split_into_statements_with_trigger_bodies_whole() -> None:
     parts = list(statements(script))
     assert len(parts) == 2
     assert parts[1].endswith("END;") and "RAISE(ABORT, 'no; never')" in parts[1]
+
+
+def test_a_script_ending_mid_statement_is_refused() -> None:
+    with pytest.raises(StoreError, match="incomplete"):
+        list(statements("CREATE TABLE t (x INTEGER);\nCREATE TABLE u (x\n-- trailing note\n"))
+    assert list(statements("CREATE TABLE t (x INTEGER);\n-- trailing note\n")) == [
+        "CREATE TABLE t (x INTEGER);"
+    ]
