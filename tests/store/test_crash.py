@@ -19,7 +19,7 @@ from bot.store import SqliteStore
 from tests.store.sample import new_game
 
 CHILD = Path(__file__).with_name("crash_child.py")
-KILLS = 8
+KILLS = 12
 
 
 def wait_for_ready(out: Path, child: subprocess.Popen[bytes]) -> None:
