@@ -1,0 +1,360 @@
+"""Carrying out an action card (core manual, Action Cards): its dog tag action for the owner,
+its team bubble ("N soldiers DO", each soldier once, entries in printed order) and its narrator
+box (white may, blue must, red cost or condition). One part is finished before the next starts;
+the player picks the order."""
+from __future__ import annotations
+
+from engine import commands as C
+from engine.content import NARRATOR_ACTIONS, Do, subactions
+from engine.errors import RuleError
+from engine.log import Ctx
+from engine.look import draw as look_draw, draw_count, sight
+from engine.hide import hold, rally, rally_check, take_cover
+from engine.move import Dest, charge, escorted_by, face, move
+from engine.blast import toss
+from engine.ratings import current
+from engine.shoot import shoot
+from engine.state import ActiveCard, PayPending, Source
+
+DO_OF = {C.MoveCmd: Do.MOVE, C.Charge: Do.MOVE, C.Face: Do.FACE, C.SightCmd: Do.SIGHT, C.DrawCmd: Do.DRAW,
+         C.CoverCmd: Do.COVER, C.RallyCmd: Do.RALLY, C.HoldCmd: Do.HOLD, C.ShootCmd: Do.SHOOT, C.TossCmd: Do.TOSS}
+
+
+def entry_accepts(entry_do: Do, do: Do) -> bool:
+    """A 'move' entry also lets a soldier just turn; a 'shoot' entry lets him toss a grenade."""
+    return entry_do == do or (entry_do == Do.MOVE and do == Do.FACE) or (entry_do == Do.SHOOT and do == Do.TOSS)
+
+
+def tag_subactions(st, active: ActiveCard) -> set[Do]:
+    """A multi-action card's dog tag may use any of its actions, whatever the phase (Multi-Action Cards)."""
+    card = st.card(active.card)
+    acts = card.actions if card.multi else [active.action]
+    return {d for a in acts for d in subactions(a)}
+
+
+def owner_can_act(st, active: ActiveCard) -> bool:
+    """The owner's dog tag works only while he is alive and his own side's (ruling 4)."""
+    card = st.card(active.card)
+    s = st.soldiers.get(card.owner)
+    return s is not None and s.controller == active.force and (s.free or s.status == "waiting")
+
+
+def start(ctx: Ctx, force_id: str, phase: int, action) -> None:
+    st = ctx.st
+    f = st.forces[force_id]
+    cid = f.placed[phase - 1]
+    card = st.card(cid)
+    sources = [Source(kind="tag")]
+    if card.team:
+        sources.append(Source(kind="team"))
+    if card.narrator and card.narrator.kind in NARRATOR_ACTIONS:
+        sources.append(Source(kind="note"))
+    st.active = ActiveCard(force=force_id, card=cid, phase=phase, action=action, sources=sources)
+    seat = st.seats[f.seat]
+    ctx.say("card", f"{seat.name}'s {action.value.upper()}: {cid} — {describe(st, cid)}", force=force_id, card=cid)
+    note = card.narrator
+    if note and note.color == "red":
+        problem = _condition_problem(st, force_id, cid)
+        if problem:
+            ctx.say("cancelled", f"{cid} is cancelled: {problem}", card=cid)
+            finish(ctx)
+            return
+        if note.kind == "discard":
+            st.pending = PayPending(force=force_id, card=cid, count=note.count)
+            return
+    if note and note.color == "blue" and note.kind in ("spotted", "draw_cards"):
+        owner = st.soldiers.get(card.owner)
+        if note.kind == "spotted" and owner and owner.free:
+            owner.spotted = True
+            ctx.say("spotted", f"{st.name(card.owner)} gives himself away: he is spotted.", serial=card.owner)
+        elif note.kind == "draw_cards":
+            look_draw(ctx, force_id, note.count, seat.name)
+
+
+def _condition_problem(st, force_id: str, cid: str) -> str | None:
+    card = st.card(cid)
+    note = card.narrator
+    owner = st.soldiers.get(card.owner)
+    name = st.name(card.owner) if owner else f"dog tag {card.owner}"
+    if note.kind == "discard":
+        n = len(st.forces[force_id].hand)
+        return None if n >= note.count else f"it costs {note.count} card{'s' if note.count > 1 else ''} " \
+                                             f"from the hand and the hand holds {n}."
+    if owner is None or not owner.free or owner.controller != force_id:
+        return f"{name} is not on the board to meet its condition."
+    if note.kind == "unpinned" and owner.pinned:
+        return f"{name} is pinned."
+    if note.kind == "unspotted" and owner.spotted:
+        return f"{name} is spotted."
+    if note.kind == "in_cover" and not st.board.in_cover(owner.at):
+        return f"{name} is not In Cover."
+    if note.kind == "healthy" and owner.wounded:
+        return f"{name} is wounded."
+    return None
+
+
+def pay(ctx: Ctx, cards: list[str]) -> None:
+    st = ctx.st
+    p = st.pending
+    f = st.forces[p.force]
+    if len(cards) != p.count or len(set(cards)) != len(cards) or any(c not in f.hand for c in cards):
+        raise RuleError(f"pay exactly {p.count} different card{'s' if p.count > 1 else ''} from your hand: "
+                        + ", ".join(f.hand) + ".")
+    for c in cards:
+        f.hand.remove(c)
+        f.discard.append(c)
+    st.pending = None
+    ctx.say("paid", f"{st.seats[f.seat].name} discards {len(cards)} card{'s' if len(cards) > 1 else ''} to play {p.card}.",
+            cards=cards)
+
+
+def decline(ctx: Ctx) -> None:
+    st = ctx.st
+    p = st.pending
+    st.pending = None
+    ctx.say("cancelled", f"{st.seats[st.forces[p.force].seat].name} will not pay; {p.card} is cancelled.")
+    finish(ctx)
+
+
+def finish(ctx: Ctx) -> None:
+    st = ctx.st
+    if st.active is None:
+        return
+    st.done_sources.append(st.active.force)
+    st.active = None
+
+
+def describe(st, cid: str) -> str:
+    """The card in words: dog tag, team bubble, narrator box."""
+    card = st.card(cid)
+    parts = []
+    owner = st.name(card.owner) if card.owner in st.soldiers else f"dog tag {card.owner}"
+    parts.append(f"dog tag {owner} ({'/'.join(a.value.upper() for a in card.actions)})")
+    if card.team:
+        parts.append("team: " + ", then ".join(f"{e.count} soldier{'s' if e.count > 1 else ''} {e.do.value}"
+                                               for e in card.team))
+    if card.narrator:
+        colour = {"white": "may", "blue": "must", "red": "cost"}[card.narrator.color]
+        parts.append(f"narrator ({colour}): {card.narrator.text or card.narrator.kind}")
+    return "; ".join(parts) + "."
+
+
+# ------------------------------------------------------------------------ routing a command to a source
+
+
+def _soldier_ok(st, active: ActiveCard, serial: int, do: Do) -> None:
+    s = st.soldiers.get(serial)
+    if s is None:
+        raise RuleError(f"there is no soldier {serial} in this game.")
+    if s.status == "waiting" and s.force == active.force:
+        if do != Do.MOVE:
+            raise RuleError(f"{st.name(serial)} has not entered the board yet: his first action is a MOVE onto it.")
+        return
+    if s.controller != active.force or not s.free:
+        if s.captor is not None and s.controller == active.force:
+            raise RuleError(f"{st.name(serial)} is a prisoner: he goes where his escort takes him.")
+        raise RuleError(f"{st.name(serial)} is not one of your soldiers on the board.")
+
+
+def _accepts(st, active: ActiveCard, src: Source, serial: int, do: Do) -> str | None:
+    """Why this source cannot take the action, or None when it can."""
+    card = st.card(active.card)
+    if src.state == "closed":
+        return f"the {src.kind} part of the card is finished"
+    if src.kind == "tag":
+        if serial != card.owner:
+            return f"the dog tag action belongs to {st.name(card.owner) if card.owner in st.soldiers else card.owner}"
+        if not owner_can_act(st, active):
+            return "the dog tag owner is out of the game, so the dog tag action is lost"
+        if do not in tag_subactions(st, active):
+            return "the dog tag allows " + "/".join(sorted(d.value for d in tag_subactions(st, active)))
+        if src.uses and do != Do.RALLY:
+            return "the dog tag action is used"
+        return _rally_room(st, active, src, do)
+    if src.kind == "team":
+        if serial in src.used:
+            return f"{st.name(serial)} has acted for this team bubble already"
+        for i in range(src.entry, len(card.team)):
+            e = card.team[i]
+            if entry_accepts(e.do, do) and (i > src.entry or src.uses < e.count):
+                return None
+        left = [f"{e.count} {e.do.value}" for e in card.team[src.entry:]]
+        return "the team bubble has " + (", then ".join(left) if left else "nothing") + " left"
+    note = card.narrator
+    if serial != card.owner:
+        return f"the narrator box is for {st.name(card.owner) if card.owner in st.soldiers else card.owner}"
+    if not owner_can_act(st, active):
+        return "the narrator box's soldier is out of the game"
+    if not entry_accepts(Do(note.kind), do):
+        return f"the narrator box allows {note.kind}"
+    if src.uses and do != Do.RALLY:
+        return "the narrator box is used"
+    return _rally_room(st, active, src, do)
+
+
+def _rally_room(st, active: ActiveCard, src: Source, do: Do) -> str | None:
+    if do != Do.RALLY:
+        return None
+    limit = _rally_limit(st, active, src)
+    if len(src.rallied) >= limit:
+        who = st.name(st.card(active.card).owner)
+        return f"{who} may rally {limit} soldier{'s' if limit != 1 else ''} with this"
+    return None
+
+
+def route(st, active: ActiveCard, serial: int, do: Do, via: str | None) -> int:
+    """Which source an action goes through: the one named, else the one in use, else the team
+    bubble, then the narrator box when it is a must, then the dog tag, then the narrator box."""
+    reasons = []
+    idx = {s.kind: i for i, s in enumerate(active.sources)}
+    if via:
+        if via not in idx:
+            raise RuleError(f"this card has no {via} part.")
+        why = _accepts(st, active, active.sources[idx[via]], serial, do)
+        if why:
+            raise RuleError(f"{via}: {why}.")
+        return idx[via]
+    open_ = [i for i, s in enumerate(active.sources) if s.state == "open"]
+    if open_:
+        why = _accepts(st, active, active.sources[open_[0]], serial, do)
+        if why is None:
+            return open_[0]
+        reasons.append(f"{active.sources[open_[0]].kind}: {why}")
+    card = st.card(active.card)
+    prefer = ["team", "note", "tag"] if card.narrator and card.narrator.color == "blue" else ["team", "tag", "note"]
+    for kind in prefer:
+        if kind in idx and idx[kind] not in open_:
+            why = _accepts(st, active, active.sources[idx[kind]], serial, do)
+            if why is None:
+                return idx[kind]
+            reasons.append(f"{kind}: {why}")
+    raise RuleError(f"{st.name(serial) if serial in st.soldiers else serial} cannot {do.value} with this card ("
+                    + "; ".join(reasons) + ").")
+
+
+def act(ctx: Ctx, cmd) -> None:
+    """Carry out one action command through the card in play."""
+    st = ctx.st
+    active = st.active
+    do = DO_OF[type(cmd)]
+    _soldier_ok(st, active, cmd.serial, do)
+    i = route(st, active, cmd.serial, do, cmd.via)
+    src = active.sources[i]
+    for other in active.sources:
+        if other is not src and other.state == "open":
+            other.state = "closed"  # moving on to another part finishes the one in use
+    card = st.card(active.card)
+    entry = None
+    if src.kind == "team":
+        entry = next(k for k in range(src.entry, len(card.team))
+                     if entry_accepts(card.team[k].do, do) and (k > src.entry or src.uses < card.team[k].count))
+        if entry > src.entry:
+            src.entry, src.uses = entry, 0
+    _perform(ctx, cmd, src)
+    src.state = "open"
+    if src.kind == "team":
+        src.used.append(cmd.serial)
+        src.uses += 1
+        if src.uses >= card.team[src.entry].count:
+            src.entry += 1
+            src.uses = 0
+        if src.entry >= len(card.team):
+            src.state = "closed"
+    else:
+        src.uses += 1
+        if do == Do.RALLY:
+            limit = _rally_limit(st, active, src)
+            if len(src.rallied) >= limit:
+                src.state = "closed"
+        else:
+            src.state = "closed"
+
+
+def _rally_limit(st, active: ActiveCard, src: Source) -> int:
+    card = st.card(active.card)
+    if src.kind == "note":
+        return card.narrator.count
+    if src.kind == "tag":
+        # his HIDE box rally count, halved while pinned; a pinned leader can always rally himself
+        base, now = st.stats(card.owner).rally, current(st, card.owner, "rally")
+        return max(1, now) if base > 0 else 0
+    return 1
+
+
+def _perform(ctx: Ctx, cmd, src: Source) -> None:
+    st = ctx.st
+    active = st.active
+    card = st.card(active.card)
+    seat_name = st.seats[st.forces[active.force].seat].name
+    if isinstance(cmd, C.MoveCmd):
+        if escorted_by(st, cmd.serial):
+            if cmd.serial in active.moved_escorts:
+                raise RuleError(f"{st.name(cmd.serial)} is escorting prisoners: one move per action card.")
+            active.moved_escorts.append(cmd.serial)
+        move(ctx, cmd.serial, Dest(cell=cmd.cell, tile=cmd.tile, cover=cmd.cover, exit=cmd.exit, area=cmd.area),
+             cmd.facing, release=cmd.release, take=cmd.take)
+    elif isinstance(cmd, C.Charge):
+        charge(ctx, cmd.serial, cmd.target)
+    elif isinstance(cmd, C.Face):
+        face(ctx, cmd.serial, cmd.facing)
+    elif isinstance(cmd, C.SightCmd):
+        sight(ctx, cmd.serial, cmd.target)
+    elif isinstance(cmd, C.DrawCmd):
+        n = card.narrator.count if src.kind == "note" else draw_count(st, cmd.serial)
+        look_draw(ctx, active.force, n, st.name(cmd.serial))
+    elif isinstance(cmd, C.CoverCmd):
+        take_cover(ctx, cmd.serial)
+    elif isinstance(cmd, C.RallyCmd):
+        if src.kind == "team" and cmd.serial != cmd.target and st.soldiers[cmd.serial].pinned:
+            raise RuleError(f"{st.name(cmd.serial)} is pinned himself and must rally himself first.")
+        if cmd.target in src.rallied:
+            raise RuleError(f"{st.name(cmd.target)} has been rallied with this already.")
+        rally_check(st, cmd.serial, cmd.target, done_self=cmd.serial in src.rallied)
+        rally(ctx, cmd.serial, cmd.target, done_self=cmd.serial in src.rallied)
+        src.rallied.append(cmd.target)
+    elif isinstance(cmd, C.HoldCmd):
+        hold(ctx, cmd.serial, cmd.cards)
+    elif isinstance(cmd, C.ShootCmd):
+        shoot(ctx, cmd.serial, cmd.target)
+    elif isinstance(cmd, C.TossCmd):
+        toss(ctx, cmd.serial, cmd.target, cmd.at)
+    else:
+        raise RuleError(f"{seat_name}: {cmd} is not an action.")
+
+
+def must_left(st) -> str | None:
+    """A blue narrator action not yet taken that is still possible: the card cannot end yet."""
+    from engine.legal import action_options
+    active = st.active
+    card = st.card(active.card)
+    note = card.narrator
+    if not note or note.color != "blue" or note.kind not in NARRATOR_ACTIONS:
+        return None
+    src = next(s for s in active.sources if s.kind == "note")
+    if src.state == "closed" or src.uses:
+        return None
+    for cmd in action_options(st, active.force, only_source="note"):
+        return f"{st.name(card.owner)} must {note.kind} first (blue narrator box): for example `{cmd}`."
+    return None
+
+
+def done(ctx: Ctx) -> None:
+    st = ctx.st
+    active = st.active
+    open_ = [s for s in active.sources if s.state == "open"]
+    if open_:
+        for s in open_:
+            s.state = "closed"
+        ctx.say("done", f"{st.seats[st.forces[active.force].seat].name} finishes the {open_[0].kind} part of {active.card}.")
+        return
+    pass_card(ctx)
+
+
+def pass_card(ctx: Ctx) -> None:
+    st = ctx.st
+    problem = must_left(st)
+    if problem:
+        raise RuleError(problem)
+    ctx.say("pass", f"{st.seats[st.forces[st.active.force].seat].name} is done with {st.active.card}.")
+    finish(ctx)
+

@@ -1,0 +1,458 @@
+"""Commands: everything a player can tell the engine, as data, with one canonical text form.
+
+The text form is the script grammar (docs/script.md) and the Discord slash commands say the
+same things. `parse_command` reads a line; `str(command)` writes it back.
+"""
+from __future__ import annotations
+
+import re
+import shlex
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.board import DIRS
+from engine.errors import RuleError
+
+Via = Literal["tag", "team", "note"]
+
+
+class Cmd(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seat: int = 0  # who gives the command
+
+    def words(self) -> list[str]:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return " ".join(self.words())
+
+
+def _via(via: str | None) -> list[str]:
+    return [via] if via else []
+
+
+class Plan(Cmd):
+    """Place one card per phase, face down (`-` leaves a phase empty for the shortfall)."""
+    type: Literal["plan"] = "plan"
+    cards: list[str | None]
+    declare: dict[str, str] = Field(default_factory=dict)  # card -> action for multi-action cards
+
+    def words(self):
+        out = []
+        for c in self.cards:
+            if c is None:
+                out.append("-")
+            elif c in self.declare:
+                out.append(f"{c}:{self.declare[c]}")
+            else:
+                out.append(c)
+        return ["plan", *out]
+
+
+class Declare(Cmd):
+    type: Literal["declare"] = "declare"
+    card: str
+    action: str
+
+    def words(self):
+        return ["declare", self.card, self.action]
+
+
+class Unhold(Cmd):
+    type: Literal["unhold"] = "unhold"
+    cards: list[str]
+
+    def words(self):
+        return ["unhold", *self.cards]
+
+
+class Keep(Cmd):
+    """Leave held cards where they are (answers the held-card window)."""
+    type: Literal["keep"] = "keep"
+
+    def words(self):
+        return ["keep"]
+
+
+class MoveCmd(Cmd):
+    type: Literal["move"] = "move"
+    serial: int
+    cell: tuple[int, int] | None = None
+    tile: str | None = None
+    cover: bool = False
+    exit: bool = False
+    area: str | None = None
+    facing: str | None = None
+    release: bool = False
+    take: int | None = None
+    via: Via | None = None
+
+    def words(self):
+        if self.exit:
+            dest = ["exit"] + ([self.area] if self.area else [])
+        elif self.tile:
+            dest = [self.tile + (":cover" if self.cover else "")]
+        else:
+            dest = [f"{self.cell[0]},{self.cell[1]}"]
+        extra = (["face", self.facing] if self.facing else []) + (["release"] if self.release else []) \
+            + (["take", str(self.take)] if self.take is not None else [])
+        return [*_via(self.via), "move", str(self.serial), *dest, *extra]
+
+
+class Charge(Cmd):
+    type: Literal["charge"] = "charge"
+    serial: int
+    target: int
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "charge", str(self.serial), str(self.target)]
+
+
+class Face(Cmd):
+    type: Literal["face"] = "face"
+    serial: int
+    facing: str
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "face", str(self.serial), self.facing]
+
+
+class SightCmd(Cmd):
+    type: Literal["sight"] = "sight"
+    serial: int
+    target: int | None = None
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "sight", str(self.serial), *([str(self.target)] if self.target else [])]
+
+
+class DrawCmd(Cmd):
+    type: Literal["draw"] = "draw"
+    serial: int
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "draw", str(self.serial)]
+
+
+class CoverCmd(Cmd):
+    type: Literal["cover"] = "cover"
+    serial: int
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "cover", str(self.serial)]
+
+
+class RallyCmd(Cmd):
+    type: Literal["rally"] = "rally"
+    serial: int
+    target: int
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "rally", str(self.serial), str(self.target)]
+
+
+class HoldCmd(Cmd):
+    type: Literal["hold"] = "hold"
+    serial: int
+    cards: list[str]
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "hold", str(self.serial), *self.cards]
+
+
+class ShootCmd(Cmd):
+    type: Literal["shoot"] = "shoot"
+    serial: int
+    target: int
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "shoot", str(self.serial), str(self.target)]
+
+
+class TossCmd(Cmd):
+    type: Literal["toss"] = "toss"
+    serial: int
+    target: int
+    at: tuple[int, int] | None = None
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "toss", str(self.serial), str(self.target),
+                *(["at", f"{self.at[0]},{self.at[1]}"] if self.at else [])]
+
+
+class Done(Cmd):
+    """Finish the part of the card in use (dog tag, team bubble or narrator box)."""
+    type: Literal["done"] = "done"
+
+    def words(self):
+        return ["done"]
+
+
+class Pass(Cmd):
+    """Finish the whole card: whatever is left of it goes unused."""
+    type: Literal["pass"] = "pass"
+
+    def words(self):
+        return ["pass"]
+
+
+class HitPlus(Cmd):
+    type: Literal["hitplus"] = "hitplus"
+    target: int
+
+    def words(self):
+        return ["hitplus", str(self.target)]
+
+
+class Pay(Cmd):
+    type: Literal["pay"] = "pay"
+    cards: list[str]
+
+    def words(self):
+        return ["pay", *self.cards]
+
+
+class Decline(Cmd):
+    """Refuse a red narrator box's cost: the card is cancelled."""
+    type: Literal["decline"] = "decline"
+
+    def words(self):
+        return ["decline"]
+
+
+class FightCmd(Cmd):
+    type: Literal["fight"] = "fight"
+    card: str
+    target: int
+
+    def words(self):
+        return ["fight", self.card, str(self.target)]
+
+
+class Capture(Cmd):
+    type: Literal["capture"] = "capture"
+    victim: int
+    escort: int | None = None
+
+    def words(self):
+        return ["capture", str(self.victim), *(["by", str(self.escort)] if self.escort else [])]
+
+
+class KillCmd(Cmd):
+    type: Literal["kill"] = "kill"
+    victim: int
+
+    def words(self):
+        return ["kill", str(self.victim)]
+
+
+class Stay(Cmd):
+    """A released prisoner stays where he is instead of making his free move."""
+    type: Literal["stay"] = "stay"
+
+    def words(self):
+        return ["stay"]
+
+
+Command = Annotated[
+    Union[Plan, Declare, Unhold, Keep, MoveCmd, Charge, Face, SightCmd, DrawCmd, CoverCmd, RallyCmd, HoldCmd,
+          ShootCmd, TossCmd, Done, Pass, HitPlus, Pay, Decline, FightCmd, Capture, KillCmd, Stay],
+    Field(discriminator="type"),
+]
+
+ACTION_COMMANDS = (MoveCmd, Charge, Face, SightCmd, DrawCmd, CoverCmd, RallyCmd, HoldCmd, ShootCmd, TossCmd)
+
+# --------------------------------------------------------------------------- parsing the text form
+
+GRAMMAR = """\
+plan CARD|- CARD|- CARD|-        place one card per phase (CARD:ACTION declares a multi-action card)
+declare CARD ACTION              say which action a multi-action card is used for
+unhold CARD...  |  keep          take held cards back into the hand, or leave them
+[tag|team|note] move S DEST [face DIR] [release] [take P]
+                                 DEST: a tile (12A), a tile's cover (12A:cover), a cell (x,y), or exit [AREA]
+[tag|team|note] charge S T       move in a straight line into combat contact with T
+[tag|team|note] face S DIR       turn (DIR: n ne e se s sw w nw)
+[tag|team|note] sight S [T]      sight the closest unspotted enemy (T only when the rules give a choice)
+[tag|team|note] draw S           draw cards
+[tag|team|note] cover S          take cover
+[tag|team|note] rally S T        rally pinned soldier T (S himself first if S is pinned)
+[tag|team|note] hold S CARD...   hold cards under S
+[tag|team|note] shoot S T        shoot at spotted enemy T
+[tag|team|note] toss S T [at x,y] toss a grenade at spotted enemy T (blast moved to x,y)
+done                             finish the part of the card in use
+pass                             finish the whole card
+hitplus T                        after a Hit+: where the next shot goes
+pay CARD... | decline            pay a red narrator box's cost, or cancel the card
+fight CARD T                     play a fight card against T
+capture V [by E] | kill V        at the end of a fight: take V prisoner (escorted by E) or kill him
+stay                             a released prisoner stays put"""
+
+
+def _int(word: str, what: str) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        raise RuleError(f"{what} must be a dog tag number, not {word!r}.") from None
+
+
+def _cell(word: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\(?(\d+)\s*,\s*(\d+)\)?", word)
+    if not m:
+        raise RuleError(f"a cell is written x,y in inches from the north-west corner, not {word!r}.")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _dir(word: str) -> str:
+    w = word.lower()
+    if w not in DIRS:
+        raise RuleError(f"a facing is one of {' '.join(DIRS)}, not {word!r}.")
+    return w
+
+
+def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
+    """Read one command line. `resolve` maps a soldier word (dog tag or name) to a serial."""
+    try:
+        words = shlex.split(line.strip())
+    except ValueError as exc:
+        raise RuleError(f"cannot read {line!r}: {exc}") from None
+    if not words:
+        raise RuleError("empty command.")
+    via = None
+    if words[0].lower() in ("tag", "team", "note"):
+        via = words.pop(0).lower()
+        if not words:
+            raise RuleError("say what to do after tag/team/note.")
+    verb = words[0].lower()
+    args = words[1:]
+
+    def soldier(word: str, what: str = "a soldier") -> int:
+        if resolve is not None:
+            return resolve(word)
+        return _int(word, what)
+
+    def need(n: int, usage: str) -> None:
+        if len(args) < n:
+            raise RuleError(f"usage: {usage}")
+
+    if via and verb not in ("move", "charge", "face", "sight", "draw", "cover", "rally", "hold", "shoot", "toss"):
+        raise RuleError("tag, team and note go before an action (move, sight, shoot ...).")
+    if verb == "plan":
+        need(1, "plan CARD CARD CARD (use - for an empty phase)")
+        cards, declare = [], {}
+        for w in args:
+            if w == "-":
+                cards.append(None)
+                continue
+            if ":" in w:
+                c, a = w.split(":", 1)
+                declare[c.upper()] = a.lower()
+                w = c
+            cards.append(w.upper())
+        return Plan(seat=seat, cards=cards, declare=declare)
+    if verb == "declare":
+        need(2, "declare CARD ACTION")
+        return Declare(seat=seat, card=args[0].upper(), action=args[1].lower())
+    if verb == "unhold":
+        need(1, "unhold CARD...")
+        return Unhold(seat=seat, cards=[a.upper() for a in args])
+    if verb == "keep":
+        return Keep(seat=seat)
+    if verb == "move":
+        need(2, "move SOLDIER DEST [face DIR] [release] [take PRISONER]")
+        s = soldier(args[0])
+        rest = args[1:]
+        kw: dict = {}
+        d = rest.pop(0)
+        if d.lower() == "exit":
+            kw["exit"] = True
+            if rest and rest[0].lower() not in ("face", "release", "take"):
+                kw["area"] = rest.pop(0).upper()
+        elif re.fullmatch(r"\(?\d+\s*,\s*\d+\)?", d):
+            kw["cell"] = _cell(d)
+        else:
+            tile, _, mode = d.partition(":")
+            kw["tile"] = tile.upper()
+            if mode:
+                if mode.lower() != "cover":
+                    raise RuleError(f"after a tile, only :cover is understood, not :{mode}.")
+                kw["cover"] = True
+        while rest:
+            w = rest.pop(0).lower()
+            if w == "face" and rest:
+                kw["facing"] = _dir(rest.pop(0))
+            elif w == "release":
+                kw["release"] = True
+            elif w == "take" and rest:
+                kw["take"] = soldier(rest.pop(0), "the prisoner")
+            else:
+                raise RuleError(f"unexpected {w!r} in move; usage: move SOLDIER DEST [face DIR] [release] [take P]")
+        return MoveCmd(seat=seat, serial=s, via=via, **kw)
+    if verb == "charge":
+        need(2, "charge SOLDIER TARGET")
+        return Charge(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"), via=via)
+    if verb == "face":
+        need(2, "face SOLDIER DIR")
+        return Face(seat=seat, serial=soldier(args[0]), facing=_dir(args[1]), via=via)
+    if verb == "sight":
+        need(1, "sight SOLDIER [TARGET]")
+        return SightCmd(seat=seat, serial=soldier(args[0]),
+                        target=soldier(args[1], "the target") if len(args) > 1 else None, via=via)
+    if verb == "draw":
+        need(1, "draw SOLDIER")
+        return DrawCmd(seat=seat, serial=soldier(args[0]), via=via)
+    if verb == "cover":
+        need(1, "cover SOLDIER")
+        return CoverCmd(seat=seat, serial=soldier(args[0]), via=via)
+    if verb == "rally":
+        need(2, "rally SOLDIER TARGET")
+        return RallyCmd(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the soldier to rally"), via=via)
+    if verb == "hold":
+        need(2, "hold SOLDIER CARD...")
+        return HoldCmd(seat=seat, serial=soldier(args[0]), cards=[a.upper() for a in args[1:]], via=via)
+    if verb == "shoot":
+        need(2, "shoot SOLDIER TARGET")
+        return ShootCmd(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"), via=via)
+    if verb == "toss":
+        need(2, "toss SOLDIER TARGET [at x,y]")
+        at = None
+        if len(args) >= 4 and args[2].lower() == "at":
+            at = _cell(args[3])
+        elif len(args) > 2:
+            raise RuleError("usage: toss SOLDIER TARGET [at x,y]")
+        return TossCmd(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"), at=at, via=via)
+    if verb == "done":
+        return Done(seat=seat)
+    if verb == "pass":
+        return Pass(seat=seat)
+    if verb == "hitplus":
+        need(1, "hitplus TARGET")
+        return HitPlus(seat=seat, target=soldier(args[0], "the target"))
+    if verb == "pay":
+        need(1, "pay CARD...")
+        return Pay(seat=seat, cards=[a.upper() for a in args])
+    if verb == "decline":
+        return Decline(seat=seat)
+    if verb == "fight":
+        need(2, "fight CARD TARGET")
+        return FightCmd(seat=seat, card=args[0].upper(), target=soldier(args[1], "the target"))
+    if verb == "capture":
+        need(1, "capture VICTIM [by ESCORT]")
+        esc = soldier(args[2], "the escort") if len(args) >= 3 and args[1].lower() == "by" else None
+        return Capture(seat=seat, victim=soldier(args[0], "the prisoner"), escort=esc)
+    if verb == "kill":
+        need(1, "kill VICTIM")
+        return KillCmd(seat=seat, victim=soldier(args[0], "the soldier"))
+    if verb == "stay":
+        return Stay(seat=seat)
+    raise RuleError(f"unknown command {verb!r}. Commands:\n{GRAMMAR}")

@@ -1,0 +1,267 @@
+"""What each awaited player may do now, as concrete commands: for the random agent, for hints and
+autocomplete, and so a card with nothing left to do ends by itself. Every command listed here
+is accepted by apply (a property test holds us to it)."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pydantic import BaseModel
+
+from engine import commands as C
+from engine import fight as fights
+from engine.board import DIRS, direction_to
+from engine.cards import _accepts, owner_can_act
+from engine.content import Do
+from engine.contact import enemies_of, in_contact
+from engine.errors import RuleError
+from engine.hide import rally_check
+from engine.look import check_can_look, sight_options
+from engine.move import Dest, charge_cell, choose_cell, escorted_by, reachable, walk_allowance
+from engine.placement import matching, max_filled
+from engine.blast import toss_problem
+from engine.shoot import check_can_shoot, shoot_targets
+
+
+class Await(BaseModel):
+    seat: int
+    kind: str  # place, declare, unhold, act, hitplus, pay, fight, capture, release
+    force: str | None = None
+    detail: str = ""
+
+
+def awaiting(st) -> list[Await]:
+    """Who the engine waits for, and for what. Empty when the game is over."""
+    if st.step == "over":
+        return []
+    p = st.pending
+    if p is not None:
+        if p.kind == "unhold":
+            return [Await(seat=st.forces[f].seat, kind="unhold", force=f,
+                          detail="take held cards back into your hand, or keep them") for f in p.forces]
+        seat = st.forces[p.force].seat
+        detail = {
+            "declare": f"say how {getattr(p, 'card', '')} is used",
+            "hitplus": "choose where the Hit+ burst goes",
+            "pay": f"pay the cost of {getattr(p, 'card', '')} or decline",
+            "capture": f"take {st.name(p.victim) if p.kind == 'capture' else ''} prisoner or kill him",
+            "release": f"move {st.name(p.prisoner) if p.kind == 'release' else ''}, just released, or stay",
+        }[p.kind]
+        return [Await(seat=seat, kind=p.kind, force=p.force, detail=detail)]
+    if st.step == "place":
+        return [Await(seat=f.seat, kind="place", force=f.id, detail="place three action cards")
+                for f in st.forces.values() if not f.planned]
+    if st.step == "slot" and st.active is not None:
+        a = st.active
+        return [Await(seat=st.forces[a.force].seat, kind="act", force=a.force,
+                      detail=f"carry out {a.card} ({a.action.value.upper()})")]
+    if st.step == "fighting" and st.fight is not None:
+        f = fights.whose_turn(st)
+        if f:
+            return [Await(seat=st.forces[f].seat, kind="fight", force=f, detail="play a fight card")]
+    return []
+
+
+# --------------------------------------------------------------------------- action commands
+
+
+def _men(st, force: str) -> list[int]:
+    return sorted(s.serial for s in st.soldiers.values()
+                  if (s.controller == force and s.free) or (s.status == "waiting" and s.force == force))
+
+
+def _source_ok(st, active, kind: str, serial: int, do: Do) -> bool:
+    src = next((s for s in active.sources if s.kind == kind), None)
+    return src is not None and _accepts(st, active, src, serial, do) is None
+
+
+def action_options(st, force: str, only_source: str | None = None) -> Iterator[C.Cmd]:
+    """Concrete action commands the card in play allows, each naming its source."""
+    active = st.active
+    if active is None or active.force != force:
+        return
+    seat = st.forces[force].seat
+    kinds = [s.kind for s in active.sources if s.state != "closed" and (only_source in (None, s.kind))]
+    for kind in kinds:
+        src = next(s for s in active.sources if s.kind == kind)
+        card = st.card(active.card)
+        if kind in ("tag", "note"):
+            if not owner_can_act(st, active):
+                continue
+            men = [card.owner]
+        else:
+            men = [m for m in _men(st, force) if m not in src.used]
+        for m in men:
+            yield from _soldier_options(st, active, kind, m, seat)
+
+
+def _soldier_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
+    s = st.soldiers[m]
+    ok = lambda do: _source_ok(st, active, kind, m, do)  # noqa: E731
+    contact = s.free and bool(in_contact(st, m))
+    if s.status == "waiting":
+        if ok(Do.MOVE):
+            yield from _moves(st, m, seat, kind)
+        return
+    if ok(Do.FACE):
+        # turning toward an enemy in contact or the nearest enemy, else a quarter turn
+        foes = in_contact(st, m) or enemies_of(st, m)
+        want = {direction_to(s.at, st.soldiers[e].at) for e in foes[:2]} - {s.facing}
+        for d in sorted(want) or [DIRS[(DIRS.index(s.facing) + 2) % 8]]:
+            yield C.Face(seat=seat, serial=m, facing=d, via=kind)
+    if contact:
+        return
+    if ok(Do.MOVE) and not (escorted_by(st, m) and m in active.moved_escorts):
+        yield from _moves(st, m, seat, kind)
+    if ok(Do.SIGHT):
+        try:
+            check_can_look(st, m)
+            must, _ = sight_options(st, m)
+        except RuleError:
+            must = []
+        if len(must) == 1:
+            yield C.SightCmd(seat=seat, serial=m, via=kind)
+        else:
+            for t in must:
+                yield C.SightCmd(seat=seat, serial=m, target=t, via=kind)
+    if ok(Do.SHOOT):
+        try:
+            check_can_shoot(st, m)
+            for t in shoot_targets(st, m):
+                yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
+        except RuleError:
+            pass
+    if ok(Do.TOSS) and s.grenades > 0:
+        for t in enemies_of(st, m):
+            if toss_problem(st, m, t) is None:
+                yield C.TossCmd(seat=seat, serial=m, target=t, via=kind)
+    if ok(Do.COVER) and s.spotted and st.board.in_cover(s.at):
+        yield C.CoverCmd(seat=seat, serial=m, via=kind)
+    if ok(Do.RALLY):
+        src = next(x for x in active.sources if x.kind == kind)
+        for t in sorted(o.serial for o in st.soldiers.values() if o.free and o.pinned and o.controller == s.controller):
+            if t in src.rallied:
+                continue
+            if kind == "team" and s.pinned and t != m:
+                continue
+            try:
+                rally_check(st, m, t, done_self=m in src.rallied)
+            except RuleError:
+                continue
+            yield C.RallyCmd(seat=seat, serial=m, target=t, via=kind)
+    if ok(Do.DRAW):
+        f = st.forces[active.force]
+        if f.deck or f.discard:
+            yield C.DrawCmd(seat=seat, serial=m, via=kind)
+    if ok(Do.HOLD):
+        f = st.forces[active.force]
+        from engine.ratings import current
+        room = current(st, m, "hold") - len(s.held)
+        if room > 0 and f.hand:
+            yield C.HoldCmd(seat=seat, serial=m, cards=f.hand[:room], via=kind)
+            if room > 1 and len(f.hand) > 1:
+                yield C.HoldCmd(seat=seat, serial=m, cards=f.hand[:1], via=kind)
+
+
+def _moves(st, m: int, seat: int, kind: str | None) -> Iterator[C.Cmd]:
+    s = st.soldiers[m]
+    costs, _, _ = reachable(st, m)
+    board = st.board
+    tiles = sorted({board.tile_at(c) for c in costs if c != s.at})
+    for t in tiles:
+        for cover in (False, True):
+            try:
+                choose_cell(st, m, Dest(tile=t, cover=cover), costs)
+            except RuleError:
+                continue
+            yield C.MoveCmd(seat=seat, serial=m, tile=t, cover=cover, via=kind)
+    if s.status != "board":
+        return
+    sc = st.setup.scenario
+    exits = set(sc.exit_areas)
+    if escorted_by(st, m):
+        exits |= set(sc.side(s.side).entry)
+    allowance = walk_allowance(st, m)
+    for name in sorted(exits):
+        area = sc.exit_areas.get(name) or sc.entry_areas.get(name)
+        if any(c in costs and costs[c] + 1 <= allowance + 1e-9 for c in board.edge_cells(area.tile, area.edge)):
+            yield C.MoveCmd(seat=seat, serial=m, exit=True, area=name, via=kind)
+    if escorted_by(st, m):
+        return
+    for e in enemies_of(st, m):
+        try:
+            _, length = charge_cell(st, m, e)
+        except RuleError:
+            continue
+        if length <= allowance + 1e-9:
+            yield C.Charge(seat=seat, serial=m, target=e, via=kind)
+
+
+# --------------------------------------------------------------------------- every decision
+
+
+def plan_options(st, force: str, limit: int = 400) -> list[C.Plan]:
+    f = st.forces[force]
+    hand = f.hand + ([c for c in f.placed if c] if f.planned else [])
+    phases = [st.setup.story[c] for c in st.phase_cards]
+    target = max_filled(st, hand)
+    out: list[C.Plan] = []
+    seat = f.seat
+
+    def search(i: int, acc: list) -> None:
+        if len(out) >= limit:
+            return
+        if i == 3:
+            if sum(1 for c in acc if c) == target:
+                out.append(C.Plan(seat=seat, cards=list(acc)))
+            return
+        for c in hand:
+            if c not in acc and matching(st.card(c), phases[i]):
+                search(i + 1, acc + [c])
+        search(i + 1, acc + [None])
+
+    search(0, [])
+    return out
+
+
+def legal_commands(st, seat: int) -> list[C.Cmd]:
+    """Every command (of a bounded, representative set) this seat may give now."""
+    out: list[C.Cmd] = []
+    for a in awaiting(st):
+        if a.seat != seat:
+            continue
+        p = st.pending
+        if a.kind == "place":
+            out += plan_options(st, a.force)
+        elif a.kind == "declare":
+            out += [C.Declare(seat=seat, card=p.card, action=x.value) for x in p.options]
+        elif a.kind == "unhold":
+            held = [c for s in st.soldiers.values() if s.force == a.force for c in s.held]
+            out.append(C.Keep(seat=seat))
+            out.append(C.Unhold(seat=seat, cards=held))
+        elif a.kind == "act":
+            from engine.cards import must_left
+            opts = list(action_options(st, a.force))
+            out += opts
+            if any(s.state == "open" for s in st.active.sources):
+                out.append(C.Done(seat=seat))
+            if must_left(st) is None:
+                out.append(C.Pass(seat=seat))
+        elif a.kind == "hitplus":
+            out += [C.HitPlus(seat=seat, target=t) for t in p.candidates]
+        elif a.kind == "pay":
+            hand = st.forces[a.force].hand
+            out.append(C.Pay(seat=seat, cards=hand[:p.count]))
+            out.append(C.Decline(seat=seat))
+        elif a.kind == "fight":
+            for card in st.forces[a.force].fight_pool:
+                for t in fights.targets(st, a.force):
+                    out.append(C.FightCmd(seat=seat, card=card, target=t))
+        elif a.kind == "capture":
+            out += [C.Capture(seat=seat, victim=p.victim, escort=e) for e in p.escorts]
+            out.append(C.KillCmd(seat=seat, victim=p.victim))
+        elif a.kind == "release":
+            out.append(C.Stay(seat=seat))
+            out += [m.model_copy(update={"via": None}) for m in _moves(st, p.prisoner, seat, None)
+                    if isinstance(m, C.MoveCmd) and not m.exit]
+    return out
+

@@ -1,0 +1,424 @@
+"""MOVE (core manual, MOVE): Walk, Climb, facing, moving into combat contact, entering and
+leaving the board, and escorts taking their prisoners along."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.board import DIRS, NEIGHBOURS, adjacent, direction_to, exact_inches, in_arc
+from engine.contact import in_contact
+from engine.errors import RuleError
+from engine.log import Ctx
+from engine.ratings import current
+from engine.state import TrailMark
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Dest:
+    """Where a move goes: a cell, a tile (optionally a cover cell in it), or off the board."""
+
+    cell: Cell | None = None
+    tile: str | None = None
+    cover: bool = False
+    exit: bool = False
+    area: str | None = None
+
+    def describe(self) -> str:
+        if self.exit:
+            return "off the board" + (f" through area {self.area}" if self.area else "")
+        if self.tile:
+            return self.tile + (" (in cover)" if self.cover else "")
+        return f"{self.cell[0]},{self.cell[1]}"
+
+
+def walk_allowance(st, serial: int) -> float:
+    """Walk plus the MOVE modifier of the tile he starts in; entering counts no terrain (Entry Areas)."""
+    s = st.soldiers[serial]
+    walk = current(st, serial, "walk")
+    if s.status != "board":
+        return float(max(0, walk))
+    return float(max(0, walk + st.board.move_mod(s.at)))
+
+
+def escorted_by(st, serial: int) -> list[int]:
+    return sorted(p.serial for p in st.soldiers.values() if p.captor == serial and p.status == "board")
+
+
+def _blocked(st, serial: int) -> tuple[set[Cell], set[Cell]]:
+    """(cells he cannot cross, cells he may cross but not stop on)."""
+    me = st.soldiers[serial]
+    block, occupied = set(), set()
+    for s in st.soldiers.values():
+        if s.serial == serial or not s.on_board or s.at is None:
+            continue
+        occupied.add(s.at)
+        if not (s.free and s.side == me.side):
+            block.add(s.at)
+    return block, occupied
+
+
+def entry_options(st, force_id: str) -> dict[str, list[tuple[Cell, str]]]:
+    """Entry areas a force may still use, with their edge cells (Orders; Entry Areas)."""
+    f = st.forces[force_id]
+    sc = st.setup.scenario
+    board = st.board
+    seat = st.seats[f.seat]
+    side = sc.side(f.side)
+    if f.entry_area:
+        names = [f.entry_area]
+    else:
+        order = st.setup.orders.get(seat.order) if seat.order else None
+        if order and order.entry:
+            names = [order.entry]
+        else:
+            names = list(side.entry)
+            claimed = {o.entry_area for o in st.forces.values()
+                       if o.side == f.side and o.id != force_id and o.entry_area}
+            free = [n for n in names if n not in claimed]
+            names = free or names
+    out: dict[str, list[tuple[Cell, str]]] = {}
+    for n in names:
+        area = sc.entry_areas.get(n)
+        if area is None:
+            continue
+        out[n] = [(c, area.edge) for c in board.edge_cells(area.tile, area.edge)]
+    if not out and not side.entry:
+        # a deployed side's reinforcements come on along the board edges of its deployment tiles
+        for tid in side.deploy:
+            for edge in ("n", "e", "s", "w"):
+                cells = board.edge_cells(tid, edge)
+                if cells:
+                    out.setdefault(tid, []).extend((c, edge) for c in cells)
+    return out
+
+
+def reachable(st, serial: int, budget: float | None = None) -> tuple[dict[Cell, float], dict[Cell, Cell], dict[Cell, str]]:
+    """Every cell he could walk to now with its cost, the path parents, and for an entering
+    soldier the entry area each edge cell belongs to."""
+    s = st.soldiers[serial]
+    board = st.board
+    climb = current(st, serial, "climb")
+    block, _ = _blocked(st, serial)
+    budget = walk_allowance(st, serial) if budget is None else budget
+    area_of: dict[Cell, str] = {}
+    if s.status == "board":
+        starts = {s.at: 0.0}
+    else:
+        starts = {}
+        for name, cells in entry_options(st, s.force).items():
+            for c, _edge in cells:
+                if board.passable(c, climb) and c not in block and 1.0 <= budget:
+                    starts[c] = 1.0
+                    area_of[c] = name
+    costs, parents = board.paths(starts, budget, climb, block)
+    return costs, parents, area_of
+
+
+def _area_for(cell: Cell, parents: dict[Cell, Cell], area_of: dict[Cell, str]) -> str | None:
+    c = cell
+    while c in parents:
+        c = parents[c]
+    return area_of.get(c)
+
+
+def touches_enemy(st, serial: int, at: Cell, facing: str) -> list[int]:
+    """Enemies (or prisoners of his own side) he would be in contact with standing at `at`."""
+    me = st.soldiers[serial]
+    out = []
+    for o in st.soldiers.values():
+        if o.serial == serial or not o.on_board or o.at is None or not adjacent(at, o.at):
+            continue
+        if o.free and o.side != me.side:
+            if in_arc(facing, at, o.at) or in_arc(o.facing, o.at, at):
+                out.append(o.serial)
+        elif o.captor is not None and o.side == me.side and in_arc(facing, at, o.at):
+            out.append(o.serial)
+    return out
+
+
+def _check_can_move(st, serial: int) -> None:
+    s = st.soldiers[serial]
+    if s.status not in ("board", "waiting") or (s.status == "board" and s.captor is not None):
+        raise RuleError(f"{st.name(serial)} cannot move: he is {'a prisoner' if s.captor else s.status}.")
+    if s.status == "board" and in_contact(st, serial):
+        raise RuleError(f"{st.name(serial)} is in combat contact (locked in combat): he may only turn to face.")
+
+
+def choose_cell(st, serial: int, dest: Dest, costs: dict[Cell, float]) -> Cell:
+    """The cell a tile destination means: the reachable free cell nearest the tile's centre
+    (or the nearest cover cell when asked for cover), cheapest path breaking ties."""
+    board = st.board
+    _, occupied = _blocked(st, serial)
+    if dest.tile not in board.origin:
+        raise RuleError(f"there is no tile {dest.tile} on this map.")
+    cx, cy = board.tile_centre(dest.tile)
+    me = st.soldiers[serial]
+    cells = []
+    for c in board.tile_cells(dest.tile):
+        if c not in costs or c in occupied or c == me.at:
+            continue
+        if dest.cover and not board.in_cover(c):
+            continue
+        face = direction_to(me.at or c, c) if me.at and me.at != c else me.facing
+        if touches_enemy(st, serial, c, face):
+            continue
+        cells.append(c)
+    if not cells:
+        what = "a free cover cell" if dest.cover else "a free cell"
+        raise RuleError(f"{st.name(serial)} cannot reach {what} in {dest.tile} this move "
+                        f"(modified Walk {walk_allowance(st, serial):g}\").")
+    if dest.cover:
+        return min(cells, key=lambda c: (round(costs[c], 6), c[1], c[0]))
+    return min(cells, key=lambda c: ((c[0] - cx) ** 2 + (c[1] - cy) ** 2, round(costs[c], 6), c[1], c[0]))
+
+
+def move(ctx: Ctx, serial: int, dest: Dest, facing: str | None = None, *, release: bool = False,
+         take: int | None = None) -> Cell | None:
+    """Walk to a destination. Returns the cell he ends on (None when he left the board)."""
+    st = ctx.st
+    _check_can_move(st, serial)
+    s = st.soldiers[serial]
+    name = st.name(serial)
+    board = st.board
+    costs, parents, area_of = reachable(st, serial)
+    allowance = walk_allowance(st, serial)
+    if dest.exit:
+        return exit_board(ctx, serial, dest.area, costs, allowance)
+    if dest.cell is not None:
+        cell = tuple(dest.cell)
+        if not board.on_board(cell):
+            raise RuleError(f"{cell[0]},{cell[1]} is off the board (it is {board.width}\" x {board.height}\").")
+        if cell not in costs or cell == s.at:
+            full, _, _ = reachable(st, serial, budget=10_000)
+            if cell == s.at:
+                raise RuleError(f"{name} is already there; to turn, use face.")
+            if cell not in full:
+                raise RuleError(f"{name} cannot get to {cell[0]},{cell[1]}: NO MOVE terrain, terrain he cannot "
+                                f"climb, or enemies are in the way.")
+            raise RuleError(f"{cell[0]},{cell[1]} is {full[cell]:.1f}\" away for {name} by the shortest legal "
+                            f"path; his modified Walk is {allowance:g}\".")
+        _, occupied = _blocked(st, serial)
+        if cell in occupied:
+            raise RuleError(f"{cell[0]},{cell[1]} is taken by another soldier.")
+    else:
+        cell = choose_cell(st, serial, dest, costs)
+    start = s.at
+    face = facing or (direction_to(start, cell) if start else s.facing)
+    if facing is None and start is None:
+        # entering: face the way he walked on from the edge
+        first = cell
+        while first in parents:
+            first = parents[first]
+        face = direction_to(first, cell) if first != cell else s.facing
+    hit = touches_enemy(st, serial, cell, face)
+    if hit:
+        raise RuleError(f"ending there would put {name} in combat contact with {st.name(hit[0])}: "
+                        f"to move into contact, charge in a straight line (charge {serial} {hit[0]}).")
+    prisoners = escorted_by(st, serial)
+    if prisoners and not release and take is None:
+        place_prisoners(st, serial, cell, face, prisoners, check_only=True)
+    entering = s.status == "waiting"
+    if entering:
+        area = _area_for(cell, parents, area_of)
+        f = st.forces[s.force]
+        if f.entry_area is None and area in st.setup.scenario.entry_areas:
+            f.entry_area = area
+        s.status = "board"
+    s.at = cell
+    s.facing = face
+    path = _path(parents, cell)
+    st.trail.append(TrailMark(kind="move", serial=serial, path=[*(path if start is None else [start, *path[1:]])]))
+    verb = "enters the board and moves to" if entering else "moves to"
+    ctx.say("move", f"{name} {verb} {board.tile_at(cell)} ({cell[0]},{cell[1]}), {costs[cell]:.1f}\" of "
+            f"{allowance:g}\", facing {face.upper()}.", serial=serial, to=list(cell), cost=round(costs[cell], 2))
+    if release:
+        for p in prisoners:
+            _release(ctx, serial, p)
+    elif prisoners:
+        place_prisoners(st, serial, cell, face, prisoners)
+    if take is not None:
+        take_prisoner(ctx, serial, take)
+    from engine.orders import after_move
+    after_move(ctx, serial, start, cell)
+    return cell
+
+
+def _path(parents: dict[Cell, Cell], cell: Cell) -> list[Cell]:
+    out = [cell]
+    while out[-1] in parents:
+        out.append(parents[out[-1]])
+    out.reverse()
+    # keep only the corners of the path, enough to draw it
+    if len(out) <= 2:
+        return out
+    keep = [out[0]]
+    for a, b, c in zip(out, out[1:], out[2:]):
+        if (b[0] - a[0], b[1] - a[1]) != (c[0] - b[0], c[1] - b[1]):
+            keep.append(b)
+    keep.append(out[-1])
+    return keep
+
+
+def place_prisoners(st, escort: int, cell: Cell, facing: str, prisoners: list[int], check_only: bool = False) -> None:
+    """Prisoners go with their escort and stand in base contact with him, in his arc if there is room."""
+    own = {st.soldiers[p].at for p in prisoners}
+    occ = set(st.occupied()) - own - {st.soldiers[escort].at}
+    spots = [c for c in _all_neighbours(st, cell) if c not in occ]
+    spots.sort(key=lambda c: (not in_arc(facing, cell, c), c[1], c[0]))
+    if len(spots) < len(prisoners):
+        raise RuleError(f"there is no room beside {cell[0]},{cell[1]} for {st.name(escort)}'s prisoners.")
+    if check_only:
+        return
+    for p, c in zip(prisoners, spots):
+        st.soldiers[p].at = c
+        st.soldiers[p].facing = direction_to(c, cell)
+
+
+def _all_neighbours(st, cell: Cell) -> list[Cell]:
+    board = st.board
+    return [(cell[0] + dx, cell[1] + dy) for dx, dy in NEIGHBOURS
+            if board.on_board((cell[0] + dx, cell[1] + dy)) and not board.nomove((cell[0] + dx, cell[1] + dy))]
+
+
+def _release(ctx: Ctx, escort: int, prisoner: int) -> None:
+    """An escort walking away from a prisoner releases him (core manual, Prisoners): he goes back
+    to his own side, may make an immediate move, and is unspotted and pinned."""
+    from engine.state import ReleasePending
+    st = ctx.st
+    p = st.soldiers[prisoner]
+    p.captor = None
+    p.controller = p.force
+    p.spotted = False
+    ctx.say("release", f"{st.name(escort)} releases {st.name(prisoner)}.", serial=escort, prisoner=prisoner)
+    st.pending_queue.append(ReleasePending(force=p.force, prisoner=prisoner))
+
+
+def take_prisoner(ctx: Ctx, serial: int, prisoner: int) -> None:
+    """Swap escorts: a friendly soldier in contact with the escort or the prisoner takes him over."""
+    st = ctx.st
+    me = st.soldiers[serial]
+    p = st.soldiers.get(prisoner)
+    if p is None or p.captor is None or p.status != "board":
+        raise RuleError(f"{prisoner} is not a prisoner on the board.")
+    old = st.soldiers[p.captor]
+    if old.side != me.side or p.captor == serial:
+        raise RuleError(f"{st.name(prisoner)} is not held by another of your soldiers.")
+    if not (adjacent(me.at, p.at) or adjacent(me.at, old.at)):
+        raise RuleError(f"{st.name(serial)} must be in base contact with {st.name(prisoner)} or his escort.")
+    if len(escorted_by(st, serial)) >= 2:
+        raise RuleError(f"{st.name(serial)} already escorts two prisoners.")
+    p.captor = serial
+    p.controller = me.controller
+    place_prisoners(st, serial, me.at, me.facing, [prisoner])
+    ctx.say("swap", f"{st.name(serial)} takes over {st.name(prisoner)} from {st.name(old.serial)}.",
+            serial=serial, prisoner=prisoner)
+
+
+def exit_board(ctx: Ctx, serial: int, area_name: str | None, costs: dict[Cell, float], allowance: float) -> None:
+    """Leave the board through an exit area, or with prisoners through one of his side's entry areas."""
+    st = ctx.st
+    s = st.soldiers[serial]
+    sc = st.setup.scenario
+    board = st.board
+    name = st.name(serial)
+    if s.status != "board":
+        raise RuleError(f"{name} is not on the board.")
+    areas = dict(sc.exit_areas)
+    prisoners = escorted_by(st, serial)
+    if prisoners:
+        areas.update({n: a for n, a in sc.entry_areas.items() if n in sc.side(s.side).entry})
+    if area_name:
+        if area_name not in areas:
+            raise RuleError(f"{name} may leave only through " + (", ".join(sorted(areas)) or "no area") + ".")
+        areas = {area_name: areas[area_name]}
+    if not areas:
+        raise RuleError("this scenario has no exit area for him.")
+    best = None
+    for n, a in areas.items():
+        for c in board.edge_cells(a.tile, a.edge):
+            if c in costs and costs[c] + 1 <= allowance + 1e-9:
+                if best is None or costs[c] < best[0]:
+                    best = (costs[c], n, c)
+    if best is None:
+        raise RuleError(f"{name} cannot reach the edge of " + " or ".join(a.tile for a in areas.values())
+                        + f" and step off with his modified Walk of {allowance:g}\".")
+    cost, n, c = best
+    st.trail.append(TrailMark(kind="move", serial=serial, path=[s.at, c]))
+    s.status = "exited"
+    s.spotted = False
+    for p in prisoners:
+        st.soldiers[p].status = "exited"
+    ctx.say("exit", f"{name} leaves the board through area {n}"
+            + (f" with his prisoner{'s' if len(prisoners) > 1 else ''} "
+               + ", ".join(st.name(p) for p in prisoners) if prisoners else "") + ".",
+            serial=serial, area=n)
+    from engine.orders import after_exit
+    after_exit(ctx, serial, n)
+    return None
+
+
+def face(ctx: Ctx, serial: int, facing: str) -> None:
+    st = ctx.st
+    s = st.soldiers[serial]
+    if not s.free:
+        raise RuleError(f"{st.name(serial)} is not on the board.")
+    if facing not in DIRS:
+        raise RuleError(f"facing must be one of {', '.join(DIRS)}.")
+    s.facing = facing
+    ctx.say("face", f"{st.name(serial)} turns to face {facing.upper()}.", serial=serial, facing=facing)
+
+
+def charge_cell(st, serial: int, target: int) -> tuple[Cell, float]:
+    """The cell a straight-line move at the target ends on, and its length."""
+    me, t = st.soldiers[serial], st.soldiers[target]
+    board = st.board
+    line = board.straight_path(me.at, t.at)
+    if len(line) < 2:
+        raise RuleError(f"{st.name(serial)} is already in base contact with {st.name(target)}; to face him, use face.")
+    end = line[-2]
+    block, occupied = _blocked(st, serial)
+    climb = current(st, serial, "climb")
+    prev = me.at
+    for c in line[:-1]:
+        if not board.passable(c, climb) or c in block:
+            raise RuleError(f"the straight line from {st.name(serial)} to {st.name(target)} is blocked at "
+                            f"{c[0]},{c[1]}.")
+        if c[0] != prev[0] and c[1] != prev[1] and (
+                not board.passable((c[0], prev[1]), climb) or not board.passable((prev[0], c[1]), climb)):
+            raise RuleError(f"the straight line from {st.name(serial)} to {st.name(target)} cuts through "
+                            f"NO MOVE terrain near {c[0]},{c[1]}.")
+        prev = c
+    if end in occupied:
+        raise RuleError(f"{end[0]},{end[1]}, in front of {st.name(target)}, is taken.")
+    return end, exact_inches(me.at, end)
+
+
+def charge(ctx: Ctx, serial: int, target: int) -> None:
+    """Move into combat contact: a straight line at the target (core manual, Combat Contact)."""
+    st = ctx.st
+    _check_can_move(st, serial)
+    me = st.soldiers[serial]
+    name = st.name(serial)
+    if me.status != "board":
+        raise RuleError(f"{name} must be on the board to charge.")
+    t = st.soldiers.get(target)
+    if t is None or not t.on_board or (t.side == me.side and t.captor is None):
+        raise RuleError(f"{target} is not an enemy soldier (or a prisoner of your side) on the board.")
+    if escorted_by(st, serial):
+        raise RuleError(f"{name} is escorting prisoners and cannot charge.")
+    end, length = charge_cell(st, serial, target)
+    allowance = walk_allowance(st, serial)
+    if length > allowance + 1e-9:
+        raise RuleError(f"{st.name(target)} is {length:.1f}\" away in a straight line; {name}'s modified "
+                        f"Walk is {allowance:g}\".")
+    start = me.at
+    me.at = end
+    me.facing = direction_to(end, t.at)
+    st.trail.append(TrailMark(kind="charge", serial=serial, path=[start, end], target=target))
+    ctx.say("charge", f"{name} charges {st.name(target)} ({length:.1f}\") and is in combat contact.",
+            serial=serial, target=target)
+    for s in (me, t):
+        s.spotted = True
+    from engine.orders import after_move
+    after_move(ctx, serial, start, end)

@@ -1,0 +1,201 @@
+"""The play sequence (core manual, Play Sequence steps 1-8) as a small state machine.
+
+`advance` carries out every automatic step — draws, the reveal of phase cards, random events,
+reveals, fire, the order of sources, fights with no real choice — and stops at the first
+decision the engine needs from a player (see `awaiting`)."""
+from __future__ import annotations
+
+from engine import events, fight, initiative, orders, placement, victory
+from engine.blast import blast_tile
+from engine.cards import finish, start
+from engine.look import draw as look_draw
+from engine.log import Ctx
+from engine.ratings import current
+from engine.state import HoldPending, Weather
+
+MAX_STEPS = 100_000
+
+
+def advance(ctx: Ctx) -> None:
+    st = ctx.st
+    for _ in range(MAX_STEPS):
+        if st.step == "over" or victory.check_instant(ctx):
+            return
+        if st.pending is not None:
+            return
+        if st.pending_queue:
+            st.pending = st.pending_queue.pop(0)
+            continue
+        step = st.step
+        if step == "turn_start":
+            _turn_start(ctx)
+        elif step == "place":
+            if not all(f.planned for f in st.forces.values()):
+                return
+            for fid in initiative.order(st):
+                placement.shortfall(ctx, fid)
+            st.phase = 1
+            st.step = "phase_start"
+        elif step == "phase_start":
+            st.trail = []
+            p = st.setup.story[st.phase_cards[st.phase - 1]]
+            ctx.say("phase", f"Phase {st.phase}: {p.top.value.upper()} and then {p.bottom.value.upper()}.",
+                    phase=st.phase)
+            placement.reveal(ctx, st.phase, initiative.order(st))
+            st.step = "phase_hold"
+        elif step == "phase_hold":
+            holders = [f.id for f in st.forces.values()
+                       if any(s.held for s in st.soldiers.values() if s.force == f.id)]
+            if holders:
+                st.pending = HoldPending(forces=holders)
+            st.step = "phase_fire"
+        elif step == "phase_fire":
+            for tile in list(st.fires):
+                blast_tile(ctx, tile, checks=1, by_force=None, cause="event", what="Fire")
+            st.slot, st.done_sources = 0, []
+            st.step = "slot"
+        elif step == "slot":
+            if st.active is not None:
+                if _has_options(st):
+                    return
+                ctx.say("nothing_left", f"Nothing more can be done with {st.active.card}.")
+                finish(ctx)
+                continue
+            _next_source(ctx)
+        elif step == "fights":
+            fight.start_fights(ctx)
+            st.step = "fighting"
+        elif step == "fighting":
+            if st.fight is None:
+                st.step = "phase_end"
+                continue
+            turn = fight.whose_turn(st)
+            if turn is None:
+                fight.end_fight(ctx)
+                continue
+            fight.sync_turn(st)
+            choice = fight.auto_choice(st, turn)
+            if choice is None:
+                return
+            fight.play(ctx, turn, *choice)
+        elif step == "phase_end":
+            _phase_end(ctx)
+        elif step == "turn_end":
+            _turn_end(ctx)
+    raise RuntimeError("the play sequence did not settle")
+
+
+def _has_options(st) -> bool:
+    from engine.legal import action_options
+    return next(iter(action_options(st, st.active.force)), None) is not None
+
+
+def _turn_start(ctx: Ctx) -> None:
+    st = ctx.st
+    if len(st.story_deck) < 3:
+        victory.end_game(ctx, "the story deck has fewer than three phase cards left")
+        return
+    st.turn += 1
+    st.weather = Weather()
+    ctx.say("turn", f"Turn {st.turn} begins.", turn=st.turn)
+    # 1. draw: the scenario's base draw plus every soldier's LOOK draw value
+    for fid in sorted(st.forces):
+        f = st.forces[fid]
+        men = [s for s in st.soldiers.values() if s.controller == fid and s.captor is None
+               and s.status in ("board", "waiting")]
+        n = st.setup.scenario.base_draw + sum(current(st, s.serial, "draw") for s in men)
+        look_draw(ctx, fid, n, st.seats[f.seat].name)
+    # 2. reveal three phase cards
+    st.story_discard.extend(st.phase_cards)
+    st.phase_cards = st.story_deck[:3]
+    st.story_deck = st.story_deck[3:]
+    cards = [st.setup.story[c] for c in st.phase_cards]
+    ctx.say("phase_cards", "Phase cards: " + "; ".join(
+        f"{i + 1}. {c.top.value.upper()} and then {c.bottom.value.upper()} ({c.title})" for i, c in enumerate(cards)),
+        cards=list(st.phase_cards))
+    _smoke_schedule(ctx)
+    orders.turn_start(ctx)
+    # 3. cause and effect
+    events.resolve(ctx)
+    # 4-5. initiative follows the hands; every force places its cards
+    for f in st.forces.values():
+        f.placed = [None, None, None]
+        f.revealed = [False, False, False]
+        f.face_up = [False, False, False]
+        f.shown = [None, None, None]
+        f.declared = {}
+        able = any(s.controller == f.id and s.captor is None and s.status in ("board", "waiting")
+                   for s in st.soldiers.values())
+        f.planned = not able
+    st.phase = 0
+    st.step = "place"
+
+
+def _smoke_schedule(ctx: Ctx) -> None:
+    """Smoke lasts at least a turn; after that the phase cards' colours decide (Smoke): it goes
+    after phase 2 if card 2's colour differs from card 1's, else after phase 3 if card 3's does."""
+    st = ctx.st
+    c = [st.setup.story[x].color for x in st.phase_cards]
+    for m in st.smoke:
+        if m.turn >= st.turn:
+            m.clears_after = None
+        elif c[1] != c[0]:
+            m.clears_after = 2
+        elif c[2] != c[0]:
+            m.clears_after = 3
+        else:
+            m.clears_after = None
+
+
+def _next_source(ctx: Ctx) -> None:
+    """Phase card's top action for every player who played it, in initiative order, then the bottom."""
+    st = ctx.st
+    p = st.setup.story[st.phase_cards[st.phase - 1]]
+    action = p.top if st.slot == 0 else p.bottom
+    for fid in initiative.order(st):
+        f = st.forces[fid]
+        if fid in st.done_sources or not f.revealed[st.phase - 1]:
+            continue
+        if placement.card_action(st, fid, st.phase) == action:
+            start(ctx, fid, st.phase, action)
+            return
+    if st.slot == 0:
+        st.slot, st.done_sources = 1, []
+    else:
+        st.step = "fights"
+
+
+def _phase_end(ctx: Ctx) -> None:
+    st = ctx.st
+    for f in st.forces.values():
+        c = f.placed[st.phase - 1]
+        if c is not None:
+            f.shown[st.phase - 1] = c if f.revealed[st.phase - 1] else None
+            f.discard.append(c)
+            f.placed[st.phase - 1] = None
+    orders.sample_landmarks(ctx)
+    gone = [m for m in st.smoke if m.clears_after == st.phase]
+    for m in gone:
+        ctx.say("smoke_clears", f"The smoke over {m.tile} clears.", tile=m.tile)
+    st.smoke = [m for m in st.smoke if m.clears_after != st.phase]
+    st.active = None
+    st.done_sources = []
+    st.slot = 0
+    if st.phase >= 3:
+        st.step = "turn_end"
+    else:
+        st.phase += 1
+        st.step = "phase_start"
+
+
+def _turn_end(ctx: Ctx) -> None:
+    """8. discard what is left in the hands; held cards stay under their soldiers."""
+    st = ctx.st
+    for f in st.forces.values():
+        f.discard.extend(f.hand)
+        f.hand = []
+    orders.turn_end(ctx)
+    ctx.say("turn_end", f"Turn {st.turn} ends. " + ", ".join(
+        f"{side} {st.side_vp(side)} VP" for side in sorted({s.side for s in st.seats})) + ".")
+    st.phase = 0
+    st.step = "turn_start"

@@ -1,0 +1,220 @@
+"""Scenario setup (core manual, Scenario Setup steps 1-8) and force selection within the VP budget."""
+from __future__ import annotations
+
+import math
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.board import direction_to
+from engine.content import ActionCardDef, Catalog, ForceEntry, Nationality, Rank, ScenarioDef, SoldierDef
+from engine.errors import RuleError
+from engine.log import Ctx
+from engine.rng import Rng
+from engine.state import ForceState, GameSetup, GameState, Seat, SoldierState
+
+
+class SeatSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    side: Nationality
+    force: list[ForceEntry] | None = Field(None, description="None: take a share of the scenario's preset squad")
+
+
+def soldier_cards(d: SoldierDef, rank: Rank | str, medals: int, cards: dict[str, ActionCardDef]) -> list[str]:
+    """His four core cards, each medal earned swapping in the enhanced card that replaces one of
+    them (Medals and Badges), and his three rank cards."""
+    core = list(d.core_cards)
+    for mid in d.medal_cards[:medals]:
+        core[core.index(cards[mid].replaces)] = mid
+    return core + list(d.profile(rank).cards)
+
+
+def budget(sc: ScenarioDef, side: str, players: int) -> int:
+    """VP per player for this number of players (the nearest listed level at or below it)."""
+    levels = sc.side(side).force_vp
+    if players in levels:
+        return levels[players]
+    lower = [n for n in levels if n <= players]
+    n = max(lower) if lower else min(levels)
+    return levels[n] * n // players if players > n else levels[n]
+
+
+def force_cost(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEntry]) -> int:
+    total = 0
+    for e in entries:
+        d = cat.soldiers[e.serial]
+        total += d.profile(e.rank).vp
+        extra = max(0, (e.grenades if e.grenades is not None else d.grenades) - d.grenades)
+        total += math.ceil(extra / 3) * sc.side(side).grenade_cost
+        total += sum(cat.equipment[q].vp for q in e.equipment)
+    return total
+
+
+def check_force(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEntry], players: int,
+                taken: set[int] = frozenset()) -> int:
+    """Validate one player's force; returns its cost. Raises a RuleError saying what is wrong."""
+    if not entries:
+        raise RuleError("a force needs at least one soldier.")
+    seen = set()
+    for e in entries:
+        d = cat.soldiers.get(e.serial)
+        if d is None:
+            raise RuleError(f"there is no soldier with dog tag {e.serial}.")
+        if d.nationality != side:
+            raise RuleError(f"{d.name} ({e.serial}) fights for {d.nationality}, not {side}.")
+        if e.serial in seen or e.serial in taken:
+            raise RuleError(f"{d.name} ({e.serial}) is picked twice.")
+        seen.add(e.serial)
+        if e.rank not in {p.rank for p in d.ranks}:
+            ranks = ", ".join(p.rank.value for p in d.ranks)
+            raise RuleError(f"{d.name} can be played as {ranks}, not {e.rank}.")
+        if e.medals > len(d.medal_cards):
+            raise RuleError(f"{d.name} has {len(d.medal_cards)} medal cards, not {e.medals}.")
+        for q in e.equipment:
+            if q not in cat.equipment:
+                raise RuleError(f"unknown equipment {q!r}; there is " + ", ".join(sorted(cat.equipment)) + ".")
+    cost = force_cost(cat, sc, side, entries)
+    limit = budget(sc, side, players)
+    if cost > limit:
+        raise RuleError(f"that force costs {cost} VP; the budget for {players} players is {limit} VP per player.")
+    return cost
+
+
+def preset_share(sc: ScenarioDef, side: str, index: int, teammates: int) -> list[ForceEntry]:
+    """Teammates split the side's preset squad: every n-th soldier."""
+    return list(sc.side(side).preset[index::teammates])
+
+
+def _orders_for(cat: Catalog, sc: ScenarioDef, side: str, landmark_pieces: set[str]) -> list[str]:
+    # Landmark orders for landmarks not on the map are dismissed (Orders; Landmarks)
+    return [o for o in sc.side(side).orders if not cat.orders[o].landmark or cat.orders[o].landmark in landmark_pieces]
+
+
+def _story_deck(cat: Catalog, sc: ScenarioDef, pieces: set[str], rng: Rng) -> list[str]:
+    general = [c.id for c in cat.story.values() if not c.landmark and c.id not in sc.story.remove]
+    landmark = [c.id for c in cat.story.values() if c.landmark in pieces and c.id not in sc.story.remove]
+    added = [c for c in sc.story.add if c not in general and c not in landmark]
+    keep = landmark + added
+    size = 3 * sc.turns
+    rng.shuffle(general)
+    deck = keep + general[:max(0, size - len(keep))]
+    deck = deck[:size]
+    rng.shuffle(deck)
+    return deck
+
+
+def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int) -> tuple[GameState, list]:
+    """Set a scenario up and play on to the first decision. Returns (state, events)."""
+    from engine.sequence import advance
+
+    sc = cat.scenario(scenario_id)
+    if not 2 <= len(seats) <= 4:
+        raise RuleError("a game needs two to four players.")
+    sides = {s.id for s in sc.sides}
+    for s in seats:
+        if s.side not in sides:
+            raise RuleError(f"{s.name} cannot play {s.side}: this scenario has " + " and ".join(sorted(sides)) + ".")
+    if len({s.side for s in seats}) != 2:
+        raise RuleError("both sides need at least one player.")
+    rng = Rng(seed)
+    players = len(seats)
+    # 3. orders, drawn at random from the scenario's options for each side
+    board_pieces = {cat.tiles[t].piece for row in sc.map for t in row if cat.tiles[t].landmark}
+    # 4. forces within the VP budget
+    taken: set[int] = set()
+    chosen: list[list[ForceEntry]] = []
+    for i, s in enumerate(seats):
+        mates = [j for j, o in enumerate(seats) if o.side == s.side]
+        entries = s.force if s.force is not None else preset_share(sc, s.side, mates.index(i), len(mates))
+        check_force(cat, sc, s.side, entries, players, taken)
+        taken |= {e.serial for e in entries}
+        chosen.append(entries)
+    reserves: dict[str, list[ForceEntry]] = {}
+    for side in sides:
+        reserves[side] = [e for e in sc.side(side).reinforcements if e.serial not in taken]
+    in_play = taken | {e.serial for r in reserves.values() for e in r}
+    setup = GameSetup(
+        scenario=sc,
+        soldiers={n: cat.soldiers[n] for n in sorted(in_play)},
+        cards={cid: c for cid, c in cat.cards.items() if c.owner in in_play},
+        story={cid: c for cid, c in cat.story.items() if not c.landmark or c.landmark in board_pieces},
+        orders={o: cat.orders[o] for side in sides for o in _orders_for(cat, sc, side, board_pieces)},
+        tiles={t: cat.tiles[t] for row in sc.map for t in row},
+        equipment=dict(cat.equipment),
+    )
+    setup = setup.model_copy(update={"map_key": setup.digest()})
+    seat_models, forces, soldiers = [], {}, {}
+    for i, s in enumerate(seats):
+        options = _orders_for(cat, sc, s.side, board_pieces)
+        order = rng.choice(options) if options else None
+        seat_models.append(Seat(index=i, name=s.name, side=s.side, order=order))
+        fid = f"{s.side}-{i + 1}"
+        deck: list[str] = []
+        for e in chosen[i]:
+            d = cat.soldiers[e.serial]
+            deck += soldier_cards(d, e.rank, e.medals, cat.cards)
+            soldiers[e.serial] = _soldier(e, d, s.side, fid)
+        rng.shuffle(deck)  # 8. shuffle all decks
+        forces[fid] = ForceState(id=fid, seat=i, side=s.side, deck=deck)
+    for side, entries in reserves.items():
+        fid = next(f for f in forces if forces[f].side == side)
+        for e in entries:
+            soldiers[e.serial] = _soldier(e, cat.soldiers[e.serial], side, fid, status="reserve")
+    story = _story_deck(cat, sc, board_pieces, rng)  # 5-6. landmark cards in, the scenario's changes
+    st = GameState(setup=setup, rng=rng.state, seats=seat_models, forces=forces, soldiers=soldiers,
+                   story_deck=story)
+    _deploy(st)  # 7. deploy on-map soldiers; the others wait to enter
+    ctx = Ctx(st)
+    ctx.say("setup", f"{sc.name}: {sc.turns} turns, " + ", ".join(
+        f"{s.name} ({s.side}, {len(chosen[i])} soldiers)" for i, s in enumerate(seats)) + ".")
+    for seat in seat_models:
+        if seat.order:
+            o = setup.orders[seat.order]
+            ctx.tell(seat.index, "orders_private", f"Your orders: {o.title} — {o.text} ({o.vp} VP).", order=o.id)
+    advance(ctx)
+    ctx.close()
+    return st, ctx.events
+
+
+def _soldier(e: ForceEntry, d: SoldierDef, side: str, fid: str, status: str = "waiting") -> SoldierState:
+    return SoldierState(serial=e.serial, side=side, force=fid, controller=fid, rank=e.rank, status=status,
+                        grenades=d.grenades if e.grenades is None else e.grenades, medals=e.medals,
+                        equipment=list(e.equipment))
+
+
+def _deploy(st: GameState) -> None:
+    """Soldiers of a deploying side stand on their deployment tiles (at the cell the scenario gives,
+    else spread over the tiles, cover cells first), facing the middle of the board."""
+    sc = st.setup.scenario
+    board = st.board
+    centre = (board.width // 2, board.height // 2)
+    for side in sc.sides:
+        if not side.deploy:
+            continue
+        men = sorted((s for s in st.soldiers.values() if s.side == side.id and s.status == "waiting"),
+                     key=lambda s: s.serial)
+        placed = set(st.occupied())
+        given = {e.serial: e.at for e in side.preset if e.at}
+        for k, s in enumerate(men):
+            cell = given.get(s.serial)
+            if cell is None or cell in placed or not board.passable(cell, 9):
+                tile = side.deploy[k % len(side.deploy)]
+                cell = _spot_in(board, tile, placed) or next(
+                    (c for t in side.deploy for c in [_spot_in(board, t, placed)] if c), None)
+            if cell is None:
+                continue  # no room: he enters from the edge like a reinforcement
+            s.at = tuple(cell)
+            s.status = "board"
+            s.facing = direction_to(s.at, centre)
+            placed.add(s.at)
+
+
+def _spot_in(board, tile: str, placed: set) -> tuple[int, int] | None:
+    cells = [c for c in board.tile_cells(tile) if board.passable(c, 1) and c not in placed]
+    if not cells:
+        return None
+    spaced = [c for c in cells if not any(abs(c[0] - p[0]) <= 1 and abs(c[1] - p[1]) <= 1 for p in placed)]
+    pool = spaced or cells
+    cx, cy = board.tile_centre(tile)
+    return min(pool, key=lambda c: (not board.in_cover(c), (c[0] - cx) ** 2 + (c[1] - cy) ** 2, c))

@@ -1,0 +1,322 @@
+"""The game state: one pydantic model that serialises to JSON and back losslessly.
+
+Static content of the game (map, the soldiers and cards in play, story cards, orders) sits in
+`setup`, frozen and shared between successive states; everything that changes lives beside it.
+Units that own an action deck are Forces (an infantry squad now; a vehicle or gun with its
+crew later): each has its own deck, hand, placed cards and initiative, and acts through cards
+owned by a dog tag (or, for vehicles, a license plate).
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.board import Board, board_for
+from engine.content import (
+    Action, ActionCardDef, Do, EquipmentDef, Nationality, OrderDef, PhaseCard, Rank, ScenarioDef,
+    SoldierDef, Stats, TileDef,
+)
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+
+class GameSetup(BaseModel):
+    """Everything static about one game, copied out of the catalogue at setup."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    scenario: ScenarioDef
+    soldiers: dict[int, SoldierDef]
+    cards: dict[str, ActionCardDef]
+    story: dict[str, PhaseCard]
+    orders: dict[str, OrderDef]
+    tiles: dict[str, TileDef]
+    equipment: dict[str, EquipmentDef] = Field(default_factory=dict)
+    map_key: str = ""
+
+    def board(self) -> Board:
+        return board_for(self.map_key or self.digest(), self.scenario.map, self.tiles)
+
+    def digest(self) -> str:
+        body = repr(self.scenario.map) + "".join(
+            self.tiles[t].model_dump_json() for t in sorted(self.tiles))
+        return hashlib.sha1(body.encode()).hexdigest()
+
+
+class Seat(Model):
+    """A player's place at the table."""
+
+    index: int
+    name: str
+    side: Nationality
+    order: str | None = None  # private
+    order_done: bool = False  # public once done: completing orders is announced
+
+
+class SoldierState(Model):
+    serial: int
+    side: Nationality
+    force: str  # the force whose deck holds his cards
+    controller: str  # the force controlling him (his captor's force while a prisoner)
+    rank: Rank
+    status: Literal["reserve", "waiting", "board", "exited", "dead"] = "waiting"
+    at: tuple[int, int] | None = None
+    facing: str = "n"
+    spotted: bool = False
+    pinned: bool = False
+    wounded: bool = False
+    grenades: int = 0
+    medals: int = 0
+    equipment: list[str] = Field(default_factory=list)
+    held: list[str] = Field(default_factory=list)  # private: cards under his soldier card
+    captor: int | None = None  # serial of his escort while a prisoner
+    kills: int = 0
+    captures: int = 0
+
+    @property
+    def on_board(self) -> bool:
+        return self.status == "board"
+
+    @property
+    def free(self) -> bool:
+        """On the board, alive and not a prisoner: he can act and be acted against."""
+        return self.status == "board" and self.captor is None
+
+
+class ForceState(Model):
+    """A deck-owning unit: a squad of soldiers (vehicles and guns later)."""
+
+    id: str
+    seat: int
+    side: Nationality
+    kind: Literal["squad"] = "squad"
+    deck: list[str] = Field(default_factory=list)  # private, top card first
+    hand: list[str] = Field(default_factory=list)  # private
+    discard: list[str] = Field(default_factory=list)  # private (unrevealed hands go here)
+    placed: list[str | None] = Field(default_factory=lambda: [None, None, None])  # private until revealed
+    revealed: list[bool] = Field(default_factory=lambda: [False, False, False])
+    face_up: list[bool] = Field(default_factory=lambda: [False, False, False])  # shortfall cards
+    shown: list[str | None] = Field(default_factory=lambda: [None, None, None])  # revealed cards of finished phases
+    declared: dict[str, Action] = Field(default_factory=dict)  # multi-action cards: chosen action
+    planned: bool = False
+    fight_pool: list[str] = Field(default_factory=list)  # private until played
+    entry_area: str | None = None
+
+
+class VpEntry(Model):
+    seat: int | None = None  # None: a side-level award
+    side: Nationality
+    amount: int
+    reason: str
+    kind: Literal["kill", "friendly_fire", "prisoner", "orders", "event"] = "kill"
+
+
+class SmokeMarker(Model):
+    tile: str
+    density: Literal[2, 3] = 2
+    turn: int  # the turn it was laid: it lasts at least until that turn ends
+    clears_after: int | None = None  # the phase of this turn after which it clears
+
+
+class Weather(Model):
+    look: int = 0
+    shoot: int = 0
+
+
+class TrailMark(Model):
+    """Something that happened in the phase, for pictures: a move, a shot or a blast."""
+
+    kind: Literal["move", "shot", "toss", "blast", "charge", "kill"]
+    serial: int | None = None
+    path: list[tuple[int, int]] = Field(default_factory=list)
+    target: int | None = None
+
+
+# ---------------------------------------------------------------------------- the card in play
+
+
+class Source(Model):
+    """One part of a card in play: the dog tag action, the team bubble or the narrator box."""
+
+    kind: Literal["tag", "team", "note"]
+    state: Literal["ready", "open", "closed"] = "ready"
+    entry: int = 0  # team: the bubble entry now in use
+    used: list[int] = Field(default_factory=list)  # team: soldiers who acted for the bubble
+    uses: int = 0  # actions taken in the current entry (team) or in all (tag, note)
+    rallied: list[int] = Field(default_factory=list)  # rallies done through this source
+
+
+class ActiveCard(Model):
+    force: str
+    card: str
+    phase: int
+    action: Action  # the phase action the card is being used for
+    sources: list[Source]
+    moved_escorts: list[int] = Field(default_factory=list)  # an escort moves once per action card
+
+
+# ---------------------------------------------------------------------------- fights
+
+
+class FightState(Model):
+    members: list[int]  # soldiers in this fight
+    order: list[str]  # forces in initiative order at the start of the fight
+    turn_index: int = 0  # whose turn to play a card, index into order
+    passes: int = 0  # consecutive forces that could not play
+    defeated: list[tuple[int, str]] = Field(default_factory=list)  # (serial, force that dealt the Kill)
+    queue: list[list[int]] = Field(default_factory=list)  # fights still to resolve this phase
+
+
+# ---------------------------------------------------------------------------- pending decisions
+
+
+class HitPlusPending(Model):
+    kind: Literal["hitplus"] = "hitplus"
+    force: str
+    shooter: int
+    bands: list[str]
+    target: int
+    hits: int  # hits of the last check, waiting for their damage
+    candidates: list[int]
+    friendly: list[int] = Field(default_factory=list)  # soldiers sharing hits (fights, escorts)
+    hit_count: int = 0  # hits applied so far in this shot (for alternating)
+
+
+class DeclarePending(Model):
+    kind: Literal["declare"] = "declare"
+    force: str
+    card: str
+    phase: int
+    options: list[Action]
+
+
+class PayPending(Model):
+    kind: Literal["pay"] = "pay"
+    force: str
+    card: str
+    count: int
+
+
+class CapturePending(Model):
+    kind: Literal["capture"] = "capture"
+    force: str
+    victim: int
+    escorts: list[int]
+
+
+class ReleasePending(Model):
+    kind: Literal["release"] = "release"
+    force: str  # the prisoner's own force, who moves him
+    prisoner: int
+
+
+class HoldPending(Model):
+    kind: Literal["unhold"] = "unhold"
+    forces: list[str]
+
+
+Pending = Annotated[
+    Union[HitPlusPending, DeclarePending, PayPending, CapturePending, ReleasePending, HoldPending],
+    Field(discriminator="kind"),
+]
+
+
+Step = Literal["turn_start", "place", "phase_start", "phase_hold", "phase_fire", "slot", "fights", "fighting",
+               "phase_end", "turn_end", "over"]
+
+
+class Result(Model):
+    winner: Nationality | None  # None: a draw
+    reason: str
+    vp: dict[str, int]
+
+
+class GameState(Model):
+    setup: GameSetup
+    rng: int
+    seats: list[Seat]
+    forces: dict[str, ForceState]
+    soldiers: dict[int, SoldierState]
+    story_deck: list[str]  # private order, public count
+    story_discard: list[str] = Field(default_factory=list)
+    phase_cards: list[str] = Field(default_factory=list)
+    turn: int = 0
+    phase: int = 0  # 1..3 while resolving a phase
+    slot: int = 0  # 0: the phase card's top action, 1: its bottom action
+    step: Step = "turn_start"
+    done_sources: list[str] = Field(default_factory=list)  # forces whose card for this slot is done
+    active: ActiveCard | None = None
+    fight: FightState | None = None
+    pending: Pending | None = None
+    pending_queue: list[Pending] = Field(default_factory=list)  # decisions to ask once the current one is answered
+    fires: list[str] = Field(default_factory=list)
+    smoke: list[SmokeMarker] = Field(default_factory=list)
+    weather: Weather = Weather()
+    lasting_weather: Weather = Weather()
+    vp: list[VpEntry] = Field(default_factory=list)
+    trail: list[TrailMark] = Field(default_factory=list)
+    order_progress: dict[int, dict[str, int]] = Field(default_factory=dict)  # private per seat
+    landmark_holders: dict[str, str] = Field(default_factory=dict)  # landmark -> side, captured landmarks
+    result: Result | None = None
+    seq: int = 0  # commands applied
+
+    # ------------------------------------------------------------------ helpers (no rules here)
+
+    @property
+    def board(self) -> Board:
+        return self.setup.board()
+
+    def soldier_def(self, serial: int) -> SoldierDef:
+        return self.setup.soldiers[serial]
+
+    def card(self, card_id: str) -> ActionCardDef:
+        return self.setup.cards[card_id]
+
+    def name(self, serial: int) -> str:
+        s = self.soldiers[serial]
+        d = self.setup.soldiers[serial]
+        return f"{d.profile(s.rank).title} {d.name}"
+
+    def stats(self, serial: int) -> Stats:
+        """The side of his card in use (wounded or healthy); pins are applied by the rules."""
+        s = self.soldiers[serial]
+        p = self.setup.soldiers[serial].profile(s.rank)
+        return p.wounded if s.wounded else p.healthy
+
+    def vp_value(self, serial: int) -> int:
+        s = self.soldiers[serial]
+        return self.setup.soldiers[serial].profile(s.rank).vp
+
+    def force_of_seat(self, seat: int) -> list[ForceState]:
+        return [f for f in self.forces.values() if f.seat == seat]
+
+    def seat_of_force(self, force: str) -> Seat:
+        return self.seats[self.forces[force].seat]
+
+    def side_vp(self, side: str) -> int:
+        return sum(e.amount for e in self.vp if e.side == side)
+
+    def seat_vp(self, seat: int) -> int:
+        return sum(e.amount for e in self.vp if e.seat == seat)
+
+    def smoke_map(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for m in self.smoke:
+            out[m.tile] = max(out.get(m.tile, 1), m.density)
+        return out
+
+    def occupied(self) -> dict[tuple[int, int], int]:
+        return {s.at: s.serial for s in self.soldiers.values() if s.on_board and s.at is not None}
+
+    def clone(self) -> "GameState":
+        """A working copy for apply: the frozen setup is shared, everything else is copied."""
+        return GameState.model_construct(
+            **{k: (v if k == "setup" else copy.deepcopy(v)) for k, v in self.__dict__.items()})
+
+
+SUBACTION_WORDS = {d.value: d for d in Do}

@@ -1,0 +1,284 @@
+"""view(state, viewer): what one player — or the public — may see.
+
+This is the only place hidden information is stripped. Hands, placed cards before their
+reveal, held cards, fight cards not yet played, orders (until completed), deck order and
+discards, and every living soldier's VP are private. The public view has no field that could
+hold them; a player's view adds his own under `mine`."""
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine import fight as fights
+from engine.contact import in_contact
+from engine.legal import Await, awaiting
+from engine.state import GameState, TrailMark
+
+
+class V(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RatingsView(V):
+    sight: int
+    draw: int
+    cover: int
+    rally: int
+    hold: int
+    walk: int
+    climb: int
+    fight: int
+    long: int
+    short: int
+    close: int
+    toss: int
+    hit_plus: bool
+
+
+class SoldierView(V):
+    serial: int
+    name: str
+    title: str
+    side: str
+    force: str
+    controller: str
+    status: str
+    at: tuple[int, int] | None
+    facing: str
+    spotted: bool
+    pinned: bool
+    wounded: bool
+    grenades: int
+    held: int  # how many cards he holds (the cards themselves are private)
+    captor: int | None
+    in_contact: bool
+    ratings: RatingsView  # the side of his card in use, before halving for a pin
+    weapon: str
+    medals: int
+
+
+class TeamView(V):
+    count: int
+    do: str
+
+
+class CardView(V):
+    """A card face: only ever built for a revealed card or for its owner's eyes."""
+
+    id: str
+    owner: int
+    owner_name: str
+    actions: list[str]
+    title: str
+    team: list[TeamView]
+    narrator: str | None
+    narrator_color: str | None
+    hit: dict[str, str]
+    damage: str
+    damage_color: str
+
+
+class PhaseCardView(V):
+    id: str
+    title: str
+    top: str
+    bottom: str
+    effect_category: str
+    effect_text: str
+    cause: str
+    color: str
+
+
+class SlotView(V):
+    phase: int
+    state: str  # empty, face down, revealed
+    card: CardView | None = None
+    action: str | None = None
+
+
+class ForceView(V):
+    id: str
+    seat: int
+    side: str
+    hand: int
+    deck: int
+    discard: int
+    fight_cards: int
+    slots: list[SlotView]
+    entry_area: str | None
+
+
+class SeatView(V):
+    index: int
+    name: str
+    side: str
+    vp: int
+    order_done: bool
+    order_title: str | None  # only once completed and announced
+
+
+class VpView(V):
+    side: str
+    seat: int | None
+    amount: int
+    reason: str
+
+
+class ActiveView(V):
+    force: str
+    card: CardView
+    action: str
+    parts: dict[str, str]
+
+
+class FightView(V):
+    members: list[int]
+    order: list[str]
+    to_play: str | None
+
+
+class Mine(V):
+    """One seat's private view."""
+
+    seat: int
+    hand: list[CardView]
+    placed: list[CardView | None]
+    held: dict[int, list[CardView]]
+    fight_cards: list[CardView]
+    order: dict | None
+    soldier_vp: dict[int, int]
+    deck_top: int = Field(description="cards left in the deck")
+
+
+class View(V):
+    scenario: str
+    scenario_name: str
+    turn: int
+    turns: int
+    phase: int
+    step: str
+    story_left: int
+    phase_cards: list[PhaseCardView]
+    board: dict  # width, height, rows of tile ids
+    seats: list[SeatView]
+    forces: list[ForceView]
+    soldiers: list[SoldierView]
+    vp: dict[str, int]
+    vp_log: list[VpView]
+    fires: list[str]
+    smoke: dict[str, int]
+    weather: dict[str, int]
+    landmark_holders: dict[str, int]
+    active: ActiveView | None
+    fight: FightView | None
+    awaiting: list[Await]
+    trail: list[TrailMark]
+    result: dict | None
+    mine: Mine | None = None
+
+
+def card_view(st: GameState, cid: str) -> CardView:
+    c = st.card(cid)
+    owner = st.name(c.owner) if c.owner in st.soldiers else st.setup.soldiers[c.owner].name \
+        if c.owner in st.setup.soldiers else str(c.owner)
+    return CardView(
+        id=c.id, owner=c.owner, owner_name=owner, actions=[a.value for a in c.actions], title=c.title,
+        team=[TeamView(count=e.count, do=e.do.value) for e in c.team],
+        narrator=(c.narrator.text or c.narrator.kind) if c.narrator else None,
+        narrator_color=c.narrator.color if c.narrator else None,
+        hit=c.hit.model_dump(), damage=c.damage.value, damage_color=c.damage_color)
+
+
+def _soldier_view(st: GameState, serial: int) -> SoldierView:
+    s = st.soldiers[serial]
+    d = st.setup.soldiers[serial]
+    stats = st.stats(serial)
+    return SoldierView(
+        serial=serial, name=d.name, title=d.profile(s.rank).title, side=s.side, force=s.force,
+        controller=s.controller, status=s.status, at=s.at, facing=s.facing, spotted=s.spotted,
+        pinned=s.pinned, wounded=s.wounded, grenades=s.grenades, held=len(s.held), captor=s.captor,
+        in_contact=bool(in_contact(st, serial)) if s.free else False,
+        ratings=RatingsView(**stats.model_dump()), weapon=d.weapon, medals=s.medals)
+
+
+def _slots(st: GameState, f) -> list[SlotView]:
+    out = []
+    for i in range(3):
+        c = f.placed[i]
+        if c is not None and (f.revealed[i] or f.face_up[i]):
+            act = f.declared.get(c)
+            out.append(SlotView(phase=i + 1, state="revealed", card=card_view(st, c),
+                                action=act.value if act and f.revealed[i] else None))
+        elif c is not None:
+            out.append(SlotView(phase=i + 1, state="face down"))
+        elif f.shown[i] is not None:
+            out.append(SlotView(phase=i + 1, state="played", card=card_view(st, f.shown[i])))
+        else:
+            out.append(SlotView(phase=i + 1, state="empty"))
+    return out
+
+
+def view(st: GameState, viewer: int | None = None) -> View:
+    """The public view (viewer None) or one seat's view."""
+    board = st.board
+    seats = [SeatView(index=s.index, name=s.name, side=s.side, vp=st.seat_vp(s.index), order_done=s.order_done,
+                      order_title=st.setup.orders[s.order].title if s.order_done and s.order else None)
+             for s in st.seats]
+    forces = [ForceView(id=f.id, seat=f.seat, side=f.side, hand=len(f.hand), deck=len(f.deck),
+                        discard=len(f.discard), fight_cards=len(f.fight_pool), slots=_slots(st, f),
+                        entry_area=f.entry_area)
+              for f in st.forces.values()]
+    active = None
+    if st.active is not None:
+        a = st.active
+        active = ActiveView(force=a.force, card=card_view(st, a.card), action=a.action.value,
+                            parts={s.kind: s.state for s in a.sources})
+    fight_view = None
+    if st.fight is not None and st.fight.members:
+        fight_view = FightView(members=list(st.fight.members), order=list(st.fight.order),
+                               to_play=fights.whose_turn(st))
+    sides = sorted({s.side for s in st.seats})
+    v = View(
+        scenario=st.setup.scenario.id, scenario_name=st.setup.scenario.name, turn=st.turn,
+        turns=st.setup.scenario.turns, phase=st.phase, step=st.step, story_left=len(st.story_deck),
+        phase_cards=[_phase_card(st, c) for c in st.phase_cards],
+        board={"width": board.width, "height": board.height, "rows": [list(r) for r in st.setup.scenario.map]},
+        seats=seats, forces=forces,
+        soldiers=[_soldier_view(st, n) for n in sorted(st.soldiers) if st.soldiers[n].status != "reserve"],
+        vp={side: st.side_vp(side) for side in sides},
+        vp_log=[VpView(side=e.side, seat=e.seat, amount=e.amount, reason=e.reason) for e in st.vp],
+        fires=list(st.fires), smoke=st.smoke_map(),
+        weather={"look": st.weather.look + st.lasting_weather.look, "shoot": st.weather.shoot + st.lasting_weather.shoot},
+        landmark_holders={k: int(v) for k, v in st.landmark_holders.items()},
+        active=active, fight=fight_view, awaiting=awaiting(st), trail=list(st.trail),
+        result=st.result.model_dump() if st.result else None,
+    )
+    if viewer is None:
+        return v
+    return v.model_copy(update={"mine": _mine(st, viewer)})
+
+
+def _phase_card(st: GameState, cid: str) -> PhaseCardView:
+    c = st.setup.story[cid]
+    return PhaseCardView(id=c.id, title=c.title, top=c.top.value, bottom=c.bottom.value,
+                         effect_category=c.effect.category.value, effect_text=c.effect.text,
+                         cause=c.cause.value, color=c.color)
+
+
+def _mine(st: GameState, seat: int) -> Mine:
+    forces = [f for f in st.forces.values() if f.seat == seat]
+    hand = [card_view(st, c) for f in forces for c in f.hand]
+    placed: list[CardView | None] = []
+    for f in forces[:1]:
+        placed = [card_view(st, c) if c else None for c in f.placed]
+    ids = {f.id for f in forces}
+    held = {s.serial: [card_view(st, c) for c in s.held] for s in st.soldiers.values() if s.force in ids and s.held}
+    pool = [card_view(st, c) for f in forces for c in f.fight_pool]
+    o = st.seats[seat].order
+    order = None
+    if o:
+        od = st.setup.orders[o]
+        order = {"id": od.id, "title": od.title, "text": od.text, "vp": od.vp, "kind": od.kind.value,
+                 "landmark": od.landmark, "done": st.seats[seat].order_done}
+    vps = {s.serial: st.vp_value(s.serial) for s in st.soldiers.values() if s.force in ids}
+    return Mine(seat=seat, hand=hand, placed=placed, held=held, fight_cards=pool, order=order, soldier_vp=vps,
+                deck_top=sum(len(f.deck) for f in forces))
