@@ -1,0 +1,810 @@
+"""Content as data: the pydantic schema of soldiers, action cards, the story deck, orders,
+map tiles, equipment and scenarios, and the loader that validates assets/ and campaigns/.
+
+Adding a soldier, a tile or a scenario never needs code. A broken entry fails loading with
+a message naming the file, the entry and the field.
+"""
+from __future__ import annotations
+
+import os
+import re
+from enum import StrEnum
+from functools import cached_property
+from pathlib import Path
+from typing import Annotated, Literal, Union
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from engine.errors import ContentError
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --------------------------------------------------------------------------- words of the game
+
+
+class Action(StrEnum):
+    LOOK = "look"
+    HIDE = "hide"
+    MOVE = "move"
+    SHOOT = "shoot"
+
+
+class Do(StrEnum):
+    """Sub-actions: what a soldier actually does with an action (core manual, Game Play)."""
+
+    DRAW = "draw"
+    SIGHT = "sight"
+    COVER = "cover"
+    RALLY = "rally"
+    HOLD = "hold"
+    MOVE = "move"  # walk (includes charging into contact and exiting the board)
+    FACE = "face"  # a MOVE spent only to turn
+    SHOOT = "shoot"
+    TOSS = "toss"
+
+
+ACTION_OF: dict[Do, Action] = {
+    Do.DRAW: Action.LOOK,
+    Do.SIGHT: Action.LOOK,
+    Do.COVER: Action.HIDE,
+    Do.RALLY: Action.HIDE,
+    Do.HOLD: Action.HIDE,
+    Do.MOVE: Action.MOVE,
+    Do.FACE: Action.MOVE,
+    Do.SHOOT: Action.SHOOT,
+    Do.TOSS: Action.SHOOT,
+}
+
+
+def subactions(action: Action) -> tuple[Do, ...]:
+    return tuple(d for d, a in ACTION_OF.items() if a == action)
+
+
+class Rank(StrEnum):
+    PRIVATE = "private"
+    JUNIOR_NCO = "junior_nco"
+    SENIOR_NCO = "senior_nco"
+
+
+class Nationality(StrEnum):
+    US = "US"
+    DE = "DE"
+
+
+class Category(StrEnum):
+    """Event box categories on phase cards (core manual, Random Events)."""
+
+    WEATHER = "Weather"
+    ORDNANCE = "Ordnance"
+    LANDMARK = "Landmark"
+    TERRAIN = "Terrain"
+    WEIRD = "Weird"
+    REINFORCEMENT = "Reinforcement"
+
+
+class Damage(StrEnum):
+    ZIP = "Zip"
+    PIN = "Pin"
+    WOUND = "Wound"
+    KILL = "Kill"
+
+
+# The colour of each damage result on an action card; the vehicle book reads hit locations by it.
+DAMAGE_COLOR: dict[Damage, str] = {
+    Damage.ZIP: "white",
+    Damage.PIN: "blue",
+    Damage.WOUND: "yellow",
+    Damage.KILL: "red",
+}
+
+HIT_RESULTS = ("Miss", "Hit", "Hit+", "2 Hits", "3 Hits", "4 Hits")
+
+
+def hit_value(result: str) -> tuple[int, bool]:
+    """('2 Hits') -> (2, False); ('Hit+') -> (1, True)."""
+    if result == "Miss":
+        return 0, False
+    if result == "Hit":
+        return 1, False
+    if result == "Hit+":
+        return 1, True
+    m = re.fullmatch(r"(\d) Hits", result)
+    if not m:
+        raise ValueError(f"unknown hit check result {result!r}")
+    return int(m.group(1)), False
+
+
+# --------------------------------------------------------------------------- soldiers
+
+
+class Stats(Frozen):
+    """One side (healthy or wounded) of a soldier card: the LOOK, HIDE, MOVE and SHOOT boxes."""
+
+    sight: int = Field(ge=0, description="LOOK: sight range in squares")
+    draw: int = Field(0, ge=0, description="LOOK: extra cards drawn each turn")
+    cover: int = Field(description="HIDE: cover value; below zero after modifiers hides him")
+    rally: int = Field(0, ge=0, description="HIDE: soldiers he may rally with his dog tag")
+    hold: int = Field(0, ge=0, description="HIDE: cards he may hold")
+    walk: int = Field(ge=0, description="MOVE: inches")
+    climb: int = Field(1, ge=0, description="MOVE: highest terrain level he can enter")
+    fight: int = Field(ge=0, description="MOVE: fight cards drawn")
+    long: int = Field(ge=0, description="SHOOT: long range in squares")
+    short: int = Field(ge=0, description="SHOOT: short range in squares")
+    close: int = Field(ge=0, description="SHOOT: close range in inches")
+    toss: int = Field(0, ge=0, description="SHOOT: grenade toss range in inches")
+    hit_plus: bool = Field(False, description="SHOOT: Use Hit+ (automatic weapon)")
+
+
+class RankProfile(Frozen):
+    rank: Rank
+    title: str = Field(min_length=1, description="rank abbreviation printed before the name")
+    vp: int = Field(ge=0)
+    healthy: Stats
+    wounded: Stats
+    cards: list[str] = Field(min_length=3, max_length=3, description="ids of the three rank cards")
+
+
+class SoldierDef(Frozen):
+    serial: int = Field(ge=1, description="dog tag serial")
+    name: str = Field(min_length=1)
+    nationality: Nationality
+    weapon: str = ""
+    grenades: int = Field(0, ge=0, description="grenades carried by default")
+    ranks: list[RankProfile] = Field(min_length=1, max_length=3)
+    core_cards: list[str] = Field(min_length=4, max_length=4)
+    medal_cards: list[str] = Field(default_factory=list, description="medal variants, replacing core cards in order")
+
+    @property
+    def is_leader(self) -> bool:
+        return len(self.ranks) > 1
+
+    def profile(self, rank: Rank | str) -> RankProfile:
+        for p in self.ranks:
+            if p.rank == rank:
+                return p
+        raise KeyError(f"{self.name} has no {rank} card")
+
+
+# --------------------------------------------------------------------------- action cards
+
+
+class HitBox(Frozen):
+    long: str
+    short: str
+    close: str
+    blast: str
+
+    @field_validator("long", "short", "close", "blast")
+    @classmethod
+    def _known(cls, v: str) -> str:
+        if v not in HIT_RESULTS:
+            raise ValueError(f"hit check result must be one of {', '.join(HIT_RESULTS)}")
+        return v
+
+
+class TeamEntry(Frozen):
+    """'N soldiers DO' in a team bubble."""
+
+    count: int = Field(ge=1, le=6)
+    do: Do
+
+
+NarratorKind = Literal[
+    # white (may) and blue (must): the named soldier takes this sub-action
+    "draw", "sight", "cover", "rally", "hold", "move", "shoot", "toss",
+    # blue only, automatic effects on the named soldier
+    "spotted", "draw_cards",
+    # red only: costs and conditions; unmet, the whole card is cancelled
+    "discard", "unpinned", "unspotted", "in_cover", "healthy",
+]
+NARRATOR_ACTIONS = {"draw", "sight", "cover", "rally", "hold", "move", "shoot", "toss"}
+NARRATOR_AUTOMATIC = {"spotted", "draw_cards"}
+NARRATOR_CONDITIONS = {"discard", "unpinned", "unspotted", "in_cover", "healthy"}
+
+
+class Narrator(Frozen):
+    color: Literal["white", "blue", "red"]
+    kind: NarratorKind
+    count: int = Field(1, ge=1, le=5)
+    text: str = ""
+
+    @model_validator(mode="after")
+    def _colour_fits(self) -> "Narrator":
+        if self.color == "red" and self.kind not in NARRATOR_CONDITIONS:
+            raise ValueError(f"a red narrator box is a cost or condition, one of {sorted(NARRATOR_CONDITIONS)}")
+        if self.color != "red" and self.kind in NARRATOR_CONDITIONS:
+            raise ValueError(f"{self.kind!r} is a cost or condition and needs a red box")
+        if self.color == "white" and self.kind in NARRATOR_AUTOMATIC:
+            raise ValueError(f"{self.kind!r} is an automatic effect and needs a blue box")
+        return self
+
+
+class ActionCardDef(Frozen):
+    id: str
+    owner: int = Field(description="dog tag serial of the soldier who owns the card")
+    actions: list[Action] = Field(min_length=1, max_length=2, description="two for a multi-action card")
+    role: Literal["core", "rank", "medal"]
+    rank: Rank | None = None
+    replaces: str | None = Field(None, description="for a medal card: the core card it replaces")
+    title: str = ""
+    team: list[TeamEntry] = Field(default_factory=list, max_length=3)
+    narrator: Narrator | None = None
+    hit: HitBox
+    damage: Damage
+
+    @property
+    def damage_color(self) -> str:
+        return DAMAGE_COLOR[self.damage]
+
+    @property
+    def multi(self) -> bool:
+        return len(self.actions) > 1
+
+
+# --------------------------------------------------------------------------- story deck
+
+
+class BlastEvent(Frozen):
+    kind: Literal["blast"]
+    where: str = Field(description="a tile id, 'landmark' (the card's landmark) or 'random'")
+    checks: int = Field(1, ge=1, le=5, description="blast hit checks per soldier")
+
+
+class WeatherEvent(Frozen):
+    kind: Literal["weather"]
+    look: int = 0
+    shoot: int = 0
+    lasting: bool = Field(False, description="for the rest of the game, not only this turn")
+
+
+class FireEvent(Frozen):
+    kind: Literal["fire"]
+    where: str
+
+
+class SmokeEvent(Frozen):
+    kind: Literal["smoke"]
+    where: str
+    density: Literal[2, 3] = 2
+
+
+class ReinforceEvent(Frozen):
+    kind: Literal["reinforce"]
+    side: Literal["trailing", "leading", "US", "DE"] = "trailing"
+
+
+class VpEvent(Frozen):
+    kind: Literal["vp"]
+    to: Literal["holder", "initiative", "trailing"] = Field(
+        description="holder: the side alone in the card's landmark; initiative: the player leading; trailing: the side behind")
+    amount: int = Field(ge=1, le=10)
+
+
+class PinEvent(Frozen):
+    kind: Literal["pin"]
+    where: str = Field("random", description="'random' (one soldier of each side) or a tile id / 'landmark'")
+
+
+class SpotEvent(Frozen):
+    kind: Literal["spot"]
+    where: str = Field("random", description="'random' (one unspotted soldier of each side) or 'open' (everyone in the open) or a tile id / 'landmark'")
+
+
+class RallyEvent(Frozen):
+    kind: Literal["rally"]
+    side: Literal["trailing", "all"] = "trailing"
+
+
+EventDef = Annotated[
+    Union[BlastEvent, WeatherEvent, FireEvent, SmokeEvent, ReinforceEvent, VpEvent, PinEvent, SpotEvent, RallyEvent],
+    Field(discriminator="kind"),
+]
+
+
+class EffectBox(Frozen):
+    category: Category
+    text: str
+    event: EventDef
+
+
+class PhaseCard(Frozen):
+    id: str
+    title: str
+    top: Action
+    bottom: Action
+    effect: EffectBox
+    cause: Category
+    color: Literal["green", "tan", "grey", "red"] = Field(description="colour around the card number (smoke duration)")
+    landmark: str | None = Field(None, description="landmark piece (e.g. 'L1') for landmark story cards")
+
+
+# --------------------------------------------------------------------------- orders
+
+
+class OrderKind(StrEnum):
+    HOLD = "hold"
+    SEARCH = "search"
+    CAPTURE = "capture"
+    GENERAL_ATTACK = "general_attack"
+    PATROL = "patrol"
+    REGISTERED_FIRE = "registered_fire"
+    DEMOLITION = "demolition"
+    ATTACK = "attack"
+    SKIRMISH = "skirmish"
+    RECON = "recon"
+
+
+LANDMARK_ORDERS = {OrderKind.HOLD, OrderKind.SEARCH, OrderKind.CAPTURE, OrderKind.DEMOLITION, OrderKind.RECON,
+                   OrderKind.REGISTERED_FIRE}
+
+
+class OrderDef(Frozen):
+    id: str
+    kind: OrderKind
+    title: str
+    text: str
+    vp: int = Field(ge=0, description="bonus VP (per enemy for General Attack)")
+    nationality: Nationality | None = None
+    landmark: str | None = Field(None, description="landmark piece the order is tied to")
+    entry: str | None = Field(None, description="entry area the player must use")
+    exit: str | None = Field(None, description="exit area for Patrol")
+    turn: int | None = Field(None, ge=1, description="turn the Registered Fire falls")
+    checks: int = Field(3, ge=1, description="blast checks per soldier for Registered Fire")
+
+    @model_validator(mode="after")
+    def _needs(self) -> "OrderDef":
+        if self.kind in LANDMARK_ORDERS and not self.landmark:
+            raise ValueError(f"a {self.kind} order needs a landmark")
+        if self.kind == OrderKind.PATROL and not (self.entry and self.exit):
+            raise ValueError("a patrol order needs an entry and an exit area")
+        if self.kind == OrderKind.RECON and not self.entry:
+            raise ValueError("a recon order needs an entry area")
+        if self.kind == OrderKind.REGISTERED_FIRE and not self.turn:
+            raise ValueError("a registered fire order needs a turn")
+        return self
+
+
+# --------------------------------------------------------------------------- equipment
+
+
+class EquipmentDef(Frozen):
+    id: str
+    name: str
+    vp: int = Field(ge=0)
+    text: str = ""
+
+
+# --------------------------------------------------------------------------- map tiles
+
+
+class Mods(Frozen):
+    """Terrain modifiers by action; None means the tile has no box for that action."""
+
+    look: int | None = None
+    shoot: int | None = None
+    hide: int | None = None
+    move: int | None = None
+
+    def of(self, action: Action) -> int:
+        return getattr(self, action.value) or 0
+
+
+class Rect(Frozen):
+    """Inch cells x0..x1, y0..y1 inclusive, in the tile's own coordinates (0 at its north-west)."""
+
+    x0: int = Field(ge=0)
+    y0: int = Field(ge=0)
+    x1: int = Field(ge=0)
+    y1: int = Field(ge=0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_list(cls, data):
+        if isinstance(data, (list, tuple)) and len(data) == 4:
+            return dict(zip(("x0", "y0", "x1", "y1"), data))
+        return data
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "Rect":
+        if self.x1 < self.x0 or self.y1 < self.y0:
+            raise ValueError("a rectangle needs x0 <= x1 and y0 <= y1")
+        return self
+
+    def cells(self):
+        for y in range(self.y0, self.y1 + 1):
+            for x in range(self.x0, self.x1 + 1):
+                yield x, y
+
+
+FeatureKind = Literal["cover", "building", "nomove", "road", "water"]
+
+
+class Feature(Frozen):
+    kind: FeatureKind
+    name: str = ""
+    rects: list[Rect] = Field(min_length=1)
+    level: int = Field(1, ge=1, description="terrain level; entering needs Climb at least this")
+
+
+class AreaMod(Frozen):
+    """An area modifier inside a tile: paid when a move or a line of sight crosses it."""
+
+    name: str = ""
+    rects: list[Rect] = Field(min_length=1)
+    mods: Mods
+
+
+class TileDef(Frozen):
+    id: str = Field(pattern=r"^L?\d+[AB]$")
+    name: str
+    terrain: str = Field(description="art: open, field, orchard, woods, village, farm, road, marsh, church ...")
+    mods: Mods = Mods()
+    features: list[Feature] = Field(default_factory=list)
+    areas: list[AreaMod] = Field(default_factory=list)
+
+    @property
+    def landmark(self) -> bool:
+        return self.id.startswith("L")
+
+    @property
+    def piece(self) -> str:
+        """The physical piece: '12A' and '12B' are two sides of piece '12'."""
+        return self.id[:-1]
+
+    @property
+    def size(self) -> int:
+        return 10 if self.landmark else 5
+
+    @model_validator(mode="after")
+    def _inside(self) -> "TileDef":
+        for group in (*self.features, *self.areas):
+            for r in group.rects:
+                if r.x1 >= self.size or r.y1 >= self.size:
+                    raise ValueError(f"a rectangle {r.x0},{r.y0}-{r.x1},{r.y1} lies outside this {self.size}\" tile")
+        return self
+
+
+# --------------------------------------------------------------------------- scenarios
+
+
+Edge = Literal["n", "e", "s", "w"]
+
+
+class AreaDef(Frozen):
+    """An entry or exit area: a board-edge tile and the edge soldiers cross."""
+
+    tile: str
+    edge: Edge
+
+
+class ForceEntry(Frozen):
+    serial: int
+    rank: Rank = Rank.PRIVATE
+    grenades: int | None = Field(None, ge=0, description="None: the soldier's own default")
+    medals: int = Field(0, ge=0, le=3)
+    equipment: list[str] = Field(default_factory=list)
+    at: tuple[int, int] | None = Field(None, description="starting cell for deployed forces")
+
+
+class SideDef(Frozen):
+    id: Nationality
+    name: str
+    force_vp: dict[int, int] = Field(description="VP per player by number of players, e.g. {2: 40, 4: 20}")
+    orders: list[str] = Field(min_length=1)
+    entry: list[str] = Field(default_factory=list, description="entry areas soldiers may come on from")
+    deploy: list[str] = Field(default_factory=list, description="tiles where soldiers start on the map")
+    grenade_cost: int = Field(1, ge=0, description="VP for three extra grenades")
+    preset: list[ForceEntry] = Field(min_length=1)
+    reinforcements: list[ForceEntry] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _one_way_in(self) -> "SideDef":
+        if bool(self.entry) == bool(self.deploy):
+            raise ValueError("a side either enters from entry areas or deploys on tiles (give exactly one)")
+        return self
+
+
+class StoryChanges(Frozen):
+    add: list[str] = Field(default_factory=list)
+    remove: list[str] = Field(default_factory=list)
+
+
+class ScenarioDef(Frozen):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    name: str
+    briefing: str
+    turns: int = Field(ge=1, le=15, description="story deck holds three phase cards per turn")
+    base_draw: int = Field(3, ge=0)
+    map: list[list[str]] = Field(min_length=1, description="rows of tile ids; a landmark fills 2x2 slots")
+    sides: list[SideDef] = Field(min_length=2, max_length=2)
+    entry_areas: dict[str, AreaDef] = Field(default_factory=dict)
+    exit_areas: dict[str, AreaDef] = Field(default_factory=dict)
+    story: StoryChanges = StoryChanges()
+    special: list[str] = Field(default_factory=list, description="special instructions, in words")
+
+    def side(self, nationality: str) -> SideDef:
+        for s in self.sides:
+            if s.id == nationality:
+                return s
+        raise KeyError(nationality)
+
+
+# --------------------------------------------------------------------------- the catalogue
+
+
+class Catalog(Frozen):
+    """Everything loaded from assets/ and campaigns/, cross-checked."""
+
+    soldiers: dict[int, SoldierDef]
+    cards: dict[str, ActionCardDef]
+    story: dict[str, PhaseCard]
+    orders: dict[str, OrderDef]
+    tiles: dict[str, TileDef]
+    equipment: dict[str, EquipmentDef]
+    scenarios: dict[str, ScenarioDef]
+
+    def scenario(self, scenario_id: str) -> ScenarioDef:
+        try:
+            return self.scenarios[scenario_id]
+        except KeyError:
+            raise ContentError(
+                f"no scenario {scenario_id!r}; scenarios: {', '.join(sorted(self.scenarios))}") from None
+
+    @cached_property
+    def soldiers_by_name(self) -> dict[str, int]:
+        return {s.name.lower(): s.serial for s in self.soldiers.values()}
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def default_root() -> Path:
+    """The project directory holding assets/ and campaigns/ (FIELDPOST_HOME overrides)."""
+    env = os.environ.get("FIELDPOST_HOME")
+    return Path(env) if env else Path(__file__).resolve().parent.parent
+
+
+def _read_yaml(path: Path):
+    try:
+        with path.open(encoding="utf-8") as fh:
+            return yaml.safe_load(fh)
+    except yaml.YAMLError as exc:
+        raise ContentError(f"{path}: not valid YAML: {exc}") from None
+
+
+def _describe(entry) -> str:
+    if isinstance(entry, dict):
+        for key in ("id", "serial", "name", "title"):
+            if key in entry:
+                return f"{key} {entry[key]!r}"
+    return ""
+
+
+def _validation_message(path: Path, where: str, entry, exc: ValidationError) -> str:
+    lines = []
+    for err in exc.errors():
+        field = ".".join(str(p) for p in err["loc"] if p not in ("function-after",)) or "(entry)"
+        lines.append(f"{path}: {where} ({_describe(entry)}): field {field}: {err['msg']}")
+    return "\n".join(lines)
+
+
+def _validate(model, data, path: Path, where: str):
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ContentError(_validation_message(path, where, data, exc)) from None
+
+
+HIT_KEYS = ("long", "short", "close", "blast")
+
+
+def _card_data(raw: dict, path: Path, where: str) -> dict:
+    """Expand the compact card form of the YAML files (hit 'Miss/Hit/Hit+/Miss', team '2 move, 1 sight')."""
+    if not isinstance(raw, dict):
+        raise ContentError(f"{path}: {where}: a card must be a mapping")
+    data = dict(raw)
+    if "action" in data:
+        data["actions"] = [data.pop("action")]
+    if isinstance(data.get("actions"), str):
+        data["actions"] = [a.strip() for a in data["actions"].split("/")]
+    if isinstance(data.get("hit"), str):
+        parts = [p.strip() for p in data["hit"].split("/")]
+        if len(parts) != 4:
+            raise ContentError(f"{path}: {where}: field hit: write four results long/short/close/blast, "
+                               f"e.g. 'Miss/Hit/2 Hits/Hit'")
+        data["hit"] = dict(zip(HIT_KEYS, parts))
+    if isinstance(data.get("team"), str):
+        entries = []
+        for part in data["team"].split(","):
+            bits = part.split()
+            if len(bits) != 2 or not bits[0].isdigit():
+                raise ContentError(f"{path}: {where}: field team: write entries like '2 move, 1 sight', got {part!r}")
+            entries.append({"count": int(bits[0]), "do": bits[1]})
+        data["team"] = entries
+    if "note" in data:
+        data["narrator"] = data.pop("note")
+    return data
+
+
+def _load_soldiers(path: Path, cards: dict[str, ActionCardDef], soldiers: dict[int, SoldierDef]) -> None:
+    raw = _read_yaml(path) or {}
+    rank_letters = {"private": "P", "junior_nco": "J", "senior_nco": "S"}
+    for i, entry in enumerate(raw.get("soldiers", [])):
+        where = f"soldiers[{i}]"
+        if not isinstance(entry, dict) or "serial" not in entry:
+            raise ContentError(f"{path}: {where}: field serial: every soldier needs a dog tag serial")
+        serial = entry["serial"]
+        data = dict(entry)
+        core_ids = []
+        for j, c in enumerate(data.pop("core", []) or []):
+            cid = f"{serial}-C{j + 1}"
+            cd = _card_data(c, path, f"{where}.core[{j}]")
+            cards[cid] = _validate(ActionCardDef, {**cd, "id": cid, "owner": serial, "role": "core"},
+                                   path, f"{where}.core[{j}]")
+            core_ids.append(cid)
+        medal_ids = []
+        for j, c in enumerate(data.pop("medals", []) or []):
+            cid = f"{serial}-M{j + 1}"
+            cd = _card_data(c, path, f"{where}.medals[{j}]")
+            if "replaces" in cd and isinstance(cd["replaces"], int):
+                cd["replaces"] = f"{serial}-C{cd['replaces']}"
+            cards[cid] = _validate(ActionCardDef, {**cd, "id": cid, "owner": serial, "role": "medal"},
+                                   path, f"{where}.medals[{j}]")
+            if cards[cid].replaces not in core_ids:
+                raise ContentError(f"{path}: {where}.medals[{j}] (id {cid!r}): field replaces: must name one of "
+                                   f"this soldier's core cards, 1 to {len(core_ids)}")
+            medal_ids.append(cid)
+        profiles = []
+        for j, p in enumerate(data.pop("ranks", []) or []):
+            p = dict(p)
+            rank = p.get("rank", "private")
+            letter = rank_letters.get(rank, "X")
+            ids = []
+            for k, c in enumerate(p.pop("cards", []) or []):
+                cid = f"{serial}-{letter}{k + 1}"
+                cd = _card_data(c, path, f"{where}.ranks[{j}].cards[{k}]")
+                cards[cid] = _validate(ActionCardDef,
+                                       {**cd, "id": cid, "owner": serial, "role": "rank", "rank": rank},
+                                       path, f"{where}.ranks[{j}].cards[{k}]")
+                ids.append(cid)
+            profiles.append({**p, "cards": ids})
+        data.update(ranks=profiles, core_cards=core_ids, medal_cards=medal_ids)
+        soldier = _validate(SoldierDef, data, path, where)
+        if soldier.serial in soldiers:
+            raise ContentError(f"{path}: {where} (serial {serial}): field serial: dog tag {serial} is used twice")
+        soldiers[soldier.serial] = soldier
+
+
+def _load_list(path: Path, key: str, model, into: dict, id_field: str = "id") -> None:
+    raw = _read_yaml(path) or {}
+    for i, entry in enumerate(raw.get(key, [])):
+        item = _validate(model, entry, path, f"{key}[{i}]")
+        ident = getattr(item, id_field)
+        if ident in into:
+            raise ContentError(f"{path}: {key}[{i}] ({id_field} {ident!r}): field {id_field}: used twice")
+        into[ident] = item
+
+
+def load_catalog(root: Path | None = None) -> Catalog:
+    """Load and cross-check every content file under root (default: the project directory)."""
+    root = root or default_root()
+    assets, campaigns = root / "assets", root / "campaigns"
+    soldiers: dict[int, SoldierDef] = {}
+    cards: dict[str, ActionCardDef] = {}
+    for path in sorted((assets / "soldiers").glob("*.yaml")):
+        _load_soldiers(path, cards, soldiers)
+    story: dict[str, PhaseCard] = {}
+    for path in sorted((assets / "story").glob("*.yaml")):
+        _load_list(path, "cards", PhaseCard, story)
+    orders: dict[str, OrderDef] = {}
+    _load_list(assets / "orders.yaml", "orders", OrderDef, orders)
+    tiles: dict[str, TileDef] = {}
+    for path in sorted((assets / "tiles").glob("*.yaml")):
+        _load_list(path, "tiles", TileDef, tiles)
+    equipment: dict[str, EquipmentDef] = {}
+    _load_list(assets / "equipment.yaml", "equipment", EquipmentDef, equipment)
+    scenarios: dict[str, ScenarioDef] = {}
+    for path in sorted((campaigns / "scenarios").glob("*.yaml")):
+        data = _read_yaml(path)
+        sc = _validate(ScenarioDef, data, path, "scenario")
+        if sc.id in scenarios:
+            raise ContentError(f"{path}: scenario (id {sc.id!r}): field id: used twice")
+        scenarios[sc.id] = sc
+        _check_scenario(sc, path, tiles, soldiers, orders, story, equipment)
+    _check_cards(cards, soldiers)
+    _check_story(story, tiles)
+    return Catalog(soldiers=soldiers, cards=cards, story=story, orders=orders, tiles=tiles,
+                   equipment=equipment, scenarios=scenarios)
+
+
+def _check_cards(cards: dict[str, ActionCardDef], soldiers: dict[int, SoldierDef]) -> None:
+    for s in soldiers.values():
+        if len(s.medal_cards) > 3:
+            raise ContentError(f"soldier {s.serial} {s.name}: field medals: at most three medal cards")
+        for mid in s.medal_cards:
+            rep = cards[mid].replaces
+            if rep not in s.core_cards:
+                raise ContentError(f"card {mid}: field replaces: must name one of {s.name}'s core cards "
+                                   f"({', '.join(s.core_cards)})")
+
+
+def _check_story(story: dict[str, PhaseCard], tiles: dict[str, TileDef]) -> None:
+    pieces = {t.piece for t in tiles.values() if t.landmark}
+    for card in story.values():
+        if card.landmark and card.landmark not in pieces:
+            raise ContentError(f"story card {card.id}: field landmark: no landmark piece {card.landmark!r}")
+
+
+def layout_slots(rows: list[list[str]]) -> dict[str, list[tuple[int, int]]]:
+    slots: dict[str, list[tuple[int, int]]] = {}
+    for r, row in enumerate(rows):
+        for c, tid in enumerate(row):
+            slots.setdefault(tid, []).append((c, r))
+    return slots
+
+
+def _check_scenario(sc: ScenarioDef, path: Path, tiles, soldiers, orders, story, equipment) -> None:
+    def fail(field: str, msg: str):
+        raise ContentError(f"{path}: scenario (id {sc.id!r}): field {field}: {msg}")
+
+    width = len(sc.map[0])
+    if any(len(row) != width for row in sc.map):
+        fail("map", "every row needs the same number of slots")
+    slots = layout_slots(sc.map)
+    pieces: dict[str, str] = {}
+    for tid, cells in slots.items():
+        if tid not in tiles:
+            fail("map", f"unknown tile {tid!r}")
+        t = tiles[tid]
+        if t.piece in pieces and pieces[t.piece] != tid:
+            fail("map", f"tiles {pieces[t.piece]} and {tid} are two sides of one piece")
+        pieces[t.piece] = tid
+        if t.landmark:
+            xs = sorted({c for c, _ in cells})
+            ys = sorted({r for _, r in cells})
+            if len(cells) != 4 or len(xs) != 2 or len(ys) != 2 or xs[1] != xs[0] + 1 or ys[1] != ys[0] + 1:
+                fail("map", f"landmark {tid} must fill a 2x2 block of slots")
+        elif len(cells) != 1:
+            fail("map", f"map square {tid} appears {len(cells)} times")
+    for kind, areas in (("entry_areas", sc.entry_areas), ("exit_areas", sc.exit_areas)):
+        for name, area in areas.items():
+            if area.tile not in slots:
+                fail(f"{kind}.{name}", f"tile {area.tile} is not on the map")
+            cols = {c for c, _ in slots[area.tile]}
+            rows = {r for _, r in slots[area.tile]}
+            on_edge = {"w": min(cols) == 0, "e": max(cols) == width - 1,
+                       "n": min(rows) == 0, "s": max(rows) == len(sc.map) - 1}[area.edge]
+            if not on_edge:
+                fail(f"{kind}.{name}", f"tile {area.tile} is not on the board's {area.edge} edge")
+    for i, side in enumerate(sc.sides):
+        for tid in side.deploy:
+            if tid not in slots:
+                fail(f"sides[{i}].deploy", f"tile {tid} is not on the map")
+        for name in side.entry:
+            if name not in sc.entry_areas:
+                fail(f"sides[{i}].entry", f"no entry area {name!r}")
+        for oid in side.orders:
+            if oid not in orders:
+                fail(f"sides[{i}].orders", f"unknown order {oid!r}")
+            o = orders[oid]
+            if o.nationality and o.nationality != side.id:
+                fail(f"sides[{i}].orders", f"order {oid} is for {o.nationality} only")
+        for group in ("preset", "reinforcements"):
+            for j, fe in enumerate(getattr(side, group)):
+                s = soldiers.get(fe.serial)
+                if s is None:
+                    fail(f"sides[{i}].{group}[{j}]", f"no soldier with dog tag {fe.serial}")
+                if s.nationality != side.id:
+                    fail(f"sides[{i}].{group}[{j}]", f"{s.name} is {s.nationality}, not {side.id}")
+                if fe.rank not in {p.rank for p in s.ranks}:
+                    fail(f"sides[{i}].{group}[{j}]", f"{s.name} has no {fe.rank} card")
+                for eq in fe.equipment:
+                    if eq not in equipment:
+                        fail(f"sides[{i}].{group}[{j}]", f"unknown equipment {eq!r}")
+    for cid in (*sc.story.add, *sc.story.remove):
+        if cid not in story:
+            fail("story", f"unknown story card {cid!r}")
