@@ -131,7 +131,7 @@ def report(cat: Catalog) -> list[str]:
     sold = list(cat.soldiers.values())
     cards = list(cat.cards.values())
 
-    out.append("## Counts")
+    out.append("### Counts")
     for nat in ("US", "DE"):
         side = [s for s in sold if s.nationality == nat]
         leaders = [s for s in side if s.is_leader]
@@ -149,7 +149,7 @@ def report(cat: Catalog) -> list[str]:
                f"equipment {len(cat.equipment)}; scenarios {len(cat.scenarios)}")
 
     out.append("")
-    out.append("## Ratings (healthy side; min / mean / max)")
+    out.append("### Ratings (healthy side; min / mean / max)")
     for rank in Rank:
         profs = [p for s in sold for p in s.ranks if p.rank == rank]
         if not profs:
@@ -158,7 +158,7 @@ def report(cat: Catalog) -> list[str]:
         for st in STATS:
             vals = [getattr(p.healthy, st) for p in profs]
             cells.append(f"{st} {min(vals)}/{sum(vals) / len(vals):.1f}/{max(vals)}")
-        out.append(f"- {rank.value} ({len(profs)} cards): " + ", ".join(cells))
+        out.append(f"- {rank.value} ({len(profs)} profiles): " + ", ".join(cells))
     worse = Counter()
     better = Counter()
     for s in sold:
@@ -175,7 +175,7 @@ def report(cat: Catalog) -> list[str]:
     out.append("- cover values: " + ", ".join(f"{k}: {covers[k]}" for k in sorted(covers)))
 
     out.append("")
-    out.append("## VP")
+    out.append("### VP")
     groups = {"privates (plain)": [], "privates with Use Hit+": [], "leaders as private": [],
               "junior NCO": [], "senior NCO": []}
     for s in sold:
@@ -195,13 +195,13 @@ def report(cat: Catalog) -> list[str]:
         out.append(f"- {name}: " + ", ".join(f"{k} VP x{c[k]}" for k in sorted(c)))
 
     out.append("")
-    out.append("## Action cards")
+    out.append("### Action cards")
     for nat in ("US", "DE", "all"):
         cs = [c for c in cards if nat == "all" or cat.soldiers[c.owner].nationality == nat]
         n = len(cs)
         acts = Counter(a.value for c in cs for a in c.actions)
         slots = sum(acts.values())
-        out.append(f"### {nat}: {n} cards")
+        out.append(f"#### {nat}: {n} cards")
         out.append(f"- actions (multi-action cards count each action): {dist(acts, ACTIONS, slots)}")
         out.append(f"- multi-action: {sum(c.multi for c in cs)}")
         for band in BANDS:
@@ -222,7 +222,7 @@ def report(cat: Catalog) -> list[str]:
     out.append(f"- medal cards: {len(medals)}, each multi-action and keeping its core card's action: {medals_ok}")
 
     out.append("")
-    out.append("## Story deck")
+    out.append("### Story deck")
     core = [p for p in cat.story.values() if not p.landmark]
     pairs = Counter((p.top.value, p.bottom.value) for p in core)
     out.append(f"- general cards: {len(core)}; ordered action pairs: "
@@ -240,7 +240,7 @@ def report(cat: Catalog) -> list[str]:
                    f"match chance {match_chance(deck):.3f}")
 
     out.append("")
-    out.append("## Tiles")
+    out.append("### Tiles")
     sq = [t for t in cat.tiles.values() if not t.landmark]
     lm = [t for t in cat.tiles.values() if t.landmark]
     out.append(f"- {len(sq)} map squares on {len({t.piece for t in sq})} pieces, {len(lm)} landmark sides on "
@@ -263,11 +263,11 @@ def report(cat: Catalog) -> list[str]:
     out.append(f"- tiles a soldier cannot cross: {bad or 'none'}")
 
     out.append("")
-    out.append("## Scenarios")
+    out.append("### Scenarios")
     for sc in cat.scenarios.values():
         rows, cols = len(sc.map), len(sc.map[0])
         lms = sorted(t for t in layout_slots(sc.map) if cat.tiles[t].landmark)
-        out.append(f"### {sc.id}: {sc.name}")
+        out.append(f"#### {sc.id}: {sc.name}")
         out.append(f"- {cols}x{rows} slots ({cols * 5}\" x {rows * 5}\"), {sc.turns} turns, landmarks "
                    f"{', '.join(lms) or 'none'}")
         for side in sc.sides:
