@@ -17,6 +17,7 @@ from tools.content_stats import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
+SCENARIOS = sorted(p.stem for p in (REPO / "campaigns" / "scenarios").glob("*.yaml"))
 ACTIONS = ("look", "hide", "move", "shoot")
 
 
@@ -231,9 +232,9 @@ def test_scenarios(cat):
     assert any(cat.tiles[t].landmark for sc in cat.scenarios.values() for t in layout_slots(sc.map))
 
 
-@pytest.mark.parametrize("scenario_id", ["hedgerow-dawn", "sevrette-crossing", "bells-of-sainte-gisele"])
+@pytest.mark.parametrize("scenario_id", SCENARIOS)
 def test_scenario_is_playable(cat, scenario_id):
-    sc = cat.scenario(scenario_id)
+    sc = cat.scenario(scenario_id)  # the file is named for the scenario's id
     assert 5 <= sc.turns <= 8 and sc.base_draw == 3
     assert 6 <= len(sc.map[0]) <= 8 and 4 <= len(sc.map) <= 6
     slots = layout_slots(sc.map)
@@ -262,7 +263,7 @@ def test_scenario_is_playable(cat, scenario_id):
     assert not set(us.entry) & set(de.entry)
 
 
-@pytest.mark.parametrize("scenario_id", ["hedgerow-dawn", "sevrette-crossing", "bells-of-sainte-gisele"])
+@pytest.mark.parametrize("scenario_id", SCENARIOS)
 def test_the_whole_board_is_one_walkable_piece(cat, scenario_id):
     sc = cat.scenario(scenario_id)
     cells = set()
