@@ -271,6 +271,8 @@ def act(ctx: Ctx, cmd) -> None:
 
 
 def _rally_limit(st, active: ActiveCard, src: Source) -> int:
+    if src.rally_limit is not None:
+        return src.rally_limit
     card = st.card(active.card)
     if src.kind == "note":
         return card.narrator.count
@@ -310,6 +312,7 @@ def _perform(ctx: Ctx, cmd, src: Source) -> None:
         if cmd.target in src.rallied:
             raise RuleError(f"{st.name(cmd.target)} has been rallied with this already.")
         rally_check(st, cmd.serial, cmd.target, done_self=cmd.serial in src.rallied)
+        src.rally_limit = _rally_limit(st, active, src)
         rally(ctx, cmd.serial, cmd.target, done_self=cmd.serial in src.rallied)
         src.rallied.append(cmd.target)
     elif isinstance(cmd, C.HoldCmd):

@@ -149,6 +149,7 @@ class Source(Model):
     used: list[int] = Field(default_factory=list)  # team: soldiers who acted for the bubble
     uses: int = 0  # actions taken in the current entry (team) or in all (tag, note)
     rallied: list[int] = Field(default_factory=list)  # rallies done through this source
+    rally_limit: int | None = None  # fixed when the first rally starts (a pin halves it then)
 
 
 class ActiveCard(Model):

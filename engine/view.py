@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine import fight as fights
 from engine.contact import in_contact
+from engine.content import AreaDef, TileDef
 from engine.legal import Await, awaiting
 from engine.state import GameState, TrailMark
 
@@ -159,6 +160,10 @@ class View(V):
     story_left: int
     phase_cards: list[PhaseCardView]
     board: dict  # width, height, rows of tile ids
+    tiles: dict[str, TileDef]  # the map's tiles (static and public): modifiers, features, areas
+    entry_areas: dict[str, AreaDef]
+    exit_areas: dict[str, AreaDef]
+    deploy: dict[str, list[str]]  # side -> deployment tiles
     seats: list[SeatView]
     forces: list[ForceView]
     soldiers: list[SoldierView]
@@ -242,6 +247,9 @@ def view(st: GameState, viewer: int | None = None) -> View:
         turns=st.setup.scenario.turns, phase=st.phase, step=st.step, story_left=len(st.story_deck),
         phase_cards=[_phase_card(st, c) for c in st.phase_cards],
         board={"width": board.width, "height": board.height, "rows": [list(r) for r in st.setup.scenario.map]},
+        tiles=dict(st.setup.tiles), entry_areas=dict(st.setup.scenario.entry_areas),
+        exit_areas=dict(st.setup.scenario.exit_areas),
+        deploy={s.id.value: list(s.deploy) for s in st.setup.scenario.sides if s.deploy},
         seats=seats, forces=forces,
         soldiers=[_soldier_view(st, n) for n in sorted(st.soldiers) if st.soldiers[n].status != "reserve"],
         vp={side: st.side_vp(side) for side in sides},
