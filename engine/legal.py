@@ -265,3 +265,37 @@ def legal_commands(st, seat: int) -> list[C.Cmd]:
                     if isinstance(m, C.MoveCmd) and not m.exit]
     return out
 
+
+
+def default_command(st, seat: int) -> C.Cmd | None:
+    """What happens when a seat's deadline runs out (docs/rulings.md): cards placed by the
+    first maximal fit, the rest of a card passed, the first fight card at the first target,
+    a Hit+ kept on the same man, prisoners taken, held cards kept, costs declined."""
+    from engine.placement import auto_plan
+    for a in awaiting(st):
+        if a.seat != seat:
+            continue
+        p = st.pending
+        if a.kind == "place":
+            return C.Plan(seat=seat, cards=auto_plan(st, a.force))
+        if a.kind == "declare":
+            return C.Declare(seat=seat, card=p.card, action=p.options[0].value)
+        if a.kind == "unhold":
+            return C.Keep(seat=seat)
+        if a.kind == "act":
+            from engine.cards import must_left
+            if must_left(st) is None:
+                return C.Pass(seat=seat)
+            return next(iter(action_options(st, a.force, only_source="note")))
+        if a.kind == "hitplus":
+            return C.HitPlus(seat=seat, target=p.target if p.target in p.candidates else p.candidates[0])
+        if a.kind == "pay":
+            return C.Decline(seat=seat)
+        if a.kind == "fight":
+            card = st.forces[a.force].fight_pool[0]
+            return C.FightCmd(seat=seat, card=card, target=fights.targets(st, a.force)[0])
+        if a.kind == "capture":
+            return C.Capture(seat=seat, victim=p.victim, escort=p.escorts[0])
+        if a.kind == "release":
+            return C.Stay(seat=seat)
+    return None
