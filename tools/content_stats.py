@@ -15,8 +15,8 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.content import Catalog, Rank, ScenarioDef, SideDef, TileDef, layout_slots, load_catalog  # noqa: E402
-from engine.setup import force_cost  # noqa: E402
+from engine.content import Catalog, Rank, ScenarioDef, SideDef, TileDef, layout_slots, load_catalog
+from engine.setup import force_cost
 
 ACTIONS = ("look", "hide", "move", "shoot")
 BANDS = ("long", "short", "close", "blast")

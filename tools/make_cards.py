@@ -260,10 +260,10 @@ def clamp(v, lo, hi):
 def jitter(rng: random.Random) -> dict[str, int]:
     """One soldier's own quirks, drawn once so that his rank profiles differ only by rank."""
     small = (-1, 0, 0, 1)
-    return dict(sight=rng.choice(small), cover=rng.choice((0, 0, 1)), walk=rng.choice((0, 0, 0, -1, 1)),
-                long=rng.choice(small), short=rng.choice((0, 0, -1)), close=rng.choice(small),
-                toss=rng.choice((0, 1)), w_sight=rng.choice((1, 2, 2)), w_walk=rng.choice((1, 1, 2)),
-                w_close=rng.choice((1, 2)))
+    return {"sight": rng.choice(small), "cover": rng.choice((0, 0, 1)), "walk": rng.choice((0, 0, 0, -1, 1)),
+            "long": rng.choice(small), "short": rng.choice((0, 0, -1)), "close": rng.choice(small),
+            "toss": rng.choice((0, 1)), "w_sight": rng.choice((1, 2, 2)), "w_walk": rng.choice((1, 1, 2)),
+            "w_close": rng.choice((1, 2))}
 
 
 def ratings(r: Recruit, rank: str, jit: dict[str, int]) -> tuple[dict, dict]:
@@ -295,9 +295,9 @@ def ratings(r: Recruit, rank: str, jit: dict[str, int]) -> tuple[dict, dict]:
         short += 1
         draw, rally, hold = 1 + ("steady" in t or "sharp" in t), 2 + ("steady" in t), 1 + ("sharp" in t or "tough" in t)
         fight += "brawler" not in t and fight < 3
-    healthy = dict(sight=clamp(sight, 10, 18), draw=draw, cover=clamp(cover, -1, 6), rally=clamp(rally, 0, 3),
-                   hold=clamp(hold, 0, 2), walk=clamp(walk, 5, 7), climb=climb, fight=clamp(fight, 1, 3),
-                   long=clamp(long_, 7, 14), short=clamp(short, 3, 7), close=clamp(close, 6, 12), toss=toss)
+    healthy = {"sight": clamp(sight, 10, 18), "draw": draw, "cover": clamp(cover, -1, 6), "rally": clamp(rally, 0, 3),
+               "hold": clamp(hold, 0, 2), "walk": clamp(walk, 5, 7), "climb": climb, "fight": clamp(fight, 1, 3),
+               "long": clamp(long_, 7, 14), "short": clamp(short, 3, 7), "close": clamp(close, 6, 12), "toss": toss}
     if hit_plus:
         healthy["hit_plus"] = True
     w = dict(healthy)

@@ -13,7 +13,13 @@ import yaml
 from engine.content import Catalog, OrderKind, Rank, layout_slots, load_catalog
 from engine.errors import ContentError
 from tools.content_stats import (
-    blocked_cells, board_cell_tile, components, cover_cells, crossing_problems, level_of, preset_cost,
+    blocked_cells,
+    board_cell_tile,
+    components,
+    cover_cells,
+    crossing_problems,
+    level_of,
+    preset_cost,
 )
 
 REPO = Path(__file__).resolve().parents[2]
@@ -301,9 +307,9 @@ def test_starting_lines_are_close_enough_for_contact(cat):
             span = len(sc.map) if edges <= {"n", "s"} else len(sc.map[0])
             assert 3 <= span <= 5, sc.id
         else:
-            def cols(side):
-                return [c for t in side.deploy for c, _ in slots[t]]
-            gap = min(abs(a - b) for a in cols(us) for b in cols(de))
+            us_cols = [c for t in us.deploy for c, _ in slots[t]]
+            de_cols = [c for t in de.deploy for c, _ in slots[t]]
+            gap = min(abs(a - b) for a in us_cols for b in de_cols)
             assert 3 <= gap <= 5, sc.id
 
 
