@@ -130,3 +130,15 @@ def test_replaying_the_recorded_dice_reproduces_a_roll_under_any_seed(seed, othe
     again = rolls.roll("k47", replay, other).data
     for key in ("pen", "needed", "can_damage", "total", "outcome", "effects"):
         assert again[key] == first[key]
+
+
+def test_the_docs_describe_every_check_and_option():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rolls.md").read_text(encoding="utf-8")
+    for chk in rolls.all_checks():
+        if chk.system not in ("how", "k47", "sw", "hc"):
+            continue
+        assert f"`{chk.name}`" in text, chk.name
+        for p in chk.params:
+            assert f"`{p.flag}`" in text, (chk.name, p.flag)
