@@ -120,7 +120,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
             if param.kind == "bool":
                 sub.add_argument(param.flag, dest=param.name, action="store_true", help=_option_help(param))
             else:
-                metavar = "{" + ",".join(param.choices) + "}" if param.kind == "choice" else "N" if param.kind == "int" else "N,N"
+                metavar = {"choice": "{" + ",".join(param.choices) + "}", "int": "N"}.get(param.kind, "N,N")
                 sub.add_argument(param.flag, dest=param.name, metavar=metavar, help=_option_help(param))
         sub.add_argument("--seed", type=str, help="seed for the dice (default: a fresh random one)")
         sub.add_argument("--json", action="store_true", help="print one JSON object instead of text")

@@ -48,7 +48,8 @@ def _annotation(param: rolls.Param) -> Any:
         base = int
     else:
         base = str  # choices (offered by autocomplete) and comma-separated lists
-    return base if param.required else Optional[base]
+    # Optional[...] rather than `| None`: Range[...] is a runtime object, not a type.
+    return base if param.required else Optional[base]  # noqa: UP045
 
 
 def suggest(param: rolls.Param, current: str) -> list[app_commands.Choice[str]]:
@@ -76,7 +77,8 @@ def _command(chk: rolls.Check, parent: app_commands.Group) -> app_commands.Comma
 
     # discord.py reads option names, types and defaults from the callback's signature.
     offered = sorted(discord_params(chk), key=lambda p: not p.required)
-    parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)]
+    first = inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)
+    parameters = [first]
     parameters += [
         inspect.Parameter(
             p.name,
@@ -108,7 +110,9 @@ async def answer(interaction: discord.Interaction, check_name: str, options: dic
         return
     except Exception:  # a bug must not reach the player as a traceback
         log.exception("roll %s failed with options %r", check_name, options)
-        await interaction.response.send_message("Something went wrong with that roll; it has been logged.", ephemeral=True)
+        await interaction.response.send_message(
+            "Something went wrong with that roll; it has been logged.", ephemeral=True
+        )
         return
     await interaction.response.send_message(render(result, check_name, options))
 

@@ -9,7 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rng import Rng
-from engine.rolls import Param, RollError, RollResult, System, check, register_system, shown
+from engine.rolls import (
+    Param,
+    RollError,
+    RollResult,
+    System,
+    check,
+    register_system,
+    shown,
+)
 
 HOW = register_system(
     System(
@@ -176,7 +184,9 @@ def bog(p: dict[str, Any], rng: Rng) -> RollResult:
 def bog_checks(p: dict[str, Any], rng: Rng) -> RollResult:
     move, letter = p["move"], p["sdd"]
     if (move is None) == (letter is None):
-        raise RollError("bog-checks needs exactly one of --move (a whole number from -20 to 0) or --sdd (one of S, R, T)")
+        raise RollError(
+            "bog-checks needs exactly one of --move (a whole number from -20 to 0) or --sdd (one of S, R, T)"
+        )
     if move is not None:
         count = -move
         lines = [f"MOVE {move}: one check per point -> {count}"]
@@ -232,12 +242,14 @@ def vehicle_sight(p: dict[str, Any], rng: Rng) -> RollResult:
     if counted:
         lines.append(f"LOOK modifiers {' '.join(shown(m) for m in counted)} = {shown(total_mod)}")
     lines.append(f"{base} {shown(total_mod)} = **range {rng_sq} square{'s' if rng_sq != 1 else ''}**")
-    data = {"adjusted_sight": sight, "before_modifiers": base, "mods_counted": counted, "mods_ignored": ignored, "range": rng_sq}
+    data = {"adjusted_sight": sight, "before_modifiers": base, "mods_counted": counted, "mods_ignored": ignored,
+            "range": rng_sq}
     return RollResult("Vehicle sight (Hell on Wheels)", lines, data)
 
 
 # Artillery (Types chart): devices that may call it, VP cost, blast checks, and when it lands.
-_NEAR = "normal: after one LOOK phase, 1 Sight action by field telephone or 2 by other devices; relay: 2 Sight actions after one LOOK phase"
+_NEAR = ("normal: after one LOOK phase, 1 Sight action by field telephone or 2 by other devices; "
+         "relay: 2 Sight actions after one LOOK phase")
 _FAR = "normal: 2 Sight actions after one LOOK phase; relay: 3 Sight actions after two LOOK phases"
 _PLANNED = "pre-planned on landmarks or X-terrain: lands at the start of its secret turn (play-sequence step 5)"
 ARTILLERY: dict[str, dict[str, Any]] = {

@@ -9,10 +9,19 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rng import Rng
-from engine.rolls import Dice, Param, RollError, RollResult, System, check, register_system
+from engine.rolls import (
+    Dice,
+    Param,
+    RollError,
+    RollResult,
+    System,
+    check,
+    register_system,
+)
 
 HC = register_system(
-    System(key="hc", title="Hex Command Mechanized", slash="hc", help="Hex Command Mechanized: CnC cube, AT and HE damage")
+    System(key="hc", title="Hex Command Mechanized", slash="hc",
+           help="Hex Command Mechanized: CnC cube, AT and HE damage")
 )
 
 LADDER = ("auto", "color", "code", "cnc")
@@ -132,7 +141,8 @@ def to_hit(p: dict[str, Any], rng: Rng) -> RollResult:
             raise RollError("hc-roll needs --need (one of auto, color, code, cnc) or --weapon with --hexes")
         band = _band_for(p["weapon"], p["hexes"])
         if band is None:
-            raise RollError(f"{p['hexes']} hexes is out of range for {p['weapon']} (at most {RANGE_BANDS[p['weapon']][-1]})")
+            longest = RANGE_BANDS[p["weapon"]][-1]
+            raise RollError(f"{p['hexes']} hexes is out of range for {p['weapon']} (at most {longest})")
         base = band
         lines.append(f"{p['weapon']} at {p['hexes']} hexes: {LADDER_WORDS[band]}")
     steps = p["penalty"] + p["hard_cover"] - p["bonus"]
@@ -243,7 +253,8 @@ def he_damage(p: dict[str, Any], rng: Rng) -> RollResult:
             # HE Damage: one cube at equal weight, one more per class heavier.
             count = 1 + step
             cubes = roll_damage(dice, count, p["dice"])
-            lines.append(f"{count} damage cube{'s' if count != 1 else ''} against the {WEIGHT_WORDS[p['target']]} vehicle")
+            plural = "s" if count != 1 else ""
+            lines.append(f"{count} damage cube{plural} against the {WEIGHT_WORDS[p['target']]} vehicle")
             lines += _damage_lines(cubes)
             data.update({"cubes": count, "wipe_out": False})
         data["damage"] = cubes

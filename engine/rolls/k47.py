@@ -8,10 +8,20 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rng import Rng
-from engine.rolls import Dice, Param, RollError, RollResult, System, check, register_system, shown
+from engine.rolls import (
+    Dice,
+    Param,
+    RollError,
+    RollResult,
+    System,
+    check,
+    register_system,
+    shown,
+)
 
 K47 = register_system(
-    System(key="k47", title="Konflikt '47 vehicles", slash="k47", help="Konflikt '47-style vehicle damage, pinning and assaults")
+    System(key="k47", title="Konflikt '47 vehicles", slash="k47",
+           help="Konflikt '47-style vehicle damage, pinning and assaults")
 )
 
 # Damage Value Table: the score a roll to damage needs, by target type.
@@ -347,7 +357,8 @@ def infantry_assault(p: dict[str, Any], rng: Rng) -> RollResult:
     need = 4 if p["vehicle"] == "halted" else 6
     attack = dice.many(6, n, p["attack_dice"], "attack", strict=True)
     hits = sum(1 for d in attack if d >= need)
-    lines.append(f"{n} attacks hitting on {need}+: {', '.join(map(str, attack)) or 'none'} -> {hits} hit{'s' if hits != 1 else ''}")
+    shown_dice = ", ".join(map(str, attack)) or "none"
+    lines.append(f"{n} attacks hitting on {need}+: {shown_dice} -> {hits} hit{'s' if hits != 1 else ''}")
     die = dice.roll(6, p["die"], "to damage")
     total = die + hits
     lines.append(f"d6 {die} + {hits} hits = {total} vs {dv}+")

@@ -9,7 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rng import Rng
-from engine.rolls import Dice, Param, RollError, RollResult, System, check, register_system
+from engine.rolls import (
+    Dice,
+    Param,
+    RollError,
+    RollResult,
+    System,
+    check,
+    register_system,
+)
 from engine.rolls import steel_wheels_tables as T
 
 SW = register_system(
@@ -80,7 +88,8 @@ def _band_die(dice: Dice, band: str, given: int | None) -> tuple[int, int]:
     slash="test",
     help="Tests chart: RT, DFR, IFR, CF, CT, PT, DT, MC",
     params=(
-        Param("test", "choice", "Test", True, choices=tuple(T.TESTS), labels={k: v["what"] for k, v in T.TESTS.items()}),
+        Param("test", "choice", "Test", True, choices=tuple(T.TESTS),
+              labels={k: v["what"] for k, v in T.TESTS.items()}),
         Param("cs", "int", "Combat skill (0-3)", True, minimum=0, maximum=3),
         Param("cr", "int", "Commander rank (0-3)", default=0, minimum=0, maximum=3),
         Param("d6", "int", "Your D6", minimum=1, maximum=6, die=True),
@@ -115,7 +124,8 @@ def test(p: dict[str, Any], rng: Rng) -> RollResult:
             opp = dice.roll(6, None, "opponent")
             opp_cr = p["opp_cr"] if rule["cr"] else 0
             against = opp + p["opp_cs"] + opp_cr
-            lines.append(f"opponent d6 {opp} + CS {p['opp_cs']}" + (f" + CR {opp_cr}" if rule["cr"] else "") + f" = {against}")
+            cr_text = f" + CR {opp_cr}" if rule["cr"] else ""
+            lines.append(f"opponent d6 {opp} + CS {p['opp_cs']}{cr_text} = {against}")
         success = score > against
         rel = ">" if success else "<=" if score < against else "= (a tie: neither beats the other)"
         lines.append(f"{score} {rel} {against}: **{'success' if success else 'failure'}**")
@@ -155,7 +165,8 @@ def minefield(p: dict[str, Any], rng: Rng) -> RollResult:
     code = T.MINEFIELD[p["unit"]][die - 1]
     effect = describe(code) if p["unit"] != "infantry" else f"{code} killed"
     lines = [f"{MINE_UNITS[p['unit']]}, d6 {die}: **{effect}**", "then a courage test for the unit"]
-    return RollResult("Minefield (Steel Wheels)", lines, {"effect": effect, "code": code, "d6": die, "dice": dice.record})
+    data = {"effect": effect, "code": code, "d6": die, "dice": dice.record}
+    return RollResult("Minefield (Steel Wheels)", lines, data)
 
 
 SPEED = {"T": "tactical", "B": "brief", "S": "slow", "X": "impassable"}
@@ -212,7 +223,8 @@ def spotting(p: dict[str, Any], rng: Rng) -> RollResult:
         cm = T.SPOTTING_MOVING_BUILT_UP[column]
     lines = [
         f"{target} target in {where} ({group} terrain), {status}",
-        ("reduced" if p["reduced"] else "normal") + " visibility, spotter " + ("inside" if p["inside"] else "outside") + " the area",
+        (f"{'reduced' if p['reduced'] else 'normal'} visibility,"
+         f" spotter {'inside' if p['inside'] else 'outside'} the area"),
         f"**spotted at up to {cm} cm**",
         "a vehicle within 4 cm of friendly infantry (not fleeing) spots as they do",
     ]
@@ -262,7 +274,7 @@ def fire(p: dict[str, Any], rng: Rng) -> RollResult:
     read = score - 3 if moving else score  # the moving column sits three rows lower
     row = 0 if read <= 3 else min(8, read - 3)
     cell = T.FIRE[p["target"]].split()[row]
-    lines = [f"d{sides} {die} + CS {p['cs']} = {score}" + (" (moving target: read as " + str(read) + ")" if moving else "")]
+    lines = [f"d{sides} {die} + CS {p['cs']} = {score}" + (f" (moving target: read as {read})" if moving else "")]
     data: dict[str, Any] = {"score": score, "row": row, "cell": cell, "hit": cell != "-", "dice": dice.record}
     result = FIRE_WORDS[cell]
     if cell in NEEDS_SHELTER:
@@ -315,7 +327,8 @@ def _pen_row(ammo: str | None, calibre: int | None, gun: str | None) -> tuple[in
         Param("calibre", "int", "Calibre, mm", minimum=1, maximum=999),
         Param("ammo", "choice", "Ammo column (with calibre)", choices=("ap", "he")),
         Param("gun", "choice", "Named gun or device", choices=tuple(T.PEN_NAMED), labels={
-            "2p": "2-pounder, AP", "50l": "German long 50 mm, AP", "6p-ap": "6-pounder, AP", "17-25p-ap": "17/25-pounder, AP",
+            "2p": "2-pounder, AP", "50l": "German long 50 mm, AP", "6p-ap": "6-pounder, AP",
+            "17-25p-ap": "17/25-pounder, AP",
             "75l": "German long 75 mm, AP", "88l": "German long 88 mm, AP", "hand-bomb": "hand bomb",
             "fragments": "HE fragments", "6p-he": "6-pounder, HE", "explosive": "explosive charge",
             "17-25p-he": "17/25-pounder, HE", "magnetic-mine": "magnetic mine"}),
@@ -355,7 +368,8 @@ def penetration(p: dict[str, Any], rng: Rng) -> RollResult:
         Param("part", "choice", "Part hit", True, choices=T.EFFECT_PARTS, labels={
             "open-top": "into an open top", "tank-body": "body of a tank, SPG, assault gun or armoured car",
             "truck-body": "body of a truck or half-track", "turret": "turret of a tank or armoured car",
-            "casemate": "casemate of a tank, SPG or assault gun", "track": "track", "jeep-body": "body of a jeep, car or bike",
+            "casemate": "casemate of a tank, SPG or assault gun", "track": "track",
+            "jeep-body": "body of a jeep, car or bike",
             "wheel": "wheel", "artillery": "gun: cannon or howitzer"}),
         Param("die", "int", "The D10", minimum=1, maximum=10, die=True),
         Param("fragments", "bool", "HE fragments only", default=False),
@@ -365,7 +379,7 @@ def effects(p: dict[str, Any], rng: Rng) -> RollResult:
     dice = Dice(rng)
     die = dice.roll(10, p["die"], "effects")
     row = (T.EFFECT_FRAGMENT_ROW if p["fragments"] else T.EFFECT_FULL_ROW)[die - 1]
-    code = T.EFFECTS[row][T.EFFECT_PARTS.index(p["part"])]
+    code = T.EFFECTS[p["part"]].split()[row]
     effect = describe(code)
     lines = [f"d10 {die} ({'fragments' if p['fragments'] else 'full shot'}), {p['part']}: **{effect}**"]
     if "ct" in code.split("+"):

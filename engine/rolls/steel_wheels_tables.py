@@ -162,19 +162,20 @@ PENETRATION = {
     },
 }
 
-# Heavy weapons effects (D10): rows for a full shot 1, 2-3, 4-5, 6, 7, 8, 9, 10; fragments read
-# 1-3, 4-6, 7-9, 10 as the first four rows. Columns by the part of the target hit.
-EFFECT_PARTS = ("open-top", "tank-body", "truck-body", "turret", "casemate", "track", "jeep-body", "wheel", "artillery")
-EFFECTS = (
-    ("brief+dead", "brief+ct", "mg+2+ct", "mg+1+ct", "gun-jam+1+ct", "brief+ct", "immobile+1+ct", "out+ct", "gun-jam+1+ct"),
-    ("main+dead", "mg+1+ct", "immobile+3+ct", "turret-jam+1+ct", "gun-lost+2+ct", "slow+ct", "immobile+2+ct", "out+ct", "carriage-jam+2+ct"),
-    ("out+dead", "slow+ct", "out+4+ct", "gun-lost+2+ct", "gun-lost+3+ct", "broken+ct", "out+dead", "out+ct", "out+3+ct"),
-    ("out+dead", "immobile+1+ct", "out+5+ct", "out+3+ct", "out+3+ct", "broken+ct", "out+dead", "out+1+ct", "out+3+ct"),
-    ("out+dead", "out+2+ct", "out+6+ct", "out+3+ct", "out+dead", "broken+1+ct", "out+dead", "out+1+ct", "out+4+ct"),
-    ("boom", "out+3+ct", "out+dead", "out+dead", "out+dead", "broken+1+ct", "boom", "out+2+ct", "out+4+ct"),
-    ("boom", "out+dead", "boom", "boom", "boom", "broken+1+ct", "boom", "out+2+ct", "out+5+ct"),
-    ("boom", "boom", "boom", "boom", "boom", "broken+1+ct", "boom", "out+2+ct", "boom"),
-)
+# Heavy weapons effects (D10), one column per part of the target hit, down the rows for a full
+# shot of 1, 2-3, 4-5, 6, 7, 8, 9, 10; fragments read 1-3, 4-6, 7-9, 10 as the first four rows.
+EFFECTS = {
+    "open-top": "brief+dead main+dead out+dead out+dead out+dead boom boom boom",
+    "tank-body": "brief+ct mg+1+ct slow+ct immobile+1+ct out+2+ct out+3+ct out+dead boom",
+    "truck-body": "mg+2+ct immobile+3+ct out+4+ct out+5+ct out+6+ct out+dead boom boom",
+    "turret": "mg+1+ct turret-jam+1+ct gun-lost+2+ct out+3+ct out+3+ct out+dead boom boom",
+    "casemate": "gun-jam+1+ct gun-lost+2+ct gun-lost+3+ct out+3+ct out+dead out+dead boom boom",
+    "track": "brief+ct slow+ct broken+ct broken+ct broken+1+ct broken+1+ct broken+1+ct broken+1+ct",
+    "jeep-body": "immobile+1+ct immobile+2+ct out+dead out+dead out+dead boom boom boom",
+    "wheel": "out+ct out+ct out+ct out+1+ct out+1+ct out+2+ct out+2+ct out+2+ct",
+    "artillery": "gun-jam+1+ct carriage-jam+2+ct out+3+ct out+3+ct out+4+ct out+4+ct out+5+ct boom",
+}
+EFFECT_PARTS = tuple(EFFECTS)
 EFFECT_FULL_ROW = (0, 1, 1, 2, 2, 3, 4, 5, 6, 7)  # D10 1..10 -> row
 EFFECT_FRAGMENT_ROW = (0, 0, 0, 1, 1, 1, 2, 2, 2, 3)
 

@@ -10,7 +10,6 @@ import pytest
 
 from engine import rolls
 
-
 # --- The JSON contract ------------------------------------------------------------------------
 
 def test_penetration_json(cli_json):
@@ -155,6 +154,7 @@ def test_bad_input_is_one_line_on_stderr_with_status_2(cli, argv, names):
 def test_bad_input_with_json_is_one_json_object_on_stdout(cli, argv, names):
     code, out, err = cli(*argv, "--json")
     assert code == 2
+    assert err == ""
     assert out.count("\n") == 1
     error = json.loads(out)
     assert list(error) == ["error"]
@@ -165,11 +165,12 @@ def test_the_installed_command_answers_json_in_a_real_process():
     exe = Path(sys.executable).with_name("fieldpost")
     command = [str(exe)] if exe.exists() else [sys.executable, "-m", "bot.cli"]
     done = subprocess.run(
-        [*command, "roll", "bog", "--pins", "2", "--bog", "3", "--json"], capture_output=True, text=True, timeout=60
+        [*command, "roll", "bog", "--pins", "2", "--bog", "3", "--json"], capture_output=True, text=True, timeout=60,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["pin_markers"] == 6
     bad = subprocess.run([*command, "roll", "bog", "--pins", "-2", "--bog", "3", "--json"], capture_output=True,
-                         text=True, timeout=60)
+                         text=True, timeout=60, check=False)
     assert bad.returncode == 2
     assert "error" in json.loads(bad.stdout)

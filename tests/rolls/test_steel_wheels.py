@@ -1,6 +1,7 @@
 """Steel Wheels WWII charts: tests and table look-ups, each table spot-checked against the charts."""
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -221,11 +222,11 @@ def test_light_weapons_against_infantry_cells(shots, die, shelter, casualties):
 def test_light_weapons_casualties_rise_with_the_die_and_the_shots_and_fall_with_shelter():
     grid = [[tuple(int(v) for v in (c.split(".") if "." in c else c)) for c in row.split()] for row in T.LW_INFANTRY]
     for row in grid:
-        for a, b in zip(row, row[1:]):
+        for a, b in itertools.pairwise(row):
             assert all(x <= y for x, y in zip(a, b))
         for cell in row:
             assert list(cell) == sorted(cell, reverse=True)
-    for upper, lower in zip(grid, grid[1:]):
+    for upper, lower in itertools.pairwise(grid):
         for a, b in zip(upper, lower):
             assert all(x <= y for x, y in zip(a, b))
 
