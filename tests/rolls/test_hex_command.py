@@ -73,6 +73,13 @@ def test_each_cover_level_pushes_the_need_one_step():
     assert hc("hc-roll", need="code", cover=2)["needed"] == "impossible"
 
 
+@pytest.mark.parametrize(("levels", "needed"), [(1, "color"), (2, "code"), (3, "cnc"), (4, "impossible")])
+def test_infantry_firing_into_buildings_at_automatic_range(levels, needed):
+    # Combat vs. Structures: level one buildings need color, level two code, brick and stone
+    # code-n-color, concrete cannot be hit.
+    assert hc("hc-roll", need="auto", hard_cover=levels, d6=6)["needed"] == needed
+
+
 def test_obscurity_pushes_once():
     assert hc("hc-roll", need="color", obscured=True, d6=6)["needed"] == "code"
 
