@@ -86,6 +86,8 @@ class Board:
     _road: bytearray = field(default_factory=bytearray)
     _level: bytearray = field(default_factory=bytearray)
     _move_area: list[int] = field(default_factory=list)
+    _in_cover: bytearray = field(default_factory=bytearray)
+    _paths_cache: dict = field(default_factory=dict)
     _area_rects: dict[str, list[tuple[float, float, float, float, dict]]] = field(default_factory=dict)
     _line_cache: dict = field(default_factory=dict)
 
@@ -130,6 +132,14 @@ class Board:
                         for cx, cy in r.cells():
                             self._move_area[(oy + cy) * self.width + ox + cx] = a.mods.move
             self._area_rects[tid] = rects
+        self._in_cover = bytearray(n)
+        for y in range(self.height):
+            for x in range(self.width):
+                i = y * self.width + x
+                if self._cover[i] or any(
+                        0 <= x + dx < self.width and 0 <= y + dy < self.height
+                        and self._nomove[(y + dy) * self.width + x + dx] for dx, dy in NEIGHBOURS):
+                    self._in_cover[i] = 1
 
     # ----------------------------------------------------------------- cells and tiles
 
@@ -163,13 +173,7 @@ class Board:
 
     def in_cover(self, c: Cell) -> bool:
         """In Cover (core manual, In Cover): on a cover feature, or leaning on NO MOVE terrain."""
-        if self._cover[c[1] * self.width + c[0]]:
-            return True
-        for dx, dy in NEIGHBOURS:
-            n = (c[0] + dx, c[1] + dy)
-            if self.on_board(n) and self.nomove(n):
-                return True
-        return False
+        return bool(self._in_cover[c[1] * self.width + c[0]])
 
     def landmarks(self) -> list[str]:
         return [tid for tid in self.origin if self.tiles[tid].landmark]
@@ -303,34 +307,63 @@ class Board:
         Steps go to the eight neighbours (diagonals cost sqrt 2, and may not cut the corner of
         NO MOVE terrain or of terrain too high to climb). Entering a MOVE area modifier's cell
         from outside it pays the area's modifier in inches. Cells in `blocked` cannot be entered.
+        Results are cached per map: the same question is asked several times per command.
         """
-        best: dict[Cell, float] = dict(starts)
-        parent: dict[Cell, Cell] = {}
-        heap = [(c0, c) for c, c0 in starts.items()]
+        key = (tuple(sorted(starts.items())), budget, climb, frozenset(blocked))
+        hit = self._paths_cache.get(key)
+        if hit is not None:
+            return hit
+        W, H = self.width, self.height
+        ok = bytearray(W * H)
+        for i in range(W * H):
+            ok[i] = not self._nomove[i] and self._level[i] <= climb
+        for (bx, by) in blocked:
+            if 0 <= bx < W and 0 <= by < H:
+                ok[by * W + bx] = 0
+        area = self._move_area
+        best: dict[int, float] = {}
+        parent: dict[int, int] = {}
+        heap = []
+        for (x, y), c0 in starts.items():
+            i = y * W + x
+            best[i] = c0
+            heap.append((c0, i))
         heapq.heapify(heap)
-        W = self.width
+        limit = budget + 1e-9
         while heap:
-            cost, c = heapq.heappop(heap)
-            if cost > best.get(c, math.inf):
+            cost, i = heapq.heappop(heap)
+            if cost > best[i]:
                 continue
-            cx, cy = c
-            here_area = self._move_area[cy * W + cx]
+            x, y = i % W, i // W
+            here_area = area[i]
             for dx, dy in NEIGHBOURS:
-                n = (cx + dx, cy + dy)
-                if not self.passable(n, climb) or n in blocked:
+                nx, ny = x + dx, y + dy
+                if nx < 0 or ny < 0 or nx >= W or ny >= H:
                     continue
-                if dx and dy and (not self.passable((cx + dx, cy), climb) or not self.passable((cx, cy + dy), climb)):
+                n = ny * W + nx
+                if not ok[n]:
                     continue
-                step = SQRT2 if dx and dy else 1.0
-                area = self._move_area[n[1] * W + n[0]]
-                if area and area != here_area:
-                    step += abs(area)
+                if dx and dy:
+                    if not (self._nomove[y * W + nx] == 0 and self._level[y * W + nx] <= climb
+                            and self._nomove[ny * W + x] == 0 and self._level[ny * W + x] <= climb):
+                        continue
+                    step = SQRT2
+                else:
+                    step = 1.0
+                a = area[n]
+                if a and a != here_area:
+                    step += abs(a)
                 nc = cost + step
-                if nc <= budget + 1e-9 and nc < best.get(n, math.inf) - 1e-12:
+                if nc <= limit and nc < best.get(n, math.inf) - 1e-12:
                     best[n] = nc
-                    parent[n] = c
+                    parent[n] = i
                     heapq.heappush(heap, (nc, n))
-        return best, parent
+        costs = {(i % W, i // W): c for i, c in best.items()}
+        parents = {(i % W, i // W): (p % W, p // W) for i, p in parent.items()}
+        if len(self._paths_cache) > 512:
+            self._paths_cache.clear()
+        self._paths_cache[key] = (costs, parents)
+        return costs, parents
 
     def straight_path(self, a: Cell, b: Cell) -> list[Cell]:
         """The cells a straight line from a to b steps through (a excluded, b included)."""

@@ -145,7 +145,16 @@ def _check_can_move(st, serial: int) -> None:
         raise RuleError(f"{st.name(serial)} is in combat contact (locked in combat): he may only turn to face.")
 
 
-def choose_cell(st, serial: int, dest: Dest, costs: dict[Cell, float]) -> Cell:
+def near_others(st, serial: int) -> set[Cell]:
+    """Cells beside any other soldier on the board: the only cells where contact can form."""
+    out: set[Cell] = set()
+    for s in st.soldiers.values():
+        if s.serial != serial and s.on_board and s.at is not None:
+            out.update((s.at[0] + dx, s.at[1] + dy) for dx, dy in NEIGHBOURS)
+    return out
+
+
+def choose_cell(st, serial: int, dest: Dest, costs: dict[Cell, float], near: set[Cell] | None = None) -> Cell:
     """The cell a tile destination means: the reachable free cell nearest the tile's centre
     (or the nearest cover cell when asked for cover), cheapest path breaking ties."""
     board = st.board
@@ -154,15 +163,17 @@ def choose_cell(st, serial: int, dest: Dest, costs: dict[Cell, float]) -> Cell:
         raise RuleError(f"there is no tile {dest.tile} on this map.")
     cx, cy = board.tile_centre(dest.tile)
     me = st.soldiers[serial]
+    near = near_others(st, serial) if near is None else near
     cells = []
     for c in board.tile_cells(dest.tile):
         if c not in costs or c in occupied or c == me.at:
             continue
         if dest.cover and not board.in_cover(c):
             continue
-        face = direction_to(me.at or c, c) if me.at and me.at != c else me.facing
-        if touches_enemy(st, serial, c, face):
-            continue
+        if c in near:
+            face = direction_to(me.at, c) if me.at and me.at != c else me.facing
+            if touches_enemy(st, serial, c, face):
+                continue
         cells.append(c)
     if not cells:
         what = "a free cover cell" if dest.cover else "a free cell"

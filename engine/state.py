@@ -8,7 +8,6 @@ owned by a dog tag (or, for vehicles, a license plate).
 """
 from __future__ import annotations
 
-import copy
 import hashlib
 from typing import Annotated, Literal, Union
 
@@ -315,9 +314,9 @@ class GameState(Model):
         return {s.at: s.serial for s in self.soldiers.values() if s.on_board and s.at is not None}
 
     def clone(self) -> "GameState":
-        """A working copy for apply: the frozen setup is shared, everything else is copied."""
-        return GameState.model_construct(
-            **{k: (v if k == "setup" else copy.deepcopy(v)) for k, v in self.__dict__.items()})
+        """A working copy for apply: the frozen setup is shared, everything else is copied
+        (a dump and validate round trip, lossless and several times faster than deepcopy)."""
+        return GameState.model_validate({**self.model_dump(exclude={"setup"}), "setup": self.setup})
 
 
 SUBACTION_WORDS = {d.value: d for d in Do}
