@@ -26,14 +26,14 @@ SEED = 1944
 ACTIONS = ("look", "hide", "move", "shoot")
 
 # Share of Miss per band, and how the hits split (Hit+ / 2 Hits) among the cards that hit.
-MISS = {"long": 0.72, "short": 0.52, "close": 0.32, "blast": 0.37}
+MISS = {"long": 0.70, "short": 0.48, "close": 0.28, "blast": 0.34}
 UPGRADES = {  # band: (share of hits that are "2 Hits", share that are "Hit+")
     "long": (0.02, 0.08),
     "short": (0.10, 0.22),
     "close": (0.16, 0.26),
     "blast": (0.22, 0.0),
 }
-DAMAGE_SHARE = (("Zip", 0.35), ("Pin", 0.33), ("Wound", 0.20), ("Kill", 0.12))
+DAMAGE_SHARE = (("Zip", 0.31), ("Pin", 0.33), ("Wound", 0.22), ("Kill", 0.14))
 NOTE_SHARE = 0.33          # cards with a narrator box
 TEAM_SHARE = 0.82          # cards with a team bubble (leaders' rank cards always have one)
 TWO_ENTRY_SHARE = 0.12     # team bubbles with two entries
@@ -383,7 +383,7 @@ def make_team(card: Card, rng: random.Random) -> None:
     elif card.group == "junior_nco":
         count = rng.choice((2, 2, 3))
     else:
-        count = rng.choices((1, 2, 3), weights=(35, 42, 23))[0]
+        count = rng.choices((1, 2, 3), weights=(25, 45, 30))[0]
     if do in ("rally", "toss", "face"):
         count = min(count, 2)
     card.team = [(count, do)]
