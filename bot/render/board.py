@@ -46,7 +46,6 @@ class BoardLayout:
 
     margin = 30
     header_h = 124
-    legend_h = 84
 
     @classmethod
     def for_view(cls, view, footer_h: int = 0) -> BoardLayout:
@@ -74,6 +73,11 @@ class BoardLayout:
     def size(self) -> tuple[int, int]:
         return (self.board_w + 2 * self.margin,
                 self.board_y0 + self.board_h + self.margin + self.legend_h + self.footer_h)
+
+    @property
+    def legend_h(self) -> int:
+        rows = 1 + max(y for (_, y), _ in legend_places(self.board_w + 2 * self.margin, self.margin, 0)) // LEGEND_ROW
+        return rows * LEGEND_ROW + 12
 
     @property
     def legend_y0(self) -> int:
@@ -119,6 +123,36 @@ class BoardLayout:
     @property
     def header_box(self) -> tuple[int, int, int, int]:
         return 0, 0, self.size[0], self.header_h
+
+
+LEGEND_FONT = 15
+LEGEND_ROW = 34
+# (icon width, icon, its argument, label), in reading order
+LEGEND = [
+    (24, "side", "US", "American"), (24, "side", "DE", "German"), (24, "prisoner", "", "Prisoner"),
+    (18, "badge", "spotted", "Spotted"), (18, "badge", "pinned", "Pinned"), (18, "badge", "wounded", "Wounded"),
+    (18, "badge", "contact", "In combat"), (18, "badge", "escort", "Escort"), (18, "badge", "held", "Held cards"),
+    (30, "arc", "", "Shooting arc"),
+    (22, "action", "look", "LOOK"), (22, "action", "shoot", "SHOOT"), (22, "action", "hide", "HIDE"),
+    (22, "action", "move", "MOVE"),
+    (26, "feature", "cover", "Cover"), (26, "feature", "building", "Building"), (26, "feature", "nomove", "No move"),
+    (26, "feature", "road", "Road"), (26, "feature", "water", "Water"), (26, "smoke", "", "Smoke"),
+    (24, "fire", "", "Fire"), (40, "move", "", "Move"), (44, "shot", "", "Shot"), (28, "blast", "", "Blast"),
+    (20, "kia", "", "Killed"),
+]
+
+
+def legend_places(width: int, margin: int, y0: int) -> list[tuple[tuple[int, int], tuple[int, str, str, str]]]:
+    """Where each legend entry goes: left to right, on to the next row when the picture ends."""
+    out = []
+    x, y = margin, y0 + 16
+    for item in LEGEND:
+        w = item[0] + 6 + round(text_width(item[3], LEGEND_FONT)) + 18
+        if x + w - 18 > width - margin:
+            x, y = margin, y + LEGEND_ROW
+        out.append(((x, y), item))
+        x += w
+    return out
 
 
 def map_digest(view) -> str:
@@ -335,61 +369,42 @@ class BoardPanel(Panel):
     # ------------------------------------------------------------------ legend
 
     def _legend(self, img, d, L: BoardLayout) -> None:
-        y0 = L.legend_y0
-        W = L.size[0]
-        d.rectangle((0, y0 - 6, W, y0 + L.legend_h), fill=S.PAPER)
-        size = 15
-        row1, row2 = y0 + 16, y0 + 52
-        x = L.margin
-        r = 12
+        d.rectangle((0, L.legend_y0 - 6, L.size[0], L.legend_y0 + L.legend_h), fill=S.PAPER)
+        for (x, y), (icon_w, kind, arg, label) in legend_places(L.size[0], L.margin, L.legend_y0):
+            self._legend_icon(img, d, kind, arg, x, y)
+            text(d, (x + icon_w + 6, y), label, LEGEND_FONT, S.INK, anchor="lm")
 
-        def label(xx, yy, s):
-            text(d, (xx, yy), s, size, S.INK, anchor="lm")
-            return round(xx + text_width(s, size) + 20)
-
-        # row 1: sides and markers
-        for side in ("US", "DE"):
-            self._base(d, (x + r, row1), r, side, S.SIDE_FILL[side], S.SIDE_TEXT[side], "")
-            x = label(x + 2 * r + 6, row1, S.SIDE_NAME[side])
-        self._base(d, (x + r, row1), r, "US", S.PRISONER_FILL, S.INK, "")
-        x = label(x + 2 * r + 6, row1, "Prisoner")
-        br = 9
-        for kind, name in (("spotted", "Spotted"), ("pinned", "Pinned"), ("wounded", "Wounded"),
-                           ("contact", "In combat"), ("escort", "Escort"), ("held", "Held cards")):
-            self._badge(d, (x + br, row1), br, kind, 2 if kind == "held" else 0)
-            x = label(x + 2 * br + 6, row1, name)
-
-        def arc_mask(md, off):
-            md.pieslice((x - off[0] - 14, row1 - 26 - off[1], x - off[0] + 38, row1 + 26 - off[1]), -45, 45, fill=80)
-        blend_shape(img, (x - 16, row1 - 28, x + 40, row1 + 28), S.SIDE_FILL["US"], arc_mask)
-        x = label(x + 30, row1, "Arc")
-        # row 2: action boxes, terrain, effects, trail
-        x = L.margin
-        for action in S.ACTION_ORDER:
-            s = S.ACTION_LETTER[action]
-            d.rounded_rectangle((x, row2 - 10, x + 22, row2 + 10), radius=4, fill=S.ACTION_FILL[action], outline=S.INK)
-            text(d, (x + 11, row2 + 1), s, 14, S.ACTION_TEXT[action], anchor="mm", bold=True)
-            x = label(x + 28, row2, action.upper())
-        x += 4
-        for kind, name in (("cover", "Cover"), ("building", "Building"), ("nomove", "No move"),
-                           ("road", "Road"), ("water", "Water")):
-            self._feature(d, kind, (x, row2 - 10, x + 26, row2 + 10), 36)
-            x = label(x + 32, row2, name)
-        d.rectangle((x, row2 - 10, x + 26, row2 + 10), fill=(200, 200, 200), outline=S.MUTED)
-        x = label(x + 32, row2, "Smoke")
-        d.polygon(star(x + 12, row2, 12, 6), fill=S.FIRE_FILL)
-        x = label(x + 28, row2, "Fire")
-        d.line((x, row2, x + 30, row2), fill=S.INK, width=7)
-        d.line((x, row2, x + 30, row2), fill=S.SIDE_FILL["US"], width=4)
-        arrow_head(d, (x + 40, row2), (x, row2), 14, S.SIDE_FILL["US"], S.INK)
-        x = label(x + 46, row2, "Move")
-        d.line((x, row2, x + 36, row2), fill=S.SHOT_LINE, width=3)
-        d.polygon(star(x + 40, row2, 8, 3, 6), fill=S.SHOT_LINE)
-        x = label(x + 52, row2, "Shot")
-        self._burst(img, d, (x + 13, row2), 14)
-        x = label(x + 30, row2, "Blast")
-        self._kia(d, (x + 10, row2), 10)
-        label(x + 26, row2, "Killed")
+    def _legend_icon(self, img, d, kind: str, arg: str, x: int, y: int) -> None:
+        if kind == "side":
+            self._base(d, (x + 12, y), 12, arg, S.SIDE_FILL[arg], S.SIDE_TEXT[arg], "")
+        elif kind == "prisoner":
+            self._base(d, (x + 12, y), 12, "US", S.PRISONER_FILL, S.INK, "")
+        elif kind == "badge":
+            self._badge(d, (x + 9, y), 9, arg, 2)
+        elif kind == "arc":
+            blend_shape(img, (x - 14, y - 26, x + 40, y + 26), S.SIDE_FILL["US"],
+                        lambda md, off: md.pieslice((x - off[0] - 14, y - 26 - off[1], x - off[0] + 38, y + 26 - off[1]),
+                                                    -45, 45, fill=80))
+        elif kind == "action":
+            d.rounded_rectangle((x, y - 10, x + 22, y + 10), radius=4, fill=S.ACTION_FILL[arg], outline=S.INK)
+            text(d, (x + 11, y + 1), S.ACTION_LETTER[arg], 14, S.ACTION_TEXT[arg], anchor="mm", bold=True)
+        elif kind == "feature":
+            self._feature(d, arg, (x, y - 10, x + 26, y + 10), 36)
+        elif kind == "smoke":
+            d.rectangle((x, y - 10, x + 26, y + 10), fill=(200, 200, 200), outline=S.MUTED)
+        elif kind == "fire":
+            d.polygon(star(x + 12, y, 12, 6), fill=S.FIRE_FILL)
+        elif kind == "move":
+            d.line((x, y, x + 30, y), fill=S.INK, width=7)
+            d.line((x, y, x + 30, y), fill=S.SIDE_FILL["US"], width=4)
+            arrow_head(d, (x + 40, y), (x, y), 14, S.SIDE_FILL["US"], S.INK)
+        elif kind == "shot":
+            d.line((x, y, x + 32, y), fill=S.SHOT_LINE, width=4)
+            d.polygon(star(x + 36, y, 8, 3, 6), fill=S.SHOT_LINE)
+        elif kind == "blast":
+            self._burst(img, d, (x + 13, y), 14)
+        elif kind == "kia":
+            self._kia(d, (x + 10, y), 10)
 
     # ------------------------------------------------------------------ dynamic layer
 
