@@ -1,1 +1,33 @@
-"""Fieldpost bot.app."""
+"""Use-cases: the one place front ends call to change or read a game (see docs/app.md).
+
+    service = GameService(store, load_catalog())
+    replies = await service.command(Caller(user_id, "Ann"), Where(channel_id=c), "move 101 12A")
+"""
+from bot.app.errors import NoGame, NotYours, OutOfDate, Refused
+from bot.app.replies import (
+    Caller,
+    Choice,
+    ImageRequest,
+    Private,
+    Prompt,
+    Replies,
+    Waiting,
+    Where,
+)
+from bot.app.service import GameService
+
+__all__ = [
+    "Caller",
+    "Choice",
+    "GameService",
+    "ImageRequest",
+    "NoGame",
+    "NotYours",
+    "OutOfDate",
+    "Private",
+    "Prompt",
+    "Refused",
+    "Replies",
+    "Waiting",
+    "Where",
+]

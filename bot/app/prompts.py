@@ -1,0 +1,187 @@
+"""What to ask an awaited player, and how a player's private things read.
+
+`choices(state, seat)` is the short list of answers offered as buttons or a select for the
+decision the seat is awaited for. Each answer carries a `stamp` of itself in its context; a
+press names (game, seat, version, stamp) and is carried out only if the same answer is still
+on offer — at the same version, or for the LENIENT decisions at any version.
+"""
+from __future__ import annotations
+
+import hashlib
+
+from engine import GameState, awaiting, legal_commands, view
+from engine import commands as C
+from engine.legal import plan_options
+from engine.view import CardView, Mine
+
+from bot.app.replies import Choice
+
+# Discord's limits for a select (25 options, labels of 100) are also a sane list for anyone.
+MAX_CHOICES = 25
+MAX_LABEL = 100
+
+
+def _trim(text: str, limit: int = MAX_LABEL) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _card(st: GameState, cid: str | None) -> str:
+    if cid is None:
+        return "—"
+    title = st.card(cid).title
+    return f"{cid} {title}" if title else cid
+
+
+def _who(st: GameState, serial: int) -> str:
+    return f"{st.name(serial)} ({serial})"
+
+
+def label(st: GameState, cmd: C.Cmd) -> str:
+    """A button's words for a command, in the game's language."""
+    if isinstance(cmd, C.Plan):
+        return " | ".join(f"P{i + 1} {_card(st, c)}" for i, c in enumerate(cmd.cards))
+    if isinstance(cmd, C.Declare):
+        return f"Use {cmd.card} to {cmd.action.upper()}"
+    if isinstance(cmd, C.Keep):
+        return "Keep the held cards"
+    if isinstance(cmd, C.Unhold):
+        return "Take back " + ", ".join(cmd.cards) if cmd.cards else "Take back nothing"
+    if isinstance(cmd, C.HitPlus):
+        return f"Hit+ on {_who(st, cmd.target)}"
+    if isinstance(cmd, C.Pay):
+        return "Pay with " + ", ".join(_card(st, c) for c in cmd.cards)
+    if isinstance(cmd, C.Decline):
+        return "Decline (the card is cancelled)"
+    if isinstance(cmd, C.FightCmd):
+        return f"{_card(st, cmd.card)} against {_who(st, cmd.target)}"
+    if isinstance(cmd, C.Capture):
+        by = f", escorted by {_who(st, cmd.escort)}" if cmd.escort else ""
+        return f"Take {_who(st, cmd.victim)} prisoner{by}"
+    if isinstance(cmd, C.KillCmd):
+        return f"Kill {_who(st, cmd.victim)}"
+    if isinstance(cmd, C.Stay):
+        return "Stay where he is"
+    if isinstance(cmd, C.Done):
+        return "Done with this part of the card"
+    if isinstance(cmd, C.Pass):
+        return "Pass (finish the whole card)"
+    if isinstance(cmd, C.MoveCmd):
+        return f"Move {_who(st, cmd.serial)} to " + str(cmd).split(" move ", 1)[-1].split(" ", 1)[-1]
+    return str(cmd)
+
+
+def decision(st: GameState, seat: int) -> str | None:
+    """What `seat` is asked now: an awaited kind, or "place" while he may still change the
+    cards he placed (until the last player has placed)."""
+    kinds = [a.kind for a in awaiting(st) if a.seat == seat]
+    if kinds:
+        return kinds[0]
+    if st.step == "place" and st.pending is None and any(f.seat == seat for f in st.forces.values()):
+        return "place"
+    return None
+
+
+def stamp(st: GameState, kind: str, command: str) -> str:
+    """A short fingerprint of one offered answer in its context (turn, phase, card in play):
+    a press made at an older version still counts for the decisions several players answer
+    at once (see LENIENT) if this fingerprint is unchanged."""
+    card = st.active.card if st.active is not None else ""
+    body = f"{st.turn}:{st.phase}:{kind}:{card}:{command}"
+    return hashlib.blake2s(body.encode(), digest_size=4).hexdigest()
+
+
+# Decisions whose offered answers stay valid while other players act: simultaneous placement,
+# the held-card window (several players at once), and done/pass of the card in play (the
+# player's own actions must not turn his "pass" button stale). Every other answer (Hit+,
+# fight, capture, declare, pay, release) is tied to the exact version it was offered at.
+LENIENT = {"place", "unhold", "act"}
+
+
+def choices(st: GameState, seat: int, limit: int = MAX_CHOICES) -> tuple[Choice, ...]:
+    """The short list of answers for what `seat` is asked now (empty if none fits); a front
+    end offers the first MAX_CHOICES and finds a pick again by its stamp."""
+    kind = decision(st, seat)
+    if kind is None:
+        return ()
+    if kind == "place":
+        force = next(f for f in st.forces.values() if f.seat == seat)
+        cmds: list[C.Cmd] = list(plan_options(st, force.id, limit=max(limit * 4, 100)))
+    else:
+        cmds = legal_commands(st, seat)
+    if kind == "act":
+        cmds = [c for c in cmds if isinstance(c, (C.Done, C.Pass))]
+    out, seen = [], set()
+    for cmd in cmds:
+        text = str(cmd)
+        if text in seen:
+            continue
+        seen.add(text)
+        out.append(Choice(label=_trim(label(st, cmd)), command=text, stamp=stamp(st, kind, text)))
+        if len(out) == limit:
+            break
+    return tuple(out)
+
+
+def card_line(c: CardView) -> str:
+    acts = "/".join(a.upper() for a in c.actions)
+    return f"`{c.id}` {c.title} ({acts}, {c.owner_name})" if c.title else f"`{c.id}` ({acts}, {c.owner_name})"
+
+
+def hand_text(mine: Mine) -> str:
+    """A player's private desk: hand, placed cards, held cards, fight cards, orders, VPs."""
+    lines = ["**Your hand:** " + (", ".join(card_line(c) for c in mine.hand) or "empty")]
+    if any(mine.placed):
+        lines.append("**Placed:** " + " · ".join(
+            f"P{i + 1} " + (card_line(c) if c else "—") for i, c in enumerate(mine.placed)))
+    for serial, cards in sorted(mine.held.items()):
+        lines.append(f"**Held under {serial}:** " + ", ".join(card_line(c) for c in cards))
+    if mine.fight_cards:
+        lines.append("**Fight cards:** " + ", ".join(card_line(c) for c in mine.fight_cards))
+    if mine.order:
+        o = mine.order
+        state = "done" if o.get("done") else "secret"
+        lines.append(f"**Orders ({state}):** {o['title']} — {o['text']} ({o['vp']} VP)")
+    if mine.soldier_vp:
+        lines.append("**Your soldiers are worth:** " + ", ".join(
+            f"{serial}: {vp} VP" for serial, vp in sorted(mine.soldier_vp.items())))
+    lines.append(f"Cards left in your deck: {mine.deck_top}.")
+    return "\n".join(lines)
+
+
+def private_desk(st: GameState, seat: int) -> str:
+    mine = view(st, seat).mine
+    assert mine is not None
+    return hand_text(mine)
+
+
+def desk_changed(before: GameState | None, after: GameState, seat: int) -> bool:
+    """Whether a seat's hidden things changed: hand, placed cards, held cards, fight cards."""
+    if before is None:
+        return True
+
+    def desk(st: GameState) -> tuple:
+        forces = [f for f in st.forces.values() if f.seat == seat]
+        ids = {f.id for f in forces}
+        return (tuple(tuple(f.hand) for f in forces), tuple(tuple(f.placed) for f in forces),
+                tuple(tuple(f.fight_pool) for f in forces),
+                tuple(sorted((s.serial, tuple(s.held)) for s in st.soldiers.values() if s.force in ids)))
+
+    return desk(before) != desk(after)
+
+
+def prompt_text(st: GameState, seat: int, kind: str, detail: str) -> str:
+    """The private words asking a seat for a decision."""
+    head = f"**{st.setup.scenario.name}, turn {st.turn}** — you are awaited to {detail}."
+    if kind == "place":
+        mine = view(st, seat).mine
+        hand = ", ".join(card_line(c) for c in mine.hand) if mine else ""
+        phases = "; ".join(f"P{i + 1} {st.setup.story[c].top.value.upper()}/"
+                           f"{st.setup.story[c].bottom.value.upper()}"
+                           for i, c in enumerate(st.phase_cards))
+        return (f"{head}\nPhases: {phases}.\nYour hand: {hand}.\n"
+                "Pick a placement below, or use `/plan` to choose card by card "
+                "(you may change it until everyone has placed).")
+    if kind == "act":
+        return (f"{head}\nUse `/act move|face|sight|cover|rally|hold|draw|shoot|toss|charge` "
+                "with your soldiers; `/act done` finishes the part in use, `/act pass` the card.")
+    return f"{head}\nChoose below, or answer with `/act {kind}`."

@@ -1,0 +1,127 @@
+"""What a use-case hands back to a front end: `Replies`, and who is calling from where.
+
+A front end (the Discord adapter, the console) turns Replies into output and nothing else:
+`public` lines and `images` go to everyone at the table, each `Private` to one player only,
+`prompts` ask the awaited players for a decision, `ephemeral` answers the caller alone.
+
+    replies = await service.command(Caller(1, "Ann"), Where(channel_id=5), "move 101 12A")
+    for line in replies.public: print(line)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+from engine import View
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who gives a command: a user id (a Discord snowflake, or any int from a console) and a
+    display name. `organiser` is true when the front end knows he may administer games where
+    he is (on Discord: the Manage Channels permission); a game's creator always may."""
+
+    user_id: int
+    name: str
+    organiser: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """How a command names its game: an explicit `game_id`, or the channel it was given in
+    (which must then hold exactly one unfinished game). `guild_id` is kept for new games."""
+
+    channel_id: int | None = None
+    game_id: int | None = None
+    guild_id: int = 0
+    thread_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ImageRequest:
+    """A picture to draw: `view` is the only input, so a public request carries the public
+    view and a private one (`seat` set) that seat's own view."""
+
+    kind: Literal["board", "soldier"]
+    view: View
+    seat: int | None = None
+    serial: int | None = None
+    caption: str = ""
+
+    @property
+    def public(self) -> bool:
+        return self.seat is None
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One answer offered as a button or select option; `command` is its script line."""
+
+    label: str
+    command: str
+    stamp: str = ""  # fingerprint of the answer in its context (prompts.stamp)
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """Ask one seat for a decision. The choices are numbered by position; a front end names
+    a pick by (game_id, seat, version, index), and a pick at another version is refused."""
+
+    game_id: int
+    version: int
+    seat: int
+    user_id: int
+    kind: str
+    text: str
+    choices: tuple[Choice, ...] = ()
+    due: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """Whom the game waits for, for the public summary (a front end decides how to mention)."""
+
+    user_id: int
+    seat: int
+    name: str
+    detail: str
+    due: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Private:
+    """Something only one player may see: his hand, held cards, orders, what his draw was."""
+
+    user_id: int
+    seat: int | None
+    text: str
+    images: tuple[ImageRequest, ...] = ()
+
+
+@dataclass(slots=True)
+class Replies:
+    game_id: int | None = None
+    version: int | None = None
+    channel_id: int | None = None  # where the game's public messages go
+    public: list[str] = field(default_factory=list)
+    images: list[ImageRequest] = field(default_factory=list)  # public pictures
+    waiting: list[Waiting] = field(default_factory=list)
+    private: list[Private] = field(default_factory=list)
+    prompts: list[Prompt] = field(default_factory=list)
+    ephemeral: list[str] = field(default_factory=list)  # to the caller only
+    ephemeral_images: list[ImageRequest] = field(default_factory=list)
+    ended: bool = False  # the game finished or was abandoned
+    join_sides: tuple[str, ...] = ()  # offer buttons to join these sides (a new game)
+    undoable: bool = False  # the command just carried out may be taken back
+
+    def public_text(self, mention=None) -> str:
+        """The public lines and the waiting line; `mention(user_id, name)` formats a player."""
+        lines = list(self.public)
+        if self.waiting:
+            who = "; ".join(
+                f"{mention(w.user_id, w.name) if mention else w.name} to {w.detail}"
+                for w in self.waiting
+            )
+            lines.append(f"Waiting for {who}.")
+        return "\n".join(lines)

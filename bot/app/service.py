@@ -1,0 +1,905 @@
+"""`GameService`: every use-case a front end may call, each one store transaction.
+
+    service = GameService(store, load_catalog())
+    r = await service.new_game(Caller(1, "Ann"), Where(channel_id=10), "hedgerow-dawn", side="US")
+    await service.join(Caller(2, "Bo"), Where(channel_id=10), "DE")
+    await service.start(Caller(1, "Ann"), Where(channel_id=10))
+    await service.command(Caller(1, "Ann"), Where(channel_id=10), "plan 101-C1 104-C2 -")
+
+A command loads the game under its per-game lock, asks the engine, and commits the new state
+with its events and the version check; a writer that lost the race (another process) reloads
+and tries again, and a press on an old button is refused as out of date. The engine is the
+only thing that changes a game. Nothing here knows Discord: users are ints.
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from engine import Catalog, GameState, RuleError, SeatSpec, apply, awaiting, new_game, view
+from engine.commands import Cmd
+from engine.legal import default_command
+from engine.script import parse_line
+from engine.setup import budget, check_force
+from engine.undo import undoable
+
+from bot.app import eventlog, prompts
+from bot.app.deadlines import DEFAULT_HOURS, DeadlineKey, due_of, plan
+from bot.app.documents import Lobby, LobbyDoc, LobbySeat, StateCodec, force_text, parse_force
+from bot.app.errors import NoGame, NotYours, OutOfDate, Refused
+from bot.app.replies import Caller, ImageRequest, Private, Prompt, Replies, Waiting, Where
+from bot.store import (
+    Awaited,
+    Deadline,
+    GameLocks,
+    GameNotFound,
+    GameStatus,
+    GameStore,
+    GameSummary,
+    Seat,
+    SnapshotNotFound,
+    StoredGame,
+    VersionConflict,
+)
+
+log = logging.getLogger(__name__)
+
+RETRIES = 3
+MAX_SEATS = 4
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(slots=True)
+class _Cached:
+    """A parsed game at one version. Never the source of truth: used only while the store
+    still has this version (Avrae #1811: caches per game, invalidated by version)."""
+
+    version: int
+    state: GameState
+    deadlines: list[Deadline | Awaited]
+    hours: float
+
+
+@dataclass(slots=True)
+class _Loaded:
+    game: StoredGame
+    lobby: Lobby | None = None
+    state: GameState | None = None
+    deadlines: list[Deadline | Awaited] = field(default_factory=list)
+    hours: float = DEFAULT_HOURS
+
+    @property
+    def id(self) -> int:
+        return self.game.id
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.seat_index for s in self.game.seats if s.user_id == user_id), None)
+
+    def users(self) -> dict[int, int]:
+        return {s.seat_index: s.user_id for s in self.game.seats}
+
+
+class GameService:
+    def __init__(
+        self,
+        store: GameStore,
+        catalog: Catalog,
+        *,
+        clock: Callable[[], datetime] = _utc_now,
+        locks: GameLocks | None = None,
+        seed: Callable[[], int] = lambda: secrets.randbits(32),
+        cache_size: int = 2048,
+    ) -> None:
+        self.store = store
+        self.catalog = catalog
+        self.clock = clock
+        self.locks = locks or GameLocks()
+        self._seed = seed
+        self._codec = StateCodec()
+        self._cache: OrderedDict[int, _Cached] = OrderedDict()
+        self._cache_size = cache_size
+
+    # ================================================================== finding a game
+
+    async def resolve(self, caller: Caller, where: Where, *, finished_ok: bool = False) -> int:
+        """The game a command is about: the one named, else the only unfinished game in the
+        channel (or the private thread) it was given in, else the caller's only game; for
+        reading (`finished_ok`), else the channel's most recent finished game."""
+        if where.game_id is not None:
+            return where.game_id
+        here: list[GameSummary] = []
+        if where.channel_id is not None:
+            here = await self.store.games_in_channel(where.channel_id)
+            if not here:
+                owner = await self.store.get_setting(f"channel:{where.channel_id}", "game")
+                if owner is not None:
+                    return int(owner)
+        if not here:
+            mine = await self.my_games(caller)
+            if len(mine) == 1:
+                return mine[0].id
+            here = mine
+        if len(here) == 1:
+            return here[0].id
+        if not here and finished_ok and where.channel_id is not None:
+            ended = await self.store.games_in_channel(where.channel_id, include_finished=True)
+            if ended:
+                return ended[-1].id
+        if not here:
+            raise NoGame("There is no game here. Start one with /game new, or name one with the "
+                         "game option.")
+        listed = ", ".join(f"#{g.id} ({g.scenario_id})" for g in here[:10])
+        raise NoGame(f"Several games could be meant: {listed}. Name one with the game option.")
+
+    async def my_games(self, caller: Caller) -> list[GameSummary]:
+        """Unfinished games the caller sits in (from his user index, checked against seats)."""
+        ids = await self.store.get_setting(f"user:{caller.user_id}", "games", [])
+        out = []
+        for gid in ids:
+            try:
+                game = await self.store.load_game(gid)
+            except GameNotFound:
+                continue
+            if game.status in (GameStatus.LOBBY, GameStatus.ACTIVE) and any(
+                    s.user_id == caller.user_id for s in game.seats):
+                out.append(game)
+        return out
+
+    async def games_for(self, caller: Caller, where: Where) -> list[GameSummary]:
+        """Games to offer in a `game` option: this channel's unfinished games, then the caller's."""
+        seen: dict[int, GameSummary] = {}
+        if where.channel_id is not None:
+            for g in await self.store.games_in_channel(where.channel_id):
+                seen[g.id] = g
+        for g in await self.my_games(caller):
+            seen.setdefault(g.id, g)
+        return list(seen.values())
+
+    async def _index(self, user_id: int, game_id: int, add: bool) -> None:
+        scope = f"user:{user_id}"
+        ids = [g for g in await self.store.get_setting(scope, "games", []) if g != game_id]
+        await self.store.set_setting(scope, "games", ids + [game_id] if add else ids)
+
+    # ================================================================== loading and caching
+
+    async def _load(self, game_id: int) -> _Loaded:
+        try:
+            game = await self.store.load_game(game_id)
+        except GameNotFound:
+            raise NoGame(f"There is no game #{game_id}.") from None
+        if game.state.startswith('{"lobby"'):
+            return _Loaded(game, lobby=LobbyDoc.model_validate_json(game.state).lobby)
+        hit = self._cache.get(game_id)
+        if hit is not None and hit.version == game.version:
+            self._cache.move_to_end(game_id)
+            return _Loaded(game, state=hit.state, deadlines=hit.deadlines, hours=hit.hours)
+        state = self._codec.loads(game.state, hit.state.setup if hit is not None else None)
+        deadlines: list[Deadline | Awaited] = list(await self.store.deadlines(game_id))
+        hours = float(await self.store.get_setting(f"game:{game_id}", "deadline_hours", DEFAULT_HOURS))
+        self._remember(game_id, game.version, state, deadlines, hours)
+        return _Loaded(game, state=state, deadlines=deadlines, hours=hours)
+
+    def _remember(self, game_id: int, version: int, state: GameState,
+                  deadlines: list, hours: float) -> None:
+        self._cache[game_id] = _Cached(version, state, deadlines, hours)
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    def _forget(self, game_id: int) -> None:
+        self._cache.pop(game_id, None)
+
+    def _organiser(self, caller: Caller, game: GameSummary) -> bool:
+        return caller.organiser or caller.user_id == game.organiser_id
+
+    def _need_organiser(self, caller: Caller, game: GameSummary, what: str) -> None:
+        if not self._organiser(caller, game):
+            raise NotYours(f"Only the game's organiser (its creator, or someone who may manage "
+                           f"this channel) can {what}.")
+
+    # ================================================================== the lobby
+
+    async def new_game(self, caller: Caller, where: Where, scenario: str, *, side: str | None = None,
+                       deadline_hours: float | None = None) -> Replies:
+        """Open a game of `scenario` in the channel; the caller organises it (and joins `side`)."""
+        if where.channel_id is None:
+            raise Refused("A game is played in a channel: start it there, not in a direct message.")
+        sc = self.catalog.scenarios.get(scenario)
+        if sc is None:
+            raise Refused(f"There is no scenario {scenario!r}. Scenarios: "
+                          + ", ".join(sorted(self.catalog.scenarios)) + ".")
+        if deadline_hours is not None and not 0.05 <= deadline_hours <= 24 * 30:
+            raise Refused("A deadline is between 3 minutes and 30 days (in hours, e.g. 24).")
+        sides = [s.id.value for s in sc.sides]
+        lobby = Lobby(scenario=scenario, seed=self._seed())
+        events = [eventlog.envelope("created", scenario=scenario, by=caller.user_id)]
+        if side is not None:
+            side = self._side(side, sides)
+            lobby.seats.append(LobbySeat(user_id=caller.user_id, name=caller.name, side=side))
+            events.append(eventlog.envelope("joined", user=caller.user_id, name=caller.name, side=side))
+        game = await self.store.create_game(
+            guild_id=where.guild_id, channel_id=where.channel_id, thread_id=where.thread_id,
+            scenario_id=scenario, organiser_id=caller.user_id,
+            state=LobbyDoc(lobby=lobby).model_dump_json(), seats=self._lobby_seats(lobby),
+            events=events)
+        if deadline_hours is not None:
+            await self.store.set_setting(f"game:{game.id}", "deadline_hours", deadline_hours)
+        if side is not None:
+            await self._index(caller.user_id, game.id, add=True)
+        log.info("game %d created (%s)", game.id, scenario)
+        hours = deadline_hours or DEFAULT_HOURS
+        r = Replies(game_id=game.id, version=game.version, channel_id=where.thread_id or where.channel_id)
+        r.public.append(
+            f"**New game #{game.id}: {sc.name}** ({sc.turns} turns, {' against '.join(sides)}), "
+            f"organised by {caller.name}. Join a side with `/game join` or the buttons; "
+            f"2–4 players, both sides. Each decision has {hours:g} h before its default applies.")
+        if side is not None:
+            r.public.append(f"{caller.name} joins {side}.")
+        r.join_sides = tuple(sides)
+        r.ephemeral.append(f"Game #{game.id} is open. Start it with `/game start` once both sides "
+                           "have players; `/game forces` lets each player pick soldiers.")
+        return r
+
+    @staticmethod
+    def _side(word: str, sides: list[str]) -> str:
+        side = word.strip().upper()
+        if side not in sides:
+            raise Refused(f"This scenario's sides are {' and '.join(sides)}, not {word!r}.")
+        return side
+
+    @staticmethod
+    def _lobby_seats(lobby: Lobby) -> list[Seat]:
+        return [Seat(i, s.side.value, s.user_id, s.name) for i, s in enumerate(lobby.seats)]
+
+    async def _lobby_change(self, caller: Caller, where: Where,
+                            change: Callable[[_Loaded, Lobby], tuple[list[str], list[str], Replies]]
+                            ) -> Replies:
+        """Run `change(loaded, lobby)` on a lobby under the lock and commit it; it mutates the
+        lobby and returns (event bodies, public lines, replies)."""
+        gid = await self.resolve(caller, where)
+        for _ in range(RETRIES):
+            async with self.locks.for_game(gid):
+                loaded = await self._load(gid)
+                if loaded.lobby is None:
+                    raise Refused(f"Game #{gid} has already started; seats and forces are fixed.")
+                lobby = loaded.lobby
+                events, public, r = change(loaded, lobby)
+                try:
+                    done = await self.store.commit(
+                        gid, loaded.game.version, LobbyDoc(lobby=lobby).model_dump_json(), events,
+                        seats=self._lobby_seats(lobby))
+                except VersionConflict:
+                    continue
+                r.game_id, r.version = gid, done.version
+                r.channel_id = loaded.game.thread_id or loaded.game.channel_id
+                r.public[:0] = public
+                return r
+        raise Refused("Someone changed the game at the same moment; try again.")
+
+    async def join(self, caller: Caller, where: Where, side: str) -> Replies:
+        """Take a seat on `side` (or move to it)."""
+        def change(loaded: _Loaded, lobby: Lobby):
+            sc = self.catalog.scenario(lobby.scenario)
+            chosen = self._side(side, [s.id.value for s in sc.sides])
+            i = lobby.seat_of(caller.user_id)
+            if i is None:
+                if len(lobby.seats) >= MAX_SEATS:
+                    raise Refused(f"Game #{loaded.id} is full ({MAX_SEATS} players).")
+                lobby.seats.append(LobbySeat(user_id=caller.user_id, name=caller.name, side=chosen))
+                line = f"{caller.name} joins {chosen}."
+            elif lobby.seats[i].side == chosen:
+                raise Refused(f"You already play {chosen} in game #{loaded.id}.")
+            else:
+                lobby.seats[i] = LobbySeat(user_id=caller.user_id, name=caller.name, side=chosen)
+                line = f"{caller.name} moves to {chosen}."
+            body = eventlog.envelope("joined", user=caller.user_id, name=caller.name, side=chosen)
+            return [body], [line, self._seats_line(lobby)], Replies()
+        r = await self._lobby_change(caller, where, change)
+        await self._index(caller.user_id, r.game_id, add=True)
+        r.ephemeral.append(f"You play {side.upper()} in game #{r.game_id}. `/game forces` picks "
+                           "your soldiers; otherwise you take a share of the scenario's squad.")
+        return r
+
+    async def leave(self, caller: Caller, where: Where) -> Replies:
+        def change(loaded: _Loaded, lobby: Lobby):
+            i = lobby.seat_of(caller.user_id)
+            if i is None:
+                raise NotYours(f"You have no seat in game #{loaded.id}.")
+            del lobby.seats[i]
+            body = eventlog.envelope("left", user=caller.user_id)
+            return [body], [f"{caller.name} leaves the game.", self._seats_line(lobby)], Replies()
+        r = await self._lobby_change(caller, where, change)
+        await self._index(caller.user_id, r.game_id, add=False)
+        r.ephemeral.append(f"You left game #{r.game_id}.")
+        return r
+
+    async def choose_force(self, caller: Caller, where: Where, force: str | None) -> Replies:
+        """Pick soldiers within the side's VP budget (`"101 104:sgt"`), or None/"preset" for a
+        share of the scenario's preset squad. The cost is told to the caller only."""
+        def change(loaded: _Loaded, lobby: Lobby):
+            i = lobby.seat_of(caller.user_id)
+            if i is None:
+                raise NotYours(f"Join game #{loaded.id} first (`/game join`).")
+            seat = lobby.seats[i]
+            sc = self.catalog.scenario(lobby.scenario)
+            players = max(2, len(lobby.seats))
+            r = Replies()
+            if force is None or force.strip().lower() in ("", "preset"):
+                lobby.seats[i] = seat.model_copy(update={"force": None})
+                r.ephemeral.append("You take your share of the scenario's preset squad.")
+                public = f"{caller.name} takes a share of the preset squad."
+            else:
+                try:
+                    entries = parse_force(force)
+                    taken = {e.serial for j, s in enumerate(lobby.seats) if j != i and s.force
+                             for e in s.force}
+                    cost = check_force(self.catalog, sc, seat.side, entries, players, taken)
+                except RuleError as exc:
+                    raise Refused(str(exc)) from None
+                lobby.seats[i] = seat.model_copy(update={"force": entries})
+                limit = budget(sc, seat.side, players)
+                names = ", ".join(f"{self.catalog.soldiers[e.serial].name} ({e.serial})" for e in entries)
+                r.ephemeral.append(f"Your force: {names} — `{force_text(entries)}`, costing {cost} of "
+                                   f"{limit} VP for {players} players. The budget is checked "
+                                   "again at the start, for the final number of players.")
+                public = f"{caller.name} has chosen a force of {len(entries)} soldiers."
+            body = eventlog.envelope("force", user=caller.user_id)
+            return [body], [public], r
+        return await self._lobby_change(caller, where, change)
+
+    @staticmethod
+    def _seats_line(lobby: Lobby) -> str:
+        if not lobby.seats:
+            return "No one is seated yet."
+        return "Seats: " + ", ".join(f"{s.name} ({s.side.value})" for s in lobby.seats) + "."
+
+    async def start(self, caller: Caller, where: Where) -> Replies:
+        """Set the scenario up with the seated players and deal; the organiser's call."""
+        gid = await self.resolve(caller, where)
+        async with self.locks.for_game(gid):
+            loaded = await self._load(gid)
+            self._need_organiser(caller, loaded.game, "start it")
+            if loaded.lobby is None:
+                raise Refused(f"Game #{gid} has already started.")
+            lobby = loaded.lobby
+            specs = [SeatSpec(name=s.name, side=s.side, force=s.force) for s in lobby.seats]
+            try:
+                state, events = new_game(self.catalog, lobby.scenario, specs, lobby.seed)
+            except RuleError as exc:
+                raise Refused(f"Game #{gid} cannot start yet: {exc}") from None
+            seats = self._lobby_seats(lobby)
+            users = {s.seat_index: s.user_id for s in seats}
+            hours = float(await self.store.get_setting(f"game:{gid}", "deadline_hours", DEFAULT_HOURS))
+            now = self.clock()
+            awaited = plan(((a.seat, a.kind) for a in awaiting(state)), users, [],
+                           actor=None, now=now, hours=hours)
+            bodies = [eventlog.envelope("started", scenario=lobby.scenario, seed=lobby.seed,
+                                        seats=[s.model_dump(mode="json") for s in specs]),
+                      *eventlog.engine_events(events)]
+            try:
+                done = await self.store.commit(
+                    gid, loaded.game.version, self._codec.dumps(state), bodies,
+                    status=GameStatus.ACTIVE, snapshot=eventlog.phase_label(state), seats=seats,
+                    awaited=awaited)
+            except VersionConflict:
+                raise Refused("Someone changed the game at the same moment; try again.") from None
+            self._remember(gid, done.version, state, list(awaited), hours)
+            log.info("game %d started with %d players", gid, len(seats))
+            game = await self.store.load_game(gid)
+            r = self._outcome(game, None, state, events, version=done.version, actor=None,
+                              deadlines=awaited, board=True)
+            r.public.insert(0, f"**Game #{gid} begins.**")
+            return r
+
+    # ================================================================== playing
+
+    async def command(self, caller: Caller, where: Where, command: str | Cmd, *,
+                      version: int | None = None) -> Replies:
+        """Carry out one engine command for the caller's seat: a script line (`"move 101 12A"`,
+        soldier names allowed) or a command model (its seat is replaced by the caller's)."""
+        gid = await self.resolve(caller, where)
+
+        def make(state: GameState, seat: int) -> Cmd:
+            if isinstance(command, str):
+                return parse_line(state, command, seat)
+            return command.model_copy(update={"seat": seat})
+
+        return await self._play(caller, gid, make, version=version)
+
+    async def plan(self, caller: Caller, where: Where, cards: list[str | None]) -> Replies:
+        """Place one card per phase (None: leave a phase empty); `"1-C3:move"` declares the
+        action of a multi-action card. Changeable until everyone has placed."""
+        words = [c.strip() if c and c.strip() else "-" for c in cards]
+        return await self.command(caller, where, "plan " + " ".join(words))
+
+    async def choose(self, caller: Caller, game_id: int, seat: int, version: int,
+                     stamp: str) -> Replies:
+        """A pressed button or select option: the answer `stamp` offered to `seat` at `version`."""
+        def make(state: GameState, mine: int) -> Cmd:
+            if mine != seat:
+                raise NotYours("These choices are for another player.")
+            kind = prompts.decision(state, seat)
+            pick = next((c for c in prompts.choices(state, seat, limit=400) if c.stamp == stamp), None)
+            if pick is None or kind is None:
+                raise OutOfDate()
+            return parse_line(state, pick.command, seat)
+
+        async def check(loaded: _Loaded) -> None:
+            if loaded.seat_of(caller.user_id) != seat:
+                raise NotYours("These choices are for another player.")
+            kind = prompts.decision(loaded.state, seat)
+            if loaded.game.version != version and kind not in prompts.LENIENT:
+                raise OutOfDate()
+
+        return await self._play(caller, game_id, make, precheck=check, bound=True)
+
+    async def _play(self, caller: Caller, gid: int, make: Callable[[GameState, int], Cmd], *,
+                    version: int | None = None, precheck=None, bound: bool = False,
+                    by: str = "player", seat: int | None = None) -> Replies:
+        bound = bound or version is not None
+        for _ in range(RETRIES):
+            async with self.locks.for_game(gid):
+                loaded = await self._load(gid)
+                state = loaded.state
+                if loaded.game.status != GameStatus.ACTIVE or state is None:
+                    raise Refused(self._not_active(loaded))
+                mine = seat if seat is not None else loaded.seat_of(caller.user_id)
+                if mine is None:
+                    raise NotYours(f"You have no seat in game #{gid}; only its players act.")
+                if version is not None and version != loaded.game.version:
+                    raise OutOfDate()
+                if precheck is not None:
+                    await precheck(loaded)
+                try:
+                    cmd = make(state, mine)
+                    after, events = apply(state, cmd)
+                except RuleError as exc:
+                    raise Refused(str(exc)) from None
+                try:
+                    r = await self._commit(loaded, state, after, events, cmd=cmd, seat=mine,
+                                           user=caller.user_id, by=by)
+                except VersionConflict:
+                    self._forget(gid)
+                    if bound:
+                        raise OutOfDate() from None
+                    continue
+                if by == "player":
+                    r.ephemeral.append(f"Done: `{cmd}`." + (
+                        " (`/game undo` takes it back.)" if r.undoable else ""))
+                return r
+        raise Refused("Someone acted first, several times over; here is the game now — "
+                      "check `/game status` and try again.")
+
+    async def _commit(self, loaded: _Loaded, before: GameState, after: GameState, events, *,
+                      cmd: Cmd, seat: int, user: int, by: str) -> Replies:
+        gid = loaded.id
+        can_undo = by == "player" and undoable(before, after, events)
+        bodies = [eventlog.command_envelope(cmd, seat=seat, user=user, by=by, undoable=can_undo),
+                  *eventlog.engine_events(events)]
+        r = await self._write(loaded, before, after, events, bodies, actor=seat)
+        r.undoable = can_undo
+        log.info("game %d v%d: seat %d %s %s (%d events)", gid, r.version, seat, by,
+                 cmd.type, len(events))
+        return r
+
+    async def _write(self, loaded: _Loaded, before: GameState | None, after: GameState, events,
+                     bodies: list[str], *, actor: int | None, snapshot: bool | None = None,
+                     fresh: bool = False) -> Replies:
+        """Commit `after` with its log bodies, deadlines, snapshot and status; build Replies.
+        `before` None (a rollback) re-sends every desk and prompt; `fresh` restarts every clock."""
+        gid = loaded.id
+        over = after.step == "over"
+        phase_moved = before is None or (before.turn, before.phase) != (after.turn, after.phase)
+        take = (phase_moved and not over) if snapshot is None else snapshot
+        users = loaded.users()
+        awaited = [] if over else plan(((a.seat, a.kind) for a in awaiting(after)), users,
+                                       [] if fresh else loaded.deadlines, actor=actor,
+                                       now=self.clock(),
+                                       hours=loaded.hours)
+        done = await self.store.commit(
+            gid, loaded.game.version, self._codec.dumps(after), bodies,
+            status=GameStatus.FINISHED if over else None,
+            snapshot=eventlog.phase_label(after) if take else None, awaited=awaited)
+        self._remember(gid, done.version, after, list(awaited), loaded.hours)
+        return self._outcome(loaded.game, before, after, events, version=done.version, actor=actor,
+                             deadlines=awaited, board=phase_moved or over)
+
+    def _outcome(self, game: GameSummary, before: GameState | None, after: GameState, events, *,
+                 version: int, actor: int | None, deadlines, board: bool) -> Replies:
+        """Replies after a change: the public story, each seat's private news, the prompts."""
+        users = {s.seat_index: s.user_id for s in getattr(game, "seats", ())}
+        r = Replies(game_id=game.id, version=version, channel_id=game.thread_id or game.channel_id)
+        r.public = [e.text for e in events if e.to is None]
+        for seat in range(len(after.seats)):
+            lines = [e.text for e in events if e.to == seat]
+            if prompts.desk_changed(before, after, seat) and after.step != "over":
+                lines.append(prompts.private_desk(after, seat))
+            if lines and seat in users:
+                r.private.append(Private(users[seat], seat, "\n".join(lines)))
+        if board:
+            r.images.append(ImageRequest("board", view(after), caption=self._board_caption(game.id, after)))
+        if after.step == "over":
+            r.ended = True
+            return r
+        r.waiting, r.prompts = self._asks(game.id, version, before, after, users, deadlines, actor)
+        return r
+
+    def _asks(self, gid: int, version: int, before: GameState | None, after: GameState,
+              users: dict[int, int], deadlines, actor: int | None,
+              everyone: bool = False) -> tuple[list[Waiting], list[Prompt]]:
+        now_awaited = awaiting(after)
+        was = {(a.seat, a.kind, a.detail) for a in awaiting(before)} if before is not None else set()
+        waiting = [Waiting(users.get(a.seat, 0), a.seat, after.seats[a.seat].name, a.detail,
+                           due_of(deadlines, a.seat, a.kind)) for a in now_awaited]
+        asks = []
+        for a in now_awaited:
+            if a.seat in {p.seat for p in asks} or a.seat not in users:
+                continue
+            fresh = (a.seat, a.kind, a.detail) not in was
+            strict = a.kind not in prompts.LENIENT
+            if not (everyone or fresh or strict):
+                continue
+            asks.append(Prompt(gid, version, a.seat, users[a.seat], a.kind,
+                               prompts.prompt_text(after, a.seat, a.kind, a.detail),
+                               prompts.choices(after, a.seat), due_of(deadlines, a.seat, a.kind)))
+        return waiting, asks
+
+    @staticmethod
+    def _board_caption(gid: int, st: GameState) -> str:
+        where = "card placement" if st.phase == 0 else f"phase {st.phase}"
+        if st.step == "over":
+            where = "the end"
+        return f"Game #{gid} — {st.setup.scenario.name}, turn {st.turn}, {where}"
+
+    @staticmethod
+    def _not_active(loaded: _Loaded) -> str:
+        status = loaded.game.status
+        if status == GameStatus.LOBBY:
+            return f"Game #{loaded.id} has not started yet; the organiser starts it with /game start."
+        return f"Game #{loaded.id} is {status.value}."
+
+    # ================================================================== taking back
+
+    async def undo(self, caller: Caller, where: Where) -> Replies:
+        """Take back the caller's own last command, if it revealed nothing and nobody has acted
+        since (boardgame.io: undo stops at revealed information; #345: only your own)."""
+        gid = await self.resolve(caller, where)
+        async with self.locks.for_game(gid):
+            loaded = await self._load(gid)
+            if loaded.game.status != GameStatus.ACTIVE or loaded.state is None:
+                raise Refused(self._not_active(loaded))
+            seat = loaded.seat_of(caller.user_id)
+            if seat is None:
+                raise NotYours(f"You have no seat in game #{gid}.")
+            logged = eventlog.read(await self.store.events_since(gid))
+            commands = eventlog.timeline(logged)
+            if not commands:
+                raise Refused("There is nothing to take back.")
+            seq, body = commands[-1]
+            if body["seat"] != seat or body.get("by") != "player":
+                raise Refused("Only the last command of the game can be taken back, by the player "
+                              "who gave it, and the last one was not yours.")
+            if not body.get("undoable"):
+                raise Refused("Your last command revealed something (a card, a draw, a check) or "
+                              "ended the phase, so it stands.")
+            before = await self._state_at(gid, logged, seq - 1)
+            text = str(eventlog.command_of(body))
+            bodies = [eventlog.envelope("undo", to_seq=seq - 1, seat=seat, user=caller.user_id,
+                                        name=loaded.state.seats[seat].name)]
+            try:
+                r = await self._write(loaded, loaded.state, before, [], bodies, actor=seat,
+                                      snapshot=False)
+            except VersionConflict:
+                raise Refused("Someone acted first; nothing was taken back.") from None
+            r.public.insert(0, f"{loaded.state.seats[seat].name} takes back a command.")
+            r.ephemeral.append(f"Taken back: `{text}`.")
+            log.info("game %d v%d: seat %d undid a command", gid, r.version, seat)
+            return r
+
+    async def _state_at(self, gid: int, logged: list[eventlog.Logged], seq: int) -> GameState:
+        """The state after event `seq`: from the latest snapshot at or before it, replayed."""
+        infos = [s for s in await self.store.snapshots(gid) if s.seq <= seq]
+        if not infos:
+            state = eventlog.replay(self.catalog, [x for x in logged if x[0] <= seq])
+        else:
+            info = max(infos, key=lambda s: s.seq)
+            snap = await self.store.load_snapshot(gid, info.label)
+            start = self._codec.loads(snap.state)
+            state = eventlog.replay(None, [x for x in logged if info.seq < x[0] <= seq],
+                                    start=(info.seq, start))
+        assert state is not None
+        return state
+
+    async def snapshot_labels(self, caller: Caller, where: Where) -> list[tuple[str, str]]:
+        """(label, description) of the phases the organiser may roll back to, oldest first."""
+        gid = await self.resolve(caller, where)
+        return [(s.label, eventlog.describe_label(s.label)) for s in await self.store.snapshots(gid)]
+
+    async def rollback(self, caller: Caller, where: Where, label: str) -> Replies:
+        """Organiser: go back to the start of an earlier phase (DiplomacyGM keeps one snapshot per
+        phase). The log keeps everything; the abandoned phases' snapshots are dropped."""
+        gid = await self.resolve(caller, where)
+        async with self.locks.for_game(gid):
+            loaded = await self._load(gid)
+            self._need_organiser(caller, loaded.game, "roll the game back")
+            if loaded.state is None or loaded.game.status not in (GameStatus.ACTIVE, GameStatus.FINISHED):
+                raise Refused(self._not_active(loaded))
+            label = label.strip().upper()
+            try:
+                await self.store.rollback(gid, loaded.game.version, label, by_user_id=caller.user_id,
+                                          status=GameStatus.ACTIVE)
+            except SnapshotNotFound:
+                labels = ", ".join(s.label for s in await self.store.snapshots(gid))
+                raise Refused(f"There is no phase {label!r} to go back to; there are: {labels}.") from None
+            except VersionConflict:
+                raise Refused("Someone acted first; nothing was rolled back.") from None
+            self._forget(gid)
+            # store.rollback cannot replace deadlines; a second commit of the same state does.
+            reloaded = await self._load(gid)
+            after = reloaded.state
+            assert after is not None
+            r = await self._write(reloaded, None, after, [], [], actor=None, snapshot=False,
+                                  fresh=True)
+            r.public.insert(0, f"**{caller.name} rolled game #{gid} back to the start of "
+                               f"{eventlog.describe_label(label)}.**")
+            log.info("game %d rolled back to %s by the organiser", gid, label)
+            return r
+
+    async def abandon(self, caller: Caller, where: Where) -> Replies:
+        gid = await self.resolve(caller, where)
+        async with self.locks.for_game(gid):
+            loaded = await self._load(gid)
+            self._need_organiser(caller, loaded.game, "abandon it")
+            if loaded.game.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
+                raise Refused(self._not_active(loaded))
+            try:
+                done = await self.store.commit(
+                    gid, loaded.game.version, loaded.game.state,
+                    [eventlog.envelope("abandoned", by=caller.user_id)],
+                    status=GameStatus.ABANDONED, awaited=[])
+            except VersionConflict:
+                raise Refused("Someone acted first; try again.") from None
+            self._forget(gid)
+        for s in loaded.game.seats:
+            await self._index(s.user_id, gid, add=False)
+        log.info("game %d abandoned", gid)
+        return Replies(game_id=gid, version=done.version,
+                       channel_id=loaded.game.thread_id or loaded.game.channel_id,
+                       public=[f"Game #{gid} was abandoned by {caller.name}."], ended=True)
+
+    # ================================================================== reading
+
+    async def status(self, caller: Caller, where: Where) -> Replies:
+        """The game at a glance, from the public view: for the caller."""
+        gid = await self.resolve(caller, where, finished_ok=True)
+        loaded = await self._load(gid)
+        g = loaded.game
+        r = Replies(game_id=gid, version=g.version, channel_id=g.thread_id or g.channel_id)
+        if loaded.lobby is not None:
+            sc = self.catalog.scenario(loaded.lobby.scenario)
+            forces = ", ".join(f"{s.name} ({s.side.value}, "
+                               f"{'own force' if s.force else 'preset share'})" for s in loaded.lobby.seats)
+            r.ephemeral.append(f"**Game #{gid}: {sc.name}** — {g.status.value}, waiting to start.\n"
+                               f"Seats: {forces or 'none yet'}.\nOrganiser: <{g.organiser_id}>.")
+            return r
+        st = loaded.state
+        assert st is not None
+        v = view(st)
+        lines = [f"**Game #{gid}: {v.scenario_name}** — {g.status.value}, turn {v.turn} of {v.turns}, "
+                 + ("card placement" if v.phase == 0 else f"phase {v.phase}") + f" ({v.step}).",
+                 "VP: " + ", ".join(f"{side} {vp}" for side, vp in sorted(v.vp.items())) + ".",
+                 "Seats: " + ", ".join(f"{s.name} ({s.side})" for s in v.seats) + "."]
+        if v.active is not None:
+            lines.append(f"Card in play: {v.active.card.id} {v.active.card.title} "
+                         f"({v.active.action.upper()}).")
+        for a in v.awaiting:
+            due = due_of(loaded.deadlines, a.seat, a.kind)
+            lines.append(f"Waiting for {v.seats[a.seat].name} to {a.detail}"
+                         + (f" (default at {due:%Y-%m-%d %H:%M} UTC)." if due else "."))
+        if v.result:
+            lines.append(f"Result: {v.result.get('reason')}.")
+        lines.append(f"Deadline per decision: {loaded.hours:g} h.")
+        r.ephemeral.append("\n".join(lines))
+        return r
+
+    async def hand(self, caller: Caller, where: Where) -> Replies:
+        """The caller's private desk, for him alone."""
+        loaded, seat = await self._seated(caller, where)
+        r = Replies(game_id=loaded.id, version=loaded.game.version)
+        r.ephemeral.append(prompts.private_desk(loaded.state, seat))
+        return r
+
+    async def _seated(self, caller: Caller, where: Where) -> tuple[_Loaded, int]:
+        gid = await self.resolve(caller, where)
+        loaded = await self._load(gid)
+        if loaded.state is None:
+            raise Refused(self._not_active(loaded))
+        seat = loaded.seat_of(caller.user_id)
+        if seat is None:
+            raise NotYours(f"You have no seat in game #{gid}.")
+        return loaded, seat
+
+    async def board(self, caller: Caller, where: Where, *, post: bool = False) -> Replies:
+        """The board: posted publicly (`post`), else for the caller — his own variant if seated."""
+        gid = await self.resolve(caller, where, finished_ok=True)
+        loaded = await self._load(gid)
+        if loaded.state is None:
+            raise Refused(self._not_active(loaded))
+        st = loaded.state
+        r = Replies(game_id=gid, version=loaded.game.version,
+                    channel_id=loaded.game.thread_id or loaded.game.channel_id)
+        caption = self._board_caption(gid, st)
+        seat = loaded.seat_of(caller.user_id)
+        if post:
+            r.images.append(ImageRequest("board", view(st), caption=caption))
+            r.ephemeral.append("Posted the board.")
+        elif seat is not None:
+            r.ephemeral_images.append(ImageRequest("board", view(st, seat), seat=seat, caption=caption))
+        else:
+            r.ephemeral_images.append(ImageRequest("board", view(st), caption=caption))
+        return r
+
+    async def history(self, caller: Caller, where: Where, *, last: int | None = None) -> Replies:
+        """The log as the caller may read it: since his last command if seated, else (or with
+        `last`) the last `last` public lines."""
+        gid = await self.resolve(caller, where, finished_ok=True)
+        loaded = await self._load(gid)
+        seat = loaded.seat_of(caller.user_id) if loaded.state is not None else None
+        logged = eventlog.read(await self.store.events_since(gid))
+        r = Replies(game_id=gid, version=loaded.game.version)
+        if seat is not None and last is None:
+            since = eventlog.last_command_seq(logged, seat)
+            lines = eventlog.visible_lines(logged, seat, since)
+            head = "**Since you last acted:**" if since else "**Since the start:**"
+            r.ephemeral.append(head + "\n" + ("\n".join(lines[-60:]) if lines else "nothing yet."))
+        else:
+            lines = eventlog.visible_lines(logged, seat)[-(last or 20):]
+            r.ephemeral.append("**The last moves:**\n" + ("\n".join(lines) or "nothing yet."))
+        return r
+
+    async def soldier(self, caller: Caller, where: Where, word: str) -> Replies:
+        """One soldier's card: public ratings and state; his VP only to his own player."""
+        gid = await self.resolve(caller, where, finished_ok=True)
+        loaded = await self._load(gid)
+        st = loaded.state
+        if st is None:
+            raise Refused(self._not_active(loaded))
+        from engine.script import soldier_for
+        try:
+            serial = soldier_for(st, word.strip())
+        except RuleError as exc:
+            raise Refused(str(exc)) from None
+        seat = loaded.seat_of(caller.user_id)
+        mine = view(st, seat) if seat is not None else None
+        pub = view(st)
+        s = next((x for x in pub.soldiers if x.serial == serial), None)
+        if s is None:
+            raise Refused(f"Soldier {word!r} is not in play in game #{gid}.")
+        rt = s.ratings
+        marks = [m for m, on in (("spotted", s.spotted), ("pinned", s.pinned), ("wounded", s.wounded)) if on]
+        lines = [f"**{s.title} {s.name}** ({s.serial}, {s.side}, {s.weapon or 'no weapon'}) — {s.status}"
+                 + (f" at {s.at[0]},{s.at[1]} facing {s.facing.upper()}" if s.at else "")
+                 + (f"; {', '.join(marks)}" if marks else "") + ".",
+                 f"LOOK sight {rt.sight} draw {rt.draw} · HIDE cover {rt.cover} rally {rt.rally} hold "
+                 f"{rt.hold} · MOVE walk {rt.walk} climb {rt.climb} fight {rt.fight} · SHOOT long "
+                 f"{rt.long} short {rt.short} close {rt.close} toss {rt.toss}"
+                 + (" Hit+" if rt.hit_plus else "") + f" · grenades {s.grenades}, medals {s.medals}."]
+        own = mine is not None and mine.mine is not None and serial in mine.mine.soldier_vp
+        if own:
+            lines.append(f"He is worth {mine.mine.soldier_vp[serial]} VP (only you see this).")
+        r = Replies(game_id=gid, version=loaded.game.version)
+        r.ephemeral.append("\n".join(lines))
+        r.ephemeral_images.append(ImageRequest("soldier", mine if own else pub,
+                                               seat=seat if own else None, serial=serial))
+        return r
+
+    # ================================================================== time and restarts
+
+    async def tick(self, now: datetime | None = None) -> list[Replies]:
+        """Deadlines due by `now`: a public reminder at half time; at expiry the engine's
+        default for that decision is carried out (docs/app.md lists them)."""
+        now = now or self.clock()
+        out: list[Replies] = []
+        for d in await self.store.due_deadlines(now):
+            key = DeadlineKey.parse(d.key)
+            if key is None:
+                await self.store.mark_reminded(d.game_id, d.key, d.user_id)
+                continue
+            try:
+                r = await (self._remind(d, key) if key.stage == "remind" else self._expire(d, key))
+            except Refused as exc:
+                log.info("game %d: deadline %s skipped (%s)", d.game_id, d.key, type(exc).__name__)
+                r = None
+            await self.store.mark_reminded(d.game_id, d.key, d.user_id)
+            if r is not None:
+                out.append(r)
+        return out
+
+    async def _still_awaited(self, d: Deadline, key: DeadlineKey) -> _Loaded | None:
+        loaded = await self._load(d.game_id)
+        if loaded.state is None or loaded.game.status != GameStatus.ACTIVE:
+            return None
+        if not any(a.seat == key.seat and a.kind == key.kind for a in awaiting(loaded.state)):
+            return None
+        if loaded.users().get(key.seat) != d.user_id:
+            return None
+        return loaded
+
+    async def _remind(self, d: Deadline, key: DeadlineKey) -> Replies | None:
+        loaded = await self._still_awaited(d, key)
+        if loaded is None:
+            return None
+        st = loaded.state
+        users = loaded.users()
+        expire = due_of(loaded.deadlines, key.seat, key.kind)
+        r = Replies(game_id=loaded.id, version=loaded.game.version,
+                    channel_id=loaded.game.thread_id or loaded.game.channel_id)
+        r.public.append(f"Reminder: half the time for this decision has gone in game #{loaded.id}.")
+        r.waiting = [Waiting(users[key.seat], key.seat, st.seats[key.seat].name, a.detail, expire)
+                     for a in awaiting(st) if a.seat == key.seat and a.kind == key.kind][:1]
+        _, asks = self._asks(loaded.id, loaded.game.version, None, st, {key.seat: users[key.seat]},
+                             loaded.deadlines, None, everyone=True)
+        r.prompts = asks
+        return r
+
+    async def _expire(self, d: Deadline, key: DeadlineKey) -> Replies | None:
+        async with self.locks.for_game(d.game_id):
+            loaded = await self._still_awaited(d, key)
+            if loaded is None:
+                return None
+            cmd = default_command(loaded.state, key.seat)
+            if cmd is None:
+                return None
+            try:
+                after, events = apply(loaded.state, cmd)
+            except RuleError as exc:
+                log.warning("game %d: the deadline default for seat %d was refused: %s",
+                            d.game_id, key.seat, exc)
+                return None
+            try:
+                r = await self._commit(loaded, loaded.state, after, events, cmd=cmd, seat=key.seat,
+                                       user=d.user_id, by="deadline")
+            except VersionConflict:
+                self._forget(d.game_id)
+                return None
+        name = loaded.state.seats[key.seat].name
+        what = "places cards by the simple rule" if key.kind == "place" else "takes the default"
+        r.public.insert(0, f"Time is up for {name}: the game {what} for them.")
+        return r
+
+    async def resume(self) -> list[Replies]:
+        """After a restart: every active game's awaited players, asked again."""
+        out = []
+        for summary in await self.store.unfinished_games():
+            if summary.status != GameStatus.ACTIVE:
+                continue
+            try:
+                loaded = await self._load(summary.id)
+            except Refused:
+                continue
+            if loaded.state is None:
+                continue
+            waiting, asks = self._asks(summary.id, loaded.game.version, None, loaded.state,
+                                       loaded.users(), loaded.deadlines, None, everyone=True)
+            out.append(Replies(game_id=summary.id, version=loaded.game.version,
+                               channel_id=summary.thread_id or summary.channel_id,
+                               waiting=waiting, prompts=asks))
+        return out
+
+    async def prompts_for(self, caller: Caller, where: Where) -> Replies:
+        """Ask the caller again for whatever he is awaited for (a lost DM, a new device)."""
+        loaded, seat = await self._seated(caller, where)
+        _, asks = self._asks(loaded.id, loaded.game.version, None, loaded.state,
+                             {seat: caller.user_id}, loaded.deadlines, None, everyone=True)
+        r = Replies(game_id=loaded.id, version=loaded.game.version, prompts=asks)
+        if not asks:
+            r.ephemeral.append("Nothing is waiting for you right now.")
+        return r
+
