@@ -124,9 +124,19 @@ def visible_lines(log: Sequence[Logged], seat: int | None, after_seq: int = 0) -
 
 
 def last_command_seq(log: Sequence[Logged], seat: int) -> int:
-    """The seq of `seat`'s last command still in force (0: none)."""
-    return max((seq for seq, b in timeline(log) if b["seat"] == seat and b.get("by") == "player"),
+    """The seq of the last event of `seat`'s last command still in force (0: none), so what
+    follows is what happened since he last acted."""
+    mine = max((seq for seq, b in timeline(log) if b["seat"] == seat and b.get("by") == "player"),
                default=0)
+    if not mine:
+        return 0
+    end = mine
+    for seq, body in log:
+        if seq > mine:
+            if body["type"] != "engine":
+                break
+            end = seq
+    return end
 
 
 def phase_label(state: GameState) -> str:

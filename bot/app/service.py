@@ -20,7 +20,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from engine import Catalog, GameState, RuleError, SeatSpec, apply, awaiting, new_game, view
+from engine import (
+    Catalog,
+    GameState,
+    RuleError,
+    SeatSpec,
+    apply,
+    awaiting,
+    legal_commands,
+    new_game,
+    view,
+)
 from engine.commands import Cmd
 from engine.legal import default_command
 from engine.script import parse_line
@@ -105,6 +115,8 @@ class GameService:
         self._codec = StateCodec()
         self._cache: OrderedDict[int, _Cached] = OrderedDict()
         self._cache_size = cache_size
+        # legal commands per (game, version, seat): autocomplete asks for them on every keystroke
+        self._legal_cache: OrderedDict[tuple[int, int, int], list[Cmd]] = OrderedDict()
 
     # ================================================================== finding a game
 
@@ -892,6 +904,31 @@ class GameService:
                                channel_id=summary.thread_id or summary.channel_id,
                                waiting=waiting, prompts=asks))
         return out
+
+    async def waiting(self, caller: Caller, where: Where) -> list[Waiting]:
+        """Whom the game waits for now (public)."""
+        gid = await self.resolve(caller, where, finished_ok=True)
+        loaded = await self._load(gid)
+        if loaded.state is None or loaded.game.status != GameStatus.ACTIVE:
+            return []
+        users = loaded.users()
+        return [Waiting(users.get(a.seat, 0), a.seat, loaded.state.seats[a.seat].name, a.detail,
+                        due_of(loaded.deadlines, a.seat, a.kind)) for a in awaiting(loaded.state)]
+
+    async def options(self, caller: Caller, where: Where) -> list[str]:
+        """The caller's legal commands now, as script lines: hints, autocomplete, scripted play."""
+        loaded, seat = await self._seated(caller, where)
+        return [str(c) for c in self._legal(loaded, seat)]
+
+    def _legal(self, loaded: _Loaded, seat: int) -> list[Cmd]:
+        key = (loaded.id, loaded.game.version, seat)
+        hit = self._legal_cache.get(key)
+        if hit is None:
+            hit = legal_commands(loaded.state, seat) if loaded.game.status == GameStatus.ACTIVE else []
+            self._legal_cache[key] = hit
+            while len(self._legal_cache) > 64:
+                self._legal_cache.popitem(last=False)
+        return hit
 
     async def prompts_for(self, caller: Caller, where: Where) -> Replies:
         """Ask the caller again for whatever he is awaited for (a lost DM, a new device)."""

@@ -1,0 +1,116 @@
+"""Creating, joining, leaving, choosing forces, starting and abandoning a game."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from bot.app import Caller, NoGame, NotYours, Refused, Where
+from bot.store import GameStatus
+from tests.app.conftest import ANN, BO, CY, EVE, HERE, open_table
+
+
+async def test_a_new_game_is_a_lobby_in_the_channel_with_its_creator_seated(service, store):
+    r = await service.new_game(ANN, HERE, "yard", side="US")
+    game = await store.load_game(r.game_id)
+    assert game.status == GameStatus.LOBBY and game.channel_id == HERE.channel_id
+    assert game.organiser_id == ANN.user_id
+    assert [(s.user_id, s.side) for s in game.seats] == [(ANN.user_id, "US")]
+    assert r.join_sides == ("US", "DE") and r.channel_id == HERE.channel_id
+    assert "Farmyard" in r.public[0] and "join" in r.public[0]
+
+
+async def test_an_unknown_scenario_or_a_direct_message_is_refused(service):
+    with pytest.raises(Refused, match="yard"):
+        await service.new_game(ANN, HERE, "nowhere")
+    with pytest.raises(Refused, match="channel"):
+        await service.new_game(ANN, Where(channel_id=None), "yard")
+
+
+async def test_join_switch_side_and_leave(service, store):
+    gid = (await service.new_game(ANN, HERE, "yard", side="US")).game_id
+    r = await service.join(BO, HERE, "de")
+    assert r.public[0] == "Bo joins DE." and "Bo (DE)" in r.public[1]
+    await service.join(BO, HERE, "US")
+    assert [(s.user_id, s.side) for s in (await store.load_game(gid)).seats] == [(11, "US"), (22, "US")]
+    with pytest.raises(Refused, match="already play US"):
+        await service.join(BO, HERE, "US")
+    with pytest.raises(Refused, match="sides are US and DE"):
+        await service.join(CY, HERE, "FR")
+    await service.leave(BO, HERE)
+    assert [s.user_id for s in (await store.load_game(gid)).seats] == [ANN.user_id]
+    with pytest.raises(NotYours):
+        await service.leave(BO, HERE)
+
+
+async def test_a_game_seats_four_at_most(service):
+    await service.new_game(ANN, HERE, "yard", side="US")
+    for n, side in zip(range(3), ("DE", "US", "DE")):
+        await service.join(Caller(100 + n, f"P{n}"), HERE, side)
+    with pytest.raises(Refused, match="full"):
+        await service.join(EVE, HERE, "US")
+
+
+async def test_forces_are_checked_against_the_budget_and_told_only_to_the_chooser(service):
+    await service.new_game(ANN, HERE, "yard", side="US")
+    await service.join(BO, HERE, "DE")
+    r = await service.choose_force(BO, HERE, "4 6:sgt")
+    assert r.public == ["Bo has chosen a force of 2 soldiers."]
+    assert "VP" not in r.public[0] and "VP" in r.ephemeral[0]
+    with pytest.raises(Refused, match="fights for DE"):
+        await service.choose_force(ANN, HERE, "4")
+    with pytest.raises(Refused, match="dog tag"):
+        await service.choose_force(ANN, HERE, "avery")
+    with pytest.raises(NotYours):
+        await service.choose_force(EVE, HERE, "1")
+    r = await service.choose_force(BO, HERE, "preset")
+    assert "preset" in r.public[0]
+
+
+async def test_only_the_organiser_starts_and_only_when_both_sides_have_players(service, store):
+    gid = (await service.new_game(ANN, HERE, "yard", side="US")).game_id
+    with pytest.raises(Refused, match="two to four|both sides"):
+        await service.start(ANN, HERE)
+    await service.join(BO, HERE, "DE")
+    with pytest.raises(NotYours, match="organiser"):
+        await service.start(BO, HERE)
+    r = await service.start(replace(BO, organiser=True), HERE)  # Manage Channels
+    assert (await store.load_game(gid)).status == GameStatus.ACTIVE
+    assert r.public[0] == f"**Game #{gid} begins.**"
+    assert {w.user_id for w in r.waiting} == {ANN.user_id, BO.user_id}
+    assert {p.user_id for p in r.prompts} == {ANN.user_id, BO.user_id}
+    assert all(p.kind == "place" and p.choices for p in r.prompts)
+    assert [i.kind for i in r.images] == ["board"] and r.images[0].view.mine is None
+    assert {p.user_id for p in r.private} == {ANN.user_id, BO.user_id}
+    with pytest.raises(Refused, match="already started"):
+        await service.join(CY, HERE, "US")
+    snaps = await store.snapshots(gid)
+    assert [s.label for s in snaps] == ["T1P0"]
+
+
+async def test_abandon_is_for_the_organiser_and_ends_the_game(service, store):
+    r = await open_table(service)
+    with pytest.raises(NotYours):
+        await service.abandon(BO, HERE)
+    done = await service.abandon(ANN, HERE)
+    assert done.ended and (await store.load_game(r.game_id)).status == GameStatus.ABANDONED
+    assert await store.deadlines(r.game_id) == []
+    with pytest.raises(NoGame):
+        await service.command(ANN, HERE, "pass")
+
+
+async def test_a_channel_with_two_games_needs_the_game_named(service):
+    a = (await service.new_game(ANN, HERE, "yard", side="US")).game_id
+    b = (await service.new_game(BO, HERE, "range", side="DE")).game_id
+    with pytest.raises(NoGame, match=f"#{a}.*#{b}"):
+        await service.join(CY, HERE, "US")
+    r = await service.join(CY, Where(channel_id=HERE.channel_id, game_id=b), "US")
+    assert r.game_id == b
+
+
+async def test_a_player_is_found_from_a_direct_message_through_his_one_game(service):
+    gid = (await open_table(service)).game_id
+    r = await service.status(ANN, Where(channel_id=None))
+    assert r.game_id == gid
+    with pytest.raises(NoGame):
+        await service.status(EVE, Where(channel_id=None))
