@@ -621,7 +621,7 @@ class BoardPanel(Panel):
         else:
             state = f"Turn {view.turn} of {view.turns} · Phase {view.phase} of 3"
         text(d, (x, 42), fit(state, 20, room, bold=True), 20, S.INK, bold=True)
-        parts = [_awaiting_text(view)]
+        parts = [str(view.result.get("reason", "")) if view.result else _awaiting_text(view)]
         weather = ", ".join(f"{k.upper()} {signed(v)}" for k, v in view.weather.items() if v)
         if weather:
             parts.append("weather " + weather)
@@ -689,8 +689,5 @@ def _awaiting_text(view) -> str:
 
 
 def _result_text(view) -> str:
-    r = view.result or {}
-    winner = r.get("winner") or r.get("side")
-    if winner:
-        return f"{winner} wins"
-    return str(r.get("reason") or r.get("text") or "")
+    winner = (view.result or {}).get("winner")
+    return f"{winner} wins" if winner else "a draw"

@@ -173,3 +173,14 @@ def test_the_private_board_outlines_his_order_landmark_and_nobody_elses(position
 def test_the_private_board_needs_a_seat_view(position):
     with pytest.raises(ValueError):
         PrivateBoardPanel().render(view(position()))
+
+
+def test_a_seats_own_board_is_the_same_whatever_the_other_seats_secrets(position):
+    """Bo's hand, order and deck differ; Ann's own picture does not change."""
+    ann = {"name": "Ann", "side": "US", "order": "T-GENERAL"}
+    a = position(hands={0: HANDS_A[0], 1: HANDS_A[1]}, phase_cards=PHASES, decks={1: ["5-C3"]},
+                 players=[ann, {"name": "Bo", "side": "DE", "order": "T-HOLD"}])
+    b = position(hands={0: HANDS_A[0], 1: HANDS_B[1]}, phase_cards=PHASES, decks={1: ["4-C3"]},
+                 players=[ann, {"name": "Bo", "side": "DE", "order": "T-GENERAL"}])
+    assert view(a, 1).mine != view(b, 1).mine
+    assert render_private_png(view(a, 0)) == render_private_png(view(b, 0))
