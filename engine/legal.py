@@ -164,14 +164,14 @@ def _soldier_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd
 
 def _moves(st, m: int, seat: int, kind: str | None) -> Iterator[C.Cmd]:
     s = st.soldiers[m]
-    costs, _, _ = reachable(st, m)
+    costs, parents, _ = reachable(st, m)
     board = st.board
     tiles = sorted({board.tile_at(c) for c in costs if c != s.at})
     near = near_others(st, m)
     for t in tiles:
         for cover in (False, True):
             try:
-                choose_cell(st, m, Dest(tile=t, cover=cover), costs, near)
+                choose_cell(st, m, Dest(tile=t, cover=cover), costs, parents, near)
             except RuleError:
                 continue
             yield C.MoveCmd(seat=seat, serial=m, tile=t, cover=cover, via=kind)

@@ -154,7 +154,20 @@ def near_others(st, serial: int) -> set[Cell]:
     return out
 
 
-def choose_cell(st, serial: int, dest: Dest, costs: dict[Cell, float], near: set[Cell] | None = None) -> Cell:
+def end_facing(st, serial: int, cell: Cell, parents: dict[Cell, Cell]) -> str:
+    """Where he faces after a move unless told otherwise: the way he went, from where he stood
+    (or from the board edge he stepped over when entering)."""
+    me = st.soldiers[serial]
+    start = me.at
+    if start is None:
+        start = cell
+        while start in parents:
+            start = parents[start]
+    return direction_to(start, cell) if start != cell else me.facing
+
+
+def choose_cell(st, serial: int, dest: Dest, costs: dict[Cell, float], parents: dict[Cell, Cell],
+                near: set[Cell] | None = None) -> Cell:
     """The cell a tile destination means: the reachable free cell nearest the tile's centre
     (or the nearest cover cell when asked for cover), cheapest path breaking ties."""
     board = st.board
@@ -170,10 +183,8 @@ def choose_cell(st, serial: int, dest: Dest, costs: dict[Cell, float], near: set
             continue
         if dest.cover and not board.in_cover(c):
             continue
-        if c in near:
-            face = direction_to(me.at, c) if me.at and me.at != c else me.facing
-            if touches_enemy(st, serial, c, face):
-                continue
+        if c in near and touches_enemy(st, serial, c, end_facing(st, serial, c, parents)):
+            continue
         cells.append(c)
     if not cells:
         what = "a free cover cell" if dest.cover else "a free cell"
@@ -213,15 +224,9 @@ def move(ctx: Ctx, serial: int, dest: Dest, facing: str | None = None, *, releas
         if cell in occupied:
             raise RuleError(f"{cell[0]},{cell[1]} is taken by another soldier.")
     else:
-        cell = choose_cell(st, serial, dest, costs)
+        cell = choose_cell(st, serial, dest, costs, parents)
     start = s.at
-    face = facing or (direction_to(start, cell) if start else s.facing)
-    if facing is None and start is None:
-        # entering: face the way he walked on from the edge
-        first = cell
-        while first in parents:
-            first = parents[first]
-        face = direction_to(first, cell) if first != cell else s.facing
+    face = facing or end_facing(st, serial, cell, parents)
     hit = touches_enemy(st, serial, cell, face)
     if hit:
         raise RuleError(f"ending there would put {name} in combat contact with {st.name(hit[0])}: "

@@ -37,7 +37,6 @@ def advance(ctx: Ctx) -> None:
             st.phase = 1
             st.step = "phase_start"
         elif step == "phase_start":
-            st.trail = []
             p = st.setup.story[st.phase_cards[st.phase - 1]]
             ctx.say("phase", f"Phase {st.phase}: {p.top.value.upper()} and then {p.bottom.value.upper()}.",
                     phase=st.phase)
@@ -167,6 +166,7 @@ def _next_source(ctx: Ctx) -> None:
 
 def _phase_end(ctx: Ctx) -> None:
     st = ctx.st
+    st.last_trail, st.last_trail_phase, st.trail = st.trail, (st.turn, st.phase), []
     for f in st.forces.values():
         c = f.placed[st.phase - 1]
         if c is not None:

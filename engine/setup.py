@@ -30,14 +30,16 @@ def soldier_cards(d: SoldierDef, rank: Rank | str, medals: int, cards: dict[str,
     return core + list(d.profile(rank).cards)
 
 
-def budget(sc: ScenarioDef, side: str, players: int) -> int:
-    """VP per player for this number of players (the nearest listed level at or below it)."""
+def budget(sc: ScenarioDef, side: str, players: int, teammates: int | None = None) -> int:
+    """VP for one player (Scenario Selection; docs/rulings.md): the scenario's level for this
+    many players when the sides are even; otherwise the side's two-player level shared among
+    its players."""
     levels = sc.side(side).force_vp
-    if players in levels:
+    teammates = teammates or max(1, players // 2)
+    if players in levels and teammates * 2 == players:
         return levels[players]
-    lower = [n for n in levels if n <= players]
-    n = max(lower) if lower else min(levels)
-    return levels[n] * n // players if players > n else levels[n]
+    whole = levels.get(2, max(levels.values()))
+    return whole // teammates
 
 
 def force_cost(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEntry]) -> int:
@@ -52,7 +54,7 @@ def force_cost(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEntr
 
 
 def check_force(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEntry], players: int,
-                taken: set[int] = frozenset()) -> int:
+                taken: set[int] = frozenset(), teammates: int | None = None, preset: bool = False) -> int:
     """Validate one player's force; returns its cost. Raises a RuleError saying what is wrong."""
     if not entries:
         raise RuleError("a force needs at least one soldier.")
@@ -75,15 +77,23 @@ def check_force(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEnt
             if q not in cat.equipment:
                 raise RuleError(f"unknown equipment {q!r}; there is " + ", ".join(sorted(cat.equipment)) + ".")
     cost = force_cost(cat, sc, side, entries)
-    limit = budget(sc, side, players)
-    if cost > limit:
+    limit = budget(sc, side, players, teammates)
+    if cost > limit and not preset:
         raise RuleError(f"that force costs {cost} VP; the budget for {players} players is {limit} VP per player.")
     return cost
 
 
-def preset_share(sc: ScenarioDef, side: str, index: int, teammates: int) -> list[ForceEntry]:
-    """Teammates split the side's preset squad: every n-th soldier."""
-    return list(sc.side(side).preset[index::teammates])
+def preset_share(cat: Catalog, sc: ScenarioDef, side: str, index: int, teammates: int) -> list[ForceEntry]:
+    """Teammates split the side's preset squad as evenly as its VP allow: the dearest soldier
+    first, each to the teammate with the cheapest share so far."""
+    shares: list[list[ForceEntry]] = [[] for _ in range(teammates)]
+    cost = [0] * teammates
+    squad = sorted(sc.side(side).preset, key=lambda e: (-force_cost(cat, sc, side, [e]), e.serial))
+    for e in squad:
+        k = min(range(teammates), key=lambda i: (cost[i], i))
+        shares[k].append(e)
+        cost[k] += force_cost(cat, sc, side, [e])
+    return sorted(shares[index], key=lambda e: e.serial)
 
 
 def _orders_for(cat: Catalog, sc: ScenarioDef, side: str, landmark_pieces: set[str]) -> list[str]:
@@ -126,8 +136,8 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int) -
     chosen: list[list[ForceEntry]] = []
     for i, s in enumerate(seats):
         mates = [j for j, o in enumerate(seats) if o.side == s.side]
-        entries = s.force if s.force is not None else preset_share(sc, s.side, mates.index(i), len(mates))
-        check_force(cat, sc, s.side, entries, players, taken)
+        entries = s.force if s.force is not None else preset_share(cat, sc, s.side, mates.index(i), len(mates))
+        check_force(cat, sc, s.side, entries, players, taken, teammates=len(mates), preset=s.force is None)
         taken |= {e.serial for e in entries}
         chosen.append(entries)
     reserves: dict[str, list[ForceEntry]] = {}

@@ -259,7 +259,9 @@ class GameState(Model):
     weather: Weather = Weather()
     lasting_weather: Weather = Weather()
     vp: list[VpEntry] = Field(default_factory=list)
-    trail: list[TrailMark] = Field(default_factory=list)
+    trail: list[TrailMark] = Field(default_factory=list)  # what happened in the phase under way
+    last_trail: list[TrailMark] = Field(default_factory=list)  # ... and in the phase finished last
+    last_trail_phase: tuple[int, int] | None = None  # (turn, phase) of last_trail
     order_progress: dict[int, dict[str, int]] = Field(default_factory=dict)  # private per seat
     landmark_holders: dict[str, str] = Field(default_factory=dict)  # landmark -> side, captured landmarks
     result: Result | None = None

@@ -161,7 +161,9 @@ class View(V):
     phase_cards: list[PhaseCardView]
     board: dict  # width, height, rows of tile ids
     tiles: dict[str, TileDef]  # the map's tiles (static and public): modifiers, features, areas
+    map_key: str  # changes only when the map does: a cache key for pictures
     entry_areas: dict[str, AreaDef]
+    entry_sides: dict[str, list[str]]  # entry area -> the sides that may come on there
     exit_areas: dict[str, AreaDef]
     deploy: dict[str, list[str]]  # side -> deployment tiles
     seats: list[SeatView]
@@ -176,7 +178,9 @@ class View(V):
     active: ActiveView | None
     fight: FightView | None
     awaiting: list[Await]
-    trail: list[TrailMark]
+    trail: list[TrailMark]  # moves, shots and blasts of the phase under way
+    last_trail: list[TrailMark]  # ... of the phase finished last (draw these after a phase)
+    last_trail_phase: tuple[int, int] | None  # (turn, phase) of last_trail
     result: dict | None
     mine: Mine | None = None
 
@@ -247,7 +251,10 @@ def view(st: GameState, viewer: int | None = None) -> View:
         turns=st.setup.scenario.turns, phase=st.phase, step=st.step, story_left=len(st.story_deck),
         phase_cards=[_phase_card(st, c) for c in st.phase_cards],
         board={"width": board.width, "height": board.height, "rows": [list(r) for r in st.setup.scenario.map]},
-        tiles=dict(st.setup.tiles), entry_areas=dict(st.setup.scenario.entry_areas),
+        tiles=dict(st.setup.tiles), map_key=st.setup.map_key or st.setup.digest(),
+        entry_areas=dict(st.setup.scenario.entry_areas),
+        entry_sides={a: [s.id.value for s in st.setup.scenario.sides if a in s.entry]
+                     for a in st.setup.scenario.entry_areas},
         exit_areas=dict(st.setup.scenario.exit_areas),
         deploy={s.id.value: list(s.deploy) for s in st.setup.scenario.sides if s.deploy},
         seats=seats, forces=forces,
@@ -258,6 +265,7 @@ def view(st: GameState, viewer: int | None = None) -> View:
         weather={"look": st.weather.look + st.lasting_weather.look, "shoot": st.weather.shoot + st.lasting_weather.shoot},
         landmark_holders={k: int(v) for k, v in st.landmark_holders.items()},
         active=active, fight=fight_view, awaiting=awaiting(st), trail=list(st.trail),
+        last_trail=list(st.last_trail), last_trail_phase=st.last_trail_phase,
         result=st.result.model_dump() if st.result else None,
     )
     if viewer is None:

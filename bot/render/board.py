@@ -479,7 +479,8 @@ class BoardPanel(Panel):
     def _trail(self, img, d, L: BoardLayout, view) -> None:
         side = {s.serial: s.side for s in view.soldiers}
         r = L.base_r
-        for m in view.trail:
+        # the phase under way if anything has happened in it yet, else the phase just finished
+        for m in view.trail or view.last_trail:
             pts = [L.centre(c) for c in m.path]
             colour = S.SIDE_FILL.get(side.get(m.serial, ""), S.INK)
             if m.kind in ("move", "charge") and len(pts) >= 2:

@@ -1,0 +1,208 @@
+"""Invariants of the engine, checked with hypothesis over games played by the random agent
+on the real content: determinism, card conservation, hidden information, refused commands."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as S
+
+from engine import RuleError, apply, load_catalog, new_game, view
+from engine import commands as C
+from engine.agent import RandomAgent
+from engine.legal import legal_commands
+from engine.record import Record
+from engine.setup import SeatSpec, soldier_cards
+
+CAT = load_catalog()
+SCENARIOS = sorted(CAT.scenarios)
+PROPS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def seats_for(scenario: str, players: int = 2) -> list[SeatSpec]:
+    sides = [s.id.value for s in CAT.scenario(scenario).sides]
+    return [SeatSpec(name=f"P{i + 1}", side=sides[i % 2]) for i in range(players)]
+
+
+def play(scenario: str, seed: int, steps: int, players: int = 2):
+    """A game played `steps` commands in (or to its end): (states, commands)."""
+    st, _ = new_game(CAT, scenario, seats_for(scenario, players), seed)
+    agent = RandomAgent(seed)
+    states, cmds = [st], []
+    while st.step != "over" and len(cmds) < steps:
+        cmd = agent.choose(st, agent.seat_to_act(st))
+        st, _ = apply(st, cmd)
+        states.append(st)
+        cmds.append(cmd)
+    return states, cmds
+
+
+games = S.tuples(S.sampled_from(SCENARIOS), S.integers(0, 2**32 - 1), S.integers(0, 150), S.sampled_from([2, 2, 3, 4]))
+
+
+@PROPS
+@given(games)
+def test_same_seed_and_commands_give_the_same_game_byte_for_byte(game):
+    scenario, seed, steps, players = game
+    states, cmds = play(scenario, seed, steps, players)
+    rec = Record(scenario=scenario, seed=seed, seats=seats_for(scenario, players), commands=cmds)
+    replayed = [st for _, st, _ in rec.replay(CAT)]
+    assert [s.model_dump_json() for s in replayed] == [s.model_dump_json() for s in states]
+
+
+def expected_cards(st, force_id: str) -> Counter:
+    want = Counter()
+    for s in st.soldiers.values():
+        if s.force == force_id and s.status != "reserve":
+            want.update(soldier_cards(st.setup.soldiers[s.serial], s.rank, s.medals, st.setup.cards))
+    return want
+
+
+def card_places(st, force_id: str) -> Counter:
+    f = st.forces[force_id]
+    where = Counter(f.deck) + Counter(f.hand) + Counter(f.discard) + Counter(c for c in f.placed if c) \
+        + Counter(f.fight_pool)
+    for s in st.soldiers.values():
+        if s.force == force_id:
+            where.update(s.held)
+    return where
+
+
+@PROPS
+@given(games)
+def test_every_card_is_in_exactly_one_place(game):
+    scenario, seed, steps, players = game
+    states, _ = play(scenario, seed, steps, players)
+    for st in states[:: max(1, len(states) // 12)] + [states[-1]]:
+        for fid in st.forces:
+            assert card_places(st, fid) == expected_cards(st, fid), f"{fid} at turn {st.turn} step {st.step}"
+
+
+def _swap(lst_a: list, lst_b: list) -> bool:
+    """Exchange the first card of a with the first card of b (keeps both counts)."""
+    if lst_a and lst_b:
+        lst_a[0], lst_b[0] = lst_b[0], lst_a[0]
+        return True
+    return False
+
+
+def with_other_secrets(st):
+    """The same position with different hidden things: other cards in the hands, under the
+    soldiers, face down on the phases and in the fight pools, other deck orders, other orders."""
+    other = st.clone()
+    for f in other.forces.values():
+        f.deck.reverse()
+        _swap(f.hand, f.deck)
+        _swap(f.fight_pool, f.deck)
+        for i, c in enumerate(f.placed):
+            if c is not None and not f.revealed[i] and not f.face_up[i] and f.deck:
+                f.placed[i], f.deck[-1] = f.deck[-1], c
+                f.declared.pop(c, None)
+        f.discard.reverse()
+    for s in other.soldiers.values():
+        f = other.forces[s.force]
+        _swap(s.held, f.deck)
+    orders = sorted(other.setup.orders)
+    for seat in other.seats:
+        if seat.order and not seat.order_done:
+            seat.order = orders[(orders.index(seat.order) + 1) % len(orders)]
+    return other
+
+
+@PROPS
+@given(games)
+def test_the_public_view_is_the_same_whatever_the_hidden_things_are(game):
+    scenario, seed, steps, players = game
+    states, _ = play(scenario, seed, steps, players)
+    st = states[-1]
+    public = view(st)
+    assert public.mine is None
+    assert view(with_other_secrets(st)).model_dump_json() == public.model_dump_json()
+
+
+def test_the_public_view_has_no_field_for_a_secret():
+    """No hands, held or fight cards, orders or soldier VP anywhere in the public view's schema."""
+    from engine.view import View
+
+    def fields(model, seen=set()):
+        out = set()
+        for name, f in model.model_fields.items():
+            out.add((model.__name__, name))
+            ann = f.annotation
+            for sub in getattr(ann, "__args__", ()) + (ann,):
+                if isinstance(sub, type) and hasattr(sub, "model_fields") and sub not in seen and sub.__name__ != "Mine":
+                    seen.add(sub)
+                    out |= fields(sub, seen)
+        return out
+
+    names = {n for _, n in fields(View) if _ != "Mine"}
+    for secret in ("hand_cards", "deck_order", "order_id", "soldier_vp", "fight_pool", "orders"):
+        assert secret not in names
+    soldier_fields = set(__import__("engine.view", fromlist=["SoldierView"]).SoldierView.model_fields)
+    assert "vp" not in soldier_fields and "held" in soldier_fields  # held is a count
+    assert View.model_fields["mine"].default is None
+
+
+@PROPS
+@given(games)
+def test_public_events_never_name_a_card_going_into_a_hand(game):
+    scenario, seed, steps, players = game
+    st, _ = new_game(CAT, scenario, seats_for(scenario, players), seed)
+    agent = RandomAgent(seed)
+    n = 0
+    while st.step != "over" and n < steps:
+        st, events = apply(st, agent.choose(st, agent.seat_to_act(st)))
+        n += 1
+        hidden = {c for f in st.forces.values() for c in f.hand + f.fight_pool} | {
+            c for f in st.forces.values() for i, c in enumerate(f.placed) if c and not f.revealed[i] and not f.face_up[i]} | {
+            c for s in st.soldiers.values() for c in s.held}
+        for e in events:
+            if e.to is None and e.kind in ("draw", "placed", "hold", "unhold", "fight_draw"):
+                assert not any(c in e.text for c in hidden), e.text
+
+
+def garbage_commands(st, seat_count: int):
+    """Commands that are mostly wrong: other seats' legal commands, nonsense targets, bad cards."""
+    out = []
+    for seat in range(seat_count):
+        out += legal_commands(st, seat)[:10]
+    out += [C.Plan(seat=0, cards=["NOPE-1", None, None]), C.ShootCmd(seat=0, serial=999, target=1),
+            C.MoveCmd(seat=1, serial=101, cell=(999, 999)), C.FightCmd(seat=0, card="X", target=1),
+            C.HitPlus(seat=1, target=3), C.Capture(seat=0, victim=101), C.Declare(seat=0, card="X", action="move"),
+            C.Done(seat=1), C.Pass(seat=0), C.Unhold(seat=0, cards=["X"]), C.Keep(seat=1), C.Stay(seat=0),
+            C.Pay(seat=0, cards=[]), C.Decline(seat=1)]
+    return out
+
+
+@PROPS
+@given(games, S.randoms(use_true_random=False))
+def test_a_refused_command_never_changes_the_state(game, rnd):
+    scenario, seed, steps, players = game
+    states, _ = play(scenario, seed, steps, players)
+    st = states[-1]
+    before = st.model_dump_json()
+    for cmd in rnd.sample(garbage_commands(st, players), k=min(12, len(garbage_commands(st, players)))):
+        cmd = cmd.model_copy(update={"seat": rnd.randrange(players)}) if rnd.random() < 0.5 else cmd
+        try:
+            apply(st, cmd)
+        except RuleError:
+            assert st.model_dump_json() == before, f"{cmd} changed the state it refused"
+
+
+@PROPS
+@given(games)
+def test_every_listed_legal_command_is_accepted(game):
+    scenario, seed, steps, players = game
+    states, _ = play(scenario, seed, steps, players)
+    for st in states[::7] + [states[-1]]:
+        for seat in range(players):
+            for cmd in legal_commands(st, seat)[:40]:
+                apply(st, cmd)  # raises if the list offered something the rules refuse
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_state_json_round_trip_is_lossless(scenario):
+    states, _ = play(scenario, 7, 120)
+    for st in states[::10]:
+        js = st.model_dump_json()
+        assert type(st).model_validate_json(js).model_dump_json() == js
