@@ -88,6 +88,7 @@ class Board:
     _move_area: list[int] = field(default_factory=list)
     _in_cover: bytearray = field(default_factory=bytearray)
     _paths_cache: dict = field(default_factory=dict)
+    _centres: dict = field(default_factory=dict)
     _area_rects: dict[str, list[tuple[float, float, float, float, dict]]] = field(default_factory=dict)
     _line_cache: dict = field(default_factory=dict)
 
@@ -158,9 +159,12 @@ class Board:
         return [(ox + x, oy + y) for y in range(size) for x in range(size)]
 
     def tile_centre(self, tid: str) -> Cell:
-        ox, oy = self.origin[tid]
-        half = self.tiles[tid].size // 2
-        return ox + half, oy + half
+        c = self._centres.get(tid)
+        if c is None:
+            ox, oy = self.origin[tid]
+            half = self.tiles[tid].size // 2
+            c = self._centres[tid] = (ox + half, oy + half)
+        return c
 
     def nomove(self, c: Cell) -> bool:
         return bool(self._nomove[c[1] * self.width + c[0]])

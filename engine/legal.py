@@ -16,7 +16,7 @@ from engine.contact import enemies_of, in_contact
 from engine.errors import RuleError
 from engine.hide import rally_check
 from engine.look import check_can_look, sight_options
-from engine.move import Dest, charge_cell, choose_cell, escorted_by, near_others, reachable, walk_allowance
+from engine.move import charge_cell, destination_cells, escorted_by, reachable, walk_allowance
 from engine.placement import matching, max_filled
 from engine.blast import toss_problem
 from engine.shoot import check_can_shoot, shoot_targets
@@ -166,15 +166,8 @@ def _moves(st, m: int, seat: int, kind: str | None) -> Iterator[C.Cmd]:
     s = st.soldiers[m]
     costs, parents, _ = reachable(st, m)
     board = st.board
-    tiles = sorted({board.tile_at(c) for c in costs if c != s.at})
-    near = near_others(st, m)
-    for t in tiles:
-        for cover in (False, True):
-            try:
-                choose_cell(st, m, Dest(tile=t, cover=cover), costs, parents, near)
-            except RuleError:
-                continue
-            yield C.MoveCmd(seat=seat, serial=m, tile=t, cover=cover, via=kind)
+    for t, cover in sorted(destination_cells(st, m, costs, parents)):
+        yield C.MoveCmd(seat=seat, serial=m, tile=t, cover=cover, via=kind)
     if s.status != "board":
         return
     sc = st.setup.scenario

@@ -166,33 +166,45 @@ def end_facing(st, serial: int, cell: Cell, parents: dict[Cell, Cell]) -> str:
     return direction_to(start, cell) if start != cell else me.facing
 
 
-def choose_cell(st, serial: int, dest: Dest, costs: dict[Cell, float], parents: dict[Cell, Cell],
-                near: set[Cell] | None = None) -> Cell:
-    """The cell a tile destination means: the reachable free cell nearest the tile's centre
-    (or the nearest cover cell when asked for cover), cheapest path breaking ties."""
+def destination_cells(st, serial: int, costs: dict[Cell, float], parents: dict[Cell, Cell]) -> dict[tuple[str, bool], Cell]:
+    """For every tile he can reach, the cell a tile destination means (R28): the free reachable
+    cell nearest the tile's centre, and (key cover=True) the nearest reachable cell In Cover;
+    cells where he would end in contact are left out. One pass over the reachable cells."""
     board = st.board
     _, occupied = _blocked(st, serial)
-    if dest.tile not in board.origin:
-        raise RuleError(f"there is no tile {dest.tile} on this map.")
-    cx, cy = board.tile_centre(dest.tile)
     me = st.soldiers[serial]
-    near = near_others(st, serial) if near is None else near
-    cells = []
-    for c in board.tile_cells(dest.tile):
-        if c not in costs or c in occupied or c == me.at:
-            continue
-        if dest.cover and not board.in_cover(c):
+    near = near_others(st, serial)
+    best: dict[tuple[str, bool], tuple] = {}
+    tile_at, centre, in_cover = board.tile_at, board.tile_centre, board.in_cover
+    for c, cost in costs.items():
+        if c in occupied or c == me.at:
             continue
         if c in near and touches_enemy(st, serial, c, end_facing(st, serial, c, parents)):
             continue
-        cells.append(c)
-    if not cells:
+        t = tile_at(c)
+        cx, cy = centre(t)
+        rank = ((c[0] - cx) ** 2 + (c[1] - cy) ** 2, cost, c[1], c[0])
+        old = best.get((t, False))
+        if old is None or rank < old[0]:
+            best[(t, False)] = (rank, c)
+        if in_cover(c):
+            rank = (cost, c[1], c[0])
+            old = best.get((t, True))
+            if old is None or rank < old[0]:
+                best[(t, True)] = (rank, c)
+    return {k: v[1] for k, v in best.items()}
+
+
+def choose_cell(st, serial: int, dest: Dest, costs: dict[Cell, float], parents: dict[Cell, Cell]) -> Cell:
+    """The cell a tile destination means (R28), or a RuleError saying why there is none."""
+    if dest.tile not in st.board.origin:
+        raise RuleError(f"there is no tile {dest.tile} on this map.")
+    cell = destination_cells(st, serial, costs, parents).get((dest.tile, dest.cover))
+    if cell is None:
         what = "a free cover cell" if dest.cover else "a free cell"
         raise RuleError(f"{st.name(serial)} cannot reach {what} in {dest.tile} this move "
                         f"(modified Walk {walk_allowance(st, serial):g}\").")
-    if dest.cover:
-        return min(cells, key=lambda c: (round(costs[c], 6), c[1], c[0]))
-    return min(cells, key=lambda c: ((c[0] - cx) ** 2 + (c[1] - cy) ** 2, round(costs[c], 6), c[1], c[0]))
+    return cell
 
 
 def move(ctx: Ctx, serial: int, dest: Dest, facing: str | None = None, *, release: bool = False,

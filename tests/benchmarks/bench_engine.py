@@ -1,0 +1,63 @@
+"""Engine benchmark: command apply latency and whole autoplayed games.
+
+    .venv/bin/python tests/benchmarks/bench_engine.py [--games 40]
+
+Targets (issue 2): apply p99 <= 2 ms; one full scenario autoplayed <= 100 ms median.
+`apply` is timed alone (the agent's choice and the legal-command list are not in it); a game
+is timed whole (set-up, every agent choice, every apply), as `fieldpost autoplay` plays it.
+The machine is shared and noisy: compare numbers from one run.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from engine import apply, load_catalog, new_game  # noqa: E402
+from engine.agent import RandomAgent  # noqa: E402
+from engine.setup import SeatSpec  # noqa: E402
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(len(xs) * p))]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=40)
+    args = ap.parse_args()
+    cat = load_catalog()
+    print(f"{'scenario':<24} {'apply median':>12} {'apply p99':>10} {'game median':>12} {'games/s':>8} {'commands':>9}")
+    worst_p99, medians = 0.0, []
+    for sc in sorted(cat.scenarios):
+        sides = [s.id.value for s in cat.scenario(sc).sides]
+        applies, games, ncmd = [], [], 0
+        for seed in range(args.games):
+            t0 = time.perf_counter()
+            st, _ = new_game(cat, sc, [SeatSpec(name="A", side=sides[0]), SeatSpec(name="B", side=sides[1])], seed)
+            agent = RandomAgent(seed)
+            while st.step != "over":
+                cmd = agent.choose(st, agent.seat_to_act(st))
+                a0 = time.perf_counter()
+                st, _ = apply(st, cmd)
+                applies.append(time.perf_counter() - a0)
+                ncmd += 1
+            games.append(time.perf_counter() - t0)
+        med, p99 = statistics.median(applies) * 1e3, pct(applies, 0.99) * 1e3
+        gmed = statistics.median(games) * 1e3
+        worst_p99 = max(worst_p99, p99)
+        medians.append(gmed)
+        print(f"{sc:<24} {med:>9.3f} ms {p99:>7.3f} ms {gmed:>9.1f} ms {len(games) / sum(games):>8.2f} "
+              f"{ncmd / len(games):>9.1f}")
+    print(f"\nworst apply p99: {worst_p99:.3f} ms (target <= 2 ms); "
+          f"fastest / slowest scenario game median: {min(medians):.1f} / {max(medians):.1f} ms (target <= 100 ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
