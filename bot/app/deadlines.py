@@ -1,9 +1,9 @@
 """Deadlines: each awaited decision gets a reminder at half time and an expiry at full time.
 
 Two store deadline rows per awaited (seat, decision): `remind:<kind>:<seat>` and
-`expire:<kind>:<seat>`. A player who is still awaited for the same kind of decision keeps his
-due time when someone else acts (placing cards one by one must not extend the others' time);
-his own command starts a new clock for his next decision.
+`expire:<kind>:<seat>`. A decision still awaited after a commit (same seat, kind and detail:
+placing cards while the others place, carrying out the same card move after move) keeps its
+time; a new decision (the next card, a Hit+ target) starts a new clock.
 """
 from __future__ import annotations
 
@@ -34,31 +34,41 @@ class DeadlineKey:
 
 
 def plan(
-    awaited: Iterable[tuple[int, str]],
+    awaited: Iterable[tuple[int, str, str]],
     users: Mapping[int, int],
     previous: Iterable[Deadline | Awaited],
     *,
-    actor: int | None,
+    still: Iterable[tuple[int, str, str]] = (),
     now: datetime,
     hours: float,
 ) -> list[Awaited]:
-    """The deadlines after a commit: `awaited` (seat, kind) pairs, `users` seat -> user id,
-    `previous` the deadlines before it, `actor` the seat that just acted (None: nobody)."""
+    """The deadlines after a commit. `awaited` are the (seat, kind, detail) decisions now
+    awaited, `users` maps seats to user ids, `previous` the deadlines before the commit, and
+    `still` the decisions awaited before it: one awaited before and after is the same decision
+    and keeps its time; a new one gets a fresh clock."""
     kept = {(d.key, d.user_id): d.due for d in previous}
+    ongoing = set(still)
     span = timedelta(hours=hours)
     out: list[Awaited] = []
-    for seat, kind in dict.fromkeys(awaited):
+    seen: set[tuple[int, str]] = set()
+    for seat, kind, detail in awaited:
         user = users.get(seat)
-        if user is None:
-            continue
+        if user is None or (seat, kind) in seen:
+            continue  # one clock per seat and kind
+        seen.add((seat, kind))
         remind, expire = f"remind:{kind}:{seat}", f"expire:{kind}:{seat}"
-        due = kept.get((expire, user)) if seat != actor else None
+        due = kept.get((expire, user)) if (seat, kind, detail) in ongoing else None
         if due is None:
             out += [Awaited(remind, user, now + span / 2), Awaited(expire, user, now + span)]
         else:
             out += [Awaited(remind, user, kept.get((remind, user), due - span / 2)),
                     Awaited(expire, user, due)]
     return out
+
+
+def unchanged(previous: Iterable[Deadline | Awaited], new: Iterable[Awaited]) -> bool:
+    """Whether a commit may leave the deadlines as they are."""
+    return {(d.key, d.user_id, d.due) for d in previous} == {(a.key, a.user_id, a.due) for a in new}
 
 
 def due_of(deadlines: Iterable[Deadline | Awaited], seat: int, kind: str) -> datetime | None:

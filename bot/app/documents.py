@@ -1,11 +1,12 @@
 """What a game's stored `state` document is: a `Lobby` before the start, a `GameState` after.
 
-`StateCodec` writes and reads GameState JSON byte for byte as pydantic does, but keeps each
-game's static setup (map, soldiers, cards: ~95% of the text) serialised once, so a command
-costs a dump of what changed rather than of the whole scenario.
+`StateCodec` writes a GameState without its static setup (map, soldiers, cards: ~95% of the
+text), which is stored once per game and named by its digest, so a command costs a dump and a
+write of what changed rather than of the whole scenario.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections import OrderedDict
@@ -16,7 +17,6 @@ from engine import GameState, RuleError
 from engine.content import ForceEntry, Nationality, Rank
 from engine.state import GameSetup
 
-_PREFIX = '{"setup":'
 
 
 class LobbySeat(BaseModel):
@@ -48,39 +48,66 @@ class LobbyDoc(BaseModel):
 
 
 class StateCodec:
-    """GameState <-> JSON text with the setup's JSON cached (a bounded number of setups)."""
+    """GameState <-> the stored document `{"setup_ref": "<digest>", ...everything else}`.
 
-    def __init__(self, size: int = 256) -> None:
-        self._setups: OrderedDict[int, tuple[GameSetup, str]] = OrderedDict()
+    A game's setup (map, tiles, soldiers, cards, orders: ~95% of a state) never changes after
+    the start, so it is stored once, as the setting ("setup", digest), and each commit writes
+    only what changes: a few KB instead of 35-110 KB. Parsed setups are kept by digest.
+    `full_json` gives the plain `GameState.model_dump_json()` text when one is wanted.
+    """
+
+    def __init__(self, size: int = 512) -> None:
+        self._by_object: OrderedDict[int, tuple[GameSetup, str]] = OrderedDict()  # id -> digest
+        self._by_digest: OrderedDict[str, GameSetup] = OrderedDict()
         self._size = size
 
-    def _setup_json(self, setup: GameSetup) -> str:
-        hit = self._setups.get(id(setup))
+    def digest(self, setup: GameSetup) -> str:
+        hit = self._by_object.get(id(setup))
         if hit is not None and hit[0] is setup:
-            self._setups.move_to_end(id(setup))
+            self._by_object.move_to_end(id(setup))
             return hit[1]
         text = setup.model_dump_json()
-        self._setups[id(setup)] = (setup, text)
-        while len(self._setups) > self._size:
-            self._setups.popitem(last=False)
-        return text
+        ref = hashlib.sha256(text.encode()).hexdigest()[:32]
+        self._keep(ref, self._by_digest.get(ref, setup))
+        self._by_object[id(setup)] = (setup, ref)
+        return ref
+
+    def shared(self, state: GameState) -> GameState:
+        """The state with the one setup object kept for its digest, so games of the same
+        scenario and forces share a single parsed setup in memory."""
+        ref = self.digest(state.setup)
+        setup = self._by_digest[ref]
+        return state if setup is state.setup else state.model_copy(update={"setup": setup})
+
+    def _keep(self, ref: str, setup: GameSetup) -> None:
+        self._by_object[id(setup)] = (setup, ref)
+        self._by_digest[ref] = setup
+        self._by_digest.move_to_end(ref)
+        for table in (self._by_object, self._by_digest):
+            while len(table) > self._size:
+                table.popitem(last=False)
 
     def dumps(self, state: GameState) -> str:
-        """Exactly `state.model_dump_json()`."""
         rest = state.model_dump_json(exclude={"setup"})
-        return _PREFIX + self._setup_json(state.setup) + "," + rest[1:]
+        return '{"setup_ref":"' + self.digest(state.setup) + '",' + rest[1:]
 
-    def loads(self, text: str, known: GameSetup | None = None) -> GameState:
-        """Parse a stored state; when it starts with the JSON of `known` setup, reuse it."""
-        if known is not None:
-            head = _PREFIX + self._setup_json(known) + ","
-            if text.startswith(head):
-                data = json.loads("{" + text[len(head):])
-                data["setup"] = known
-                return GameState.model_validate(data)
-        state = GameState.model_validate_json(text)
-        self._setup_json(state.setup)
-        return state
+    def known(self, ref: str) -> GameSetup | None:
+        return self._by_digest.get(ref)
+
+    def learn(self, ref: str, setup_data: dict) -> GameSetup:
+        setup = self._by_digest.get(ref) or GameSetup.model_validate(setup_data)
+        self._keep(ref, setup)
+        return setup
+
+    @staticmethod
+    def split(text: str) -> tuple[str, dict]:
+        """A stored document -> (setup digest, the rest of the state as data)."""
+        data = json.loads(text)
+        return data.pop("setup_ref"), data
+
+    @staticmethod
+    def join(setup: GameSetup, data: dict) -> GameState:
+        return GameState.model_validate({**data, "setup": setup})
 
 
 _RANKS = {

@@ -106,10 +106,11 @@ def choices(st: GameState, seat: int, limit: int = MAX_CHOICES) -> tuple[Choice,
     if kind == "place":
         force = next(f for f in st.forces.values() if f.seat == seat)
         cmds: list[C.Cmd] = list(plan_options(st, force.id, limit=max(limit * 4, 100)))
+    elif kind == "act":
+        # actions go by /act; the buttons only finish (the engine refuses a finish too early)
+        cmds = [C.Done(seat=seat), C.Pass(seat=seat)]
     else:
         cmds = legal_commands(st, seat)
-    if kind == "act":
-        cmds = [c for c in cmds if isinstance(c, (C.Done, C.Pass))]
     out, seen = [], set()
     for cmd in cmds:
         text = str(cmd)
@@ -154,19 +155,20 @@ def private_desk(st: GameState, seat: int) -> str:
     return hand_text(mine)
 
 
-def desk_changed(before: GameState | None, after: GameState, seat: int) -> bool:
-    """Whether a seat's hidden things changed: hand, placed cards, held cards, fight cards."""
+def cards_arrived(before: GameState | None, after: GameState, seat: int) -> bool:
+    """Whether cards came into a seat's hand, held cards or fight cards (a draw, a fight, a
+    placement taken back): then he gets his whole desk again. Other changes to his secrets
+    (placing, holding, paying) are told by the engine's private events."""
     if before is None:
         return True
 
-    def desk(st: GameState) -> tuple:
+    def cards(st: GameState) -> set[str]:
         forces = [f for f in st.forces.values() if f.seat == seat]
         ids = {f.id for f in forces}
-        return (tuple(tuple(f.hand) for f in forces), tuple(tuple(f.placed) for f in forces),
-                tuple(tuple(f.fight_pool) for f in forces),
-                tuple(sorted((s.serial, tuple(s.held)) for s in st.soldiers.values() if s.force in ids)))
+        out = {c for f in forces for c in (*f.hand, *f.fight_pool)}
+        return out | {c for s in st.soldiers.values() if s.force in ids for c in s.held}
 
-    return desk(before) != desk(after)
+    return not cards(after) <= cards(before)
 
 
 def prompt_text(st: GameState, seat: int, kind: str, detail: str) -> str:

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from engine import View
+from engine import GameState, View
+from engine import view as engine_view
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,20 +39,32 @@ class Where:
     thread_id: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
 class ImageRequest:
-    """A picture to draw: `view` is the only input, so a public request carries the public
-    view and a private one (`seat` set) that seat's own view."""
+    """A picture to draw. Its only input is `view`: the public view for a public request,
+    the seat's own view for a private one (`seat` set). The view is worked out when first
+    asked for, so a front end that draws no pictures pays nothing for it."""
 
-    kind: Literal["board", "soldier"]
-    view: View
-    seat: int | None = None
-    serial: int | None = None
-    caption: str = ""
+    __slots__ = ("kind", "seat", "serial", "caption", "_state", "_view")
+
+    def __init__(self, kind: Literal["board", "soldier"], source: GameState | View, *,
+                 seat: int | None = None, serial: int | None = None, caption: str = "") -> None:
+        self.kind, self.seat, self.serial, self.caption = kind, seat, serial, caption
+        self._view = source if isinstance(source, View) else None
+        self._state = None if isinstance(source, View) else source
+
+    @property
+    def view(self) -> View:
+        if self._view is None:
+            self._view = engine_view(self._state, self.seat)
+            self._state = None
+        return self._view
 
     @property
     def public(self) -> bool:
         return self.seat is None
+
+    def __repr__(self) -> str:
+        return f"ImageRequest({self.kind!r}, seat={self.seat}, serial={self.serial})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,11 +13,12 @@ only thing that changes a game. Nothing here knows Discord: users are ints.
 """
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from engine import (
@@ -38,7 +39,7 @@ from engine.setup import budget, check_force
 from engine.undo import undoable
 
 from bot.app import eventlog, prompts
-from bot.app.deadlines import DEFAULT_HOURS, DeadlineKey, due_of, plan
+from bot.app.deadlines import DEFAULT_HOURS, DeadlineKey, due_of, plan, unchanged
 from bot.app.documents import Lobby, LobbyDoc, LobbySeat, StateCodec, force_text, parse_force
 from bot.app.errors import NoGame, NotYours, OutOfDate, Refused
 from bot.app.replies import Caller, ImageRequest, Private, Prompt, Replies, Waiting, Where
@@ -68,10 +69,11 @@ def _utc_now() -> datetime:
 
 @dataclass(slots=True)
 class _Cached:
-    """A parsed game at one version. Never the source of truth: used only while the store
-    still has this version (Avrae #1811: caches per game, invalidated by version)."""
+    """A parsed game at one version. Never the source of truth (Avrae #1811): a command may
+    start from it without reading the store, but its commit names this version, so if another
+    process moved the game on the commit fails, the entry is dropped and the command reloads."""
 
-    version: int
+    game: StoredGame  # without its state text
     state: GameState
     deadlines: list[Deadline | Awaited]
     hours: float
@@ -181,27 +183,52 @@ class GameService:
 
     # ================================================================== loading and caching
 
-    async def _load(self, game_id: int) -> _Loaded:
+    async def _load(self, game_id: int, *, cached: bool = False) -> _Loaded:
+        """The game as stored; with `cached`, the parsed game this process last committed, if
+        any (the commit's version check catches a game changed elsewhere)."""
+        hit = self._cache.get(game_id)
+        if cached and hit is not None:
+            self._cache.move_to_end(game_id)
+            return _Loaded(hit.game, state=hit.state, deadlines=hit.deadlines, hours=hit.hours)
         try:
             game = await self.store.load_game(game_id)
         except GameNotFound:
             raise NoGame(f"There is no game #{game_id}.") from None
         if game.state.startswith('{"lobby"'):
             return _Loaded(game, lobby=LobbyDoc.model_validate_json(game.state).lobby)
-        hit = self._cache.get(game_id)
-        if hit is not None and hit.version == game.version:
+        if hit is not None and hit.game.version == game.version:
             self._cache.move_to_end(game_id)
             return _Loaded(game, state=hit.state, deadlines=hit.deadlines, hours=hit.hours)
-        state = self._codec.loads(game.state, hit.state.setup if hit is not None else None)
+        state = await self._parse(game.state)
         deadlines: list[Deadline | Awaited] = list(await self.store.deadlines(game_id))
         hours = float(await self.store.get_setting(f"game:{game_id}", "deadline_hours", DEFAULT_HOURS))
-        self._remember(game_id, game.version, state, deadlines, hours)
+        self._remember(game, state, deadlines, hours)
         return _Loaded(game, state=state, deadlines=deadlines, hours=hours)
 
-    def _remember(self, game_id: int, version: int, state: GameState,
-                  deadlines: list, hours: float) -> None:
-        self._cache[game_id] = _Cached(version, state, deadlines, hours)
-        self._cache.move_to_end(game_id)
+    async def _parse(self, text: str) -> GameState:
+        ref, data = self._codec.split(text)
+        setup = self._codec.known(ref)
+        if setup is None:
+            stored = await self.store.get_setting("setup", ref)
+            if stored is None:
+                raise Refused("This game's setup is missing from the database; it cannot be loaded.")
+            setup = self._codec.learn(ref, stored)
+        return self._codec.join(setup, data)
+
+    async def _keep_setup(self, state: GameState) -> None:
+        """Store a new game's setup once, before the first commit that names it."""
+        ref = self._codec.digest(state.setup)
+        if await self.store.get_setting("setup", ref) is None:
+            await self.store.set_setting("setup", ref, json.loads(state.setup.model_dump_json()))
+
+    async def load_state(self, game_id: int) -> GameState | None:
+        """The game's current state (None in the lobby): for tools and tests, never for output."""
+        loaded = await self._load(game_id)
+        return loaded.state
+
+    def _remember(self, game: StoredGame, state: GameState, deadlines: list, hours: float) -> None:
+        self._cache[game.id] = _Cached(replace(game, state=""), state, deadlines, hours)
+        self._cache.move_to_end(game.id)
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
 
@@ -386,12 +413,14 @@ class GameService:
                 state, events = new_game(self.catalog, lobby.scenario, specs, lobby.seed)
             except RuleError as exc:
                 raise Refused(f"Game #{gid} cannot start yet: {exc}") from None
+            state = self._codec.shared(state)
             seats = self._lobby_seats(lobby)
             users = {s.seat_index: s.user_id for s in seats}
             hours = float(await self.store.get_setting(f"game:{gid}", "deadline_hours", DEFAULT_HOURS))
             now = self.clock()
-            awaited = plan(((a.seat, a.kind) for a in awaiting(state)), users, [],
-                           actor=None, now=now, hours=hours)
+            awaited = plan(((a.seat, a.kind, a.detail) for a in awaiting(state)), users, [],
+                           now=now, hours=hours)
+            await self._keep_setup(state)
             bodies = [eventlog.envelope("started", scenario=lobby.scenario, seed=lobby.seed,
                                         seats=[s.model_dump(mode="json") for s in specs]),
                       *eventlog.engine_events(events)]
@@ -402,10 +431,11 @@ class GameService:
                     awaited=awaited)
             except VersionConflict:
                 raise Refused("Someone changed the game at the same moment; try again.") from None
-            self._remember(gid, done.version, state, list(awaited), hours)
+            game = replace(loaded.game, version=done.version, status=GameStatus.ACTIVE,
+                           seats=tuple(seats), state="")
+            self._remember(game, state, list(awaited), hours)
             log.info("game %d started with %d players", gid, len(seats))
-            game = await self.store.load_game(gid)
-            r = self._outcome(game, None, state, events, version=done.version, actor=None,
+            r = self._outcome(game, None, state, events, version=done.version,
                               deadlines=awaited, board=True)
             r.public.insert(0, f"**Game #{gid} begins.**")
             return r
@@ -453,41 +483,55 @@ class GameService:
         return await self._play(caller, game_id, make, precheck=check, bound=True)
 
     async def _play(self, caller: Caller, gid: int, make: Callable[[GameState, int], Cmd], *,
-                    version: int | None = None, precheck=None, bound: bool = False,
-                    by: str = "player", seat: int | None = None) -> Replies:
+                    version: int | None = None, precheck=None, bound: bool = False) -> Replies:
         bound = bound or version is not None
+        trust_cache = not bound  # a press names a version: judge it on the stored game
         for _ in range(RETRIES):
             async with self.locks.for_game(gid):
-                loaded = await self._load(gid)
-                state = loaded.state
-                if loaded.game.status != GameStatus.ACTIVE or state is None:
-                    raise Refused(self._not_active(loaded))
-                mine = seat if seat is not None else loaded.seat_of(caller.user_id)
-                if mine is None:
-                    raise NotYours(f"You have no seat in game #{gid}; only its players act.")
-                if version is not None and version != loaded.game.version:
-                    raise OutOfDate()
-                if precheck is not None:
-                    await precheck(loaded)
+                loaded = await self._load(gid, cached=trust_cache)
                 try:
-                    cmd = make(state, mine)
-                    after, events = apply(state, cmd)
-                except RuleError as exc:
-                    raise Refused(str(exc)) from None
+                    after, events, cmd, mine = await self._try(caller, loaded, make, version, precheck)
+                except Refused:
+                    if not trust_cache:
+                        raise
+                    # the cache may be behind another process: refuse only on the stored game
+                    trust_cache = False
+                    self._forget(gid)
+                    continue
                 try:
-                    r = await self._commit(loaded, state, after, events, cmd=cmd, seat=mine,
-                                           user=caller.user_id, by=by)
+                    r = await self._commit(loaded, loaded.state, after, events, cmd=cmd, seat=mine,
+                                           user=caller.user_id, by="player")
                 except VersionConflict:
                     self._forget(gid)
+                    trust_cache = False
                     if bound:
                         raise OutOfDate() from None
                     continue
-                if by == "player":
-                    r.ephemeral.append(f"Done: `{cmd}`." + (
-                        " (`/game undo` takes it back.)" if r.undoable else ""))
+                r.ephemeral.append(f"Done: `{cmd}`." + (
+                    " (`/game undo` takes it back.)" if r.undoable else ""))
                 return r
         raise Refused("Someone acted first, several times over; here is the game now — "
                       "check `/game status` and try again.")
+
+    async def _try(self, caller: Caller, loaded: _Loaded, make, version: int | None, precheck
+                   ) -> tuple[GameState, list, Cmd, int]:
+        """Check who may act and ask the engine; raises Refused with the reason."""
+        state = loaded.state
+        if loaded.game.status != GameStatus.ACTIVE or state is None:
+            raise Refused(self._not_active(loaded))
+        mine = loaded.seat_of(caller.user_id)
+        if mine is None:
+            raise NotYours(f"You have no seat in game #{loaded.id}; only its players act.")
+        if version is not None and version != loaded.game.version:
+            raise OutOfDate()
+        if precheck is not None:
+            await precheck(loaded)
+        try:
+            cmd = make(state, mine)
+            after, events = apply(state, cmd)
+        except RuleError as exc:
+            raise Refused(str(exc)) from None
+        return after, events, cmd, mine
 
     async def _commit(self, loaded: _Loaded, before: GameState, after: GameState, events, *,
                       cmd: Cmd, seat: int, user: int, by: str) -> Replies:
@@ -495,14 +539,14 @@ class GameService:
         can_undo = by == "player" and undoable(before, after, events)
         bodies = [eventlog.command_envelope(cmd, seat=seat, user=user, by=by, undoable=can_undo),
                   *eventlog.engine_events(events)]
-        r = await self._write(loaded, before, after, events, bodies, actor=seat)
+        r = await self._write(loaded, before, after, events, bodies)
         r.undoable = can_undo
         log.info("game %d v%d: seat %d %s %s (%d events)", gid, r.version, seat, by,
                  cmd.type, len(events))
         return r
 
     async def _write(self, loaded: _Loaded, before: GameState | None, after: GameState, events,
-                     bodies: list[str], *, actor: int | None, snapshot: bool | None = None,
+                     bodies: list[str], *, snapshot: bool | None = None,
                      fresh: bool = False) -> Replies:
         """Commit `after` with its log bodies, deadlines, snapshot and status; build Replies.
         `before` None (a rollback) re-sends every desk and prompt; `fresh` restarts every clock."""
@@ -511,41 +555,44 @@ class GameService:
         phase_moved = before is None or (before.turn, before.phase) != (after.turn, after.phase)
         take = (phase_moved and not over) if snapshot is None else snapshot
         users = loaded.users()
-        awaited = [] if over else plan(((a.seat, a.kind) for a in awaiting(after)), users,
-                                       [] if fresh else loaded.deadlines, actor=actor,
-                                       now=self.clock(),
-                                       hours=loaded.hours)
+        previous = [] if fresh else loaded.deadlines
+        awaited = [] if over else plan(
+            ((a.seat, a.kind, a.detail) for a in awaiting(after)), users, previous,
+            still=() if before is None else ((a.seat, a.kind, a.detail) for a in awaiting(before)),
+            now=self.clock(), hours=loaded.hours)
         done = await self.store.commit(
             gid, loaded.game.version, self._codec.dumps(after), bodies,
             status=GameStatus.FINISHED if over else None,
-            snapshot=eventlog.phase_label(after) if take else None, awaited=awaited)
-        self._remember(gid, done.version, after, list(awaited), loaded.hours)
-        return self._outcome(loaded.game, before, after, events, version=done.version, actor=actor,
+            snapshot=eventlog.phase_label(after) if take else None,
+            awaited=None if not fresh and unchanged(previous, awaited) else awaited)
+        game = replace(loaded.game, version=done.version, state="",
+                       status=GameStatus.FINISHED if over else GameStatus.ACTIVE)
+        self._remember(game, after, list(awaited), loaded.hours)
+        return self._outcome(game, before, after, events, version=done.version,
                              deadlines=awaited, board=phase_moved or over)
 
     def _outcome(self, game: GameSummary, before: GameState | None, after: GameState, events, *,
-                 version: int, actor: int | None, deadlines, board: bool) -> Replies:
+                 version: int, deadlines, board: bool) -> Replies:
         """Replies after a change: the public story, each seat's private news, the prompts."""
         users = {s.seat_index: s.user_id for s in getattr(game, "seats", ())}
         r = Replies(game_id=game.id, version=version, channel_id=game.thread_id or game.channel_id)
         r.public = [e.text for e in events if e.to is None]
         for seat in range(len(after.seats)):
             lines = [e.text for e in events if e.to == seat]
-            if prompts.desk_changed(before, after, seat) and after.step != "over":
+            if prompts.cards_arrived(before, after, seat) and after.step != "over":
                 lines.append(prompts.private_desk(after, seat))
             if lines and seat in users:
                 r.private.append(Private(users[seat], seat, "\n".join(lines)))
         if board:
-            r.images.append(ImageRequest("board", view(after), caption=self._board_caption(game.id, after)))
+            r.images.append(ImageRequest("board", after, caption=self._board_caption(game.id, after)))
         if after.step == "over":
             r.ended = True
             return r
-        r.waiting, r.prompts = self._asks(game.id, version, before, after, users, deadlines, actor)
+        r.waiting, r.prompts = self._asks(game.id, version, before, after, users, deadlines)
         return r
 
     def _asks(self, gid: int, version: int, before: GameState | None, after: GameState,
-              users: dict[int, int], deadlines, actor: int | None,
-              everyone: bool = False) -> tuple[list[Waiting], list[Prompt]]:
+              users: dict[int, int], deadlines, everyone: bool = False) -> tuple[list[Waiting], list[Prompt]]:
         now_awaited = awaiting(after)
         was = {(a.seat, a.kind, a.detail) for a in awaiting(before)} if before is not None else set()
         waiting = [Waiting(users.get(a.seat, 0), a.seat, after.seats[a.seat].name, a.detail,
@@ -606,7 +653,7 @@ class GameService:
             bodies = [eventlog.envelope("undo", to_seq=seq - 1, seat=seat, user=caller.user_id,
                                         name=loaded.state.seats[seat].name)]
             try:
-                r = await self._write(loaded, loaded.state, before, [], bodies, actor=seat,
+                r = await self._write(loaded, loaded.state, before, [], bodies,
                                       snapshot=False)
             except VersionConflict:
                 raise Refused("Someone acted first; nothing was taken back.") from None
@@ -623,7 +670,7 @@ class GameService:
         else:
             info = max(infos, key=lambda s: s.seq)
             snap = await self.store.load_snapshot(gid, info.label)
-            start = self._codec.loads(snap.state)
+            start = await self._parse(snap.state)
             state = eventlog.replay(None, [x for x in logged if info.seq < x[0] <= seq],
                                     start=(info.seq, start))
         assert state is not None
@@ -657,7 +704,7 @@ class GameService:
             reloaded = await self._load(gid)
             after = reloaded.state
             assert after is not None
-            r = await self._write(reloaded, None, after, [], [], actor=None, snapshot=False,
+            r = await self._write(reloaded, None, after, [], [], snapshot=False,
                                   fresh=True)
             r.public.insert(0, f"**{caller.name} rolled game #{gid} back to the start of "
                                f"{eventlog.describe_label(label)}.**")
@@ -750,12 +797,12 @@ class GameService:
         caption = self._board_caption(gid, st)
         seat = loaded.seat_of(caller.user_id)
         if post:
-            r.images.append(ImageRequest("board", view(st), caption=caption))
+            r.images.append(ImageRequest("board", st, caption=caption))
             r.ephemeral.append("Posted the board.")
         elif seat is not None:
-            r.ephemeral_images.append(ImageRequest("board", view(st, seat), seat=seat, caption=caption))
+            r.ephemeral_images.append(ImageRequest("board", st, seat=seat, caption=caption))
         else:
-            r.ephemeral_images.append(ImageRequest("board", view(st), caption=caption))
+            r.ephemeral_images.append(ImageRequest("board", st, caption=caption))
         return r
 
     async def history(self, caller: Caller, where: Where, *, last: int | None = None) -> Replies:
@@ -857,7 +904,7 @@ class GameService:
         r.waiting = [Waiting(users[key.seat], key.seat, st.seats[key.seat].name, a.detail, expire)
                      for a in awaiting(st) if a.seat == key.seat and a.kind == key.kind][:1]
         _, asks = self._asks(loaded.id, loaded.game.version, None, st, {key.seat: users[key.seat]},
-                             loaded.deadlines, None, everyone=True)
+                             loaded.deadlines, everyone=True)
         r.prompts = asks
         return r
 
@@ -899,7 +946,7 @@ class GameService:
             if loaded.state is None:
                 continue
             waiting, asks = self._asks(summary.id, loaded.game.version, None, loaded.state,
-                                       loaded.users(), loaded.deadlines, None, everyone=True)
+                                       loaded.users(), loaded.deadlines, everyone=True)
             out.append(Replies(game_id=summary.id, version=loaded.game.version,
                                channel_id=summary.thread_id or summary.channel_id,
                                waiting=waiting, prompts=asks))
@@ -934,7 +981,7 @@ class GameService:
         """Ask the caller again for whatever he is awaited for (a lost DM, a new device)."""
         loaded, seat = await self._seated(caller, where)
         _, asks = self._asks(loaded.id, loaded.game.version, None, loaded.state,
-                             {seat: caller.user_id}, loaded.deadlines, None, everyone=True)
+                             {seat: caller.user_id}, loaded.deadlines, everyone=True)
         r = Replies(game_id=loaded.id, version=loaded.game.version, prompts=asks)
         if not asks:
             r.ephemeral.append("Nothing is waiting for you right now.")

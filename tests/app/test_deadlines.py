@@ -3,9 +3,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.app.deadlines import plan
+from bot.app.deadlines import plan, unchanged
 from bot.store import Awaited
-from engine import GameState
 from tests.app.conftest import ANN, BO, HERE, open_table
 
 
@@ -31,7 +30,7 @@ async def test_when_time_runs_out_the_cards_are_placed_by_the_simple_rule(servic
     clock.advance(2)
     expired = [r for r in await service.tick() if r.version]
     assert any("Time is up for Bo" in line for r in expired for line in r.public)
-    st = GameState.model_validate_json((await store.load_game(gid)).state)
+    st = await service.load_state(gid)
     assert st.step != "place"  # Bo's cards went down, the phase began
     envelopes = [e for e in await store.events_since(gid) if '"by":"deadline"' in e.body]
     assert len(envelopes) == 1
@@ -47,15 +46,19 @@ async def test_a_placement_does_not_extend_the_other_players_time(service, store
     assert deadlines == {"remind:place:1": bo_due - timedelta(hours=5), "expire:place:1": bo_due}
 
 
-def test_your_own_command_starts_your_next_clock(clock):
+def test_the_same_decision_keeps_its_clock_and_a_new_one_starts_afresh(clock):
     old = [Awaited("remind:act:0", 1, clock.now), Awaited("expire:act:0", 1, clock.now)]
     later = clock.advance(1)
-    new = plan([(0, "act")], {0: 1}, old, actor=0, now=later, hours=4)
-    assert {a.key: a.due for a in new} == {"remind:act:0": later + timedelta(hours=2),
-                                          "expire:act:0": later + timedelta(hours=4)}
-    kept = plan([(0, "act")], {0: 1}, old, actor=1, now=later, hours=4)
+    card = (0, "act", "carry out 1-C3 (MOVE)")
+    kept = plan([card], {0: 1}, old, still=[card], now=later, hours=4)
     assert {a.key: a.due for a in kept} == {"remind:act:0": clock.now - timedelta(hours=1),
                                            "expire:act:0": clock.now - timedelta(hours=1)}
+    assert unchanged(old, kept)
+    next_card = (0, "act", "carry out 1-C4 (HIDE)")
+    new = plan([next_card], {0: 1}, old, still=[card], now=later, hours=4)
+    assert {a.key: a.due for a in new} == {"remind:act:0": later + timedelta(hours=2),
+                                          "expire:act:0": later + timedelta(hours=4)}
+    assert not unchanged(old, new)
 
 
 async def test_a_deadline_that_no_longer_matches_the_game_does_nothing(service, store, clock):

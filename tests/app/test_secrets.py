@@ -54,8 +54,8 @@ def found(secret: str, text: str) -> bool:
 class Watch:
     """Keeps the states before and after each Replies and checks every message in it."""
 
-    def __init__(self, store, gid: int, seats: dict[int, Caller]) -> None:
-        self.store, self.gid = store, gid
+    def __init__(self, service, gid: int, seats: dict[int, Caller]) -> None:
+        self.service, self.gid = service, gid
         self.seat_of = {c.user_id: s for s, c in seats.items()}
         self.before: GameState | None = None
         self.messages = 0
@@ -67,7 +67,7 @@ class Watch:
         return set(self.before.setup.cards) if self.before else set()
 
     async def state(self) -> GameState:
-        return GameState.model_validate_json((await self.store.load_game(self.gid)).state)
+        return await self.service.load_state(self.gid)
 
     async def __call__(self, r: Replies) -> None:
         after = await self.state()
@@ -115,7 +115,7 @@ class Watch:
 async def test_a_whole_game_leaks_no_secret(service, store, scenario, players, sides, seed):
     start = await open_table(service, players=players, sides=sides, scenario=scenario)
     seats = dict(enumerate(players))
-    watch = Watch(store, start.game_id, seats)
+    watch = Watch(service, start.game_id, seats)
     await watch(start)
     where = Where(channel_id=HERE.channel_id, game_id=start.game_id)
     n = await play_randomly(service, seats, where, random.Random(seed), seen=watch,

@@ -1,0 +1,93 @@
+"""Many commands at once: on one game (placement may change any number of times, so 50
+re-plans are 50 accepted commands), from two service instances on one file (the version check
+decides), and on 500 games in parallel. The version goes up by exactly one per accepted
+command, the log holds one envelope per accepted command, and nothing is lost."""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+from bot.app import GameService, Refused, Where
+from bot.app import eventlog
+from bot.store import SqliteStore
+from tests.app.conftest import ANN, BO, Clock, open_table
+
+
+async def envelopes(store, gid: int) -> int:
+    return sum(json.loads(e.body)["type"] == "command" for e in await store.events_since(gid))
+
+
+async def test_fifty_concurrent_commands_on_one_game(service, store, cat):
+    gid = (await open_table(service)).game_id
+    where = Where(game_id=gid)
+    plans = await service.options(ANN, where)
+    v0 = (await store.load_game(gid)).version
+    rnd = random.Random(1)
+
+    async def one(n: int) -> bool:
+        try:
+            if n % 10 == 9:  # some commands that must be refused: Bo is awaited for cards, not a pass
+                await service.command(BO, where, "pass")
+            else:
+                await service.command(ANN, where, rnd.choice(plans))
+            return True
+        except Refused:
+            return False
+
+    accepted = sum(await asyncio.gather(*(one(n) for n in range(55))))
+    assert accepted == 50
+    game = await store.load_game(gid)
+    assert game.version == v0 + accepted
+    assert await envelopes(store, gid) == accepted
+    assert eventlog.replay(cat, eventlog.read(await store.events_since(gid))) == \
+        await service.load_state(gid)
+
+
+async def test_two_instances_on_one_file_never_overwrite_each_other(db_path, cat):
+    clock = Clock()
+    async with SqliteStore(db_path) as a_store, SqliteStore(db_path) as b_store:
+        a = GameService(a_store, cat, clock=clock, seed=lambda: 3)
+        b = GameService(b_store, cat, clock=clock)
+        gid = (await open_table(a)).game_id
+        where = Where(game_id=gid)
+        plans = await a.options(ANN, where)
+        v0 = (await a_store.load_game(gid)).version
+
+        async def one(service: GameService, n: int) -> bool:
+            try:
+                await service.command(ANN, where, plans[n % len(plans)])
+                return True
+            except Refused:
+                return False
+
+        results = await asyncio.gather(*(one(a if n % 2 else b, n) for n in range(40)))
+        game = await a_store.load_game(gid)
+        assert game.version == v0 + sum(results)
+        assert await envelopes(a_store, gid) == sum(results)
+        assert sum(results) >= 30  # losers retried on the new version
+
+
+async def test_five_hundred_games_in_parallel(service, store):
+    games = 500
+    starts = await asyncio.gather(*(open_table(service, where=Where(channel_id=1000 + n))
+                                    for n in range(games)))
+    ids = [r.game_id for r in starts]
+    assert len(set(ids)) == games
+    before = {gid: (await store.load_game(gid)).version for gid in ids}
+
+    async def play(gid: int, seed: int) -> int:
+        rnd = random.Random(seed)
+        where = Where(game_id=gid)
+        accepted = 0
+        for _ in range(4):
+            waiting = await service.waiting(ANN, where)
+            caller = ANN if rnd.choice(waiting).seat == 0 else BO
+            await service.command(caller, where, rnd.choice(await service.options(caller, where)))
+            accepted += 1
+        return accepted
+
+    counts = await asyncio.gather(*(play(gid, n) for n, gid in enumerate(ids)))
+    for gid, accepted in zip(ids, counts):
+        assert (await store.load_game(gid)).version == before[gid] + accepted
+        assert await envelopes(store, gid) == accepted
