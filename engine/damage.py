@@ -47,6 +47,7 @@ def apply_damage(ctx: Ctx, victim: int, result: Damage, *, by_force: str | None,
             kill(ctx, victim, by_force=by_force, by_soldier=by_soldier, cause=cause)
             return "killed"
         s.wounded = True
+        s.deeds["wounds"] = s.deeds.get("wounds", 0) + 1
         ctx.say("wounded", f"{name} is wounded and turns his card to the wounded side.", serial=victim)
         return "wounded"
     if capturable:

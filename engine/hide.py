@@ -75,6 +75,7 @@ def take_cover(ctx: Ctx, serial: int) -> bool:
         return False
     was = s.spotted
     s.spotted = False
+    _deed(st, serial, "took_cover")
     for p in st.soldiers.values():
         if p.captor == serial and p.status == "board" and st.board.in_cover(p.at):
             p.spotted = False
@@ -110,6 +111,10 @@ def rally(ctx: Ctx, rallier: int, target: int, done_self: bool = False) -> None:
     st = ctx.st
     rally_check(st, rallier, target, done_self)
     st.soldiers[target].pinned = False
+    if target != rallier:
+        _deed(st, rallier, "rallied_others")
+        if st.soldiers[rallier].spotted:
+            _deed(st, rallier, "rallied_under_fire")
     if target == rallier:
         ctx.say("rally", f"{st.name(rallier)} pulls himself together and is no longer pinned.", serial=rallier)
     else:
@@ -154,3 +159,8 @@ def unhold(ctx: Ctx, force_id: str, cards: list[str]) -> None:
         f.hand.append(c)
     ctx.say("unhold", f"{st.seats[f.seat].name} takes {len(cards)} held card{'s' if len(cards) != 1 else ''} "
             f"back into the hand.", force=force_id, n=len(cards))
+
+
+def _deed(st, serial: int, what: str) -> None:
+    d = st.soldiers[serial].deeds
+    d[what] = d.get(what, 0) + 1

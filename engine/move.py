@@ -448,5 +448,6 @@ def charge(ctx: Ctx, serial: int, target: int) -> None:
             serial=serial, target=target)
     for s in (me, t):
         s.spotted = True
+    me.deeds["charges"] = me.deeds.get("charges", 0) + 1
     from engine.orders import after_move
     after_move(ctx, serial, start, end)

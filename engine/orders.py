@@ -22,7 +22,7 @@ def _seat_of(st, serial: int) -> int:
     return st.forces[st.soldiers[serial].force].seat
 
 
-def complete(ctx: Ctx, seat: int, amount: int | None = None) -> None:
+def complete(ctx: Ctx, seat: int, amount: int | None = None, actor: int | None = None) -> None:
     st = ctx.st
     s = st.seats[seat]
     if s.order_done:
@@ -30,6 +30,8 @@ def complete(ctx: Ctx, seat: int, amount: int | None = None) -> None:
     order = _order(st, seat)
     s.order_done = True
     vp = order.vp if amount is None else amount
+    if actor is not None and actor in st.soldiers:
+        st.soldiers[actor].deeds["orders"] = st.soldiers[actor].deeds.get("orders", 0) + 1
     st.vp.append(VpEntry(seat=seat, side=s.side, amount=vp, reason=f"orders: {order.title}", kind="orders"))
     ctx.say("orders", f"{s.name} completes the orders '{order.title}' ({order.text}) for {vp} VP.",
             seat=seat, order=order.id, vp=vp)
@@ -55,13 +57,13 @@ def after_move(ctx: Ctx, serial: int, start, end) -> None:
     tile = _landmark_tile(st, order)
     board = st.board
     if order.kind == OrderKind.SEARCH and tile and end and board.tile_at(end) == tile and board.in_cover(end):
-        complete(ctx, seat)
+        complete(ctx, seat, actor=serial)
     elif order.kind == OrderKind.RECON and tile and len(_in_tile(st, tile, seat=seat)) >= 2:
-        complete(ctx, seat)
+        complete(ctx, seat, actor=serial)
     elif order.kind == OrderKind.DEMOLITION and tile and start and board.tile_at(start) == tile \
             and (end is None or board.tile_at(end) != tile) and "explosives" in st.soldiers[serial].equipment \
             and _progress(st, seat).get("held_turns", 0) >= 3:
-        complete(ctx, seat)
+        complete(ctx, seat, actor=serial)
 
 
 def after_exit(ctx: Ctx, serial: int, area: str) -> None:
@@ -70,7 +72,7 @@ def after_exit(ctx: Ctx, serial: int, area: str) -> None:
     order = _order(st, seat)
     if order and not st.seats[seat].order_done and order.kind == OrderKind.PATROL and order.exit == area \
             and st.soldiers[serial].captor is None:
-        complete(ctx, seat)
+        complete(ctx, seat, actor=serial)
     after_move(ctx, serial, st.soldiers[serial].at, None)
 
 

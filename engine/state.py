@@ -76,6 +76,7 @@ class SoldierState(Model):
     captor: int | None = None  # serial of his escort while a prisoner
     kills: int = 0
     captures: int = 0
+    deeds: dict[str, int] = Field(default_factory=dict)  # what he did this game, for campaigns
 
     @property
     def on_board(self) -> bool:
