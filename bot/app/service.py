@@ -38,7 +38,7 @@ from engine.script import parse_line
 from engine.setup import budget, check_force
 from engine.undo import undoable
 
-from bot.app import eventlog, prompts
+from bot.app import eventlog, prompts, suggest
 from bot.app.deadlines import DEFAULT_HOURS, DeadlineKey, due_of, plan, unchanged
 from bot.app.documents import Lobby, LobbyDoc, LobbySeat, StateCodec, force_text, parse_force
 from bot.app.errors import NoGame, NotYours, OutOfDate, Refused
@@ -129,10 +129,11 @@ class GameService:
         if where.game_id is not None:
             return where.game_id
         here: list[GameSummary] = []
-        if where.channel_id is not None:
-            here = await self.store.games_in_channel(where.channel_id)
-            if not here:
-                owner = await self.store.get_setting(f"channel:{where.channel_id}", "game")
+        spot = where.thread_id or where.channel_id
+        if spot is not None:
+            here = await self.store.games_in_channel(spot)
+            if not here:  # a player's private thread names its game
+                owner = await self.store.get_setting(f"channel:{spot}", "game")
                 if owner is not None:
                     return int(owner)
         if not here:
@@ -142,8 +143,8 @@ class GameService:
             here = mine
         if len(here) == 1:
             return here[0].id
-        if not here and finished_ok and where.channel_id is not None:
-            ended = await self.store.games_in_channel(where.channel_id, include_finished=True)
+        if not here and finished_ok and spot is not None:
+            ended = await self.store.games_in_channel(spot, include_finished=True)
             if ended:
                 return ended[-1].id
         if not here:
@@ -169,8 +170,9 @@ class GameService:
     async def games_for(self, caller: Caller, where: Where) -> list[GameSummary]:
         """Games to offer in a `game` option: this channel's unfinished games, then the caller's."""
         seen: dict[int, GameSummary] = {}
-        if where.channel_id is not None:
-            for g in await self.store.games_in_channel(where.channel_id):
+        spot = where.thread_id or where.channel_id
+        if spot is not None:
+            for g in await self.store.games_in_channel(spot):
                 seen[g.id] = g
         for g in await self.my_games(caller):
             seen.setdefault(g.id, g)
@@ -976,6 +978,67 @@ class GameService:
             while len(self._legal_cache) > 64:
                 self._legal_cache.popitem(last=False)
         return hit
+
+    async def suggest(self, caller: Caller, where: Where, what: str, typed: str = "", *,
+                      verb: str | None = None, soldier: str | None = None,
+                      phase: int | None = None) -> list[tuple[str, str]]:
+        """(label, value) suggestions for a half-typed option. `what`: game, scenario, label,
+        force (soldiers to pick), soldier, target, dest, card. Never raises: no game, no seat
+        or nothing legal gives an empty list."""
+        try:
+            if what == "game":
+                return suggest.pick(((f"#{g.id} {g.scenario_id} ({g.status.value})", str(g.id))
+                                     for g in await self.games_for(caller, where)), typed)
+            if what == "scenario":
+                return suggest.pick(((f"{sc.name} ({sc.id})", sc.id)
+                                     for sc in self.catalog.scenarios.values()), typed)
+            if what == "label":
+                return suggest.pick(((f"{label} — {text}", label)
+                                     for label, text in await self.snapshot_labels(caller, where)), typed)
+            if what == "force":
+                return await self._suggest_force(caller, where, typed)
+            if what == "soldier" and verb == "any":  # any soldier in play: names are public
+                loaded = await self._load(await self.resolve(caller, where, finished_ok=True))
+                if loaded.state is None:
+                    return []
+                return suggest.pick(((f"{s.title} {s.name} ({s.serial}, {s.side})", str(s.serial))
+                                     for s in view(loaded.state).soldiers), typed)
+            loaded, seat = await self._seated(caller, where)
+            st = loaded.state
+            cmds = self._legal(loaded, seat)
+            if what == "soldier":
+                pairs = suggest.soldiers(st, seat, cmds, verb)
+            elif what == "target":
+                pairs = suggest.targets(st, cmds, verb or "", soldier)
+            elif what == "dest":
+                pairs = suggest.destinations(st, cmds, soldier)
+            elif what == "card":
+                pairs = suggest.cards(st, seat, phase, cmds)
+            else:
+                return []
+            return suggest.pick(pairs, typed)
+        except Refused:
+            return []
+
+    async def _suggest_force(self, caller: Caller, where: Where, typed: str) -> list[tuple[str, str]]:
+        """The soldiers of the caller's side, completing the last word of a force list."""
+        gid = await self.resolve(caller, where)
+        loaded = await self._load(gid)
+        if loaded.lobby is None:
+            return []
+        i = loaded.lobby.seat_of(caller.user_id)
+        if i is None:
+            return []
+        side = loaded.lobby.seats[i].side
+        head, _, last = typed.rpartition(" ")
+        prefix = head + " " if head else ""
+        chosen = set(head.split())
+        # the chooser alone sees this list: costs are what he needs to stay in his budget
+        pairs = [(f"{prefix}{d.serial} {d.name} ({', '.join(f'{r.title} {r.vp} VP' for r in d.ranks)})",
+                  f"{prefix}{d.serial}")
+                 for d in sorted(self.catalog.soldiers.values(), key=lambda d: d.serial)
+                 if d.nationality == side and str(d.serial) not in chosen]
+        return suggest.pick(pairs, last)[: suggest.LIMIT]
 
     async def prompts_for(self, caller: Caller, where: Where) -> Replies:
         """Ask the caller again for whatever he is awaited for (a lost DM, a new device)."""

@@ -1,0 +1,40 @@
+"""Settings from the environment (pydantic-settings): what the bot needs to run.
+
+    DISCORD_TOKEN        the bot's token (Discord developer portal, Bot page)
+    FIELDPOST_DB         the SQLite file (default ./fieldpost.db)
+    FIELDPOST_DEV_GUILD  a server id: commands are synced there at once (development)
+    FIELDPOST_LOG_LEVEL  DEBUG, INFO (default), WARNING, ERROR
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(case_sensitive=False, extra="ignore")
+
+    discord_token: SecretStr | None = Field(None, description="the bot's token")
+    fieldpost_db: Path = Field(Path("./fieldpost.db"), description="the SQLite database file")
+    fieldpost_dev_guild: int | None = Field(None, description="sync commands to this guild at once")
+    fieldpost_log_level: str = Field("INFO", description="logging level")
+
+    @field_validator("discord_token", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value):
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("fieldpost_dev_guild", mode="before")
+    @classmethod
+    def _blank_guild_is_none(cls, value):
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("fieldpost_log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            raise ValueError("FIELDPOST_LOG_LEVEL is one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
+        return level

@@ -1,0 +1,96 @@
+"""`FieldpostBot`: the discord.py client that carries the commands, buttons and deadlines.
+
+Intents: only `guilds` (not privileged): slash commands and buttons arrive as interactions
+whatever the intents, DMs are sent without any, and nothing reads message content or members.
+"""
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import tasks
+
+from bot.app import GameService
+from bot.config import Settings
+from bot.discord.adapter import Adapter
+from bot.discord.commands import commands
+from bot.discord.components import ITEMS
+from bot.discord.courier import Courier
+from bot.discord.roll_cog import roll_group
+from bot.store import SqliteStore
+from engine import Catalog, load_catalog
+
+log = logging.getLogger(__name__)
+
+DEADLINE_CHECK_SECONDS = 60
+
+
+def intents() -> discord.Intents:
+    wanted = discord.Intents.none()
+    wanted.guilds = True  # channels and threads in the cache; not a privileged intent
+    return wanted
+
+
+def build_tree(client: discord.Client, adapter: Adapter) -> app_commands.CommandTree:
+    """The command tree: Fieldpost's commands and the /roll group."""
+    tree = app_commands.CommandTree(client)
+    for command in commands(adapter):
+        tree.add_command(command)
+    tree.add_command(roll_group())
+    return tree
+
+
+class FieldpostBot(discord.Client):
+    def __init__(self, settings: Settings, catalog: Catalog | None = None) -> None:
+        super().__init__(intents=intents(), allowed_mentions=discord.AllowedMentions(
+            everyone=False, roles=False, users=True))
+        self.settings = settings
+        self._catalog = catalog
+        self.store: SqliteStore | None = None
+        self.adapter: Adapter | None = None
+        self.tree: app_commands.CommandTree | None = None
+        self._resumed = False
+
+    async def setup_hook(self) -> None:
+        self.store = await SqliteStore(self.settings.fieldpost_db).open()
+        service = GameService(self.store, self._catalog or load_catalog())
+        self.adapter = Adapter(service, Courier(self, service))
+        self.tree = build_tree(self, self.adapter)
+        self.add_dynamic_items(*ITEMS)  # buttons of messages sent before a restart still work
+        guild = self.settings.fieldpost_dev_guild
+        if guild:
+            target = discord.Object(id=guild)
+            self.tree.copy_global_to(guild=target)
+            synced = await self.tree.sync(guild=target)
+            log.info("synced %d commands to the development guild", len(synced))
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands (they may take up to an hour to appear)", len(synced))
+        self.deadlines.start()
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s to %d servers", self.user, len(self.guilds))
+        if self._resumed:
+            return
+        self._resumed = True
+        for replies in await self.adapter.service.resume():
+            await self.adapter.courier.deliver(replies)
+
+    @tasks.loop(seconds=DEADLINE_CHECK_SECONDS)
+    async def deadlines(self) -> None:
+        try:
+            for replies in await self.adapter.service.tick():
+                await self.adapter.courier.deliver(replies)
+        except Exception:
+            log.exception("the deadline check failed; trying again in a minute")
+
+    @deadlines.before_loop
+    async def _wait_until_ready(self) -> None:
+        await self.wait_until_ready()
+
+    async def close(self) -> None:
+        self.deadlines.cancel()
+        await super().close()
+        if self.store is not None:
+            await self.store.close()

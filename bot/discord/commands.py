@@ -1,0 +1,343 @@
+"""The slash commands: `/game`, `/hand`, `/plan`, `/act`, `/board`, `/log`, `/soldier`.
+
+Each callback builds what the player said and hands it to a use-case; an `/act` command is
+the script line of the same action (`/act move soldier:101 to:12A:cover face:e` is
+`move 101 12A:cover face e`), so a script and a slash command say the same thing and reach the
+engine as the same `engine.commands` model. Every command takes an optional `game` (with
+autocomplete) for a channel with several games or a DM.
+
+    tree.add_command(...) for each in commands(adapter)
+"""
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+import discord
+from discord import app_commands
+
+from bot.discord.adapter import Adapter
+
+Facing = Literal["n", "ne", "e", "se", "s", "sw", "w", "nw"]
+Part = Literal["tag", "team", "note"]
+Side = Literal["US", "DE"]
+
+GAME_HELP = "the game's number (only needed where several games are going on, or in a DM)"
+PART_HELP = "which part of the card: tag (dog tag), team (bubble) or note (narrator box)"
+
+
+def _opt(word: str, value) -> list[str]:
+    return [] if value is None or value is False else [word] + ([] if value is True else [str(value)])
+
+
+def line(verb: str, *words, via: str | None = None) -> str:
+    """A script line from its words, dropping the options left out."""
+    return " ".join([*([via] if via else []), verb, *(str(w) for w in words if w not in (None, ""))])
+
+
+def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group]:
+    """Every Fieldpost slash command, wired to `adapter`."""
+    s = adapter.service
+
+    # -------------------------------------------------------------- autocomplete
+
+    async def ac_game(it: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        return [app_commands.Choice(name=c.name, value=int(c.value))
+                for c in await adapter.suggest(it, "game", current)]
+
+    def ns(it: discord.Interaction, key: str):
+        return getattr(it.namespace, key, None)
+
+    async def ac_scenario(it, current):
+        return await adapter.suggest(it, "scenario", current)
+
+    async def ac_label(it, current):
+        return await adapter.suggest(it, "label", current, game=ns(it, "game"))
+
+    async def ac_force(it, current):
+        return await adapter.suggest(it, "force", current, game=ns(it, "game"))
+
+    def ac_soldier(verb: str | None):
+        async def complete(it, current):
+            return await adapter.suggest(it, "soldier", current, game=ns(it, "game"), verb=verb)
+        return complete
+
+    def ac_target(verb: str):
+        async def complete(it, current):
+            return await adapter.suggest(it, "target", current, game=ns(it, "game"), verb=verb,
+                                         soldier=ns(it, "soldier") or ns(it, "victim"))
+        return complete
+
+    async def ac_dest(it, current):
+        return await adapter.suggest(it, "dest", current, game=ns(it, "game"), soldier=ns(it, "soldier"))
+
+    def ac_card(phase: int | None = None):
+        async def complete(it, current):
+            return await adapter.suggest(it, "card", current, game=ns(it, "game"), phase=phase)
+        return complete
+
+    def act(text: str):
+        return lambda c, w: s.command(c, w, text)
+
+    # -------------------------------------------------------------- /game
+
+    game = app_commands.Group(name="game", description="Open, join, start and run a game",
+                              guild_only=True)
+
+    @game.command(name="new", description="Open a new game of a scenario in this channel")
+    @app_commands.describe(scenario="the scenario to play", side="join a side yourself",
+                           deadline_hours="hours each decision may take before its default applies (24)")
+    @app_commands.autocomplete(scenario=ac_scenario)
+    async def game_new(it: discord.Interaction, scenario: str, side: Optional[Side] = None,
+                       deadline_hours: Optional[app_commands.Range[float, 0.05, 720.0]] = None):
+        await adapter.run(it, lambda c, w: s.new_game(c, w, scenario, side=side, deadline_hours=deadline_hours),
+                          name="game new")
+
+    @game.command(name="join", description="Take a seat on a side (or move to the other side)")
+    @app_commands.describe(side="US or DE", game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def game_join(it: discord.Interaction, side: Side, game: Optional[int] = None):
+        await adapter.run(it, lambda c, w: s.join(c, w, side), game=game, name="game join")
+
+    @game.command(name="leave", description="Give up your seat before the game starts")
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def game_leave(it: discord.Interaction, game: Optional[int] = None):
+        await adapter.run(it, s.leave, game=game, name="game leave")
+
+    @game.command(name="forces", description="Pick your soldiers within the VP budget, or take the preset")
+    @app_commands.describe(soldiers="dog tags, e.g. `101 104:sgt 108:g3`; leave out for the preset share",
+                           game=GAME_HELP)
+    @app_commands.autocomplete(soldiers=ac_force, game=ac_game)
+    async def game_forces(it: discord.Interaction, soldiers: Optional[str] = None, game: Optional[int] = None):
+        await adapter.run(it, lambda c, w: s.choose_force(c, w, soldiers), game=game, name="game forces")
+
+    @game.command(name="start", description="Organiser: set the scenario up and deal")
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def game_start(it: discord.Interaction, game: Optional[int] = None):
+        await adapter.run(it, s.start, game=game, name="game start")
+
+    @game.command(name="status", description="The game at a glance: turn, phase, VP, whom it waits for")
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def game_status(it: discord.Interaction, game: Optional[int] = None):
+        await adapter.run(it, s.status, game=game, name="game status")
+
+    @game.command(name="undo", description="Take back your last command, if it revealed nothing")
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def game_undo(it: discord.Interaction, game: Optional[int] = None):
+        await adapter.run(it, s.undo, game=game, name="game undo")
+
+    @game.command(name="rollback", description="Organiser: go back to the start of an earlier phase")
+    @app_commands.describe(phase="the phase to go back to, e.g. T2P1 (turn 2, phase 1)", game=GAME_HELP)
+    @app_commands.autocomplete(phase=ac_label, game=ac_game)
+    async def game_rollback(it: discord.Interaction, phase: str, game: Optional[int] = None):
+        await adapter.run(it, lambda c, w: s.rollback(c, w, phase), game=game, name="game rollback")
+
+    @game.command(name="abandon", description="Organiser: end the game without a result")
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def game_abandon(it: discord.Interaction, game: Optional[int] = None):
+        await adapter.run(it, s.abandon, game=game, name="game abandon")
+
+    # -------------------------------------------------------------- /hand, /plan
+
+    @app_commands.command(name="hand", description="Your hand, placed and held cards, orders (only you see it)")
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def hand(it: discord.Interaction, game: Optional[int] = None):
+        async def both(c, w):
+            r = await s.hand(c, w)
+            asked = await s.prompts_for(c, w)
+            r.prompts = asked.prompts  # the current choices again, in case a DM went missing
+            return r
+        await adapter.run(it, both, game=game, name="hand")
+
+    @app_commands.command(name="plan", description="Place one card face down on each phase (change it until all have placed)")
+    @app_commands.describe(phase1="card for phase 1 (- for none; CARD:action for a two-action card)",
+                           phase2="card for phase 2", phase3="card for phase 3", game=GAME_HELP)
+    @app_commands.autocomplete(phase1=ac_card(0), phase2=ac_card(1), phase3=ac_card(2), game=ac_game)
+    async def plan(it: discord.Interaction, phase1: Optional[str] = None, phase2: Optional[str] = None,
+                   phase3: Optional[str] = None, game: Optional[int] = None):
+        await adapter.run(it, lambda c, w: s.plan(c, w, [phase1, phase2, phase3]), game=game, name="plan")
+
+    # -------------------------------------------------------------- /act: actions
+
+    grp = app_commands.Group(name="act", description="Carry out your card's actions and answer the game's questions")
+
+    @grp.command(name="move", description="Move a soldier to a tile, its cover, a cell x,y, or off the board")
+    @app_commands.describe(soldier="your soldier", to="a tile (12A), its cover (12A:cover), a cell (x,y) or exit AREA",
+                           face="facing at the end", release="let his prisoner go",
+                           take="a prisoner he escorts along", via=PART_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(soldier=ac_soldier("move"), to=ac_dest, take=ac_soldier(None), game=ac_game)
+    async def act_move(it: discord.Interaction, soldier: str, to: str, face: Optional[Facing] = None,
+                       release: Optional[bool] = None, take: Optional[str] = None,
+                       via: Optional[Part] = None, game: Optional[int] = None):
+        text = line("move", soldier, to, *_opt("face", face), *_opt("release", release), *_opt("take", take), via=via)
+        await adapter.run(it, act(text), game=game, name="act move")
+
+    @grp.command(name="charge", description="Charge an enemy: a straight move into combat")
+    @app_commands.describe(soldier="your soldier", target="the enemy", via=PART_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(soldier=ac_soldier("charge"), target=ac_target("charge"), game=ac_game)
+    async def act_charge(it: discord.Interaction, soldier: str, target: str, via: Optional[Part] = None,
+                         game: Optional[int] = None):
+        await adapter.run(it, act(line("charge", soldier, target, via=via)), game=game, name="act charge")
+
+    @grp.command(name="face", description="Turn a soldier to face a direction")
+    @app_commands.describe(soldier="your soldier", direction="n ne e se s sw w nw", via=PART_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(soldier=ac_soldier("face"), game=ac_game)
+    async def act_face(it: discord.Interaction, soldier: str, direction: Facing, via: Optional[Part] = None,
+                       game: Optional[int] = None):
+        await adapter.run(it, act(line("face", soldier, direction, via=via)), game=game, name="act face")
+
+    @grp.command(name="sight", description="Sight the closest unspotted enemy")
+    @app_commands.describe(soldier="your soldier", target="only when the rules give a choice", via=PART_HELP,
+                           game=GAME_HELP)
+    @app_commands.autocomplete(soldier=ac_soldier("sight"), target=ac_target("sight"), game=ac_game)
+    async def act_sight(it: discord.Interaction, soldier: str, target: Optional[str] = None,
+                        via: Optional[Part] = None, game: Optional[int] = None):
+        await adapter.run(it, act(line("sight", soldier, target, via=via)), game=game, name="act sight")
+
+    @grp.command(name="cover", description="Take cover (lose the Spotted marker if the HIDE check passes)")
+    @app_commands.describe(soldier="your soldier", via=PART_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(soldier=ac_soldier("cover"), game=ac_game)
+    async def act_cover(it: discord.Interaction, soldier: str, via: Optional[Part] = None, game: Optional[int] = None):
+        await adapter.run(it, act(line("cover", soldier, via=via)), game=game, name="act cover")
+
+    @grp.command(name="rally", description="Rally a pinned soldier (himself first if he is pinned)")
+    @app_commands.describe(soldier="your soldier", target="the pinned soldier", via=PART_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(soldier=ac_soldier("rally"), target=ac_target("rally"), game=ac_game)
+    async def act_rally(it: discord.Interaction, soldier: str, target: str, via: Optional[Part] = None,
+                        game: Optional[int] = None):
+        await adapter.run(it, act(line("rally", soldier, target, via=via)), game=game, name="act rally")
+
+    @grp.command(name="hold", description="Hold cards from your hand under a soldier")
+    @app_commands.describe(soldier="your soldier", cards="card ids, separated by spaces", via=PART_HELP,
+                           game=GAME_HELP)
+    @app_commands.autocomplete(soldier=ac_soldier("hold"), cards=ac_card(), game=ac_game)
+    async def act_hold(it: discord.Interaction, soldier: str, cards: str, via: Optional[Part] = None,
+                       game: Optional[int] = None):
+        await adapter.run(it, act(line("hold", soldier, cards, via=via)), game=game, name="act hold")
+
+    @grp.command(name="draw", description="Draw cards")
+    @app_commands.describe(soldier="your soldier", via=PART_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(soldier=ac_soldier("draw"), game=ac_game)
+    async def act_draw(it: discord.Interaction, soldier: str, via: Optional[Part] = None, game: Optional[int] = None):
+        await adapter.run(it, act(line("draw", soldier, via=via)), game=game, name="act draw")
+
+    @grp.command(name="shoot", description="Shoot at a spotted enemy")
+    @app_commands.describe(soldier="your soldier", target="a spotted enemy in his arc", via=PART_HELP,
+                           game=GAME_HELP)
+    @app_commands.autocomplete(soldier=ac_soldier("shoot"), target=ac_target("shoot"), game=ac_game)
+    async def act_shoot(it: discord.Interaction, soldier: str, target: str, via: Optional[Part] = None,
+                        game: Optional[int] = None):
+        await adapter.run(it, act(line("shoot", soldier, target, via=via)), game=game, name="act shoot")
+
+    @grp.command(name="toss", description="Toss a grenade at a spotted enemy")
+    @app_commands.describe(soldier="your soldier", target="a spotted enemy", at="move the blast to cell x,y",
+                           via=PART_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(soldier=ac_soldier("toss"), target=ac_target("toss"), game=ac_game)
+    async def act_toss(it: discord.Interaction, soldier: str, target: str, at: Optional[str] = None,
+                       via: Optional[Part] = None, game: Optional[int] = None):
+        text = line("toss", soldier, target, *_opt("at", at), via=via)
+        await adapter.run(it, act(text), game=game, name="act toss")
+
+    @grp.command(name="done", description="Finish the part of the card in use")
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def act_done(it: discord.Interaction, game: Optional[int] = None):
+        await adapter.run(it, act("done"), game=game, name="act done")
+
+    @grp.command(name="pass", description="Finish the whole card: whatever is left goes unused")
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def act_pass(it: discord.Interaction, game: Optional[int] = None):
+        await adapter.run(it, act("pass"), game=game, name="act pass")
+
+    # -------------------------------------------------------------- /act: the game's questions
+
+    @grp.command(name="hitplus", description="After a Hit+: where the next hit goes")
+    @app_commands.describe(target="the soldier the burst moves to", game=GAME_HELP)
+    @app_commands.autocomplete(target=ac_target("hitplus"), game=ac_game)
+    async def act_hitplus(it: discord.Interaction, target: str, game: Optional[int] = None):
+        await adapter.run(it, act(line("hitplus", target)), game=game, name="act hitplus")
+
+    @grp.command(name="fight", description="Play a fight card against an enemy in the fight")
+    @app_commands.describe(card="one of your fight cards", target="the enemy", game=GAME_HELP)
+    @app_commands.autocomplete(card=ac_card(), target=ac_target("fight"), game=ac_game)
+    async def act_fight(it: discord.Interaction, card: str, target: str, game: Optional[int] = None):
+        await adapter.run(it, act(line("fight", card, target)), game=game, name="act fight")
+
+    @grp.command(name="capture", description="At the end of a fight: take the loser prisoner")
+    @app_commands.describe(victim="the defeated enemy", escort="who escorts him", game=GAME_HELP)
+    @app_commands.autocomplete(victim=ac_soldier("capture"), escort=ac_target("capture"), game=ac_game)
+    async def act_capture(it: discord.Interaction, victim: str, escort: Optional[str] = None,
+                          game: Optional[int] = None):
+        await adapter.run(it, act(line("capture", victim, *_opt("by", escort))), game=game, name="act capture")
+
+    @grp.command(name="kill", description="At the end of a fight: kill the loser instead")
+    @app_commands.describe(victim="the defeated enemy", game=GAME_HELP)
+    @app_commands.autocomplete(victim=ac_soldier("kill"), game=ac_game)
+    async def act_kill(it: discord.Interaction, victim: str, game: Optional[int] = None):
+        await adapter.run(it, act(line("kill", victim)), game=game, name="act kill")
+
+    @grp.command(name="declare", description="Say which action a two-action card is used for")
+    @app_commands.describe(card="the card", action="look, hide, move or shoot", game=GAME_HELP)
+    @app_commands.autocomplete(card=ac_card(), game=ac_game)
+    async def act_declare(it: discord.Interaction, card: str, action: Literal["look", "hide", "move", "shoot"],
+                          game: Optional[int] = None):
+        await adapter.run(it, act(line("declare", card, action)), game=game, name="act declare")
+
+    @grp.command(name="unhold", description="Take held cards back into your hand")
+    @app_commands.describe(cards="card ids, separated by spaces", game=GAME_HELP)
+    @app_commands.autocomplete(cards=ac_card(), game=ac_game)
+    async def act_unhold(it: discord.Interaction, cards: str, game: Optional[int] = None):
+        await adapter.run(it, act(line("unhold", cards)), game=game, name="act unhold")
+
+    @grp.command(name="keep", description="Leave your held cards where they are")
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def act_keep(it: discord.Interaction, game: Optional[int] = None):
+        await adapter.run(it, act("keep"), game=game, name="act keep")
+
+    @grp.command(name="pay", description="Pay a red narrator box's cost with cards from your hand")
+    @app_commands.describe(cards="card ids, separated by spaces", game=GAME_HELP)
+    @app_commands.autocomplete(cards=ac_card(), game=ac_game)
+    async def act_pay(it: discord.Interaction, cards: str, game: Optional[int] = None):
+        await adapter.run(it, act(line("pay", cards)), game=game, name="act pay")
+
+    @grp.command(name="decline", description="Refuse a red narrator box's cost: the card is cancelled")
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def act_decline(it: discord.Interaction, game: Optional[int] = None):
+        await adapter.run(it, act("decline"), game=game, name="act decline")
+
+    @grp.command(name="stay", description="A released prisoner stays where he is")
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def act_stay(it: discord.Interaction, game: Optional[int] = None):
+        await adapter.run(it, act("stay"), game=game, name="act stay")
+
+    # -------------------------------------------------------------- /board, /log, /soldier
+
+    @app_commands.command(name="board", description="The board: yours (with your secrets) or posted for all")
+    @app_commands.describe(post="post the public board in the channel instead", game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def board(it: discord.Interaction, post: Optional[bool] = None, game: Optional[int] = None):
+        await adapter.run(it, lambda c, w: s.board(c, w, post=bool(post)), game=game, name="board")
+
+    @app_commands.command(name="log", description="What happened since you last acted (or the last moves)")
+    @app_commands.describe(last="show the last N lines instead", game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def log(it: discord.Interaction, last: Optional[app_commands.Range[int, 1, 200]] = None,
+                  game: Optional[int] = None):
+        await adapter.run(it, lambda c, w: s.history(c, w, last=last), game=game, name="log")
+
+    @app_commands.command(name="soldier", description="A soldier's card: ratings, state, markers")
+    @app_commands.describe(soldier="dog tag or name", game=GAME_HELP)
+    @app_commands.autocomplete(soldier=ac_soldier("any"), game=ac_game)
+    async def soldier(it: discord.Interaction, soldier: str, game: Optional[int] = None):
+        await adapter.run(it, lambda c, w: s.soldier(c, w, soldier), game=game, name="soldier")
+
+    return [game, hand, plan, grp, board, log, soldier]

@@ -1,0 +1,242 @@
+"""The courier: turns Replies into Discord messages.
+
+- the caller's own answer: ephemeral (the interaction's followup);
+- public lines and pictures: the game's channel (or its thread), mentioning whom the game
+  waits for, and never anything else (no @everyone, no roles);
+- private news and prompts: a DM; if DMs are closed, the player's private thread in the game
+  channel (looked up by stored id, then by name, then among archived threads, and only then
+  created: AsyncTI4 #264/#4004), and the player is told once how to open his DMs.
+
+Nothing secret is logged: log lines name games, seats and kinds, never texts.
+"""
+from __future__ import annotations
+
+import io
+import logging
+from collections import defaultdict
+from typing import Any
+
+import discord
+
+from bot.app import GameService, ImageRequest, Private, Prompt, Replies
+from bot.discord.components import join_view, prompt_view
+from bot.discord.text import FILES_PER_MESSAGE, chunks
+
+log = logging.getLogger(__name__)
+
+PUBLIC_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+NO_MENTIONS = discord.AllowedMentions.none()
+
+DM_HINT = ("I could not send you a direct message, so your cards come here, in a private thread "
+           "only you and the bot can read. To get them by DM instead: right-click the server "
+           "icon → Privacy Settings → turn on Direct Messages (or allow DMs from server members).")
+DM_FORBIDDEN = 50007  # Discord: cannot send messages to this user
+
+
+def _renderer():
+    """The picture service if bot.render is installed and working, else None (text only)."""
+    try:
+        from bot.render.service import RenderService
+    except Exception:  # noqa: BLE001 (a missing or broken renderer only costs pictures)
+        log.warning("bot.render is not available; the bot posts text without pictures")
+        return None
+    return RenderService()
+
+
+def mention(user_id: int, name: str) -> str:
+    return f"<@{user_id}>" if user_id else name
+
+
+class Courier:
+    def __init__(self, client: discord.Client, service: GameService, renders: Any = "auto") -> None:
+        self.client = client
+        self.service = service
+        self.store = service.store
+        self.renders = _renderer() if renders == "auto" else renders
+        self._dm_closed: set[int] = set()  # users whose DMs failed since this process started
+
+    # ------------------------------------------------------------------ the whole delivery
+
+    async def deliver(self, r: Replies, interaction: discord.Interaction | None = None) -> None:
+        hint_for: set[int] = set()
+        if interaction is not None:
+            await self.answer(interaction, r)
+        await self.post_public(r)
+        by_user: dict[int, list[Private | Prompt]] = defaultdict(list)
+        for item in [*r.private, *r.prompts]:
+            by_user[item.user_id].append(item)
+        for user_id, items in by_user.items():
+            if await self.send_private(r.game_id, user_id, items) == "thread":
+                hint_for.add(user_id)
+        if interaction is not None and interaction.user.id in hint_for:
+            await self.hint_once(interaction)
+        if r.ended and r.game_id is not None:
+            await self.archive_threads(r.game_id)
+
+    async def answer(self, interaction: discord.Interaction, r: Replies) -> None:
+        """The caller's own reply: ephemeral text and pictures (after a deferred response)."""
+        files = [f for f in [await self.file(i) for i in r.ephemeral_images] if f]
+        text = "\n".join(r.ephemeral) or ("Done." if not files else "")
+        parts = chunks(text) or [""]
+        for n, part in enumerate(parts):
+            last = n == len(parts) - 1
+            kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": NO_MENTIONS}
+            if last and files:
+                kwargs["files"] = files[:FILES_PER_MESSAGE]
+            if part or files:
+                await interaction.followup.send(part or "\u200b", **kwargs)
+
+    # ------------------------------------------------------------------ public
+
+    async def channel(self, channel_id: int | None):
+        if channel_id is None:
+            return None
+        found = self.client.get_channel(channel_id)
+        if found is not None:
+            return found
+        try:
+            return await self.client.fetch_channel(channel_id)
+        except discord.HTTPException:
+            log.warning("channel %s cannot be reached", channel_id)
+            return None
+
+    async def post_public(self, r: Replies) -> None:
+        text = r.public_text(mention)
+        if not text and not r.images and not r.join_sides:
+            return
+        target = await self.channel(r.channel_id)
+        if target is None:
+            return
+        files = [f for f in [await self.file(i) for i in r.images if i.public] if f]
+        parts = chunks(text) or ([""] if files or r.join_sides else [])
+        for n, part in enumerate(parts):
+            kwargs: dict[str, Any] = {"allowed_mentions": PUBLIC_MENTIONS}
+            if n == len(parts) - 1:
+                if files:
+                    kwargs["files"] = files[:FILES_PER_MESSAGE]
+                if r.join_sides and r.game_id is not None:
+                    kwargs["view"] = join_view(r.game_id, r.join_sides)
+            try:
+                await target.send(part or "\u200b", **kwargs)
+            except discord.HTTPException as exc:
+                log.warning("game %s: public message not sent (%s)", r.game_id, exc.status)
+                return
+
+    async def file(self, request: ImageRequest) -> discord.File | None:
+        if self.renders is None:
+            return None
+        kind = "board_private" if request.kind == "board" and request.seat is not None else request.kind
+        kw = {"serial": request.serial} if request.serial is not None else {}
+        try:
+            png = await self.renders.render(request.view, kind, **kw)
+        except Exception:  # noqa: BLE001 (the service should never raise; pictures are optional)
+            log.exception("render of %s failed", kind)
+            return None
+        if not png:
+            return None
+        suffix = "jpg" if png[:2] == b"\xff\xd8" else "png"
+        return discord.File(io.BytesIO(png), filename=f"{kind}.{suffix}", description=request.caption[:1000] or None)
+
+    # ------------------------------------------------------------------ private
+
+    async def send_private(self, game_id: int | None, user_id: int, items: list[Private | Prompt]) -> str | None:
+        """Send one player's news and prompts; returns "dm", "thread" or None (undelivered)."""
+        messages = []
+        for item in items:
+            files = [f for f in [await self.file(i) for i in getattr(item, "images", ())] if f]
+            view = prompt_view(item) if isinstance(item, Prompt) else None
+            head = f"**Game #{game_id}** — " if game_id is not None else ""
+            for n, part in enumerate(p := chunks(head + item.text)):
+                last = n == len(p) - 1
+                messages.append((part, view if last else None, files if last else []))
+        if user_id not in self._dm_closed:
+            try:
+                user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+                for text, view, files in messages:
+                    await user.send(text, **self._kw(view, files))
+                return "dm"
+            except discord.Forbidden:
+                self._dm_closed.add(user_id)
+                log.info("game %s: DMs closed for a player; using a private thread", game_id)
+            except discord.HTTPException as exc:
+                log.warning("game %s: DM failed (%s); using a private thread", game_id, exc.status)
+        if game_id is None:
+            return None
+        thread = await self.private_thread(game_id, user_id)
+        if thread is None:
+            log.warning("game %s: no way to reach a player privately", game_id)
+            return None
+        first = not await self.store.get_setting(f"user:{user_id}", "dm_hint")
+        try:
+            if first:
+                await thread.send(f"<@{user_id}> {DM_HINT}", allowed_mentions=PUBLIC_MENTIONS)
+                await self.store.set_setting(f"user:{user_id}", "dm_hint", True)
+            for text, view, files in messages:
+                await thread.send(f"<@{user_id}> {text}"[:2000], **self._kw(view, files, PUBLIC_MENTIONS))
+        except discord.HTTPException as exc:
+            log.warning("game %s: private thread message failed (%s)", game_id, exc.status)
+            return None
+        return "thread"
+
+    @staticmethod
+    def _kw(view, files, mentions=NO_MENTIONS) -> dict[str, Any]:
+        kw: dict[str, Any] = {"allowed_mentions": mentions}
+        if view is not None:
+            kw["view"] = view
+        if files:
+            kw["files"] = files[:FILES_PER_MESSAGE]
+        return kw
+
+    async def hint_once(self, interaction: discord.Interaction) -> None:
+        """Tell the caller, once, ephemerally, why his secrets went to a private thread."""
+        scope = f"user:{interaction.user.id}"
+        if await self.store.get_setting(scope, "dm_hint_told"):
+            return
+        await self.store.set_setting(scope, "dm_hint_told", True)
+        await interaction.followup.send(DM_HINT, ephemeral=True)
+
+    async def private_thread(self, game_id: int, user_id: int):
+        """The player's private thread in the game's channel: by stored id, by name, among
+        archived threads, and only then a new one (invitable=False: nobody else can be added)."""
+        stored = (await self.store.private_channels(game_id)).get(user_id)
+        if stored is not None:
+            thread = await self.channel(stored)
+            if thread is not None:
+                return thread
+        game = await self.store.load_game(game_id)
+        home = await self.channel(game.channel_id)
+        if home is None or not hasattr(home, "create_thread"):
+            return None
+        seat = next((s for s in game.seats if s.user_id == user_id), None)
+        name = f"game {game_id} · {seat.display_name if seat else user_id} · private"[:100]
+        thread = next((t for t in getattr(home, "threads", []) if t.name == name), None)
+        if thread is None:
+            try:
+                async for old in home.archived_threads(private=True, limit=100):
+                    if old.name == name:
+                        thread = old
+                        break
+            except discord.HTTPException:
+                pass  # needs Manage Threads; fall through to a new thread
+        if thread is None:
+            try:
+                thread = await home.create_thread(name=name, type=discord.ChannelType.private_thread,
+                                                  invitable=False, auto_archive_duration=10080)
+                await thread.add_user(discord.Object(id=user_id))
+            except discord.HTTPException as exc:
+                log.warning("game %s: private thread not created (%s)", game_id, exc.status)
+                return None
+        await self.store.set_private_channel(game_id, user_id, thread.id)
+        await self.store.set_setting(f"channel:{thread.id}", "game", game_id)
+        return thread
+
+    async def archive_threads(self, game_id: int) -> None:
+        """A finished game's private threads are archived (a guild holds ~1,000 active threads)."""
+        for thread_id in (await self.store.private_channels(game_id)).values():
+            thread = await self.channel(thread_id)
+            if thread is None or not hasattr(thread, "edit"):
+                continue
+            try:
+                await thread.edit(archived=True, locked=True)
+            except discord.HTTPException as exc:
+                log.warning("game %s: thread not archived (%s)", game_id, exc.status)

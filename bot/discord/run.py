@@ -1,0 +1,46 @@
+"""`fieldpost bot`: run the Discord bot (settings from the environment, see bot/config.py)."""
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from pydantic import ValidationError
+
+from bot.config import Settings
+
+NO_TOKEN = """\
+fieldpost bot needs a Discord bot token. Set:
+
+  DISCORD_TOKEN=...              the token from https://discord.com/developers/applications (Bot page)
+  FIELDPOST_DB=./fieldpost.db    where the games are kept (optional)
+  FIELDPOST_DEV_GUILD=...        a server id to get the commands there at once (optional)
+  FIELDPOST_LOG_LEVEL=INFO       DEBUG, INFO, WARNING or ERROR (optional)
+
+README.md, "Running the bot on Discord", walks through it. To play without Discord, in a
+terminal: fieldpost play"""
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser("bot", help="run the Discord bot (needs DISCORD_TOKEN)",
+                                   description=__doc__)
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        for error in exc.errors():
+            print(f"fieldpost bot: {'.'.join(map(str, error['loc'])).upper()}: {error['msg']}", file=sys.stderr)
+        return 2
+    if settings.discord_token is None:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.fieldpost_log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.discord.client import FieldpostBot  # discord.py and the content load only here
+
+    FieldpostBot(settings).run(settings.discord_token.get_secret_value(), log_handler=None)
+    return 0

@@ -1,0 +1,163 @@
+"""Offline Discord: spec'd mocks of interactions, users, channels and threads around a real
+service on a real SQLite file. Nothing here talks to Discord."""
+from __future__ import annotations
+
+import itertools
+import types
+from collections.abc import AsyncIterator
+from pathlib import Path
+from unittest.mock import AsyncMock, MagicMock
+
+import discord
+import pytest
+
+from bot.app import GameService
+from bot.discord.adapter import Adapter
+from bot.discord.client import build_tree, intents
+from bot.discord.courier import Courier
+from bot.store import SqliteStore
+from engine import load_catalog
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "rules"
+GUILD = 900
+CHANNEL = 500
+
+_ids = itertools.count(10_000)
+
+
+def forbidden() -> discord.Forbidden:
+    response = MagicMock(status=403, reason="Forbidden")
+    return discord.Forbidden(response, {"code": 50007, "message": "Cannot send messages to this user"})
+
+
+def user(uid: int, name: str, *, dms: bool = True) -> MagicMock:
+    u = MagicMock(spec=discord.User)
+    u.id, u.name, u.display_name, u.bot = uid, name.lower(), name, False
+    u.send = AsyncMock(side_effect=None if dms else forbidden())
+    return u
+
+
+def thread(name: str, parent) -> MagicMock:
+    t = MagicMock(spec=discord.Thread)
+    t.id, t.name, t.parent_id, t.parent = next(_ids), name, parent.id, parent
+    t.send = AsyncMock()
+    t.add_user = AsyncMock()
+    t.edit = AsyncMock()
+    return t
+
+
+class World:
+    """The bits of Discord a test can see: channels, threads, users and what was sent."""
+
+    def __init__(self) -> None:
+        self.channels: dict[int, MagicMock] = {}
+        self.users: dict[int, MagicMock] = {}
+        self.client = MagicMock(spec=discord.Client)
+        self.client.get_channel = MagicMock(side_effect=lambda cid: self.channels.get(cid))
+        self.client.fetch_channel = AsyncMock(side_effect=self._fetch_channel)
+        self.client.get_user = MagicMock(side_effect=lambda uid: self.users.get(uid))
+        self.client.fetch_user = AsyncMock(side_effect=lambda uid: self.users[uid])
+        self.text_channel(CHANNEL)
+
+    async def _fetch_channel(self, cid):
+        if cid not in self.channels:
+            raise discord.NotFound(MagicMock(status=404, reason="Not Found"), "Unknown Channel")
+        return self.channels[cid]
+
+    def text_channel(self, cid: int) -> MagicMock:
+        ch = MagicMock(spec=discord.TextChannel)
+        ch.id, ch.guild = cid, MagicMock(id=GUILD)
+        ch.send = AsyncMock()
+        ch.threads = []
+
+        async def create_thread(*, name, type=None, invitable=True, auto_archive_duration=None, **kw):
+            t = thread(name, ch)
+            self.channels[t.id] = t
+            ch.threads.append(t)
+            return t
+
+        async def no_archived(**kw):
+            return
+            yield  # an async generator with nothing in it
+
+        ch.create_thread = AsyncMock(side_effect=create_thread)
+        ch.archived_threads = MagicMock(side_effect=lambda **kw: no_archived(**kw))
+        self.channels[cid] = ch
+        return ch
+
+    def add_user(self, uid: int, name: str, *, dms: bool = True) -> MagicMock:
+        self.users[uid] = user(uid, name, dms=dms)
+        return self.users[uid]
+
+    def interaction(self, who: MagicMock, *, channel: int | None = CHANNEL, organiser: bool = False,
+                    options: dict | None = None, message=None) -> MagicMock:
+        it = MagicMock(spec=discord.Interaction)
+        it.user = who
+        it.client = self.client
+        it.guild_id = GUILD if channel is not None else None
+        it.channel_id = channel if channel is not None else next(_ids)
+        it.channel = self.channels.get(channel) if channel is not None else MagicMock(spec=discord.DMChannel)
+        it.permissions = discord.Permissions(manage_channels=organiser)
+        it.response = MagicMock(spec=discord.InteractionResponse)
+        it.response.is_done = MagicMock(return_value=False)
+        it.response.defer = AsyncMock()
+        it.response.send_message = AsyncMock()
+        it.followup = MagicMock(spec=discord.Webhook)
+        it.followup.send = AsyncMock()
+        it.namespace = types.SimpleNamespace(**(options or {}))
+        it.message = message
+        return it
+
+    def public(self, cid: int = CHANNEL) -> list[str]:
+        return [c.args[0] if c.args else c.kwargs.get("content") for c in self.channels[cid].send.await_args_list]
+
+
+def said(it: MagicMock) -> str:
+    """Everything the caller was told (all ephemeral)."""
+    out = []
+    for c in it.followup.send.await_args_list:
+        assert c.kwargs.get("ephemeral") is True, "a reply to a command must be ephemeral"
+        out.append(c.args[0] if c.args else c.kwargs.get("content", ""))
+    return "\n".join(out)
+
+
+def dms(u: MagicMock) -> list[str]:
+    return [c.args[0] for c in u.send.await_args_list]
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    async with SqliteStore(tmp_path / "fieldpost.db") as opened:
+        yield opened
+
+
+@pytest.fixture(scope="session")
+def cat():
+    return load_catalog(FIXTURE)
+
+
+@pytest.fixture
+def world() -> World:
+    return World()
+
+
+@pytest.fixture
+def adapter(store, cat, world) -> Adapter:
+    service = GameService(store, cat, seed=lambda: 7)
+    a = Adapter(service, Courier(world.client, service, renders=None))
+    world.client.adapter = a
+    return a
+
+
+@pytest.fixture
+def tree(adapter):
+    return build_tree(discord.Client(intents=intents()), adapter)
+
+
+def command(tree, path: str):
+    """`tree`'s command at "game new" / "hand"."""
+    first, *rest = path.split()
+    cmd = tree.get_command(first)
+    for name in rest:
+        cmd = cmd.get_command(name)
+    return cmd

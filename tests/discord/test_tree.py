@@ -1,0 +1,111 @@
+"""The whole command tree exported offline (`to_dict(tree)` for every command) against
+Discord's limits (LESSONS: a 26th subcommand once broke registration everywhere), and the
+/act commands against the engine's script grammar."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from engine.commands import GRAMMAR
+from tests.discord.conftest import command
+
+NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
+SUB = (1, 2)  # option types: subcommand, subcommand group
+
+
+@pytest.fixture
+def payloads(tree) -> list[dict[str, Any]]:
+    return [cmd.to_dict(tree) for cmd in tree.get_commands()]
+
+
+def walk(node: dict[str, Any]):
+    yield node
+    for child in node.get("options", []):
+        yield from walk(child)
+
+
+def size(node: dict[str, Any]) -> int:
+    """What Discord counts against a command's 8,000 characters: names, descriptions, values."""
+    own = sum(len(str(node[k])) for k in ("name", "description", "value") if k in node)
+    return own + sum(size(c) for c in node.get("options", []) + node.get("choices", []))
+
+
+def test_the_tree_has_every_command_of_the_issue(tree):
+    names = {c.name for c in tree.get_commands()}
+    assert names == {"game", "hand", "plan", "act", "board", "log", "soldier", "roll"}
+    assert {c.name for c in command(tree, "game").commands} == {
+        "new", "join", "leave", "forces", "start", "status", "undo", "rollback", "abandon"}
+
+
+def test_names_are_lower_case_and_short(payloads):
+    for payload in payloads:
+        for node in walk(payload):
+            assert NAME.match(node["name"]), node["name"]
+
+
+def test_descriptions_fit(payloads):
+    for payload in payloads:
+        for node in walk(payload):
+            assert 1 <= len(node["description"]) <= 100, (node["name"], node["description"])
+            for choice in node.get("choices", []):
+                assert 1 <= len(choice["name"]) <= 100 and len(str(choice["value"])) <= 100
+
+
+def test_at_most_25_options_subcommands_and_choices_per_level(payloads):
+    assert len(payloads) <= 100  # global commands per application
+    for payload in payloads:
+        for node in walk(payload):
+            assert len(node.get("options", [])) <= 25, node["name"]
+            assert len(node.get("choices", [])) <= 25, node["name"]
+
+
+def test_required_options_come_before_optional_ones(payloads):
+    for payload in payloads:
+        for node in walk(payload):
+            flags = [o.get("required", False) for o in node.get("options", []) if o["type"] not in SUB]
+            assert flags == sorted(flags, reverse=True), node["name"]
+
+
+def test_each_command_stays_within_discords_size_budget(payloads):
+    for payload in payloads:
+        assert size(payload) <= 8000, (payload["name"], size(payload))
+
+
+def leaves(payload: dict[str, Any]):
+    """The commands a player can run: nodes whose options are parameters, not subcommands."""
+    options = payload.get("options", [])
+    if any(o["type"] in SUB for o in options):
+        for o in options:
+            if o["type"] in SUB:
+                yield from leaves(o)
+    else:
+        yield payload
+
+
+def test_every_play_command_takes_an_optional_game(payloads):
+    found = 0
+    for payload in payloads:
+        if payload["name"] == "roll":
+            continue
+        for leaf in leaves(payload):
+            if leaf["name"] == "new":
+                continue
+            games = [o for o in leaf.get("options", []) if o["name"] == "game"]
+            assert games and games[0]["type"] == 4 and not games[0].get("required"), leaf["name"]
+            assert games[0].get("autocomplete"), leaf["name"]
+            found += 1
+    assert found == 8 + 5 + 22  # /game but new; hand, plan, board, log, soldier; /act
+
+
+def test_act_mirrors_every_verb_of_the_script_grammar(tree):
+    verbs = set(re.findall(r"^(?:\[tag\|team\|note\] )?([a-z]+)", GRAMMAR, re.M))
+    verbs |= {"keep", "decline", "kill"}  # the second halves of "a | b" lines
+    verbs -= {"plan"}  # /plan is its own command
+    assert verbs == {c.name for c in command(tree, "act").commands}
+
+
+def test_dm_only_game_group_is_guild_only(payloads):
+    game = next(p for p in payloads if p["name"] == "game")
+    assert game.get("dm_permission") is False or game.get("contexts") == [0]
