@@ -748,13 +748,14 @@ class GameService:
             forces = ", ".join(f"{s.name} ({s.side.value}, "
                                f"{'own force' if s.force else 'preset share'})" for s in loaded.lobby.seats)
             r.ephemeral.append(f"**Game #{gid}: {sc.name}** — {g.status.value}, waiting to start.\n"
-                               f"Seats: {forces or 'none yet'}.\nOrganiser: <{g.organiser_id}>.")
+                               f"Seats: {forces or 'none yet'}.")
             return r
         st = loaded.state
         assert st is not None
         v = view(st)
+        where = "over" if v.step == "over" else "card placement" if v.phase == 0 else f"phase {v.phase}"
         lines = [f"**Game #{gid}: {v.scenario_name}** — {g.status.value}, turn {v.turn} of {v.turns}, "
-                 + ("card placement" if v.phase == 0 else f"phase {v.phase}") + f" ({v.step}).",
+                 f"{where}.",
                  "VP: " + ", ".join(f"{side} {vp}" for side, vp in sorted(v.vp.items())) + ".",
                  "Seats: " + ", ".join(f"{s.name} ({s.side})" for s in v.seats) + "."]
         if v.active is not None:
