@@ -1,0 +1,203 @@
+"""The campaign's people: each player's roster of soldiers (and, once vehicles land, crewmen
+and vehicles), what happened to each man, and the company and depot they come from.
+
+A roster soldier is one of the catalogue's soldiers, known by his dog tag for the whole
+campaign: he keeps his name, his rank (which can rise), his status, his medals and badges per
+rank, his kills, prisoners, scenarios and a dated service log. A dog tag is on at most one
+roster of a campaign, and a soldier who left the depot never goes back to it.
+"""
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.content import Catalog, ForceEntry, Nationality, Rank
+from engine.errors import RuleError
+
+
+class CampaignError(RuleError):
+    """A campaign action the rules do not allow; the message says why, for the player."""
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Status(StrEnum):
+    FIT = "fit"
+    WOUNDED = "wounded"  # sits out scenarios until `out_until` is confirmed (docs/campaigns.md)
+    KILLED = "killed"  # killed in action: never fights again
+    CAPTURED = "captured"  # a prisoner of the enemy when his last scenario ended
+    MISSING = "missing"  # the organiser's mark for a man whose fate is not known
+
+
+STATUS_WORDS = {Status.FIT: "fit", Status.WOUNDED: "wounded", Status.KILLED: "killed in action",
+                Status.CAPTURED: "prisoner of war", Status.MISSING: "missing"}
+ON_THE_BOOKS = (Status.FIT, Status.WOUNDED)  # men who count toward a player's strength
+
+
+class Kind(StrEnum):
+    SOLDIER = "soldier"
+    CREWMAN = "crewman"  # a soldier trained on one vehicle or gun (Hell on Wheels, Crew)
+    VEHICLE = "vehicle"  # a vehicle or gun, known by its license plate
+
+
+class CrewRole(StrEnum):
+    COMMANDER = "commander"
+    GUNNER = "gunner"
+    LOADER = "loader"
+    DRIVER = "driver"
+    RADIO_OPERATOR = "radio_operator"
+
+
+class Training(Model):
+    """A crewman's training: his role and the vehicle or gun he trained on (he counts as
+    untrained on any other)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    role: CrewRole
+    vehicle: str = Field(min_length=1)
+
+
+class Honour(Model):
+    """A medal or badge, attached to the rank he held when he earned it."""
+
+    category: Literal["medal", "badge"]
+    award: str  # an id of engine.campaign.honours.AWARDS
+    name: str  # what his army calls it
+    rank: Rank
+    result: int | None = None  # the scenario (result number) that earned it
+    citation: str = ""
+    by: Literal["criteria", "organiser"] = "criteria"
+    date: str = ""
+
+
+class LogEntry(Model):
+    date: str
+    result: int | None = None  # the result number it belongs to
+    text: str
+    notable: bool = False  # shown on the service record
+
+
+class RosterEntry(Model):
+    serial: int
+    name: str
+    side: Nationality
+    kind: Kind = Kind.SOLDIER
+    rank: Rank | None = Rank.PRIVATE  # None for a vehicle
+    status: Status = Status.FIT
+    out_until: int | None = None  # wounded: fit again once this result number is confirmed
+    training: Training | None = None  # crewmen
+    vehicle: str | None = None  # vehicles: the type
+    crew: list[int] = Field(default_factory=list)  # vehicles: the crewmen assigned to it
+    honours: list[Honour] = Field(default_factory=list)
+    kills: int = 0
+    captures: int = 0
+    served: list[int] = Field(default_factory=list)  # result numbers of the scenarios he fought
+    served_at_rank: int = 0  # scenarios fought since his last promotion
+    wounds: int = 0
+    vp_earned: int = 0  # VP he brought his player that the game credits to him (docs/campaigns.md)
+    joined: int = 0  # the result number after which he joined; 0: with the company
+    log: list[LogEntry] = Field(default_factory=list)
+
+    @property
+    def fights(self) -> bool:
+        """A man the engine can field now (vehicles and crews wait for the vehicle rules)."""
+        return self.kind == Kind.SOLDIER
+
+    def honours_at(self, category: str, rank: Rank | None = None) -> list[Honour]:
+        rank = rank or self.rank
+        return [h for h in self.honours if h.category == category and h.rank == rank]
+
+    def note(self, date: str, text: str, result: int | None = None, notable: bool = False) -> None:
+        self.log.append(LogEntry(date=date, result=result, text=text, notable=notable))
+
+
+class Player(Model):
+    user_id: int
+    name: str
+    side: Nationality
+    strength: int = 0  # men he started with: losses below it open places for recruits
+    roster: list[RosterEntry] = Field(default_factory=list)
+    pick: list[ForceEntry] | None = None  # his force for the next scenario; None: chosen for him
+
+    def entry(self, serial: int) -> RosterEntry | None:
+        return next((e for e in self.roster if e.serial == serial), None)
+
+    @property
+    def open_places(self) -> int:
+        men = [e for e in self.roster if e.kind != Kind.VEHICLE and e.status in ON_THE_BOOKS]
+        return max(0, self.strength - len(men))
+
+
+class ResultRecord(Model):
+    """A confirmed scenario result, as the campaign's history keeps it."""
+
+    number: int
+    key: str
+    step: str
+    scenario: str
+    winner: Nationality | None
+    reason: str
+    side_vp: dict[str, int]
+    vp: dict[int, int]  # by user id: his own VP plus his share of his side's
+    date: str
+    lines: list[str] = Field(default_factory=list)
+
+
+class PendingChoice(Model):
+    """A branch the winning side chooses before the next scenario."""
+
+    after: str  # the step just played
+    side: Nationality
+    options: list[str]
+
+
+class CampaignState(Model):
+    definition: str
+    name: str
+    organiser: int
+    status: Literal["enlisting", "running", "finished"] = "enlisting"
+    step: str | None = None  # the step to play next
+    choice: PendingChoice | None = None
+    players: list[Player] = Field(default_factory=list)
+    depot: dict[Nationality, list[int]] = Field(default_factory=dict)
+    history: list[ResultRecord] = Field(default_factory=list)
+    applied: list[str] = Field(default_factory=list)  # keys of the results applied
+    created: str = ""
+
+    @property
+    def number(self) -> int:
+        """How many results have been applied."""
+        return len(self.history)
+
+    def player(self, user_id: int) -> Player:
+        for p in self.players:
+            if p.user_id == user_id:
+                return p
+        raise CampaignError("You have not joined this campaign (`campaign join`).")
+
+    def has_player(self, user_id: int) -> bool:
+        return any(p.user_id == user_id for p in self.players)
+
+    def owner_of(self, serial: int) -> Player | None:
+        return next((p for p in self.players if p.entry(serial) is not None), None)
+
+    def entry(self, serial: int) -> RosterEntry:
+        owner = self.owner_of(serial)
+        if owner is None:
+            raise CampaignError(f"No roster in this campaign has dog tag {serial}.")
+        return owner.entry(serial)
+
+    def side_players(self, side: str) -> list[Player]:
+        return [p for p in self.players if p.side == side]
+
+
+def new_entry(cat: Catalog, serial: int, rank: Rank, joined: int = 0, kind=Kind.SOLDIER,
+              training: Training | None = None) -> RosterEntry:
+    d = cat.soldiers[serial]
+    return RosterEntry(serial=serial, name=d.name, side=d.nationality, kind=kind, rank=rank,
+                       training=training, joined=joined)
