@@ -1,7 +1,25 @@
-"""Persistence: the `GameStore` protocol and `SqliteStore`, its SQLite implementation.
+"""Persistence: the `GameStore` and `CampaignStore` protocols and `SqliteStore`, their SQLite
+implementation.
 
-The bot depends on `GameStore`; only start-up code names `SqliteStore`.
+The bot depends on the protocols; only start-up code names `SqliteStore`.
 """
+from bot.store.campaigns import (
+    CampaignCommitted,
+    CampaignLogEntry,
+    CampaignNotFound,
+    CampaignStatus,
+    CampaignStore,
+    CampaignSummary,
+    CampaignVersionConflict,
+    DuplicateResult,
+    NewResult,
+    ResultChange,
+    ResultConflict,
+    ResultNotFound,
+    ResultStatus,
+    StoredCampaign,
+    StoredResult,
+)
 from bot.store.locks import GameLocks
 from bot.store.protocol import (
     UNFINISHED,
@@ -27,14 +45,27 @@ from bot.store.sqlite import SqliteStore
 __all__ = [
     "UNFINISHED",
     "Awaited",
+    "CampaignCommitted",
+    "CampaignLogEntry",
+    "CampaignNotFound",
+    "CampaignStatus",
+    "CampaignStore",
+    "CampaignSummary",
+    "CampaignVersionConflict",
     "Committed",
     "Deadline",
+    "DuplicateResult",
     "Event",
     "GameLocks",
     "GameNotFound",
     "GameStatus",
     "GameStore",
     "GameSummary",
+    "NewResult",
+    "ResultChange",
+    "ResultConflict",
+    "ResultNotFound",
+    "ResultStatus",
     "SchemaTooNew",
     "Seat",
     "Snapshot",
@@ -42,6 +73,8 @@ __all__ = [
     "SnapshotNotFound",
     "SqliteStore",
     "StoreError",
+    "StoredCampaign",
     "StoredGame",
+    "StoredResult",
     "VersionConflict",
 ]

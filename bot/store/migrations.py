@@ -103,7 +103,70 @@ CREATE TABLE deadlines (
 CREATE INDEX deadlines_by_due ON deadlines (due) WHERE reminded = 0;
 """
 
-MIGRATIONS: tuple[str, ...] = (V1_GAMES_EVENTS_SEATS_SNAPSHOTS,)
+# A campaign is one JSON document with a version, like a game; its results wait for the
+# organiser (pending), are applied (confirmed, keeping the campaign as it was before, for an
+# exact revert) or thrown out (rejected). A result's key (the game it came from, or a digest of
+# its final state) is unique per campaign, so the same result is never recorded twice.
+V2_CAMPAIGNS = """
+CREATE TABLE campaigns (
+    id            INTEGER PRIMARY KEY,
+    guild_id      INTEGER NOT NULL,
+    channel_id    INTEGER NOT NULL,
+    definition_id TEXT    NOT NULL,
+    name          TEXT    NOT NULL,
+    status        TEXT    NOT NULL CHECK (status IN ('enlisting', 'running', 'finished')),
+    organiser_id  INTEGER NOT NULL,
+    state         TEXT    NOT NULL CHECK (json_valid(state)),
+    version       INTEGER NOT NULL CHECK (version >= 1),
+    created_at    TEXT    NOT NULL,
+    updated_at    TEXT    NOT NULL
+) STRICT;
+CREATE INDEX campaigns_by_channel ON campaigns (channel_id);
+
+CREATE TABLE campaign_results (
+    campaign_id  INTEGER NOT NULL REFERENCES campaigns (id),
+    number       INTEGER NOT NULL CHECK (number >= 1),
+    key          TEXT    NOT NULL,
+    step         TEXT    NOT NULL,
+    scenario_id  TEXT    NOT NULL,
+    game_id      INTEGER,
+    status       TEXT    NOT NULL CHECK (status IN ('pending', 'confirmed', 'rejected')),
+    body         TEXT    NOT NULL CHECK (json_valid(body)),
+    before       TEXT    CHECK (before IS NULL OR json_valid(before)),
+    submitted_by INTEGER,
+    decided_by   INTEGER,
+    created_at   TEXT    NOT NULL,
+    decided_at   TEXT,
+    PRIMARY KEY (campaign_id, number),
+    UNIQUE (campaign_id, key),
+    CHECK ((status = 'confirmed') = (before IS NOT NULL))
+) STRICT;
+
+CREATE TABLE campaign_log (
+    campaign_id INTEGER NOT NULL REFERENCES campaigns (id),
+    seq         INTEGER NOT NULL CHECK (seq >= 1),
+    body        TEXT    NOT NULL CHECK (json_valid(body)),
+    created_at  TEXT    NOT NULL,
+    PRIMARY KEY (campaign_id, seq)
+) STRICT, WITHOUT ROWID;
+
+-- Like a game's events: append-only and gapless.
+CREATE TRIGGER campaign_log_seq_follows BEFORE INSERT ON campaign_log
+WHEN NEW.seq IS NOT (SELECT coalesce(max(seq), 0) + 1 FROM campaign_log WHERE campaign_id = NEW.campaign_id)
+BEGIN
+    SELECT RAISE(ABORT, 'campaign_log.seq must follow the last seq of its campaign');
+END;
+CREATE TRIGGER campaign_log_no_update BEFORE UPDATE ON campaign_log
+BEGIN
+    SELECT RAISE(ABORT, 'the campaign log is append-only');
+END;
+CREATE TRIGGER campaign_log_no_delete BEFORE DELETE ON campaign_log
+BEGIN
+    SELECT RAISE(ABORT, 'the campaign log is append-only');
+END;
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1_GAMES_EVENTS_SEATS_SNAPSHOTS, V2_CAMPAIGNS)
 
 
 def statements(script: str) -> Iterator[str]:

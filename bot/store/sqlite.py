@@ -1,4 +1,4 @@
-"""`SqliteStore`: the `GameStore` on one SQLite file through aiosqlite.
+"""`SqliteStore`: the `GameStore` (and the `CampaignStore`) on one SQLite file through aiosqlite.
 
     async with SqliteStore("fieldpost.db") as store:
         game = await store.load_game(7)
@@ -22,6 +22,22 @@ from typing import Any, Self
 
 import aiosqlite
 
+from bot.store.campaigns import (
+    CampaignCommitted,
+    CampaignLogEntry,
+    CampaignNotFound,
+    CampaignStatus,
+    CampaignSummary,
+    CampaignVersionConflict,
+    DuplicateResult,
+    NewResult,
+    ResultChange,
+    ResultConflict,
+    ResultNotFound,
+    ResultStatus,
+    StoredCampaign,
+    StoredResult,
+)
 from bot.store.migrations import MIGRATIONS, migrate
 from bot.store.protocol import (
     UNFINISHED,
@@ -88,6 +104,31 @@ def _summary(row: Sequence[Any]) -> GameSummary:
         version=row[7],
         created_at=_unstamp(row[8]),
         updated_at=_unstamp(row[9]),
+    )
+
+
+_CAMPAIGN_COLUMNS = (
+    "id, guild_id, channel_id, definition_id, name, status, organiser_id, version, created_at, updated_at"
+)
+_RESULT_COLUMNS = (
+    "campaign_id, number, key, step, scenario_id, game_id, status, body, before, submitted_by,"
+    " decided_by, created_at, decided_at"
+)
+
+
+def _campaign(row: Sequence[Any]) -> CampaignSummary:
+    return CampaignSummary(
+        id=row[0], guild_id=row[1], channel_id=row[2], definition_id=row[3], name=row[4],
+        status=CampaignStatus(row[5]), organiser_id=row[6], version=row[7],
+        created_at=_unstamp(row[8]), updated_at=_unstamp(row[9]),
+    )
+
+
+def _result(row: Sequence[Any]) -> StoredResult:
+    return StoredResult(
+        campaign_id=row[0], number=row[1], key=row[2], step=row[3], scenario_id=row[4], game_id=row[5],
+        status=ResultStatus(row[6]), body=row[7], before=row[8], submitted_by=row[9], decided_by=row[10],
+        created_at=_unstamp(row[11]), decided_at=_unstamp(row[12]) if row[12] else None,
     )
 
 
@@ -526,3 +567,197 @@ class SqliteStore:
                 "UPDATE deadlines SET reminded = 1 WHERE game_id = ? AND key = ? AND user_id = ?",
                 (game_id, key, user_id),
             )
+
+    # -- campaigns (docs/campaigns.md) -----------------------------------------------------
+
+    async def create_campaign(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        definition_id: str,
+        name: str,
+        organiser_id: int,
+        state: str,
+        status: CampaignStatus = CampaignStatus.ENLISTING,
+        log: Sequence[str] = (),
+        results: Sequence[StoredResult] = (),
+    ) -> StoredCampaign:
+        now = _stamp(self._clock())
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO campaigns (guild_id, channel_id, definition_id, name, status,"
+                " organiser_id, state, version, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
+                (guild_id, channel_id, definition_id, name, CampaignStatus(status).value,
+                 organiser_id, state, now, now),
+            )
+            campaign_id = cursor.lastrowid
+            assert campaign_id is not None
+            await self._append_log(db, campaign_id, 0, log, now)
+            if results:
+                await db.executemany(
+                    f"INSERT INTO campaign_results ({_RESULT_COLUMNS})"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(campaign_id, r.number, r.key, r.step, r.scenario_id, r.game_id,
+                      ResultStatus(r.status).value, r.body, r.before, r.submitted_by, r.decided_by,
+                      _stamp(r.created_at), _stamp(r.decided_at) if r.decided_at else None)
+                     for r in results],
+                )
+        return StoredCampaign(
+            id=campaign_id, guild_id=guild_id, channel_id=channel_id, definition_id=definition_id,
+            name=name, status=CampaignStatus(status), organiser_id=organiser_id, version=1,
+            created_at=_unstamp(now), updated_at=_unstamp(now), state=state,
+        )
+
+    async def load_campaign(self, campaign_id: int) -> StoredCampaign:
+        rows = await self._read().execute_fetchall(
+            f"SELECT {_CAMPAIGN_COLUMNS}, state FROM campaigns WHERE id = ?", (campaign_id,)
+        )
+        for row in rows:
+            summary = _campaign(row)
+            return StoredCampaign(
+                **{name: getattr(summary, name) for name in CampaignSummary.__dataclass_fields__},
+                state=row[10],
+            )
+        raise CampaignNotFound(campaign_id)
+
+    async def campaigns_in_channel(
+        self, channel_id: int, *, include_finished: bool = False
+    ) -> list[CampaignSummary]:
+        rows = await self._read().execute_fetchall(
+            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns"
+            " WHERE channel_id = ? AND (? OR status != 'finished') ORDER BY id",
+            (channel_id, include_finished),
+        )
+        return [_campaign(row) for row in rows]
+
+    async def campaigns(self, ids: Sequence[int]) -> list[CampaignSummary]:
+        wanted = sorted({int(i) for i in ids})
+        if not wanted:
+            return []
+        rows = await self._read().execute_fetchall(
+            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE id IN"
+            f" ({', '.join('?' * len(wanted))}) ORDER BY id",
+            wanted,
+        )
+        return [_campaign(row) for row in rows]
+
+    async def commit_campaign(
+        self,
+        campaign_id: int,
+        expected_version: int,
+        state: str,
+        log: Sequence[str] = (),
+        *,
+        status: CampaignStatus | None = None,
+        new_result: NewResult | None = None,
+        change: ResultChange | None = None,
+    ) -> CampaignCommitted:
+        now = _stamp(self._clock())
+        async with self._transaction() as db:
+            rows = await db.execute_fetchall(
+                "UPDATE campaigns SET state = ?, version = version + 1, updated_at = ?,"
+                " status = coalesce(?, status) WHERE id = ? AND version = ?"
+                " RETURNING (SELECT coalesce(max(seq), 0) FROM campaign_log"
+                "            WHERE campaign_id = campaigns.id)",
+                (state, now, None if status is None else CampaignStatus(status).value,
+                 campaign_id, expected_version),
+            )
+            last_seq = next((seq for (seq,) in rows), None)
+            if last_seq is None:
+                current = await db.execute_fetchall(
+                    "SELECT version FROM campaigns WHERE id = ?", (campaign_id,)
+                )
+                if not current:
+                    raise CampaignNotFound(campaign_id)
+                raise CampaignVersionConflict(campaign_id, expected_version, next(iter(current))[0])
+            number = None
+            if new_result is not None:
+                number = await self._insert_result(db, campaign_id, new_result, now)
+            if change is not None:
+                await self._change_result(db, campaign_id, change, now)
+            last_seq = await self._append_log(db, campaign_id, last_seq, log, now)
+        return CampaignCommitted(campaign_id, expected_version + 1, last_seq, number)
+
+    @staticmethod
+    async def _insert_result(
+        db: aiosqlite.Connection, campaign_id: int, r: NewResult, now: str
+    ) -> int:
+        taken = await db.execute_fetchall(
+            "SELECT number FROM campaign_results WHERE campaign_id = ? AND key = ?",
+            (campaign_id, r.key),
+        )
+        for (number,) in taken:
+            raise DuplicateResult(campaign_id, r.key, number)
+        rows = await db.execute_fetchall(
+            "INSERT INTO campaign_results (campaign_id, number, key, step, scenario_id, game_id,"
+            " status, body, before, submitted_by, decided_by, created_at, decided_at)"
+            " VALUES (?1, (SELECT coalesce(max(number), 0) + 1 FROM campaign_results"
+            "              WHERE campaign_id = ?1), ?2, ?3, ?4, ?5, 'pending', ?6, NULL, ?7, NULL, ?8, NULL)"
+            " RETURNING number",
+            (campaign_id, r.key, r.step, r.scenario_id, r.game_id, r.body, r.submitted_by, now),
+        )
+        return next(iter(rows))[0]
+
+    @staticmethod
+    async def _change_result(
+        db: aiosqlite.Connection, campaign_id: int, c: ResultChange, now: str
+    ) -> None:
+        before = c.before if c.status == ResultStatus.CONFIRMED else None
+        if c.status == ResultStatus.CONFIRMED and before is None:
+            raise StoreError("confirming a result keeps the campaign before it: give `before`")
+        rows = await db.execute_fetchall(
+            "UPDATE campaign_results SET status = ?, before = ?, decided_by = ?, decided_at = ?"
+            " WHERE campaign_id = ? AND number = ? AND status = ? RETURNING number",
+            (ResultStatus(c.status).value, before, c.decided_by,
+             now if c.status != ResultStatus.PENDING else None,
+             campaign_id, c.number, ResultStatus(c.expected).value),
+        )
+        if rows:
+            return
+        current = await db.execute_fetchall(
+            "SELECT status FROM campaign_results WHERE campaign_id = ? AND number = ?",
+            (campaign_id, c.number),
+        )
+        if not current:
+            raise ResultNotFound(campaign_id, c.number)
+        raise ResultConflict(campaign_id, c.number, ResultStatus(c.expected).value,
+                             next(iter(current))[0])
+
+    @staticmethod
+    async def _append_log(
+        db: aiosqlite.Connection, campaign_id: int, last_seq: int, log: Sequence[str], now: str
+    ) -> int:
+        if isinstance(log, str):
+            raise TypeError("log is a sequence of JSON texts, not one text")
+        if log:
+            await db.executemany(
+                "INSERT INTO campaign_log (campaign_id, seq, body, created_at) VALUES (?, ?, ?, ?)",
+                [(campaign_id, last_seq + n, body, now) for n, body in enumerate(log, 1)],
+            )
+        return last_seq + len(log)
+
+    async def campaign_results(self, campaign_id: int) -> list[StoredResult]:
+        rows = await self._read().execute_fetchall(
+            f"SELECT {_RESULT_COLUMNS} FROM campaign_results WHERE campaign_id = ? ORDER BY number",
+            (campaign_id,),
+        )
+        return [_result(row) for row in rows]
+
+    async def load_result(self, campaign_id: int, number: int) -> StoredResult:
+        rows = await self._read().execute_fetchall(
+            f"SELECT {_RESULT_COLUMNS} FROM campaign_results WHERE campaign_id = ? AND number = ?",
+            (campaign_id, number),
+        )
+        for row in rows:
+            return _result(row)
+        raise ResultNotFound(campaign_id, number)
+
+    async def campaign_log(self, campaign_id: int, after_seq: int = 0) -> list[CampaignLogEntry]:
+        rows = await self._read().execute_fetchall(
+            "SELECT campaign_id, seq, body, created_at FROM campaign_log"
+            " WHERE campaign_id = ? AND seq > ? ORDER BY seq",
+            (campaign_id, after_seq),
+        )
+        return [CampaignLogEntry(r[0], r[1], r[2], _unstamp(r[3])) for r in rows]

@@ -9,8 +9,9 @@ from bot.store import SchemaTooNew, SqliteStore, StoreError
 from bot.store.migrations import MIGRATIONS, migrate, statements
 from tests.store.sample import new_game
 
-CAMPAIGNS = """
-CREATE TABLE campaigns (
+# A made-up later migration (the real campaign tables are migration 2).
+LATER = """
+CREATE TABLE later_things (
     id   INTEGER PRIMARY KEY,
     name TEXT NOT NULL
 ) STRICT;
@@ -34,9 +35,10 @@ async def test_a_new_file_gets_every_table_in_wal_mode(db_path: Path) -> None:
         pass
     names = {name for kind, name, _ in schema(db_path) if kind == "table"}
     assert {"games", "events", "seats", "snapshots", "settings", "private_channels",
-            "deadlines"} <= names
+            "deadlines", "campaigns", "campaign_results", "campaign_log"} <= names
     triggers = {name for kind, name, _ in schema(db_path) if kind == "trigger"}
-    assert triggers == {"events_seq_follows", "events_no_update", "events_no_delete"}
+    assert triggers == {"events_seq_follows", "events_no_update", "events_no_delete",
+                        "campaign_log_seq_follows", "campaign_log_no_update", "campaign_log_no_delete"}
     assert user_version(db_path) == len(MIGRATIONS)
     with sqlite3.connect(db_path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -56,15 +58,15 @@ async def test_opening_again_changes_nothing(db_path: Path) -> None:
 async def test_a_later_migration_applies_on_top_and_keeps_the_data(db_path: Path) -> None:
     async with SqliteStore(db_path) as store:
         game = await new_game(store)
-    assert migrate(db_path, (*MIGRATIONS, CAMPAIGNS)) == len(MIGRATIONS) + 1
-    assert migrate(db_path, (*MIGRATIONS, CAMPAIGNS)) == len(MIGRATIONS) + 1
+    assert migrate(db_path, (*MIGRATIONS, LATER)) == len(MIGRATIONS) + 1
+    assert migrate(db_path, (*MIGRATIONS, LATER)) == len(MIGRATIONS) + 1
     with sqlite3.connect(db_path) as conn:
-        assert conn.execute("SELECT count(*) FROM campaigns").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM later_things").fetchone() == (0,)
         assert conn.execute("SELECT id FROM games").fetchall() == [(game.id,)]
 
 
 async def test_a_newer_database_refuses_to_open_and_is_left_alone(db_path: Path) -> None:
-    migrate(db_path, (*MIGRATIONS, CAMPAIGNS))
+    migrate(db_path, (*MIGRATIONS, LATER))
     before = schema(db_path)
     with pytest.raises(SchemaTooNew) as refused:
         async with SqliteStore(db_path):
@@ -77,11 +79,11 @@ async def test_a_newer_database_refuses_to_open_and_is_left_alone(db_path: Path)
 
 def test_a_failing_migration_applies_nothing(db_path: Path) -> None:
     migrate(db_path)
-    broken = "CREATE TABLE campaigns (id INTEGER);\nCREATE TABLE games (id INTEGER);\n"
+    broken = "CREATE TABLE later_things (id INTEGER);\nCREATE TABLE games (id INTEGER);\n"
     with pytest.raises(sqlite3.OperationalError, match="games already exists"):
         migrate(db_path, (*MIGRATIONS, broken))
     assert user_version(db_path) == len(MIGRATIONS)
-    assert "campaigns" not in {name for _, name, _ in schema(db_path)}
+    assert "later_things" not in {name for _, name, _ in schema(db_path)}
 
 
 def test_scripts_split_into_statements_with_trigger_bodies_whole() -> None:
