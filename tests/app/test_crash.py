@@ -17,7 +17,6 @@ import pytest
 from bot.app import GameService, Where
 from bot.app import eventlog
 from bot.store import SqliteStore
-from engine import GameState
 from tests.app.conftest import ANN, BO
 from tests.app.players import play_randomly
 

@@ -7,7 +7,6 @@ import random
 from bot.app import GameService, Where
 from bot.app import eventlog
 from bot.store import GameStatus, SqliteStore
-from engine import GameState
 from tests.app.conftest import ANN, BO, HERE, Clock, open_table
 from tests.app.players import play_randomly
 
