@@ -121,7 +121,7 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int) -
     sc = cat.scenario(scenario_id)
     if not 2 <= len(seats) <= 4:
         raise RuleError("a game needs two to four players.")
-    sides = {s.id for s in sc.sides}
+    sides = [s.id for s in sc.sides]  # scenario order: never a set, whose order varies by process
     for s in seats:
         if s.side not in sides:
             raise RuleError(f"{s.name} cannot play {s.side}: this scenario has " + " and ".join(sorted(sides)) + ".")

@@ -270,7 +270,7 @@ def view(st: GameState, viewer: int | None = None) -> View:
     )
     if viewer is None:
         return v
-    return v.model_copy(update={"mine": _mine(st, viewer)})
+    return v.model_copy(update={"mine": private_view(st, viewer)})
 
 
 def _phase_card(st: GameState, cid: str) -> PhaseCardView:
@@ -280,7 +280,9 @@ def _phase_card(st: GameState, cid: str) -> PhaseCardView:
                          cause=c.cause.value, color=c.color)
 
 
-def _mine(st: GameState, seat: int) -> Mine:
+def private_view(st: GameState, seat: int) -> Mine:
+    """Only one seat's secrets (hand, placed and held cards, fight cards, orders, his soldiers'
+    VP): what a private message needs, without building the whole public view."""
     forces = [f for f in st.forces.values() if f.seat == seat]
     hand = [card_view(st, c) for f in forces for c in f.hand]
     placed: list[CardView | None] = []

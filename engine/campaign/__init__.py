@@ -49,13 +49,14 @@ from engine.campaign.roster import (
     RosterEntry,
     Status,
     Training,
+    mark,
 )
 
 __all__ = [
     "AWARDS", "LIMIT", "Branch", "CampaignDef", "CampaignError", "CampaignState", "CompanyEntry", "Eligibility",
     "Honour", "Kind", "Player", "PlayerOutcome", "RosterEntry", "ScenarioResult", "SoldierOutcome", "Status",
     "StepDef", "Training", "apply_result", "auto_force", "award", "begin", "check_pick", "check_result",
-    "choose_branch", "eligible", "enlist", "fill_open_places", "join", "load_campaigns", "medals_in_play",
+    "choose_branch", "eligible", "enlist", "fill_open_places", "join", "load_campaigns", "mark", "medals_in_play",
     "new_campaign", "next_step", "parse_pick", "pick", "promote", "result_from_game", "roster_view",
     "seat_specs", "service_record", "standings",
 ]

@@ -147,7 +147,7 @@ def promote(entry: RosterEntry, cat: Catalog, *, date: str, why: str, result: in
     entry.rank = rank
     entry.served_at_rank = 0
     title = d.profile(rank).title
-    entry.note(date, f"Promoted {RANK_WORDS[old]} -> {RANK_WORDS[rank]} ({title}): {why}.", result=result,
+    entry.note(date, f"Promoted from {RANK_WORDS[old]} to {RANK_WORDS[rank]} ({title}): {why}.", result=result,
                notable=True)
     return f"{d.name} ({entry.serial}) is promoted to {RANK_WORDS[rank]} ({title}): {why}."
 

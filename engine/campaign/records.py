@@ -99,6 +99,28 @@ class Standings(V):
     finished: bool
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """`plural(1, "kill")` -> "1 kill"; `plural(3, "kill")` -> "3 kills"."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+def route(cdef: CampaignDef) -> str:
+    """The campaign's steps in order, branches side by side: "A → B → C or D → E"."""
+    steps = {s.id: s for s in cdef.steps}
+    depth = {cdef.start: 0}
+    frontier = [cdef.start]
+    while frontier:  # longest distance from the start (the steps form no loop)
+        sid = frontier.pop(0)
+        for t in steps[sid].targets():
+            if depth.get(t, -1) < depth[sid] + 1:
+                depth[t] = depth[sid] + 1
+                frontier.append(t)
+    layers: dict[int, list[str]] = {}
+    for sid, step in steps.items():
+        layers.setdefault(depth[sid], []).append(step.title or sid)
+    return " → ".join(" or ".join(layers[k]) for k in sorted(layers))
+
+
 def _title(e: RosterEntry, cat: Catalog) -> str:
     if e.kind == Kind.VEHICLE or e.rank is None:
         return e.vehicle or "vehicle"

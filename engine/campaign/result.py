@@ -13,7 +13,13 @@ from typing import Literal
 from pydantic import Field
 
 from engine.campaign.definition import CampaignDef
-from engine.campaign.honours import automatic_awards, promote, promotion_due
+from engine.campaign.honours import (
+    automatic_awards,
+    medals_in_play,
+    promote,
+    promotion_due,
+)
+from engine.campaign.records import plural
 from engine.campaign.roster import (
     CampaignError,
     CampaignState,
@@ -115,6 +121,11 @@ def result_from_game(st: CampaignState, cdef: CampaignDef, game: GameState, seat
                                 f"for {st.player(user).name}.")
         if s.status == "reserve":
             continue
+        entry = owner.entry(serial)
+        if s.rank != entry.rank or s.medals != medals_in_play(entry, game.setup.soldiers[serial]):
+            raise CampaignError(f"{entry.name} ({serial}) fought as {s.rank.value} with {s.medals} medal cards; "
+                                f"his roster says {entry.rank.value} with "
+                                f"{medals_in_play(entry, game.setup.soldiers[serial])}.")
         vp = sum(2 * game.vp_value(p.serial) for p in game.soldiers.values()
                  if p.captor == serial and p.status in ("board", "exited"))
         if s.deeds.get("orders"):
@@ -222,8 +233,7 @@ def apply_result(st: CampaignState, cdef: CampaignDef, cat: Catalog, result: Sce
     for p in st.players:
         p.pick = None
         if p.open_places:
-            lines.append(f"{p.name} has {p.open_places} open place{'s' if p.open_places > 1 else ''} for "
-                         "recruits (`campaign enlist`).")
+            lines.append(f"{p.name} has {plural(p.open_places, 'open place')} for recruits (`campaign enlist`).")
     winner = result.winner.value if result.winner else None
     summary = f"{sc.name}: " + (f"{winner} wins" if winner else "a draw") + f" ({result.reason})."
     st.history.append(ResultRecord(number=n, key=result.key, step=result.step, scenario=result.scenario,
@@ -238,15 +248,16 @@ def apply_result(st: CampaignState, cdef: CampaignDef, cat: Catalog, result: Sce
 def _deeds_words(o: SoldierOutcome, only_scores: bool = False) -> str:
     words = []
     if o.kills:
-        words.append(f"{o.kills} kill{'s' if o.kills > 1 else ''}")
+        words.append(plural(o.kills, "kill"))
     if o.captures:
-        words.append(f"{o.captures} prisoner{'s' if o.captures > 1 else ''} taken")
+        words.append(plural(o.captures, "prisoner") + " taken")
     if o.vp and only_scores:
         words.append(f"{o.vp} VP")
     if not only_scores:
-        for key, word in (("hits", "hit"), ("rallied_others", "rally"), ("charges", "charge")):
+        for key, word, many in (("hits", "hit", None), ("rallied_others", "rally", "rallies"),
+                                ("charges", "charge", None)):
             if o.deeds.get(key):
-                words.append(f"{o.deeds[key]} {word}{'s' if o.deeds[key] > 1 else ''}")
+                words.append(plural(o.deeds[key], word, many))
         if o.deeds.get("orders"):
             words.append("carried out the orders")
     return ", ".join(words)

@@ -201,3 +201,35 @@ def new_entry(cat: Catalog, serial: int, rank: Rank, joined: int = 0, kind=Kind.
     d = cat.soldiers[serial]
     return RosterEntry(serial=serial, name=d.name, side=d.nationality, kind=kind, rank=rank,
                        training=training, joined=joined)
+
+
+# What the organiser may set by hand, from what (a killed man stays killed)
+MARKS: dict[Status, tuple[Status, ...]] = {
+    Status.FIT: (Status.WOUNDED, Status.CAPTURED, Status.MISSING),  # treated, exchanged, found
+    Status.MISSING: (Status.FIT, Status.WOUNDED),  # lost: his fate is not known
+    Status.KILLED: (Status.MISSING,),  # a missing man found dead
+    Status.CAPTURED: (Status.MISSING,),  # a missing man turns up in the enemy's hands
+}
+
+
+def mark(st: CampaignState, serial: int, status: str, note: str, date: str) -> tuple[CampaignState, str]:
+    """The organiser corrects a man's status: treats a wounded man, gets a prisoner exchanged,
+    reports one missing or found. A killed soldier never comes back."""
+    try:
+        new = Status(status.strip().lower())
+    except ValueError:
+        raise CampaignError(f"A status is one of {', '.join(s.value for s in Status)}, not {status!r}.") from None
+    st = st.model_copy(deep=True)
+    e = st.entry(serial)
+    if e.kind == Kind.VEHICLE:
+        raise CampaignError(f"{e.name} is a vehicle; its state comes with the vehicle rules.")
+    if e.status == new:
+        raise CampaignError(f"{e.name} is {new.value} already.")
+    if e.status not in MARKS.get(new, ()):
+        raise CampaignError(f"{e.name} is {STATUS_WORDS[e.status]}; the organiser cannot make him {new.value}"
+                            + (" (a killed soldier never fights again)." if e.status == Status.KILLED else "."))
+    old = e.status
+    e.status = new
+    e.out_until = None
+    e.note(date, f"Marked {STATUS_WORDS[new]} (was {STATUS_WORDS[old]}): {note}.", notable=True)
+    return st, f"{e.name} ({e.serial}) is now {STATUS_WORDS[new]}: {note}."

@@ -202,3 +202,38 @@ def test_state_json_round_trip_is_lossless(scenario):
     for st in states[::10]:
         js = st.model_dump_json()
         assert type(st).model_validate_json(js).model_dump_json() == js
+
+
+_HASH_GAME = """
+import hashlib
+from engine import load_catalog, apply
+from bot.console.autoplay import play_one
+from engine.record import Record
+from engine.setup import SeatSpec
+from engine.agent import RandomAgent
+cat = load_catalog()
+for sc in sorted(cat.scenarios):
+    sides = [s.id.value for s in cat.scenario(sc).sides]
+    rec = Record(scenario=sc, seed=11, seats=[SeatSpec(name="A", side=sides[0]), SeatSpec(name="B", side=sides[1]),
+                                           SeatSpec(name="C", side=sides[0])])
+    st, _ = rec.start(cat)
+    agent = RandomAgent(11)
+    for _ in range(60):
+        if st.step == "over":
+            break
+        st, _ = apply(st, agent.choose(st, agent.seat_to_act(st)))
+    print(sc, hashlib.sha1(st.model_dump_json().encode()).hexdigest())
+"""
+
+
+def test_games_are_byte_identical_whatever_the_process_hash_seed():
+    """str hashing differs per process (PYTHONHASHSEED); no engine order may depend on it."""
+    import os
+    import subprocess
+    import sys
+    outs = []
+    for seed in ("1", "2", "3"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        outs.append(subprocess.run([sys.executable, "-c", _HASH_GAME], env=env, capture_output=True, text=True,
+                                   check=True, timeout=300).stdout)
+    assert outs[0] == outs[1] == outs[2] and outs[0].count("\n") == len(SCENARIOS)
