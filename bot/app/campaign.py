@@ -461,15 +461,20 @@ class CampaignService:
         review; `users[i]` plays seat i. The same game is never recorded twice."""
         cid = await self.resolve(ref)
         loaded = await self._load(cid)
-        try:
-            result = result_from_game(loaded.state, loaded.cdef, state, users,
-                                      key=f"game:{game_id}" if game_id is not None else None)
+        try:  # the key is the final state's digest: the same game has it however it comes back
+            result = result_from_game(loaded.state, loaded.cdef, state, users)
         except CampaignError as exc:
             raise Refused(str(exc)) from None
         return await self.submit_result(caller, cid, result, game_id=game_id)
 
     async def submit_result(self, caller: Caller, ref: int | Where | None, result: ScenarioResult, *,
                             game_id: int | None = None) -> CampaignReplies:
+        cid = await self.resolve(ref)
+        waiting = [r for r in await self.store.campaign_results(cid) if r.status == ResultStatus.PENDING]
+        if waiting and waiting[-1].key != result.key:
+            raise Refused(f"Result #{waiting[-1].number} waits for the organiser's review; confirm or reject it "
+                          "before recording another.")
+
         def change(loaded: _Loaded):
             if not (loaded.state.has_player(caller.user_id) or self._organiser(caller, loaded)):
                 raise NotYours("Only the campaign's players and organiser record its results.")
@@ -484,7 +489,7 @@ class CampaignService:
                             body=result.model_dump_json(), game_id=game_id, submitted_by=caller.user_id)
             entry = _entry("result", caller.user_id, f"A result of {sc.name} was recorded.", key=result.key)
             return loaded.state, [entry], r, {"new_result": new}
-        return await self._change(ref, change)
+        return await self._change(cid, change)
 
     async def _result(self, cid: int, number: int | None, status: ResultStatus) -> StoredResult:
         if number is not None:
