@@ -177,6 +177,8 @@ async def _play(s: CampaignService, me, here, args) -> int:
         final = rec.final(s.catalog)
         st = await s.load_state(args.campaign)
         users = [_seat_user(st, seat.name) for seat in final.seats]
+        if st.status == "enlisting":  # the recorded game was the first: it begins the campaign
+            show((await s.prepare(me, args.campaign))[0])
         show(await s.submit_game(me, args.campaign, final, users))
     else:
         r, prepared = await s.prepare(me, args.campaign)
