@@ -113,12 +113,15 @@ def _ribbon(d: ImageDraw.ImageDraw, box, side: str, award: str) -> None:
     d.rectangle(box, outline=S.INK, width=2)
 
 
-def _badge(d: ImageDraw.ImageDraw, box, award: str) -> None:
+def _badge(d: ImageDraw.ImageDraw, box, award: str, side: str) -> None:
     x0, y0, x1, y1 = box
     metal = BADGE_METAL.get(award, (192, 196, 204))
     d.rounded_rectangle(box, radius=12, fill=metal, outline=S.INK, width=2)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    if award == "combat":  # a rifle on a field of blue
+    if award == "combat" and side == "DE":  # an oak wreath round a rifle
+        d.ellipse((cx - 30, cy - 15, cx + 30, cy + 15), outline=S.INK, width=4)
+        d.line((cx - 20, cy + 8, cx + 20, cy - 8), fill=S.INK, width=3)
+    elif award == "combat":  # a rifle on a field of blue
         d.rectangle((x0 + 18, y0 + 9, x1 - 18, y1 - 9), fill=(86, 140, 200), outline=S.INK)
         d.line((x0 + 26, cy, x1 - 26, cy), fill=S.INK, width=4)
     elif award == "marksman":  # a target
@@ -168,7 +171,7 @@ def _honours(img: Image.Image, d: ImageDraw.ImageDraw, rec, box) -> None:
             elif kind == "medal":
                 _ribbon(d, rb, rec.side, h.award)
             else:
-                _badge(d, rb, h.award)
+                _badge(d, rb, h.award, rec.side)
             if h is not None:
                 for k, part in enumerate(textwrap.wrap(h.name, 17)[:2]):
                     text(d, (x + RIBBON_W / 2, y + RIBBON_H + 6 + k * 21), part, 18, S.INK, anchor="ma")
