@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import hashlib
 
-from engine import GameState, awaiting, legal_commands, view
+from engine import GameState, awaiting, legal_commands
 from engine import commands as C
 from engine.legal import plan_options
-from engine.view import CardView, Mine
+from engine.view import CardView, Mine, private_view
 
 from bot.app.replies import Choice
 
@@ -150,7 +150,7 @@ def hand_text(mine: Mine) -> str:
 
 
 def private_desk(st: GameState, seat: int) -> str:
-    mine = view(st, seat).mine
+    mine = private_view(st, seat)
     assert mine is not None
     return hand_text(mine)
 
@@ -175,7 +175,7 @@ def prompt_text(st: GameState, seat: int, kind: str, detail: str) -> str:
     """The private words asking a seat for a decision."""
     head = f"**{st.setup.scenario.name}, turn {st.turn}** — you are awaited to {detail}."
     if kind == "place":
-        mine = view(st, seat).mine
+        mine = private_view(st, seat)
         hand = ", ".join(card_line(c) for c in mine.hand) if mine else ""
         phases = "; ".join(f"P{i + 1} {st.setup.story[c].top.value.upper()}/"
                            f"{st.setup.story[c].bottom.value.upper()}"

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine import GameState, view
+from engine import GameState
 from engine import commands as C
+from engine.view import private_view
 
 LIMIT = 25
 
@@ -80,7 +81,7 @@ def destinations(st: GameState, cmds: list[C.Cmd], soldier: str | None) -> list[
 
 def cards(st: GameState, seat: int, phase: int | None = None, cmds: list[C.Cmd] = ()) -> list[tuple[str, str]]:
     """Cards in the caller's hand (for a phase: those his legal placements put there)."""
-    mine = view(st, seat).mine
+    mine = private_view(st, seat)
     if mine is None:
         return []
     ids = None
