@@ -1,29 +1,42 @@
 """`fieldpost play`: a whole game in one terminal (hot-seat), or a script of commands.
 
-Hot-seat: whoever the engine waits for is prompted in turn; before a player's secrets show
-there is a "pass to <player>" pause, and his private view (hand, orders, held cards) appears
-only then. Script: every line is applied in order and the log is printed.
+The console is one more front end of the use-cases in bot/app, like the Discord adapter: the
+game lives in a SQLite file (a temporary one unless `--db` names it, so a console game can
+be stopped and resumed), every command goes through `GameService.command`, and what the
+service hands back is printed: public lines for the table, private ones only to their player.
+
+Hot-seat: whoever the game waits for is prompted in turn; before a player's secrets show
+there is a "pass to <player>" pause. Script: every line is applied in order and the log is
+printed. A `--position` starts a rules question from a written-down position with the
+engine alone (positions are a tool for designers and bug reports, not a table game).
 """
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import yaml
 
+from bot.app import Caller, GameService, Replies, Where
+from bot.app import eventlog
+from bot.app.errors import Refused
 from bot.console import text
-from engine import RuleError, apply, awaiting, legal_commands, load_catalog, new_game, view
+from bot.store import SqliteStore
+from engine import RuleError, load_catalog, view
 from engine.commands import GRAMMAR
 from engine.errors import ContentError
 from engine.position import load_position
-from engine.record import Record
-from engine.script import ScriptError, parse_line, run_script
+from engine.record import Record, parse_command_json
+from engine.script import ScriptError, run_script
 from engine.setup import SeatSpec
 
 DEFAULT_SCENARIO = "hedgerow-dawn"
+TABLE = 1  # the console's one "channel"
 
 
 def add_parser(sub) -> None:
@@ -35,10 +48,11 @@ def add_parser(sub) -> None:
                    help="comma-separated NAME:SIDE pairs, 2 to 4 (default 'US:US,Germany:DE')")
     p.add_argument("--position", type=Path, help="start from a position file (YAML or JSON, docs/position.md)")
     p.add_argument("--script", type=Path, help="run the commands in this file and print the log")
+    p.add_argument("--db", type=Path, help="keep the game in this SQLite file (run again to resume it)")
     p.add_argument("--state-out", type=Path, help="write the final game state as JSON here")
     p.add_argument("--record", type=Path, help="write the game record (for fieldpost replay) here")
-    p.add_argument("--images", type=Path, help="write the board picture after each phase into this folder")
-    p.add_argument("--private", action="store_true", help="script mode: print private events too")
+    p.add_argument("--images", type=Path, help="write the board pictures the game posts into this folder")
+    p.add_argument("--private", action="store_true", help="script mode: print private messages too")
     p.set_defaults(run=run)
 
 
@@ -60,188 +74,304 @@ def _read_position(path: Path) -> dict:
     return data
 
 
-def start(args) -> tuple[object, list, Record]:
-    cat = load_catalog()
-    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
-    if args.position:
-        data = _read_position(args.position)
-        if args.seed is not None:
-            data["seed"] = args.seed
-        st, events = load_position(cat, data)
-        rec = Record(position=data)
-    else:
-        scenario = args.scenario or _default_scenario(cat)
-        seats = _seats(args.players)
-        st, events = new_game(cat, scenario, seats, seed)
-        rec = Record(scenario=scenario, seed=seed, seats=seats)
-    return st, events, rec
-
-
-def _default_scenario(cat) -> str:
-    return DEFAULT_SCENARIO if DEFAULT_SCENARIO in cat.scenarios else sorted(cat.scenarios)[0]
-
-
 def run(args) -> int:
     try:
-        st, events, rec = start(args)
+        if args.position:
+            return _position(args)
+        return asyncio.run(_table(args))
     except (ContentError, RuleError) as exc:
         print(f"fieldpost play: {exc}", file=sys.stderr)
         return 2
-    images = _Images(args.images) if args.images else None
-    if args.script:
-        code, st = _run_script(st, events, args, images)
-    else:
-        code, st = HotSeat(st, events, rec, images).loop()
-    if args.state_out:
-        args.state_out.write_text(st.model_dump_json(indent=1), encoding="utf-8")
-    if args.record and not args.script:
-        args.record.write_text(rec.dumps(), encoding="utf-8")
+
+
+# ------------------------------------------------------------------------------ the table
+
+
+SLASH = (("/game undo", "undo"), ("/act ", ""), ("/plan", "plan"), ("/hand", "hand"), ("/board", "board"),
+         ("/log", "log"), ("/game ", ""))
+
+
+def plain(line: str) -> str:
+    """The service's words for a terminal: no Markdown, console commands for slash commands."""
+    line = line.replace("**", "").replace("`", "")
+    for slash, word in SLASH:
+        line = line.replace(slash, word)
+    return line
+
+
+class Table:
+    """One console game over the use-cases: the players, the service, and what to print."""
+
+    def __init__(self, service: GameService, callers: list[Caller], gid: int, args) -> None:
+        self.service, self.callers, self.gid, self.args = service, callers, gid, args
+        self.where = Where(game_id=gid)
+        self.by_user = {c.user_id: c for c in callers}
+        self.waiting_news: dict[int, list[str]] = {c.user_id: [] for c in callers}
+        self.choices: dict[int, list[str]] = {}
+        self.picture = 0
+
+    def show(self, r: Replies, *, private_to: int | None = None) -> None:
+        """Public lines for everyone; private lines kept for their player (or printed now, if
+        he is the one at the keyboard); ephemeral lines are the caller's own."""
+        for line in r.public:
+            print(plain(line))
+        for line in r.ephemeral:
+            print(plain(line))
+        for item in r.private:
+            self._keep(item.user_id, item.text)
+        for p in r.prompts:
+            body = p.text
+            if p.choices:
+                self.choices[p.user_id] = [c.command for c in p.choices]
+                body += "\n" + "\n".join(f"  {i + 1}) {c.label}" for i, c in enumerate(p.choices))
+            self._keep(p.user_id, body)
+        if private_to is not None:
+            self.flush(private_to)
+        self._pictures(r.images)
+
+    def _keep(self, user_id: int, text_: str) -> None:
+        text_ = plain(text_)
+        if self.args.private and self.args.script:
+            print(f"  [to {self.by_user[user_id].name}] " + text_.replace("\n", "\n    "))
+        else:
+            self.waiting_news[user_id].append(text_)
+
+    def flush(self, user_id: int) -> bool:
+        """Print what waited for this player; True if his hand was among it."""
+        news, self.waiting_news[user_id] = self.waiting_news[user_id], []
+        for line in news:
+            print("  (for you) " + line.replace("\n", "\n  "))
+        return any("Your hand:" in line for line in news)
+
+    def _pictures(self, images) -> None:
+        """The public boards the game posts (one after every phase), as Discord would show them."""
+        if not self.args.images:
+            return
+        from bot.render.files import save_phase_images
+        for req in images:
+            if req.kind == "board" and req.public:
+                self.picture += 1
+                v = req.view
+                save_phase_images(v, self.args.images, f"{self.picture:03d}-t{v.turn}p{v.phase}")
+
+    async def waiting(self):
+        return await self.service.waiting(self.callers[0], self.where)
+
+    async def state(self):
+        return await self.service.load_state(self.gid)
+
+
+async def _table(args) -> int:
+    cat = load_catalog()
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or Path(tmp) / "console.db"
+        async with SqliteStore(db) as store:
+            service = GameService(store, cat, seed=lambda: seed)
+            table = await _open(service, cat, args)
+            if args.script:
+                code = await _script(table)
+            else:
+                code = await HotSeat(table).loop()
+            st = await table.state()
+            if args.state_out and st is not None:
+                args.state_out.write_text(st.model_dump_json(indent=1), encoding="utf-8")
+            if args.record:
+                args.record.write_text((await _record(store, table.gid)).dumps(), encoding="utf-8")
     return code
 
 
-class _Images:
-    """The board picture each time a phase is over, when the render package is available."""
+async def _open(service: GameService, cat, args) -> Table:
+    """Resume the unfinished game in --db, or open, seat and start a new one."""
+    where = Where(channel_id=TABLE)
+    games = [g for g in await service.store.unfinished_games() if g.status == "active"]
+    if games:
+        gid = games[0].id
+        loaded = await service.store.load_game(gid)
+        callers = [Caller(s.user_id, s.display_name) for s in sorted(loaded.seats, key=lambda s: s.seat_index)]
+        table = Table(service, callers, gid, args)
+        print(f"Resuming game #{gid} from {args.db}.")
+        for r in await service.resume():
+            table.show(r)
+        return table
+    scenario = args.scenario or (DEFAULT_SCENARIO if DEFAULT_SCENARIO in cat.scenarios else sorted(cat.scenarios)[0])
+    seats = _seats(args.players)
+    callers = [Caller(i + 1, s.name) for i, s in enumerate(seats)]
+    created = await service.new_game(callers[0], where, scenario, side=seats[0].side)
+    gid = created.game_id
+    table = Table(service, callers, gid, args)
+    for caller, s in zip(callers[1:], seats[1:], strict=True):
+        await service.join(caller, Where(game_id=gid), s.side)
+    table.show(await service.start(callers[0], Where(game_id=gid)))
+    return table
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        folder.mkdir(parents=True, exist_ok=True)
 
-    def after(self, st, finished: tuple[int, int]) -> None:
+async def _record(store, gid: int) -> Record:
+    """The engine's game record out of the app's log: the start, then every command not undone."""
+    logged = eventlog.read(await store.events_since(gid))
+    rec = Record()
+    kept: list[tuple[int, object]] = []
+    for seq, body in logged:
+        if body["type"] == "started":
+            rec = Record(scenario=body["scenario"], seed=body["seed"],
+                         seats=[SeatSpec.model_validate(s) for s in body["seats"]])
+        elif body["type"] == "command":
+            kept.append((seq, parse_command_json(body["cmd"])))
+        elif body["type"] in ("undo", "rollback"):
+            kept = [(s, c) for s, c in kept if s <= body["to_seq"]]
+    rec.commands = [c for _, c in kept]
+    return rec
+
+
+async def _script(table: Table) -> int:
+    """Every line through the use-cases, `@NAME` switching the player; stops at a refused line."""
+    args = table.args
+    names = {c.name.lower(): c for c in table.callers}
+    caller = table.callers[0]
+    for no, raw in enumerate(args.script.read_text(encoding="utf-8").splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("@"):
+            who = line[1:].strip().lower()
+            if who.isdigit() and int(who) < len(table.callers):
+                caller = table.callers[int(who)]
+            elif who in names:
+                caller = names[who]
+            else:
+                print(f"{args.script}: line {no}: no player {line[1:]!r}", file=sys.stderr)
+                return 1
+            continue
         try:
-            from bot.render.files import save_phase_images
-        except ImportError:
-            return
-        turn, phase = finished
-        save_phase_images(view(st), self.folder, f"t{turn}p{phase}" if phase else f"t{turn}")
+            r = await table.service.command(caller, table.where, line)
+        except (Refused, RuleError) as exc:
+            print(f"{args.script}: line {no}: {raw.strip()}: {exc}", file=sys.stderr)
+            return 1
+        table.show(r)
+    waits = await table.waiting()
+    if waits:
+        print("Waiting for: " + "; ".join(f"{w.name} to {w.detail}" for w in waits))
+    return 0
 
 
-def _print_events(events, seat_filter=None, private=False) -> None:
-    for e in events:
-        if e.to is None:
-            print(e.text)
-        elif private or e.to == seat_filter:
-            print(f"  [to {e.to}] {e.text}")
+class HotSeat:
+    """The terminal loop: prompt the awaited player, read a command, carry it out."""
+
+    def __init__(self, table: Table) -> None:
+        self.t = table
+        self.current: int | None = None
+
+    async def loop(self) -> int:
+        st = await self.t.state()
+        print(text.full_text(view(st)))
+        print("\nType a command (`help` for the list, `quit` to stop).")
+        while True:
+            waits = await self.t.waiting()
+            if not waits:
+                st = await self.t.state()
+                if st is not None:
+                    print(text.header(view(st)))
+                return 0
+            w = waits[0]
+            caller = self.t.by_user[w.user_id]
+            if caller.user_id != self.current and not await self._pass_to(caller):
+                return 0
+            self.t.flush(caller.user_id)
+            try:
+                line = input(f"{caller.name}, {w.detail} > ").strip()
+            except EOFError:
+                print("\n(input closed: the game stops here)")
+                return 0
+            if not line:
+                continue
+            if line in ("quit", "exit"):
+                return 0
+            if await self._meta(line, caller, w.seat):
+                continue
+            picks = self.t.choices.get(caller.user_id, [])
+            if line.isdigit() and 1 <= int(line) <= len(picks):
+                line = picks[int(line) - 1]
+            try:
+                r = await self.t.service.command(caller, self.t.where, line)
+            except (Refused, RuleError) as exc:
+                print(f"Not allowed: {exc}")
+                continue
+            self.t.choices.pop(caller.user_id, None)
+            self.t.show(r, private_to=caller.user_id)
+
+    async def _pass_to(self, caller: Caller) -> bool:
+        if self.current is not None:
+            print("\n" * 3)
+        try:
+            input(f"--- Pass to {caller.name} and press Enter (nobody else should look) ---")
+        except EOFError:
+            print("\n(input closed: the game stops here)")
+            return False
+        self.current = caller.user_id
+        if not self.t.flush(caller.user_id):  # his news already shows his hand, else show it
+            self.t.show(await self.t.service.hand(caller, self.t.where))
+        return True
+
+    async def _meta(self, line: str, caller: Caller, seat: int) -> bool:
+        word = line.split()[0].lower()
+        svc, where = self.t.service, self.t.where
+        if word == "help":
+            print(GRAMMAR)
+            print("Also: board, soldiers, hand, options, log, undo, quit; a number picks a listed choice. "
+                  "Soldiers may be named by dog tag or name.")
+        elif word in ("board", "soldiers"):
+            v = view(await self.t.state(), seat)
+            print(text.full_text(v) if word == "board" else "\n".join(text.soldier_lines(v)))
+        elif word == "hand":
+            self.t.show(await svc.hand(caller, where))
+        elif word == "options":
+            opts = await svc.options(caller, where)
+            print("You may, for example:\n  " + "\n  ".join(opts[:40])
+                  + (f"\n  ... and {len(opts) - 40} more" if len(opts) > 40 else ""))
+        elif word == "log":
+            self.t.show(await svc.history(caller, where))
+        elif word == "undo":
+            try:
+                self.t.show(await svc.undo(caller, where), private_to=caller.user_id)
+            except Refused as exc:
+                print(f"Not allowed: {exc}")
+        else:
+            return False
+        return True
 
 
-def _run_script(st, events, args, images) -> tuple[int, object]:
-    _print_events(events, private=args.private)
-    body = args.script.read_text(encoding="utf-8")
+# ------------------------------------------------------------------------------ positions
+
+
+def _position(args) -> int:
+    """A position is a rules question: the engine alone, no table and no store."""
+    cat = load_catalog()
+    data = _read_position(args.position)
+    if args.seed is not None:
+        data["seed"] = args.seed
+    st, events = load_position(cat, data)
     names = {s.index: s.name for s in st.seats}
 
-    def show(cmd, e) -> None:
+    def say(e) -> None:
         if e.to is None:
             print(e.text)
         elif args.private:
             print(f"  [to {names[e.to]}] {e.text}")
 
-    try:
-        st, _ = run_script(st, body, on_event=lambda cmd, e: show(cmd, e))
-    except ScriptError as exc:
-        print(f"{args.script}: {exc}", file=sys.stderr)
-        return 1, st
-    if images:
-        images.after(st, (st.turn, st.phase))
-    if st.step != "over":
-        waits = awaiting(st)
-        print("Waiting for: " + "; ".join(f"{st.seats[a.seat].name} to {a.detail}" for a in waits))
-    return 0, st
-
-
-class HotSeat:
-    """The terminal loop: prompt the awaited player, read a command, apply it, tell the story."""
-
-    def __init__(self, st, events, rec: Record, images) -> None:
-        self.st = st
-        self.rec = rec
-        self.images = images
-        self.private: dict[int, list[str]] = {i: [] for i in range(len(st.seats))}
-        self.current: int | None = None
-        self._story(events)
-
-    def _story(self, events) -> None:
-        for e in events:
-            if e.to is None:
-                print(e.text)
-            else:
-                self.private[e.to].append(e.text)
-
-    def loop(self) -> tuple[int, object]:
-        print(text.full_text(view(self.st)))
-        print("\nType a command (`help` for the list, `quit` to stop).")
-        while self.st.step != "over":
-            waits = awaiting(self.st)
-            seat = waits[0].seat
-            if seat != self.current:
-                if not self._pass_to(seat):
-                    return 0, self.st
-            line = self._ask(seat, waits[0].detail)
-            if line is None:
-                return 0, self.st
-            if not line:
-                continue
-            if self._meta(line, seat):
-                continue
-            if line in ("quit", "exit"):
-                return 0, self.st
-            try:
-                cmd = parse_line(self.st, line, seat)
-                before = (self.st.turn, self.st.phase)
-                self.st, events = apply(self.st, cmd)
-            except RuleError as exc:
-                print(f"Not allowed: {exc}")
-                continue
-            self.rec.commands.append(cmd)
-            self._story(events)
-            if self.images and (self.st.turn, self.st.phase) != before:
-                self.images.after(self.st, before)
-        print(text.header(view(self.st)))
-        return 0, self.st
-
-    def _pass_to(self, seat: int) -> bool:
-        name = self.st.seats[seat].name
-        if self.current is not None:
-            print("\n" * 3)
+    for e in events:
+        say(e)
+    if args.script:
         try:
-            input(f"--- Pass to {name} and press Enter (nobody else should look) ---")
-        except EOFError:
-            print("\n(input closed: the game stops here)")
-            return False
-        self.current = seat
-        v = view(self.st, seat)
-        print(text.private_text(v))
-        for line in self.private[seat]:
-            print(f"  (for you) {line}")
-        self.private[seat] = []
-        return True
-
-    def _ask(self, seat: int, detail: str) -> str | None:
-        name = self.st.seats[seat].name
-        for line in self.private[seat]:
-            print(f"  (for you) {line}")
-        self.private[seat] = []
-        try:
-            return input(f"{name}, {detail} > ").strip()
-        except EOFError:
-            print("\n(input closed: the game stops here)")
-            return None
-
-    def _meta(self, line: str, seat: int) -> bool:
-        word = line.split()[0].lower()
-        v = view(self.st, seat)
-        if word == "help":
-            print(GRAMMAR)
-            print("Also: board, soldiers, hand, options, log, quit. Soldiers may be named by dog tag or name.")
-        elif word == "board":
-            print(text.full_text(v))
-        elif word == "soldiers":
-            print("\n".join(text.soldier_lines(v)))
-        elif word == "hand":
-            print(text.private_text(v))
-        elif word == "options":
-            opts = legal_commands(self.st, seat)
-            shown = [str(c) for c in opts[:40]]
-            print("You may, for example:\n  " + "\n  ".join(shown) + (f"\n  ... and {len(opts) - 40} more"
-                                                                         if len(opts) > 40 else ""))
-        else:
-            return False
-        return True
+            st, _ = run_script(st, args.script.read_text(encoding="utf-8"), on_event=lambda _c, e: say(e))
+        except ScriptError as exc:
+            print(f"{args.script}: {exc}", file=sys.stderr)
+            return 1
+        if st.step != "over":
+            from engine import awaiting
+            print("Waiting for: " + "; ".join(f"{st.seats[a.seat].name} to {a.detail}" for a in awaiting(st)))
+        if args.state_out:
+            args.state_out.write_text(st.model_dump_json(indent=1), encoding="utf-8")
+        return 0
+    print("A position starts a rules question: give --script with the commands to try "
+          "(or play the same set-up as a scenario with --scenario).")
+    return 0

@@ -73,31 +73,65 @@ def test_a_broken_position_is_a_clear_error(tmp_path, capsys, fixture_content):
     assert "cell (99, 2) is off the 40x5 board" in capsys.readouterr().err
 
 
-def test_hot_seat_shows_secrets_only_after_the_pass_pause_and_records_the_game(tmp_path):
+def _hands_at_start(seed: int) -> dict[int, list[str]]:
+    """The hands the yard scenario deals with this seed (the console's game is the same game)."""
+    from engine import load_catalog, new_game
+    from engine.setup import SeatSpec
+    st, _ = new_game(load_catalog(FIXTURE), "yard", [SeatSpec(name="Ann", side="US"), SeatSpec(name="Bo", side="DE")],
+                     seed)
+    return {f.seat: list(f.hand) for f in st.forces.values()}
+
+
+def test_hot_seat_runs_on_the_use_cases_secrets_behind_the_pass_pause(tmp_path):
     record = tmp_path / "game.json"
-    pos = write(tmp_path, "pos.yaml", yaml.safe_dump(POSITION))
     keys = "\n".join([
-        "",                      # pass to Ann
-        "plan 1-C3 1-C4 1-C1",
-        "",                      # pass to Bo
+        "",          # pass to the first awaited player
         "hand",
-        "plan 4-C4 4-P1 4-C1",
-        "",                      # pass to Ann
-        "options",
-        "sight 1",
+        "1",         # the first placement offered
+        "",          # pass to the other one
+        "1",
         "quit",
     ]) + "\n"
     env = {"FIELDPOST_HOME": str(FIXTURE), "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, "-m", "bot.cli", "play", "--position", str(pos), "--record", str(record)],
-                          input=keys, capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    proc = subprocess.run([sys.executable, "-m", "bot.cli", "play", "--scenario", "yard", "--seed", "5",
+                           "--players", "Ann:US,Bo:DE", "--record", str(record)],
+                          input=keys, capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    first_pause = out.index("Pass to Ann")
-    assert "4-C4" not in out[:out.index("Pass to Bo")], "Bo's cards must not show before Bo is prompted"
-    assert out.index("1-C3") > first_pause
-    assert "Pvt. Avery spots Schtz. Dorn" in out
+    hands = _hands_at_start(5)
+    first, second = out.index("--- Pass to "), out.index("--- Pass to ", out.index("--- Pass to ") + 1)
+    first_name = out[first + len("--- Pass to "):].split()[0]
+    other = 1 if first_name == "Ann" else 0
+    assert not any(c in out[:second] for c in hands[other]), "the second player's cards show only after his pause"
+    assert any(c in out[first:second] for c in hands[1 - other]), "the first player sees his own hand"
+    assert "Phase 1:" in out, "both placed: the phase is revealed"
     rec = json.loads(record.read_text())
-    assert [c["type"] for c in rec["commands"]] == ["plan", "plan", "sight"]
+    assert rec["scenario"] == "yard" and rec["seed"] == 5
+    assert [c["type"] for c in rec["commands"]] == ["plan", "plan"]
+
+
+def test_a_scenario_script_goes_through_the_use_cases_and_a_db_game_resumes(tmp_path, capsys, fixture_content):
+    from engine import load_catalog, new_game
+    from engine.placement import auto_plan
+    from engine.setup import SeatSpec
+    st, _ = new_game(load_catalog(FIXTURE), "yard", [SeatSpec(name="Ann", side="US"), SeatSpec(name="Bo", side="DE")], 5)
+    plans = {f.seat: " ".join(c or "-" for c in auto_plan(st, f.id)) for f in st.forces.values()}
+    db = tmp_path / "game.db"
+    script = write(tmp_path, "s.txt", f"@Ann\nplan {plans[0]}\n")
+    assert main(["play", "--scenario", "yard", "--seed", "5", "--players", "Ann:US,Bo:DE", "--db", str(db),
+                 "--script", str(script)]) == 0
+    out = capsys.readouterr().out
+    assert "Ann places" in out and "Waiting for: Bo to place three action cards" in out
+    script2 = write(tmp_path, "s2.txt", f"@Bo\nplan {plans[1]}\n")
+    assert main(["play", "--db", str(db), "--script", str(script2)]) == 0
+    out = capsys.readouterr().out
+    assert "Resuming game #1" in out and "Phase 1:" in out
+
+
+def test_a_refused_line_in_a_scenario_script_exits_one(tmp_path, capsys, fixture_content):
+    script = write(tmp_path, "s.txt", "@Ann\nplan NOPE-1 - -\n")
+    assert main(["play", "--scenario", "yard", "--seed", "5", "--players", "Ann:US,Bo:DE", "--script", str(script)]) == 1
+    assert "line 2: plan NOPE-1 - -: NOPE-1 is not in your hand" in capsys.readouterr().err
 
 
 def test_hot_seat_ends_cleanly_when_input_closes(tmp_path):
