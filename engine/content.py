@@ -45,6 +45,19 @@ class Do(StrEnum):
     FACE = "face"  # a MOVE spent only to turn
     SHOOT = "shoot"
     TOSS = "toss"
+    # vehicles and crews (Hell on Wheels)
+    ACQUIRE = "acquire"  # LOOK: the gunner turns turret or hull onto a spotted target
+    UNBUTTON = "unbutton"  # LOOK: open a hatch
+    BUTTON = "button"  # HIDE: close it
+    HULLDOWN = "hulldown"  # HIDE: the vehicle goes hull down
+    TURRET = "turret"  # MOVE: turn the turret
+    MOUNT = "mount"  # MOVE: climb aboard
+    DISMOUNT = "dismount"  # MOVE: get off
+    SHIFT = "shift"  # MOVE: a crewman moves to another place on the panel
+    REPAIR = "repair"  # MOVE: work on a wrecked location
+    EXTINGUISH = "extinguish"  # MOVE: fight a fire
+    UNPIN = "unpin"  # MOVE: a vehicle sheds one Pin marker
+    LOAD = "load"  # SHOOT: move a round Ready -> In Hand -> In Breach
 
 
 ACTION_OF: dict[Do, Action] = {
@@ -57,6 +70,18 @@ ACTION_OF: dict[Do, Action] = {
     Do.FACE: Action.MOVE,
     Do.SHOOT: Action.SHOOT,
     Do.TOSS: Action.SHOOT,
+    Do.ACQUIRE: Action.LOOK,
+    Do.UNBUTTON: Action.LOOK,
+    Do.BUTTON: Action.HIDE,
+    Do.HULLDOWN: Action.HIDE,
+    Do.TURRET: Action.MOVE,
+    Do.MOUNT: Action.MOVE,
+    Do.DISMOUNT: Action.MOVE,
+    Do.SHIFT: Action.MOVE,
+    Do.REPAIR: Action.MOVE,
+    Do.EXTINGUISH: Action.MOVE,
+    Do.UNPIN: Action.MOVE,
+    Do.LOAD: Action.SHOOT,
 }
 
 
@@ -91,14 +116,26 @@ class Damage(StrEnum):
     PIN = "Pin"
     WOUND = "Wound"
     KILL = "Kill"
+    # gear results, on vehicle cards: they damage machinery and are a Zip against a soldier
+    WRECK = "Wreck"
+    FIRE = "Fire"
+    CRITICAL = "Critical"
+    PICK = "Pick"
 
 
-# The colour of each damage result on an action card; the vehicle book reads hit locations by it.
+GEAR = frozenset({Damage.WRECK, Damage.FIRE, Damage.CRITICAL, Damage.PICK})
+
+# The colour of each damage result on an action card; the vehicle book reads hit locations by
+# it (a Wreck is blue like a Pin; a Pick is purple and lets the drawer choose).
 DAMAGE_COLOR: dict[Damage, str] = {
     Damage.ZIP: "white",
     Damage.PIN: "blue",
     Damage.WOUND: "yellow",
     Damage.KILL: "red",
+    Damage.WRECK: "blue",
+    Damage.FIRE: "red",
+    Damage.CRITICAL: "yellow",
+    Damage.PICK: "purple",
 }
 
 HIT_RESULTS = ("Miss", "Hit", "Hit+", "2 Hits", "3 Hits", "4 Hits")
@@ -150,6 +187,7 @@ class RankProfile(Frozen):
 
 class SoldierDef(Frozen):
     serial: int = Field(ge=1, description="dog tag serial")
+    crew: "CrewTraining | None" = Field(None, description="a crewman's training (role and vehicle)")
     name: str = Field(min_length=1)
     nationality: Nationality
     weapon: str = ""
@@ -187,21 +225,24 @@ class HitBox(Frozen):
 
 
 class TeamEntry(Frozen):
-    """'N soldiers DO' in a team bubble."""
+    """'N soldiers DO' in a team bubble; 'crew' entries only trained crewmen may take, and
+    'vehicle' entries are the vehicle's own (its hull, turret or weapons)."""
 
     count: int = Field(ge=1, le=6)
     do: Do
+    who: Literal["soldier", "crew", "vehicle"] = "soldier"
 
 
 NarratorKind = Literal[
     # white (may) and blue (must): the named soldier takes this sub-action
-    "draw", "sight", "cover", "rally", "hold", "move", "shoot", "toss",
+    "draw", "sight", "cover", "rally", "hold", "move", "shoot", "toss", "repair", "extinguish", "load",
     # blue only, automatic effects on the named soldier
     "spotted", "draw_cards",
     # red only: costs and conditions; unmet, the whole card is cancelled
     "discard", "unpinned", "unspotted", "in_cover", "healthy",
 ]
-NARRATOR_ACTIONS = {"draw", "sight", "cover", "rally", "hold", "move", "shoot", "toss"}
+NARRATOR_ACTIONS = {"draw", "sight", "cover", "rally", "hold", "move", "shoot", "toss", "repair", "extinguish",
+                    "load"}
 NARRATOR_AUTOMATIC = {"spotted", "draw_cards"}
 NARRATOR_CONDITIONS = {"discard", "unpinned", "unspotted", "in_cover", "healthy"}
 
@@ -227,7 +268,7 @@ class ActionCardDef(Frozen):
     id: str
     owner: int = Field(description="dog tag serial of the soldier who owns the card")
     actions: list[Action] = Field(min_length=1, max_length=2, description="two for a multi-action card")
-    role: Literal["core", "rank", "medal"]
+    role: Literal["core", "rank", "medal", "vehicle", "team"]
     rank: Rank | None = None
     replaces: str | None = Field(None, description="for a medal card: the core card it replaces")
     title: str = ""
@@ -481,6 +522,19 @@ class AreaDef(Frozen):
     edge: Edge
 
 
+class VehicleEntry(Frozen):
+    """A vehicle or gun in a force: its crew by position, ammunition, and where it starts."""
+
+    vehicle: str
+    crew: dict[str, int] = Field(default_factory=dict, description="crew position -> dog tag")
+    passengers: list[int] = Field(default_factory=list)
+    ammo: dict[str, int] = Field(default_factory=dict, description="ammo type -> rounds bought")
+    in_breach: str | None = Field(None, description="a round may start the game in the breach")
+    tile: str | None = Field(None, description="starting tile; None: it enters from an entry area")
+    facing: str = "n"
+    turret: str | None = None
+
+
 class ForceEntry(Frozen):
     serial: int
     rank: Rank = Rank.PRIVATE
@@ -499,6 +553,7 @@ class SideDef(Frozen):
     deploy: list[str] = Field(default_factory=list, description="tiles where soldiers start on the map")
     grenade_cost: int = Field(1, ge=0, description="VP for three extra grenades")
     preset: list[ForceEntry] = Field(min_length=1)
+    vehicles: list[VehicleEntry] = Field(default_factory=list, description="the preset's vehicles and guns")
     reinforcements: list[ForceEntry] = Field(default_factory=list)
 
     @model_validator(mode="after")
@@ -546,6 +601,7 @@ class Catalog(Frozen):
     tiles: dict[str, TileDef]
     equipment: dict[str, EquipmentDef]
     scenarios: dict[str, ScenarioDef]
+    vehicles: dict[str, "VehicleDef"] = Field(default_factory=dict)
 
     def scenario(self, scenario_id: str) -> ScenarioDef:
         try:
@@ -679,6 +735,31 @@ def _load_soldiers(path: Path, cards: dict[str, ActionCardDef], soldiers: dict[i
         soldiers[soldier.serial] = soldier
 
 
+def _load_vehicles(path: Path, cards: dict[str, ActionCardDef], vehicles: dict) -> None:
+    """A vehicle entry holds its panel and, inline, its vehicle cards (`cards:`, ids PLATE-Vn)
+    and its team tactics cards (`team_cards:`, ids PLATE-Tn), all owned by its license plate."""
+    from engine.vehicle_content import VehicleDef
+    raw = _read_yaml(path) or {}
+    for i, entry in enumerate(raw.get("vehicles", [])):
+        where = f"vehicles[{i}]"
+        if not isinstance(entry, dict) or "plate" not in entry:
+            raise ContentError(f"{path}: {where}: field plate: every vehicle needs a license plate")
+        plate = entry["plate"]
+        data = dict(entry)
+        ids = []
+        for key, letter, role in (("cards", "V", "vehicle"), ("team_cards", "T", "team")):
+            for j, c in enumerate(data.pop(key, []) or []):
+                cid = f"{plate}-{letter}{j + 1}"
+                cd = _card_data(c, path, f"{where}.{key}[{j}]")
+                cards[cid] = _validate(ActionCardDef, {**cd, "id": cid, "owner": plate, "role": role},
+                                       path, f"{where}.{key}[{j}]")
+                ids.append(cid)
+        v = _validate(VehicleDef, {**data, "cards": ids}, path, where)
+        if v.id in vehicles:
+            raise ContentError(f"{path}: {where} (id {v.id!r}): field id: used twice")
+        vehicles[v.id] = v
+
+
 def _load_list(path: Path, key: str, model, into: dict, id_field: str = "id") -> None:
     raw = _read_yaml(path) or {}
     for i, entry in enumerate(raw.get(key, [])):
@@ -707,6 +788,10 @@ def load_catalog(root: Path | None = None) -> Catalog:
         _load_list(path, "tiles", TileDef, tiles)
     equipment: dict[str, EquipmentDef] = {}
     _load_list(assets / "equipment.yaml", "equipment", EquipmentDef, equipment)
+    vehicles: dict = {}
+    for path in sorted((assets / "vehicles").glob("*.yaml")):
+        _load_vehicles(path, cards, vehicles)
+    _check_vehicles(vehicles, soldiers)
     scenarios: dict[str, ScenarioDef] = {}
     for path in sorted((campaigns / "scenarios").glob("*.yaml")):
         data = _read_yaml(path)
@@ -714,11 +799,22 @@ def load_catalog(root: Path | None = None) -> Catalog:
         if sc.id in scenarios:
             raise ContentError(f"{path}: scenario (id {sc.id!r}): field id: used twice")
         scenarios[sc.id] = sc
-        _check_scenario(sc, path, tiles, soldiers, orders, story, equipment)
+        _check_scenario(sc, path, tiles, soldiers, orders, story, equipment, vehicles)
     _check_cards(cards, soldiers)
     _check_story(story, tiles)
     return Catalog(soldiers=soldiers, cards=cards, story=story, orders=orders, tiles=tiles,
-                   equipment=equipment, scenarios=scenarios)
+                   equipment=equipment, scenarios=scenarios, vehicles=vehicles)
+
+
+def _check_vehicles(vehicles: dict, soldiers: dict[int, SoldierDef]) -> None:
+    plates = {}
+    for v in vehicles.values():
+        if v.plate in soldiers or v.plate in plates:
+            raise ContentError(f"vehicle {v.id}: field plate: {v.plate} is already a dog tag or another plate")
+        plates[v.plate] = v.id
+    for s in soldiers.values():
+        if s.crew is not None and s.crew.vehicle not in vehicles:
+            raise ContentError(f"soldier {s.serial} {s.name}: field crew.vehicle: no vehicle {s.crew.vehicle!r}")
 
 
 def _check_cards(cards: dict[str, ActionCardDef], soldiers: dict[int, SoldierDef]) -> None:
@@ -747,7 +843,7 @@ def layout_slots(rows: list[list[str]]) -> dict[str, list[tuple[int, int]]]:
     return slots
 
 
-def _check_scenario(sc: ScenarioDef, path: Path, tiles, soldiers, orders, story, equipment) -> None:
+def _check_scenario(sc: ScenarioDef, path: Path, tiles, soldiers, orders, story, equipment, vehicles) -> None:
     def fail(field: str, msg: str):
         raise ContentError(f"{path}: scenario (id {sc.id!r}): field {field}: {msg}")
 
@@ -805,6 +901,50 @@ def _check_scenario(sc: ScenarioDef, path: Path, tiles, soldiers, orders, story,
                 for eq in fe.equipment:
                     if eq not in equipment:
                         fail(f"sides[{i}].{group}[{j}]", f"unknown equipment {eq!r}")
+    for i, side in enumerate(sc.sides):
+        aboard: set[int] = set()
+        for j, ve in enumerate(side.vehicles):
+            field = f"sides[{i}].vehicles[{j}]"
+            v = vehicles.get(ve.vehicle)
+            if v is None:
+                fail(field, f"no vehicle {ve.vehicle!r}")
+            if v.nationality != side.id:
+                fail(field, f"{v.name} is {v.nationality}, not {side.id}")
+            if ve.tile is not None and ve.tile not in slots:
+                fail(f"{field}.tile", f"tile {ve.tile} is not on the map")
+            positions = {loc.id for loc in v.crew_positions}
+            for pos, serial in ve.crew.items():
+                if pos not in positions:
+                    fail(f"{field}.crew", f"{v.name} has no crew position {pos!r} (it has {', '.join(sorted(positions))})")
+                s = soldiers.get(serial)
+                if s is None or s.nationality != side.id:
+                    fail(f"{field}.crew", f"dog tag {serial} is not a {side.id} soldier")
+                if serial in aboard:
+                    fail(f"{field}.crew", f"dog tag {serial} is aboard twice")
+                aboard.add(serial)
+            for serial in ve.passengers:
+                if serial not in soldiers or serial in aboard:
+                    fail(f"{field}.passengers", f"dog tag {serial} cannot ride here")
+                aboard.add(serial)
+            if len(ve.passengers) > v.passengers:
+                fail(f"{field}.passengers", f"{v.name} carries {v.passengers} passengers")
+            for aid, n in ve.ammo.items():
+                a = v.main_gun.ammo_type(aid) if v.main_gun else None
+                if a is None:
+                    fail(f"{field}.ammo", f"{v.name} fires no {aid!r} rounds")
+                if n > a.max_rounds:
+                    fail(f"{field}.ammo", f"at most {a.max_rounds} {aid} rounds")
+            if ve.in_breach and ve.ammo.get(ve.in_breach, 0) < 1:
+                fail(f"{field}.in_breach", f"no {ve.in_breach} round was bought")
+        for e in (*side.preset, *side.reinforcements):
+            if e.serial in aboard:
+                fail(f"sides[{i}].preset", f"dog tag {e.serial} is both on foot and aboard a vehicle")
     for cid in (*sc.story.add, *sc.story.remove):
         if cid not in story:
             fail("story", f"unknown story card {cid!r}")
+
+
+from engine.vehicle_content import CrewTraining, VehicleDef  # noqa: E402  (they build on the models above)
+
+SoldierDef.model_rebuild()
+Catalog.model_rebuild()
