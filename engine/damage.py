@@ -82,16 +82,17 @@ def kill(ctx: Ctx, victim: int, *, by_force: str | None, cause: str, by_soldier:
     killer = st.forces[by_force]
     victim_side = s.side
     if killer.side != victim_side:
-        st.vp.append(VpEntry(seat=killer.seat, side=killer.side, amount=vp, reason=f"killed {name}"))
+        st.vp.append(VpEntry(seat=killer.seat, side=killer.side, amount=vp, reason=f"killed {name}",
+                             serial=victim, by=by_soldier))
         if by_soldier is not None and by_soldier in st.soldiers:
             st.soldiers[by_soldier].kills += 1
         return
     opp = other_side(st, victim_side)
     st.vp.append(VpEntry(seat=None, side=opp, amount=vp, reason=f"{name} killed by his own side",
-                         kind="friendly_fire"))
+                         kind="friendly_fire", serial=victim, by=by_soldier))
     if killer.seat != st.forces[s.force].seat:
         st.vp.append(VpEntry(seat=killer.seat, side=killer.side, amount=-vp,
-                             reason=f"killed teammate {name}", kind="friendly_fire"))
+                             reason=f"killed teammate {name}", kind="friendly_fire", serial=victim, by=by_soldier))
 
 
 def free_prisoner(ctx: Ctx, serial: int, *, reason: str) -> None:

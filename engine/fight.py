@@ -87,14 +87,14 @@ def _next_fight(ctx: Ctx) -> None:
 
 def _fighters(st, force: str) -> list[int]:
     fight = st.fight
-    down = {v for v, _ in fight.defeated}
+    down = {v for v, _, _ in fight.defeated}
     return [s for s in fight.members if st.soldiers[s].controller == force and st.soldiers[s].free and s not in down]
 
 
 def targets(st, force: str) -> list[int]:
     """Enemies in this fight in contact with any of the force's fighters."""
     fight = st.fight
-    down = {v for v, _ in fight.defeated}
+    down = {v for v, _, _ in fight.defeated}
     mine = [st.soldiers[s] for s in _fighters(st, force)]
     side = st.forces[force].side
     out = []
@@ -144,7 +144,7 @@ def play(ctx: Ctx, force: str, card: str, target: int) -> None:
             card=card, target=target, result=result.value)
     outcome = apply_damage(ctx, target, result, by_force=force, by_soldier=striker, cause="fight", capturable=True)
     if outcome == "defeated":
-        st.fight.defeated.append((target, force))
+        st.fight.defeated.append((target, force, striker))
         ctx.say("defeated", f"{st.name(target)} goes down; his fate is settled when the fight ends.", serial=target)
     st.fight.turn_index = (st.fight.turn_index + 1) % len(st.fight.order)
     sync_turn(st)
@@ -167,18 +167,18 @@ def end_fight(ctx: Ctx) -> None:
         f = st.forces[fid]
         f.discard.extend(f.fight_pool)
         f.fight_pool = []
-    still = [s for s in fight.members if st.soldiers[s].free and s not in {v for v, _ in fight.defeated}]
+    still = [s for s in fight.members if st.soldiers[s].free and s not in {v for v, _, _ in fight.defeated}]
     locked = any(touching(st.soldiers[a], st.soldiers[b]) for a in still for b in still
                  if st.soldiers[a].side != st.soldiers[b].side)
     if locked:
         ctx.say("locked", "The survivors stay locked in combat and fight again at the end of the next phase.")
-    for victim, by in fight.defeated:
+    for victim, by, striker in fight.defeated:
         escorts = [s for s in _fighters(st, by)
                    if sum(1 for p in st.soldiers.values() if p.captor == s and p.status == "board") < MAX_PRISONERS]
         if escorts:
-            st.pending_queue.append(CapturePending(force=by, victim=victim, escorts=escorts))
+            st.pending_queue.append(CapturePending(force=by, victim=victim, escorts=escorts, striker=striker))
         else:
-            kill(ctx, victim, by_force=by, cause="fight")
+            kill(ctx, victim, by_force=by, by_soldier=striker, cause="fight")
     fight.defeated = []
     fight.members = []
     fight.order = []
@@ -201,5 +201,4 @@ def capture(ctx: Ctx, pending: CapturePending, escort: int | None) -> None:
 
 
 def refuse_capture(ctx: Ctx, pending: CapturePending) -> None:
-    striker = pending.escorts[0] if pending.escorts else None
-    kill(ctx, pending.victim, by_force=pending.force, by_soldier=striker, cause="fight")
+    kill(ctx, pending.victim, by_force=pending.force, by_soldier=pending.striker, cause="fight")

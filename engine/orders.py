@@ -32,7 +32,8 @@ def complete(ctx: Ctx, seat: int, amount: int | None = None, actor: int | None =
     vp = order.vp if amount is None else amount
     if actor is not None and actor in st.soldiers:
         st.soldiers[actor].deeds["orders"] = st.soldiers[actor].deeds.get("orders", 0) + 1
-    st.vp.append(VpEntry(seat=seat, side=s.side, amount=vp, reason=f"orders: {order.title}", kind="orders"))
+    st.vp.append(VpEntry(seat=seat, side=s.side, amount=vp, reason=f"orders: {order.title}", kind="orders",
+                         by=actor))
     ctx.say("orders", f"{s.name} completes the orders '{order.title}' ({order.text}) for {vp} VP.",
             seat=seat, order=order.id, vp=vp)
 

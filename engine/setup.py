@@ -114,8 +114,12 @@ def _story_deck(cat: Catalog, sc: ScenarioDef, pieces: set[str], rng: Rng) -> li
     return deck
 
 
-def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int) -> tuple[GameState, list]:
-    """Set a scenario up and play on to the first decision. Returns (state, events)."""
+def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
+             absent: frozenset[int] | set[int] = frozenset()) -> tuple[GameState, list]:
+    """Set a scenario up and play on to the first decision. Returns (state, events).
+
+    `absent` lists soldiers who cannot take part (a campaign's dead, wounded or prisoners):
+    they are left out of the scenario's reinforcements."""
     from engine.sequence import advance
 
     sc = cat.scenario(scenario_id)
@@ -142,7 +146,7 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int) -
         chosen.append(entries)
     reserves: dict[str, list[ForceEntry]] = {}
     for side in sides:
-        reserves[side] = [e for e in sc.side(side).reinforcements if e.serial not in taken]
+        reserves[side] = [e for e in sc.side(side).reinforcements if e.serial not in taken and e.serial not in absent]
     in_play = taken | {e.serial for r in reserves.values() for e in r}
     setup = GameSetup(
         scenario=sc,

@@ -114,6 +114,8 @@ class VpEntry(Model):
     amount: int
     reason: str
     kind: Literal["kill", "friendly_fire", "prisoner", "orders", "event"] = "kill"
+    serial: int | None = None  # the soldier killed or held prisoner
+    by: int | None = None  # the soldier who killed him, took him or carried out the orders
 
 
 class SmokeMarker(Model):
@@ -169,7 +171,7 @@ class FightState(Model):
     order: list[str]  # forces in initiative order at the start of the fight
     turn_index: int = 0  # whose turn to play a card, index into order
     passes: int = 0  # consecutive forces that could not play
-    defeated: list[tuple[int, str]] = Field(default_factory=list)  # (serial, force that dealt the Kill)
+    defeated: list[tuple[int, str, int | None]] = Field(default_factory=list)  # (serial, force, striker)
     queue: list[list[int]] = Field(default_factory=list)  # fights still to resolve this phase
 
 
@@ -208,6 +210,7 @@ class CapturePending(Model):
     force: str
     victim: int
     escorts: list[int]
+    striker: int | None = None  # who played the Kill: credited if the victim is killed
 
 
 class ReleasePending(Model):

@@ -38,7 +38,8 @@ def end_game(ctx: Ctx, reason: str, winner: str | None = None, instant: bool = F
             captor_force = st.forces[p.controller]
             vp = 2 * st.vp_value(p.serial)
             st.vp.append(VpEntry(seat=captor_force.seat, side=captor_force.side, amount=vp,
-                                 reason=f"prisoner {st.name(p.serial)}", kind="prisoner"))
+                                 reason=f"prisoner {st.name(p.serial)}", kind="prisoner", serial=p.serial,
+                                 by=p.captor))
             ctx.say("prisoner_vp", f"{st.seats[captor_force.seat].name} holds {st.name(p.serial)} prisoner: "
                     f"{vp} VP (double).", serial=p.serial)
     totals = {side: st.side_vp(side) for side in sorted({s.side for s in st.seats})}

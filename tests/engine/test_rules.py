@@ -396,3 +396,23 @@ def test_search_orders_are_met_by_a_man_in_cover_in_the_landmark(position, play)
     st, ev = play(st, "@Ann\ntag move 1 L9A:cover")
     assert st.seats[0].order_done and kinds(ev, "orders")
     assert st.seat_vp(0) == 3
+
+
+def test_absent_soldiers_are_left_out_of_the_reinforcements(cat):
+    from engine.setup import SeatSpec, new_game
+    seats = [SeatSpec(name="A", side="US"), SeatSpec(name="B", side="DE")]
+    st, _ = new_game(cat, "yard", seats, 1)
+    assert st.soldiers[7].status == "reserve"
+    st, _ = new_game(cat, "yard", seats, 1, absent={7})
+    assert 7 not in st.soldiers
+
+
+def test_a_fight_kill_is_credited_to_the_striker_and_named_in_the_vp(position, play):
+    from tests.engine.test_worked_examples import FIGHT_POSITION
+    st = position(**FIGHT_POSITION)
+    st, _ = play(st, "@Ann\nplan 2-C4 2-C1 2-C3\n@Bo\nplan 5-C4 5-C1 5-C3\nfight 4-C1 1\n@Ann\nfight 1-C1 5\n"
+                     "@Bo\nfight 4-C3 2\n@Ann\nfight 1-C2 4\n@Bo\nfight 4-C4 3\n@Ann\nfight 1-C3 4\n@Bo\nkill 1\n@Ann\nkill 5")
+    # Dorn (4) dealt the Kill on Avery (1), whoever else was in the fight
+    entry = next(e for e in st.vp if e.serial == 1)
+    assert entry.by == 4 and entry.seat == 1 and st.soldiers[4].kills == 1
+    assert next(e for e in st.vp if e.serial == 5).by in (2, 3)
