@@ -36,6 +36,7 @@ class Lobby(BaseModel):
     scenario: str
     seed: int
     seats: list[LobbySeat] = Field(default_factory=list)
+    campaign: int | None = None  # a campaign's scenario: seats and forces come from its rosters
 
     def seat_of(self, user_id: int) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s.user_id == user_id), None)

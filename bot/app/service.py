@@ -119,6 +119,8 @@ class GameService:
         self._cache_size = cache_size
         # legal commands per (game, version, seat): autocomplete asks for them on every keystroke
         self._legal_cache: OrderedDict[tuple[int, int, int], list[Cmd]] = OrderedDict()
+        # set by the front end to record finished campaign games (bot.app.campaign.CampaignService)
+        self.campaigns = None
 
     # ================================================================== finding a game
 
@@ -310,6 +312,9 @@ class GameService:
                 loaded = await self._load(gid)
                 if loaded.lobby is None:
                     raise Refused(f"Game #{gid} has already started; seats and forces are fixed.")
+                if loaded.lobby.campaign is not None:
+                    raise Refused(f"Game #{gid} is campaign #{loaded.lobby.campaign}'s scenario: its seats "
+                                  "and forces come from the rosters (`/campaign pick`).")
                 lobby = loaded.lobby
                 events, public, r = change(loaded, lobby)
                 try:
@@ -543,8 +548,47 @@ class GameService:
                   *eventlog.engine_events(events)]
         r = await self._write(loaded, before, after, events, bodies)
         r.undoable = can_undo
+        if r.ended:
+            r.public += await self._settle_campaign(gid, after, Caller(user, ""))
         log.info("game %d v%d: seat %d %s %s (%d events)", gid, r.version, seat, by,
                  cmd.type, len(events))
+        return r
+
+    async def _settle_campaign(self, gid: int, after: GameState, caller: Caller) -> list[str]:
+        """A finished campaign game goes to its campaign as a result for the organiser's review."""
+        if self.campaigns is None:
+            return []
+        cid = await self.store.get_setting(f"game:{gid}", "campaign")
+        if cid is None:
+            return []
+        game = await self.store.load_game(gid)
+        users = [s.user_id for s in sorted(game.seats, key=lambda s: s.seat_index)]
+        try:
+            done = await self.campaigns.submit_game(caller, int(cid), after, users, game_id=gid)
+        except Refused as exc:
+            log.warning("game %d: campaign %s did not record it: %s", gid, cid, exc)
+            return [f"Campaign #{cid} could not record this game: {exc}"]
+        return list(done.public)
+
+    async def new_campaign_game(self, caller: Caller, where: Where, prepared) -> Replies:
+        """Open and start a campaign's next scenario with the seats and forces its rosters give
+        (`CampaignService.prepare`); when the game ends its result goes back to the campaign."""
+        if where.channel_id is None:
+            raise Refused("A game is played in a channel: start it there, not in a direct message.")
+        lobby = Lobby(scenario=prepared.scenario, seed=self._seed(), campaign=prepared.campaign_id,
+                      seats=[LobbySeat(user_id=u, name=s.name, side=s.side, force=s.force)
+                             for u, s in zip(prepared.users, prepared.seats, strict=True)])
+        game = await self.store.create_game(
+            guild_id=where.guild_id, channel_id=where.channel_id, thread_id=where.thread_id,
+            scenario_id=prepared.scenario, organiser_id=caller.user_id,
+            state=LobbyDoc(lobby=lobby).model_dump_json(), seats=self._lobby_seats(lobby),
+            events=[eventlog.envelope("created", scenario=prepared.scenario, by=caller.user_id,
+                                      campaign=prepared.campaign_id)])
+        await self.store.set_setting(f"game:{game.id}", "campaign", prepared.campaign_id)
+        for u in set(prepared.users):
+            await self._index(u, game.id, add=True)
+        r = await self.start(caller, Where(game_id=game.id))
+        r.public.insert(0, f"Campaign #{prepared.campaign_id}, step {prepared.step}.")
         return r
 
     async def _write(self, loaded: _Loaded, before: GameState | None, after: GameState, events,

@@ -112,8 +112,9 @@ async def run(it: discord.Interaction, call: UseCase, *, campaign: int | None = 
     return replies
 
 
-def campaign_group(service: CampaignService) -> app_commands.Group:
-    """The `/campaign` command group, wired to `service`."""
+def campaign_group(service: CampaignService, games=None, courier=None) -> app_commands.Group:
+    """The `/campaign` command group, wired to `service`; with the bot's GameService and its
+    Courier it also gets `/campaign play`, which starts the next scenario as a live game."""
     s = service
     group = app_commands.Group(name="campaign", description="Campaigns: rosters, medals and promotions across "
                                                            "scenarios", guild_only=True)
@@ -165,6 +166,18 @@ def campaign_group(service: CampaignService) -> app_commands.Group:
         return [app_commands.Choice(name=f"{cdef.step(o).title or o} ({o})"[:100], value=o) for o in options][:25]
 
     # ------------------------------------------------------------------ commands
+
+    if games is not None and courier is not None:
+        @group.command(name="play", description="Organiser: start the next scenario here as a game")
+        @app_commands.describe(campaign=CAMPAIGN_HELP)
+        @app_commands.autocomplete(campaign=ac_campaign)
+        async def play(it: discord.Interaction, campaign: int | None = None):
+            async def start(c, w):
+                prepared_replies, prepared = await s.prepare(c, w)
+                game_where = Where(channel_id=it.channel_id, guild_id=it.guild_id or 0)
+                await courier.deliver(await games.new_campaign_game(c, game_where, prepared))
+                return prepared_replies
+            await run(it, start, campaign=campaign, name="play")
 
     @group.command(name="new", description="Open a campaign in this channel; you organise it")
     @app_commands.describe(definition="the campaign to run", name="a name of your own for it")

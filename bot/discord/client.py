@@ -12,14 +12,16 @@ from discord import app_commands
 from discord.ext import tasks
 
 from bot.app import GameService
+from bot.app.campaign import CampaignService
 from bot.config import Settings
 from bot.discord.adapter import Adapter
+from bot.discord.campaign_cog import campaign_group
 from bot.discord.commands import commands
 from bot.discord.components import ITEMS
 from bot.discord.courier import Courier
 from bot.discord.roll_cog import roll_group
 from bot.store import SqliteStore
-from engine import Catalog, load_catalog
+from engine import Catalog, ContentError, load_catalog
 
 log = logging.getLogger(__name__)
 
@@ -32,11 +34,14 @@ def intents() -> discord.Intents:
     return wanted
 
 
-def build_tree(client: discord.Client, adapter: Adapter) -> app_commands.CommandTree:
-    """The command tree: Fieldpost's commands and the /roll group."""
+def build_tree(client: discord.Client, adapter: Adapter, campaigns: CampaignService | None = None
+               ) -> app_commands.CommandTree:
+    """The command tree: Fieldpost's commands, the /campaign group and the /roll group."""
     tree = app_commands.CommandTree(client)
     for command in commands(adapter):
         tree.add_command(command)
+    if campaigns is not None:
+        tree.add_command(campaign_group(campaigns, adapter.service, adapter.courier))
     tree.add_command(roll_group())
     return tree
 
@@ -54,9 +59,14 @@ class FieldpostBot(discord.Client):
 
     async def setup_hook(self) -> None:
         self.store = await SqliteStore(self.settings.fieldpost_db).open()
-        service = GameService(self.store, self._catalog or load_catalog())
+        catalog = self._catalog or load_catalog()
+        service = GameService(self.store, catalog)
+        try:  # finished campaign games go back to their campaign
+            service.campaigns = CampaignService(self.store, catalog)
+        except ContentError:
+            log.exception("the campaign definitions do not fit this catalogue: /campaign is off")
         self.adapter = Adapter(service, Courier(self, service))
-        self.tree = build_tree(self, self.adapter)
+        self.tree = build_tree(self, self.adapter, service.campaigns)
         self.add_dynamic_items(*ITEMS)  # buttons of messages sent before a restart still work
         guild = self.settings.fieldpost_dev_guild
         if guild:

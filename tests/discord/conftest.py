@@ -150,8 +150,11 @@ def adapter(store, cat, world) -> Adapter:
 
 
 @pytest.fixture
-def tree(adapter):
-    return build_tree(discord.Client(intents=intents()), adapter)
+def tree(adapter, store):
+    """The tree as the bot builds it, with /campaign (its definitions need the shipped catalogue)."""
+    from bot.app.campaign import CampaignService
+    from engine import load_catalog
+    return build_tree(discord.Client(intents=intents()), adapter, CampaignService(store, load_catalog()))
 
 
 def command(tree, path: str):
