@@ -4,21 +4,24 @@
         game = await store.load_game(7)
         await store.commit(7, game.version, new_state, [event_json])
 
-Two connections, each with its own aiosqlite thread. Every write transaction runs on the
-writer, one at a time under an asyncio.Lock, so no other task's statement can land inside an
-open `BEGIN IMMEDIATE ... COMMIT`. Reads run on the reader, where WAL shows each statement
-the last committed data and never another task's half-done transaction.
+Two connections. Every write transaction runs whole, in one call, on the writer's own thread
+(`_Writer`): `BEGIN IMMEDIATE`, its statements, `COMMIT` (or `ROLLBACK` on any error), so no
+other statement can land inside it and the event loop waits for it only once. Transactions
+run one at a time in the order they were asked for. Reads go through aiosqlite on the
+reader, where WAL shows each statement the last committed data and never a half-done
+transaction.
 """
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import aiosqlite
 
@@ -142,6 +145,64 @@ def _deadline(row: Sequence[Any]) -> Deadline:
     )
 
 
+T = TypeVar("T")
+
+
+class _Writer:
+    """The writing connection and the one thread it lives on. A transaction is a function of
+    the connection, run there whole; the event loop awaits it once, however many statements
+    it has (aiosqlite would hop threads for each, holding the writer meanwhile).
+
+    A caller cancelled while his transaction waits for its turn drops it; one cancelled while
+    it runs finds it finished either way (committed or rolled back), as with any database."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._pool: ThreadPoolExecutor | None = None
+        self._conn: sqlite3.Connection | None = None
+
+    async def open(self) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fieldpost-writer")
+        try:
+            self._conn = await asyncio.get_running_loop().run_in_executor(self._pool, self._connect)
+        except BaseException:
+            self._pool.shutdown(wait=False)
+            self._pool = None
+            raise
+
+    def _connect(self) -> sqlite3.Connection:
+        # isolation_level=None: sqlite3 opens no implicit transactions; BEGIN is ours.
+        conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+        for pragma in _CONNECTION_PRAGMAS:
+            conn.execute(pragma)
+        return conn
+
+    async def run(self, tx: Callable[[sqlite3.Connection], T]) -> T:
+        if self._pool is None or self._conn is None:
+            raise StoreError(f"{self.path} is not open")
+        return await asyncio.get_running_loop().run_in_executor(self._pool, self._transaction, tx)
+
+    def _transaction(self, tx: Callable[[sqlite3.Connection], T]) -> T:
+        db = self._conn
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            out = tx(db)
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        return out
+
+    async def close(self) -> None:
+        pool, conn = self._pool, self._conn
+        self._pool = self._conn = None
+        if pool is None:
+            return
+        if conn is not None:  # queued after any transaction still waiting: they finish first
+            await asyncio.get_running_loop().run_in_executor(pool, conn.close)
+        pool.shutdown(wait=True)
+
+
 class SqliteStore:
     """A `GameStore` on the SQLite file at `path`; migrates it on open."""
 
@@ -150,9 +211,8 @@ class SqliteStore:
     ) -> None:
         self.path = Path(path)
         self._clock = clock
-        self._writer: aiosqlite.Connection | None = None
+        self._writer: _Writer | None = None
         self._reader: aiosqlite.Connection | None = None
-        self._write_lock = asyncio.Lock()
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -160,21 +220,18 @@ class SqliteStore:
         if self._writer is not None:
             raise StoreError(f"{self.path} is already open")
         await asyncio.to_thread(migrate, self.path, MIGRATIONS, timeout=BUSY_TIMEOUT_S)
-        # isolation_level=None: sqlite3 opens no implicit transactions; we write BEGIN ourselves.
-        opened: list[aiosqlite.Connection] = []
+        writer = _Writer(self.path)
+        await writer.open()
         try:
-            for _ in ("writer", "reader"):
-                connection = aiosqlite.connect(
-                    self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S
-                )
-                opened.append(await connection)
-                for pragma in _CONNECTION_PRAGMAS:
-                    await connection.execute(pragma)
-            writer, reader = opened
-            await reader.execute("PRAGMA query_only = ON")
+            reader = await aiosqlite.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+            try:
+                for pragma in (*_CONNECTION_PRAGMAS, "PRAGMA query_only = ON"):
+                    await reader.execute(pragma)
+            except BaseException:
+                await reader.close()
+                raise
         except BaseException:
-            for connection in opened:
-                await connection.close()
+            await writer.close()
             raise
         self._writer, self._reader = writer, reader
         return self
@@ -183,8 +240,7 @@ class SqliteStore:
         writer, reader = self._writer, self._reader
         self._writer = self._reader = None
         if writer is not None:
-            async with self._write_lock:  # let a transaction in flight finish first
-                await writer.close()
+            await writer.close()  # transactions already asked for finish first
         if reader is not None:
             await reader.close()
 
@@ -204,23 +260,11 @@ class SqliteStore:
             raise StoreError(f"{self.path} is not open")
         return self._reader
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction on the writer, alone: commits on success, rolls back on error."""
-        async with self._write_lock:
-            db = self._writer
-            if db is None:
-                raise StoreError(f"{self.path} is not open")
-            try:
-                # Inside the try: a cancel while BEGIN is queued must still roll it back.
-                await db.execute("BEGIN IMMEDIATE")
-                yield db
-                await db.commit()
-            except BaseException:
-                # Shielded so a cancelled task still leaves no transaction open behind it;
-                # rollback() is a no-op if the COMMIT went through before the cancel.
-                await asyncio.shield(db.rollback())
-                raise
+    async def _write(self, tx: Callable[[sqlite3.Connection], T]) -> T:
+        """Run one write transaction, whole, on the writer's thread."""
+        if self._writer is None:
+            raise StoreError(f"{self.path} is not open")
+        return await self._writer.run(tx)
 
     # -- games -----------------------------------------------------------------------------
 
@@ -239,8 +283,9 @@ class SqliteStore:
         snapshot: str | None = None,
     ) -> StoredGame:
         now = _stamp(self._clock())
-        async with self._transaction() as db:
-            cursor = await db.execute(
+
+        def tx(db: sqlite3.Connection) -> int:
+            cursor = db.execute(
                 "INSERT INTO games (guild_id, channel_id, thread_id, scenario_id, status,"
                 " organiser_id, state, version, created_at, updated_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
@@ -249,10 +294,13 @@ class SqliteStore:
             )
             game_id = cursor.lastrowid
             assert game_id is not None
-            await self._replace_seats(db, game_id, seats)
-            last_seq = await self._append(db, game_id, 0, events, now)
+            self._replace_seats(db, game_id, seats)
+            last_seq = self._append(db, game_id, 0, events, now)
             if snapshot is not None:
-                await self._snapshot(db, game_id, snapshot, last_seq, 1, state, now)
+                self._snapshot(db, game_id, snapshot, last_seq, 1, state, now)
+            return game_id
+
+        game_id = await self._write(tx)
         return StoredGame(
             id=game_id,
             guild_id=guild_id,
@@ -306,12 +354,12 @@ class SqliteStore:
         return [_summary(row) for row in rows]
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
-        async with self._transaction() as db:
-            cursor = await db.execute(
-                "UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id)
-            )
+        def tx(db: sqlite3.Connection) -> None:
+            cursor = db.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
             if cursor.rowcount != 1:
                 raise GameNotFound(game_id)
+
+        await self._write(tx)
 
     # -- the one way a game changes --------------------------------------------------------
 
@@ -328,17 +376,20 @@ class SqliteStore:
         awaited: Sequence[Awaited] | None = None,
     ) -> Committed:
         now = _stamp(self._clock())
-        async with self._transaction() as db:
-            last_seq = await self._write_state(db, game_id, expected_version, state, status, now)
-            version = expected_version + 1
-            last_seq = await self._append(db, game_id, last_seq, events, now)
+        version = expected_version + 1
+
+        def tx(db: sqlite3.Connection) -> int:
+            last_seq = self._write_state(db, game_id, expected_version, state, status, now)
+            last_seq = self._append(db, game_id, last_seq, events, now)
             if snapshot is not None:
-                await self._snapshot(db, game_id, snapshot, last_seq, version, state, now)
+                self._snapshot(db, game_id, snapshot, last_seq, version, state, now)
             if seats is not None:
-                await self._replace_seats(db, game_id, seats)
+                self._replace_seats(db, game_id, seats)
             if awaited is not None:
-                await self._replace_deadlines(db, game_id, awaited)
-        return Committed(game_id, version, last_seq)
+                self._replace_deadlines(db, game_id, awaited)
+            return last_seq
+
+        return Committed(game_id, version, await self._write(tx))
 
     async def rollback(
         self,
@@ -350,17 +401,16 @@ class SqliteStore:
         status: GameStatus | None = None,
     ) -> Committed:
         now = _stamp(self._clock())
-        async with self._transaction() as db:
-            rows = await db.execute_fetchall(
+
+        def tx(db: sqlite3.Connection) -> int:
+            rows = db.execute(
                 "SELECT seq, version, state FROM snapshots WHERE game_id = ? AND label = ?",
                 (game_id, label),
-            )
+            ).fetchall()
             if not rows:
                 raise SnapshotNotFound(game_id, label)
             (snap_seq, snap_version, snap_state), = rows
-            last_seq = await self._write_state(
-                db, game_id, expected_version, snap_state, status, now
-            )
+            last_seq = self._write_state(db, game_id, expected_version, snap_state, status, now)
             event = json.dumps({
                 "type": "rollback",
                 "snapshot": label,
@@ -369,16 +419,16 @@ class SqliteStore:
                 "from_version": expected_version,
                 "by": by_user_id,
             })
-            last_seq = await self._append(db, game_id, last_seq, [event], now)
+            last_seq = self._append(db, game_id, last_seq, [event], now)
             # Later snapshots belong to the timeline just abandoned.
-            await db.execute(
-                "DELETE FROM snapshots WHERE game_id = ? AND seq > ?", (game_id, snap_seq)
-            )
-        return Committed(game_id, expected_version + 1, last_seq)
+            db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > ?", (game_id, snap_seq))
+            return last_seq
+
+        return Committed(game_id, expected_version + 1, await self._write(tx))
 
     @staticmethod
-    async def _write_state(
-        db: aiosqlite.Connection,
+    def _write_state(
+        db: sqlite3.Connection,
         game_id: int,
         expected_version: int,
         state: str,
@@ -387,36 +437,36 @@ class SqliteStore:
     ) -> int:
         """Write the state and bump the version if it is still `expected_version`; return the
         game's last event seq. The WHERE clause is the version check, in the same statement."""
-        rows = await db.execute_fetchall(
+        rows = db.execute(
             "UPDATE games SET state = ?, version = version + 1, updated_at = ?,"
             " status = coalesce(?, status) WHERE id = ? AND version = ?"
             " RETURNING (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = games.id)",
             (state, now, None if status is None else GameStatus(status).value,
              game_id, expected_version),
-        )
+        ).fetchall()
         for (last_seq,) in rows:
             return last_seq
-        current = await db.execute_fetchall("SELECT version FROM games WHERE id = ?", (game_id,))
+        current = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchall()
         if not current:
             raise GameNotFound(game_id)
         raise VersionConflict(game_id, expected_version, next(iter(current))[0])
 
     @staticmethod
-    async def _append(
-        db: aiosqlite.Connection, game_id: int, last_seq: int, events: Sequence[str], now: str
+    def _append(
+        db: sqlite3.Connection, game_id: int, last_seq: int, events: Sequence[str], now: str
     ) -> int:
         if isinstance(events, str):
             raise TypeError("events is a sequence of JSON texts, not one text")
         if events:
-            await db.executemany(
+            db.executemany(
                 "INSERT INTO events (game_id, seq, body, created_at) VALUES (?, ?, ?, ?)",
                 [(game_id, last_seq + n, body, now) for n, body in enumerate(events, 1)],
             )
         return last_seq + len(events)
 
     @staticmethod
-    async def _snapshot(
-        db: aiosqlite.Connection,
+    def _snapshot(
+        db: sqlite3.Connection,
         game_id: int,
         label: str,
         seq: int,
@@ -425,7 +475,7 @@ class SqliteStore:
         now: str,
     ) -> None:
         # A label names the latest snapshot taken under it.
-        await db.execute(
+        db.execute(
             "INSERT INTO snapshots (game_id, label, seq, version, state, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (game_id, label) DO UPDATE SET seq = excluded.seq,"
@@ -435,34 +485,26 @@ class SqliteStore:
         )
 
     @staticmethod
-    async def _replace_seats(
-        db: aiosqlite.Connection, game_id: int, seats: Sequence[Seat]
-    ) -> None:
-        await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+    def _replace_seats(db: sqlite3.Connection, game_id: int, seats: Sequence[Seat]) -> None:
+        db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
         if seats:
-            await db.executemany(
+            db.executemany(
                 "INSERT INTO seats (game_id, seat_index, side, user_id, display_name)"
                 " VALUES (?, ?, ?, ?, ?)",
                 [(game_id, s.seat_index, s.side, s.user_id, s.display_name) for s in seats],
             )
 
     @staticmethod
-    async def _replace_deadlines(
-        db: aiosqlite.Connection, game_id: int, awaited: Sequence[Awaited]
-    ) -> None:
+    def _replace_deadlines(db: sqlite3.Connection, game_id: int, awaited: Sequence[Awaited]) -> None:
         """Make the game's deadlines exactly `awaited`; one whose due time is unchanged keeps
         its reminded flag, so a commit does not re-send a reminder already sent."""
         wanted = {(a.key, a.user_id) for a in awaited}
-        rows = await db.execute_fetchall(
-            "SELECT key, user_id FROM deadlines WHERE game_id = ?", (game_id,)
-        )
+        rows = db.execute("SELECT key, user_id FROM deadlines WHERE game_id = ?", (game_id,)).fetchall()
         gone = [(game_id, key, user_id) for key, user_id in rows if (key, user_id) not in wanted]
         if gone:
-            await db.executemany(
-                "DELETE FROM deadlines WHERE game_id = ? AND key = ? AND user_id = ?", gone
-            )
+            db.executemany("DELETE FROM deadlines WHERE game_id = ? AND key = ? AND user_id = ?", gone)
         if awaited:
-            await db.executemany(
+            db.executemany(
                 "INSERT INTO deadlines (game_id, key, user_id, due, reminded)"
                 " VALUES (?, ?, ?, ?, 0)"
                 " ON CONFLICT (game_id, key, user_id) DO UPDATE SET due = excluded.due,"
@@ -516,16 +558,15 @@ class SqliteStore:
 
     async def set_setting(self, scope: str, key: str, value: Any) -> None:
         text = json.dumps(value)
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO settings (scope, key, value) VALUES (?, ?, ?)"
-                " ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value",
-                (scope, key, text),
-            )
+        await self._write(lambda db: db.execute(
+            "INSERT INTO settings (scope, key, value) VALUES (?, ?, ?)"
+            " ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value",
+            (scope, key, text),
+        ))
 
     async def delete_setting(self, scope: str, key: str) -> None:
-        async with self._transaction() as db:
-            await db.execute("DELETE FROM settings WHERE scope = ? AND key = ?", (scope, key))
+        await self._write(lambda db: db.execute(
+            "DELETE FROM settings WHERE scope = ? AND key = ?", (scope, key)))
 
     # -- private channels and deadlines ----------------------------------------------------
 
@@ -536,12 +577,11 @@ class SqliteStore:
         return {user_id: channel_id for user_id, channel_id in rows}
 
     async def set_private_channel(self, game_id: int, user_id: int, channel_id: int) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO private_channels (game_id, user_id, channel_id) VALUES (?, ?, ?)"
-                " ON CONFLICT (game_id, user_id) DO UPDATE SET channel_id = excluded.channel_id",
-                (game_id, user_id, channel_id),
-            )
+        await self._write(lambda db: db.execute(
+            "INSERT INTO private_channels (game_id, user_id, channel_id) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id, user_id) DO UPDATE SET channel_id = excluded.channel_id",
+            (game_id, user_id, channel_id),
+        ))
 
     async def deadlines(self, game_id: int) -> list[Deadline]:
         rows = await self._read().execute_fetchall(
@@ -562,11 +602,10 @@ class SqliteStore:
         return [_deadline(row) for row in rows]
 
     async def mark_reminded(self, game_id: int, key: str, user_id: int) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "UPDATE deadlines SET reminded = 1 WHERE game_id = ? AND key = ? AND user_id = ?",
-                (game_id, key, user_id),
-            )
+        await self._write(lambda db: db.execute(
+            "UPDATE deadlines SET reminded = 1 WHERE game_id = ? AND key = ? AND user_id = ?",
+            (game_id, key, user_id),
+        ))
 
     # -- campaigns (docs/campaigns.md) -----------------------------------------------------
 
@@ -584,8 +623,9 @@ class SqliteStore:
         results: Sequence[StoredResult] = (),
     ) -> StoredCampaign:
         now = _stamp(self._clock())
-        async with self._transaction() as db:
-            cursor = await db.execute(
+
+        def tx(db: sqlite3.Connection) -> int:
+            cursor = db.execute(
                 "INSERT INTO campaigns (guild_id, channel_id, definition_id, name, status,"
                 " organiser_id, state, version, created_at, updated_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
@@ -594,9 +634,9 @@ class SqliteStore:
             )
             campaign_id = cursor.lastrowid
             assert campaign_id is not None
-            await self._append_log(db, campaign_id, 0, log, now)
+            self._append_log(db, campaign_id, 0, log, now)
             if results:
-                await db.executemany(
+                db.executemany(
                     f"INSERT INTO campaign_results ({_RESULT_COLUMNS})"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(campaign_id, r.number, r.key, r.step, r.scenario_id, r.game_id,
@@ -604,6 +644,9 @@ class SqliteStore:
                       _stamp(r.created_at), _stamp(r.decided_at) if r.decided_at else None)
                      for r in results],
                 )
+            return campaign_id
+
+        campaign_id = await self._write(tx)
         return StoredCampaign(
             id=campaign_id, guild_id=guild_id, channel_id=channel_id, definition_id=definition_id,
             name=name, status=CampaignStatus(status), organiser_id=organiser_id, version=1,
@@ -655,84 +698,81 @@ class SqliteStore:
         change: ResultChange | None = None,
     ) -> CampaignCommitted:
         now = _stamp(self._clock())
-        async with self._transaction() as db:
-            rows = await db.execute_fetchall(
+
+        def tx(db: sqlite3.Connection) -> tuple[int, int | None]:
+            rows = db.execute(
                 "UPDATE campaigns SET state = ?, version = version + 1, updated_at = ?,"
                 " status = coalesce(?, status) WHERE id = ? AND version = ?"
                 " RETURNING (SELECT coalesce(max(seq), 0) FROM campaign_log"
                 "            WHERE campaign_id = campaigns.id)",
                 (state, now, None if status is None else CampaignStatus(status).value,
                  campaign_id, expected_version),
-            )
+            ).fetchall()
             last_seq = next((seq for (seq,) in rows), None)
             if last_seq is None:
-                current = await db.execute_fetchall(
-                    "SELECT version FROM campaigns WHERE id = ?", (campaign_id,)
-                )
+                current = db.execute("SELECT version FROM campaigns WHERE id = ?", (campaign_id,)).fetchall()
                 if not current:
                     raise CampaignNotFound(campaign_id)
                 raise CampaignVersionConflict(campaign_id, expected_version, next(iter(current))[0])
             number = None
             if new_result is not None:
-                number = await self._insert_result(db, campaign_id, new_result, now)
+                number = self._insert_result(db, campaign_id, new_result, now)
             if change is not None:
-                await self._change_result(db, campaign_id, change, now)
-            last_seq = await self._append_log(db, campaign_id, last_seq, log, now)
+                self._change_result(db, campaign_id, change, now)
+            return self._append_log(db, campaign_id, last_seq, log, now), number
+
+        last_seq, number = await self._write(tx)
         return CampaignCommitted(campaign_id, expected_version + 1, last_seq, number)
 
     @staticmethod
-    async def _insert_result(
-        db: aiosqlite.Connection, campaign_id: int, r: NewResult, now: str
-    ) -> int:
-        taken = await db.execute_fetchall(
+    def _insert_result(db: sqlite3.Connection, campaign_id: int, r: NewResult, now: str) -> int:
+        taken = db.execute(
             "SELECT number FROM campaign_results WHERE campaign_id = ? AND key = ?",
             (campaign_id, r.key),
-        )
+        ).fetchall()
         for (number,) in taken:
             raise DuplicateResult(campaign_id, r.key, number)
-        rows = await db.execute_fetchall(
+        rows = db.execute(
             "INSERT INTO campaign_results (campaign_id, number, key, step, scenario_id, game_id,"
             " status, body, before, submitted_by, decided_by, created_at, decided_at)"
             " VALUES (?1, (SELECT coalesce(max(number), 0) + 1 FROM campaign_results"
             "              WHERE campaign_id = ?1), ?2, ?3, ?4, ?5, 'pending', ?6, NULL, ?7, NULL, ?8, NULL)"
             " RETURNING number",
             (campaign_id, r.key, r.step, r.scenario_id, r.game_id, r.body, r.submitted_by, now),
-        )
+        ).fetchall()
         return next(iter(rows))[0]
 
     @staticmethod
-    async def _change_result(
-        db: aiosqlite.Connection, campaign_id: int, c: ResultChange, now: str
-    ) -> None:
+    def _change_result(db: sqlite3.Connection, campaign_id: int, c: ResultChange, now: str) -> None:
         before = c.before if c.status == ResultStatus.CONFIRMED else None
         if c.status == ResultStatus.CONFIRMED and before is None:
             raise StoreError("confirming a result keeps the campaign before it: give `before`")
-        rows = await db.execute_fetchall(
+        rows = db.execute(
             "UPDATE campaign_results SET status = ?, before = ?, decided_by = ?, decided_at = ?"
             " WHERE campaign_id = ? AND number = ? AND status = ? RETURNING number",
             (ResultStatus(c.status).value, before, c.decided_by,
              now if c.status != ResultStatus.PENDING else None,
              campaign_id, c.number, ResultStatus(c.expected).value),
-        )
+        ).fetchall()
         if rows:
             return
-        current = await db.execute_fetchall(
+        current = db.execute(
             "SELECT status FROM campaign_results WHERE campaign_id = ? AND number = ?",
             (campaign_id, c.number),
-        )
+        ).fetchall()
         if not current:
             raise ResultNotFound(campaign_id, c.number)
         raise ResultConflict(campaign_id, c.number, ResultStatus(c.expected).value,
                              next(iter(current))[0])
 
     @staticmethod
-    async def _append_log(
-        db: aiosqlite.Connection, campaign_id: int, last_seq: int, log: Sequence[str], now: str
+    def _append_log(
+        db: sqlite3.Connection, campaign_id: int, last_seq: int, log: Sequence[str], now: str
     ) -> int:
         if isinstance(log, str):
             raise TypeError("log is a sequence of JSON texts, not one text")
         if log:
-            await db.executemany(
+            db.executemany(
                 "INSERT INTO campaign_log (campaign_id, seq, body, created_at) VALUES (?, ?, ?, ?)",
                 [(campaign_id, last_seq + n, body, now) for n, body in enumerate(log, 1)],
             )
