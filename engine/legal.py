@@ -103,10 +103,13 @@ def _soldier_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd
             yield from _moves(st, m, seat, kind)
         return
     if ok(Do.FACE):
-        # turning toward an enemy in contact or the nearest enemy, else a quarter turn
+        # a quarter turn (always possible, and cheap to offer first), then turns toward an
+        # enemy in contact or the nearest enemies
+        quarter = DIRS[(DIRS.index(s.facing) + 2) % 8]
+        yield C.Face(seat=seat, serial=m, facing=quarter, via=kind)
         foes = in_contact(st, m) or enemies_of(st, m)
-        want = {direction_to(s.at, st.soldiers[e].at) for e in foes[:2]} - {s.facing}
-        for d in sorted(want) or [DIRS[(DIRS.index(s.facing) + 2) % 8]]:
+        want = {direction_to(s.at, st.soldiers[e].at) for e in foes[:2]} - {s.facing, quarter}
+        for d in sorted(want):
             yield C.Face(seat=seat, serial=m, facing=d, via=kind)
     if contact:
         return

@@ -166,10 +166,11 @@ def end_facing(st, serial: int, cell: Cell, parents: dict[Cell, Cell]) -> str:
     return direction_to(start, cell) if start != cell else me.facing
 
 
-def destination_cells(st, serial: int, costs: dict[Cell, float], parents: dict[Cell, Cell]) -> dict[tuple[str, bool], Cell]:
-    """For every tile he can reach, the cell a tile destination means (R28): the free reachable
-    cell nearest the tile's centre, and (key cover=True) the nearest reachable cell In Cover;
-    cells where he would end in contact are left out. One pass over the reachable cells."""
+def destination_cells(st, serial: int, costs: dict[Cell, float], parents: dict[Cell, Cell],
+                      only: str | None = None) -> dict[tuple[str, bool], Cell]:
+    """For every tile he can reach (or only the tile `only`), the cell a tile destination means
+    (R28): the free reachable cell nearest the tile's centre, and (key cover=True) the nearest
+    reachable cell In Cover; cells where he would end in contact are left out."""
     board = st.board
     _, occupied = _blocked(st, serial)
     me = st.soldiers[serial]
@@ -177,7 +178,7 @@ def destination_cells(st, serial: int, costs: dict[Cell, float], parents: dict[C
     best: dict[tuple[str, bool], tuple] = {}
     tile_at, centre, in_cover = board.tile_at, board.tile_centre, board.in_cover
     for c, cost in costs.items():
-        if c in occupied or c == me.at:
+        if c in occupied or c == me.at or (only is not None and tile_at(c) != only):
             continue
         if c in near and touches_enemy(st, serial, c, end_facing(st, serial, c, parents)):
             continue
@@ -199,7 +200,7 @@ def choose_cell(st, serial: int, dest: Dest, costs: dict[Cell, float], parents: 
     """The cell a tile destination means (R28), or a RuleError saying why there is none."""
     if dest.tile not in st.board.origin:
         raise RuleError(f"there is no tile {dest.tile} on this map.")
-    cell = destination_cells(st, serial, costs, parents).get((dest.tile, dest.cover))
+    cell = destination_cells(st, serial, costs, parents, only=dest.tile).get((dest.tile, dest.cover))
     if cell is None:
         what = "a free cover cell" if dest.cover else "a free cell"
         raise RuleError(f"{st.name(serial)} cannot reach {what} in {dest.tile} this move "

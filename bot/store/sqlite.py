@@ -5,9 +5,9 @@
         await store.commit(7, game.version, new_state, [event_json])
 
 Two connections. Every write transaction runs whole, in one call, on the writer's own thread
-(`_Writer`): `BEGIN IMMEDIATE`, its statements, `COMMIT` (or `ROLLBACK` on any error), so no
-other statement can land inside it and the event loop waits for it only once. Transactions
-run one at a time in the order they were asked for. Reads go through aiosqlite on the
+(`_Writer`), inside a SAVEPOINT of a batch that the thread commits at once (group commit):
+no other statement can land inside it, a failing one rolls back alone, and the event loop
+waits for it only once. Transactions run in the order they were asked for. Reads go through aiosqlite on the
 reader, where WAL shows each statement the last committed data and never a half-done
 transaction.
 """
@@ -16,9 +16,10 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import threading
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
+from queue import Empty, SimpleQueue
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, TypeVar
@@ -149,25 +150,34 @@ T = TypeVar("T")
 
 
 class _Writer:
-    """The writing connection and the one thread it lives on. A transaction is a function of
-    the connection, run there whole; the event loop awaits it once, however many statements
-    it has (aiosqlite would hop threads for each, holding the writer meanwhile).
+    """The writing connection and the one thread it lives on.
 
-    A caller cancelled while his transaction waits for its turn drops it; one cancelled while
-    it runs finds it finished either way (committed or rolled back), as with any database."""
+    A transaction is a function of the connection, run there whole, so the event loop awaits
+    it once however many statements it has. Group commit: the thread takes every transaction
+    already waiting, runs each inside its own SAVEPOINT (one that fails, say on a version
+    conflict, is rolled back alone and its caller gets the error), then commits them all with
+    one COMMIT. A caller hears back only after that COMMIT, so nothing reported is ever lost.
+    Transactions run in the order they were asked for. A caller cancelled while his
+    transaction waits drops it; one cancelled while it runs finds it done either way."""
+
+    MAX_BATCH = 64
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._pool: ThreadPoolExecutor | None = None
-        self._conn: sqlite3.Connection | None = None
+        self._queue: SimpleQueue = SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def open(self) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fieldpost-writer")
+        self._loop = asyncio.get_running_loop()
+        ready = self._loop.create_future()
+        self._thread = threading.Thread(target=self._serve, args=(ready,), name="fieldpost-writer", daemon=True)
+        self._thread.start()
         try:
-            self._conn = await asyncio.get_running_loop().run_in_executor(self._pool, self._connect)
+            await ready
         except BaseException:
-            self._pool.shutdown(wait=False)
-            self._pool = None
+            self._thread.join()
+            self._thread = None
             raise
 
     def _connect(self) -> sqlite3.Connection:
@@ -178,29 +188,79 @@ class _Writer:
         return conn
 
     async def run(self, tx: Callable[[sqlite3.Connection], T]) -> T:
-        if self._pool is None or self._conn is None:
+        if self._thread is None:
             raise StoreError(f"{self.path} is not open")
-        return await asyncio.get_running_loop().run_in_executor(self._pool, self._transaction, tx)
+        done = self._loop.create_future()
+        self._queue.put((tx, done))
+        return await done
 
-    def _transaction(self, tx: Callable[[sqlite3.Connection], T]) -> T:
-        db = self._conn
-        db.execute("BEGIN IMMEDIATE")
+    def _settle(self, done: asyncio.Future, out: Any, error: BaseException | None) -> None:
+        if done.cancelled():
+            return
+        if error is None:
+            done.set_result(out)
+        else:
+            done.set_exception(error)
+
+    def _serve(self, ready: asyncio.Future) -> None:
         try:
-            out = tx(db)
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
-        return out
+            conn = self._connect()
+        except BaseException as exc:  # noqa: BLE001 (handed to the opener)
+            self._loop.call_soon_threadsafe(self._settle, ready, None, exc)
+            return
+        self._loop.call_soon_threadsafe(self._settle, ready, None, None)
+        closing = None
+        while closing is None:
+            item = self._queue.get()
+            batch = []
+            while item is not None and not isinstance(item[0], str):
+                batch.append(item)
+                if len(batch) >= self.MAX_BATCH:
+                    break
+                try:
+                    item = self._queue.get_nowait()
+                except Empty:
+                    item = None
+            if item is not None and isinstance(item[0], str):  # ("close", future)
+                closing = item[1]
+            if batch:
+                self._run_batch(conn, batch)
+        conn.close()
+        self._loop.call_soon_threadsafe(self._settle, closing, None, None)
+
+    def _run_batch(self, conn: sqlite3.Connection, batch: list) -> None:
+        outcomes = []
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for tx, done in batch:
+                if done.cancelled():  # its caller gave up before its turn came
+                    continue
+                conn.execute("SAVEPOINT one")
+                try:
+                    out = tx(conn)
+                except BaseException as exc:  # noqa: BLE001 (handed to its caller)
+                    conn.execute("ROLLBACK TO one")
+                    conn.execute("RELEASE one")
+                    outcomes.append((done, None, exc))
+                else:
+                    conn.execute("RELEASE one")
+                    outcomes.append((done, out, None))
+            conn.execute("COMMIT")
+        except BaseException as exc:  # noqa: BLE001 (the COMMIT itself failed: nothing was written)
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            outcomes = [(done, None, exc) for _, done in batch]
+        for done, out, error in outcomes:
+            self._loop.call_soon_threadsafe(self._settle, done, out, error)
 
     async def close(self) -> None:
-        pool, conn = self._pool, self._conn
-        self._pool = self._conn = None
-        if pool is None:
+        thread, self._thread = self._thread, None
+        if thread is None:
             return
-        if conn is not None:  # queued after any transaction still waiting: they finish first
-            await asyncio.get_running_loop().run_in_executor(pool, conn.close)
-        pool.shutdown(wait=True)
+        done = self._loop.create_future()
+        self._queue.put(("close", done))  # after every transaction already asked for
+        await done
+        thread.join()
 
 
 class SqliteStore:

@@ -79,3 +79,21 @@ async def test_a_cancelled_commit_lands_whole_or_not_at_all(store: SqliteStore) 
     landed = loaded.version - 1
     assert 6 <= landed <= 54
     assert loaded.state == state(v=loaded.version)
+
+
+async def test_a_failing_transaction_in_a_group_commit_rolls_back_alone(store: SqliteStore) -> None:
+    """Commits asked for together are committed together (group commit), each in its own
+    savepoint: a stale one fails alone while the others land, and nothing half-written stays."""
+    good = [await new_game(store) for _ in range(6)]
+    stale = await new_game(store)
+    await store.commit(stale.id, 1, state(turn=2))  # now at version 2: version 1 is stale
+    calls = [store.commit(g.id, 1, state(turn=3), [json.dumps({"n": 1})]) for g in good]
+    calls.insert(3, store.commit(stale.id, 1, state(turn=9), [json.dumps({"n": 9})]))
+    outcomes = await asyncio.gather(*calls, return_exceptions=True)
+    assert isinstance(outcomes[3], VersionConflict)
+    assert all(o.version == 2 for i, o in enumerate(outcomes) if i != 3)
+    assert json.loads((await store.load_game(stale.id)).state)["turn"] == 2
+    assert len(await store.events_since(stale.id)) == len(await store.events_since(good[0].id)) - 1
+    for g in good:
+        loaded = await store.load_game(g.id)
+        assert loaded.version == 2 and json.loads(loaded.state)["turn"] == 3
