@@ -88,6 +88,9 @@ class Board:
     _move_area: list[int] = field(default_factory=list)
     _in_cover: bytearray = field(default_factory=bytearray)
     _paths_cache: dict = field(default_factory=dict)
+    _walkable_by_climb: dict = field(default_factory=dict)
+    _cells: list = field(default_factory=list)
+    _nbrs: list = field(default_factory=list)
     _centres: dict = field(default_factory=dict)
     _area_rects: dict[str, list[tuple[float, float, float, float, dict]]] = field(default_factory=dict)
     _line_cache: dict = field(default_factory=dict)
@@ -317,14 +320,13 @@ class Board:
         hit = self._paths_cache.get(key)
         if hit is not None:
             return hit
-        W, H = self.width, self.height
-        ok = bytearray(W * H)
-        for i in range(W * H):
-            ok[i] = not self._nomove[i] and self._level[i] <= climb
+        W = self.width
+        terrain = self._walkable(climb)
+        ok = bytearray(terrain)  # terrain he can stand on, less the cells others block
         for (bx, by) in blocked:
-            if 0 <= bx < W and 0 <= by < H:
+            if 0 <= bx < W and 0 <= by < self.height:
                 ok[by * W + bx] = 0
-        area = self._move_area
+        area, nbrs = self._move_area, self._neighbours()
         best: dict[int, float] = {}
         parent: dict[int, int] = {}
         heap = []
@@ -338,18 +340,12 @@ class Board:
             cost, i = heapq.heappop(heap)
             if cost > best[i]:
                 continue
-            x, y = i % W, i // W
             here_area = area[i]
-            for dx, dy in NEIGHBOURS:
-                nx, ny = x + dx, y + dy
-                if nx < 0 or ny < 0 or nx >= W or ny >= H:
-                    continue
-                n = ny * W + nx
+            for n, diagonal, side_a, side_b in nbrs[i]:
                 if not ok[n]:
                     continue
-                if dx and dy:
-                    if not (self._nomove[y * W + nx] == 0 and self._level[y * W + nx] <= climb
-                            and self._nomove[ny * W + x] == 0 and self._level[ny * W + x] <= climb):
+                if diagonal:
+                    if not (terrain[side_a] and terrain[side_b]):  # no cutting corners
                         continue
                     step = SQRT2
                 else:
@@ -362,12 +358,40 @@ class Board:
                     best[n] = nc
                     parent[n] = i
                     heapq.heappush(heap, (nc, n))
-        costs = {(i % W, i // W): c for i, c in best.items()}
-        parents = {(i % W, i // W): (p % W, p // W) for i, p in parent.items()}
+        cells = self._cell_list()
+        costs = {cells[i]: c for i, c in best.items()}
+        parents = {cells[i]: cells[p] for i, p in parent.items()}
         if len(self._paths_cache) > 512:
             self._paths_cache.clear()
         self._paths_cache[key] = (costs, parents)
         return costs, parents
+
+    def _walkable(self, climb: int) -> bytearray:
+        """1 for every cell a soldier with this Climb may stand on (not NO MOVE, not too high)."""
+        got = self._walkable_by_climb.get(climb)
+        if got is None:
+            got = self._walkable_by_climb[climb] = bytearray(
+                1 if not self._nomove[i] and self._level[i] <= climb else 0 for i in range(self.width * self.height))
+        return got
+
+    def _cell_list(self) -> list[Cell]:
+        if not self._cells:
+            self._cells = [(i % self.width, i // self.width) for i in range(self.width * self.height)]
+        return self._cells
+
+    def _neighbours(self) -> list[list[tuple[int, bool, int, int]]]:
+        """For each cell index: (neighbour, diagonal?, the two side cells a diagonal passes)."""
+        if not self._nbrs:
+            W, H = self.width, self.height
+            for i in range(W * H):
+                x, y = i % W, i // W
+                row = []
+                for dx, dy in NEIGHBOURS:
+                    nx, ny = x + dx, y + dy
+                    if 0 <= nx < W and 0 <= ny < H:
+                        row.append((ny * W + nx, bool(dx and dy), y * W + nx, ny * W + x))
+                self._nbrs.append(row)
+        return self._nbrs
 
     def straight_path(self, a: Cell, b: Cell) -> list[Cell]:
         """The cells a straight line from a to b steps through (a excluded, b included)."""
