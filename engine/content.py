@@ -677,9 +677,14 @@ def _card_data(raw: dict, path: Path, where: str) -> dict:
         entries = []
         for part in data["team"].split(","):
             bits = part.split()
+            if len(bits) == 3 and bits[1] in ("soldier", "crew", "vehicle"):
+                who = bits.pop(1)
+            else:
+                who = "soldier"
             if len(bits) != 2 or not bits[0].isdigit():
-                raise ContentError(f"{path}: {where}: field team: write entries like '2 move, 1 sight', got {part!r}")
-            entries.append({"count": int(bits[0]), "do": bits[1]})
+                raise ContentError(f"{path}: {where}: field team: write entries like '2 move, 1 crew sight, "
+                                   f"1 vehicle shoot', got {part!r}")
+            entries.append({"count": int(bits[0]), "do": bits[1], "who": who})
         data["team"] = entries
     if "note" in data:
         data["narrator"] = data.pop("note")

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 def _key(st, force_id: str) -> tuple:
     f = st.forces[force_id]
-    mine = [s for s in st.soldiers.values() if s.controller == force_id and s.free]
+    mine = [s for s in st.soldiers.values() if s.controller == force_id and s.captor is None
+            and s.status in ("board", "aboard")]
     top_vp = max((st.vp_value(s.serial) for s in mine), default=-1)
     low_serial = min((s.serial for s in mine), default=10**9)
     return (-len(f.hand), -top_vp, low_serial, force_id)

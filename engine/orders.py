@@ -103,7 +103,7 @@ def turn_start(ctx: Ctx) -> None:
         if not order or seat.order_done or order.kind != OrderKind.REGISTERED_FIRE or order.turn != st.turn:
             continue
         radio = [s for s in st.soldiers.values() if _seat_of(st, s.serial) == seat.index and "radio" in s.equipment
-                 and s.status in ("board", "waiting") and s.captor is None]
+                 and s.in_play]
         tile = _landmark_tile(st, order)
         if not radio or not tile:
             continue

@@ -44,7 +44,7 @@ class SoldierPos(P):
     equipment: list[str] = Field(default_factory=list)
     held: list[str] = Field(default_factory=list)
     captor: int | None = None
-    status: Literal["board", "waiting", "dead", "exited", "reserve"] | None = None
+    status: Literal["board", "aboard", "waiting", "dead", "exited", "reserve"] | None = None
 
 
 class Position(P):
@@ -178,7 +178,7 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
                 raise ContentError("position: give three phase_cards")
             st.phase_cards, st.story_deck = st.story_deck[:3], st.story_deck[3:]
         for f in st.forces.values():
-            f.planned = not any(s.controller == f.id and s.status in ("board", "waiting") for s in soldiers.values())
+            f.planned = not any(s.controller == f.id and s.in_play for s in soldiers.values())
         st.step = "place"
         ctx.say("position", f"Position loaded: turn {st.turn}, placing cards.")
     else:

@@ -100,8 +100,7 @@ def _turn_start(ctx: Ctx) -> None:
     # 1. draw: the scenario's base draw plus every soldier's LOOK draw value
     for fid in sorted(st.forces):
         f = st.forces[fid]
-        men = [s for s in st.soldiers.values() if s.controller == fid and s.captor is None
-               and s.status in ("board", "waiting")]
+        men = [s for s in st.soldiers.values() if s.controller == fid and s.in_play]
         n = st.setup.scenario.base_draw + sum(current(st, s.serial, "draw") for s in men)
         look_draw(ctx, fid, n, st.seats[f.seat].name)
     # 2. reveal three phase cards
@@ -123,8 +122,7 @@ def _turn_start(ctx: Ctx) -> None:
         f.face_up = [False, False, False]
         f.shown = [None, None, None]
         f.declared = {}
-        able = any(s.controller == f.id and s.captor is None and s.status in ("board", "waiting")
-                   for s in st.soldiers.values())
+        able = any(s.controller == f.id and s.in_play for s in st.soldiers.values())
         f.planned = not able
     st.phase = 0
     st.step = "place"

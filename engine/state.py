@@ -18,6 +18,7 @@ from engine.content import (
     Action, ActionCardDef, Do, EquipmentDef, Nationality, OrderDef, PhaseCard, Rank, ScenarioDef,
     SoldierDef, Stats, TileDef,
 )
+from engine.vehicle_content import VehicleDef
 
 
 class Model(BaseModel):
@@ -36,6 +37,7 @@ class GameSetup(BaseModel):
     orders: dict[str, OrderDef]
     tiles: dict[str, TileDef]
     equipment: dict[str, EquipmentDef] = Field(default_factory=dict)
+    vehicles: dict[str, VehicleDef] = Field(default_factory=dict)
     map_key: str = ""
 
     def board(self) -> Board:
@@ -63,7 +65,7 @@ class SoldierState(Model):
     force: str  # the force whose deck holds his cards
     controller: str  # the force controlling him (his captor's force while a prisoner)
     rank: Rank
-    status: Literal["reserve", "waiting", "board", "exited", "dead"] = "waiting"
+    status: Literal["reserve", "waiting", "board", "aboard", "exited", "dead"] = "waiting"
     at: tuple[int, int] | None = None
     facing: str = "n"
     spotted: bool = False
@@ -77,6 +79,12 @@ class SoldierState(Model):
     kills: int = 0
     captures: int = 0
     deeds: dict[str, int] = Field(default_factory=dict)  # what he did this game, for campaigns
+    # aboard a vehicle (status "aboard"): its plate, and where on its panel he is: a crew
+    # position, a machinery location (to repair or fight a fire), "cabin", "deck" or "turret"
+    vehicle: int | None = None
+    post: str | None = None
+    dismounted: bool = False  # a crewman standing beside his vehicle (Mount and Dismount)
+    spotted_by: list[int] = Field(default_factory=list)  # plates whose own Spotted marker he has
 
     @property
     def on_board(self) -> bool:
@@ -84,17 +92,23 @@ class SoldierState(Model):
 
     @property
     def free(self) -> bool:
-        """On the board, alive and not a prisoner: he can act and be acted against."""
+        """On the board on foot, alive and not a prisoner: he can act and be acted against."""
         return self.status == "board" and self.captor is None
+
+    @property
+    def in_play(self) -> bool:
+        """Alive, not a prisoner, on the board on foot or aboard a vehicle, or still to enter."""
+        return self.captor is None and self.status in ("board", "aboard", "waiting")
 
 
 class ForceState(Model):
-    """A deck-owning unit: a squad of soldiers (vehicles and guns later)."""
+    """A deck-owning unit: a squad of soldiers, or a vehicle or gun with its crew."""
 
     id: str
     seat: int
     side: Nationality
-    kind: Literal["squad"] = "squad"
+    kind: Literal["squad", "vehicle"] = "squad"
+    plate: int | None = None  # a vehicle force: its vehicle's license plate
     deck: list[str] = Field(default_factory=list)  # private, top card first
     hand: list[str] = Field(default_factory=list)  # private
     discard: list[str] = Field(default_factory=list)  # private (unrevealed hands go here)
@@ -106,6 +120,39 @@ class ForceState(Model):
     planned: bool = False
     fight_pool: list[str] = Field(default_factory=list)  # private until played
     entry_area: str | None = None
+
+
+class VehicleState(Model):
+    """A vehicle or gun on the map (Hell on Wheels): where it stands and faces, who crews it,
+    its damage markers, ammunition, hatches, pins and markers. Static data is its VehicleDef."""
+
+    plate: int
+    vehicle: str  # VehicleDef id
+    side: Nationality
+    force: str  # the force whose deck is its action deck
+    controller: str
+    status: Literal["waiting", "board", "destroyed", "abandoned", "exited"] = "board"
+    tile: str | None = None
+    facing: str = "n"  # the hull, toward a side or a corner of its tile
+    turret: str | None = None  # None: no turret (or a gun's shield faces with the hull)
+    crew: dict[str, int] = Field(default_factory=dict)  # crew position -> dog tag
+    unbuttoned: list[str] = Field(default_factory=list)  # crew positions with the hatch open
+    damage: dict[str, list[Literal["wreck", "fire", "critical"]]] = Field(default_factory=dict)
+    cook_off: list[str] = Field(default_factory=list)  # ammo locations burning: Critical if not put out
+    ready: dict[str, int] = Field(default_factory=dict)  # ammo type -> rounds in Ready Ammo
+    in_hand: list[str] = Field(default_factory=list)  # round parts: "AP", or "AP/charge" of a two-part round
+    in_breach: list[str] = Field(default_factory=list)
+    pins: int = 0
+    move_plus: int = 0  # movement saved up in Move+ (2) and Move++ (3) markers, in squares
+    hull_down: bool = False
+    spotted: bool = False  # the general Spotted marker
+    spotted_by: list[int] = Field(default_factory=list)  # other vehicles' own markers on it
+    shots: int = 0  # main-gun SHOOT actions this phase (ROF)
+    hull_moved: bool = False  # the hull has moved this phase (one license-plate hull move a phase)
+    looks: int = 0  # LOOK cards played this turn (radio contact)
+    passengers: list[int] = Field(default_factory=list)
+    riders: list[int] = Field(default_factory=list)
+    kills: int = 0
 
 
 class VpEntry(Model):
@@ -246,6 +293,7 @@ class GameState(Model):
     seats: list[Seat]
     forces: dict[str, ForceState]
     soldiers: dict[int, SoldierState]
+    vehicles: dict[int, VehicleState] = Field(default_factory=dict)  # by license plate
     story_deck: list[str]  # private order, public count
     story_discard: list[str] = Field(default_factory=list)
     phase_cards: list[str] = Field(default_factory=list)
@@ -277,6 +325,9 @@ class GameState(Model):
     def board(self) -> Board:
         return self.setup.board()
 
+    def vehicle_def(self, plate: int):
+        return self.setup.vehicles[self.vehicles[plate].vehicle]
+
     def soldier_def(self, serial: int) -> SoldierDef:
         return self.setup.soldiers[serial]
 
@@ -284,6 +335,8 @@ class GameState(Model):
         return self.setup.cards[card_id]
 
     def name(self, serial: int) -> str:
+        if serial in self.vehicles:
+            return f"{self.vehicle_def(serial).name} {serial}"
         s = self.soldiers[serial]
         d = self.setup.soldiers[serial]
         return f"{d.profile(s.rank).title} {d.name}"

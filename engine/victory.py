@@ -10,8 +10,7 @@ from engine.state import Result, VpEntry
 
 def still_fighting(st, side: str) -> bool:
     """Anyone of the side alive, free, and on the board or still to enter it."""
-    return any(s.side == side and s.captor is None and s.status in ("board", "waiting")
-               for s in st.soldiers.values())
+    return any(s.side == side and s.in_play for s in st.soldiers.values())
 
 
 def check_instant(ctx: Ctx) -> bool:
