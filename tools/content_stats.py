@@ -197,7 +197,7 @@ def report(cat: Catalog) -> list[str]:
     out.append("")
     out.append("### Action cards")
     for nat in ("US", "DE", "all"):
-        cs = [c for c in cards if nat == "all" or cat.soldiers[c.owner].nationality == nat]
+        cs = [c for c in cards if c.owner in cat.soldiers and (nat == "all" or cat.soldiers[c.owner].nationality == nat)]
         n = len(cs)
         acts = Counter(a.value for c in cs for a in c.actions)
         slots = sum(acts.values())
