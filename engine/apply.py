@@ -46,6 +46,24 @@ def _force_for(st, seat: int, kind: str) -> str:
     raise _not_yours(st, "not now")
 
 
+def _plan_force(st, seat: int, cmd: C.Plan) -> str:
+    """The deck a placement is for: the one named, else the one whose hand holds the cards
+    (a seat may have a squad and vehicles, each with its own hand), else the first unplanned."""
+    mine = st.force_of_seat(seat)
+    if cmd.force is not None:
+        if cmd.force not in {f.id for f in mine}:
+            raise RuleError(f"{cmd.force} is not one of your decks: " + ", ".join(f.id for f in mine) + ".")
+        return cmd.force
+    named = [c for c in cmd.cards if c]
+    if named and len(mine) > 1:
+        for f in mine:
+            hand = set(f.hand) | ({c for c in f.placed if c} if f.planned else set())
+            if named[0] in hand:
+                return f.id
+    unplanned = [f.id for f in mine if not f.planned]
+    return (unplanned or [f.id for f in mine])[0]
+
+
 def _dispatch(ctx: Ctx, cmd: C.Cmd) -> None:
     st = ctx.st
     seat = cmd.seat
@@ -55,8 +73,7 @@ def _dispatch(ctx: Ctx, cmd: C.Cmd) -> None:
     if isinstance(cmd, C.Plan):
         if st.step != "place" or p is not None:
             raise _not_yours(st, "cards are placed at the start of a turn")
-        forces = [f.id for f in st.force_of_seat(seat) if not f.planned] or [f.id for f in st.force_of_seat(seat)]
-        placement.plan(ctx, forces[0], cmd.cards, cmd.declare)
+        placement.plan(ctx, _plan_force(st, seat, cmd), cmd.cards, cmd.declare)
         return
     if isinstance(cmd, C.Unhold):
         if p is not None and p.kind == "unhold":

@@ -38,9 +38,10 @@ class Plan(Cmd):
     type: Literal["plan"] = "plan"
     cards: list[str | None]
     declare: dict[str, str] = Field(default_factory=dict)  # card -> action for multi-action cards
+    force: str | None = None  # which of the seat's decks (squad or vehicle); None: the one holding the cards
 
     def words(self):
-        out = []
+        out = [] if self.force is None else ["for", self.force]
         for c in self.cards:
             if c is None:
                 out.append("-")
@@ -191,6 +192,190 @@ class TossCmd(Cmd):
                 *(["at", f"{self.at[0]},{self.at[1]}"] if self.at else [])]
 
 
+# --------------------------------------------------------------------------- vehicles and crews
+# `serial` is who acts: a crewman's dog tag, or the vehicle's license plate for its own actions
+# (the crewman at the position the action needs carries it out).
+
+
+class VMove(Cmd):
+    """Drive the vehicle toward a tile (Open, or `road` along a road; `back` one square back)."""
+    type: Literal["vmove"] = "vmove"
+    serial: int
+    tile: str
+    road: bool = False
+    back: bool = False
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "vmove", str(self.serial), self.tile, *(["road"] if self.road else []),
+                *(["back"] if self.back else [])]
+
+
+class VTurn(Cmd):
+    """Turn the hull in its tile, up to four compass points."""
+    type: Literal["vturn"] = "vturn"
+    serial: int
+    facing: str
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "vturn", str(self.serial), self.facing]
+
+
+class Turret(Cmd):
+    type: Literal["turret"] = "turret"
+    serial: int
+    facing: str
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "turret", str(self.serial), self.facing]
+
+
+class MovePlus(Cmd):
+    """Spend a MOVE saving movement up (a Move+ marker, then a Move++)."""
+    type: Literal["moveplus"] = "moveplus"
+    serial: int
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "moveplus", str(self.serial)]
+
+
+class Unpin(Cmd):
+    type: Literal["unpin"] = "unpin"
+    serial: int
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "unpin", str(self.serial)]
+
+
+class Fire(Cmd):
+    """Fire a vehicle's weapon ("main" or a machine gun's id) at a soldier or a vehicle."""
+    type: Literal["fire"] = "fire"
+    serial: int
+    weapon: str
+    target: int
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "fire", str(self.serial), self.weapon, str(self.target)]
+
+
+class Load(Cmd):
+    """Loader: a round Ready -> In Hand (name the ammo), or In Hand -> In Breach."""
+    type: Literal["load"] = "load"
+    serial: int
+    ammo: str | None = None
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "load", str(self.serial), *([self.ammo] if self.ammo else [])]
+
+
+class Acquire(Cmd):
+    type: Literal["acquire"] = "acquire"
+    serial: int
+    target: int
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "acquire", str(self.serial), str(self.target)]
+
+
+class Unbutton(Cmd):
+    type: Literal["unbutton"] = "unbutton"
+    serial: int
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "unbutton", str(self.serial)]
+
+
+class Button(Cmd):
+    type: Literal["button"] = "button"
+    serial: int
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "button", str(self.serial)]
+
+
+class HullDown(Cmd):
+    type: Literal["hulldown"] = "hulldown"
+    serial: int
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "hulldown", str(self.serial)]
+
+
+class VCover(Cmd):
+    """The vehicle takes cover."""
+    type: Literal["vcover"] = "vcover"
+    serial: int
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "vcover", str(self.serial)]
+
+
+class Mount(Cmd):
+    type: Literal["mount"] = "mount"
+    serial: int
+    plate: int
+    post: str | None = None
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "mount", str(self.serial), str(self.plate), *([self.post] if self.post else [])]
+
+
+class Dismount(Cmd):
+    type: Literal["dismount"] = "dismount"
+    serial: int
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "dismount", str(self.serial)]
+
+
+class Shift(Cmd):
+    """A crewman moves to another place on his vehicle's panel."""
+    type: Literal["shift"] = "shift"
+    serial: int
+    post: str
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "shift", str(self.serial), self.post]
+
+
+class Repair(Cmd):
+    type: Literal["repair"] = "repair"
+    serial: int
+    location: str
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "repair", str(self.serial), self.location]
+
+
+class Extinguish(Cmd):
+    type: Literal["extinguish"] = "extinguish"
+    serial: int
+    location: str
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "extinguish", str(self.serial), self.location]
+
+
+VEHICLE_COMMANDS = (VMove, VTurn, Turret, MovePlus, Unpin, Fire, Load, Acquire, Unbutton, Button, HullDown,
+                    VCover, Mount, Dismount, Shift, Repair, Extinguish)
+
+
 class Done(Cmd):
     """Finish the part of the card in use (dog tag, team bubble or narrator box)."""
     type: Literal["done"] = "done"
@@ -267,16 +452,20 @@ class Stay(Cmd):
 
 Command = Annotated[
     Union[Plan, Declare, Unhold, Keep, MoveCmd, Charge, Face, SightCmd, DrawCmd, CoverCmd, RallyCmd, HoldCmd,
-          ShootCmd, TossCmd, Done, Pass, HitPlus, Pay, Decline, FightCmd, Capture, KillCmd, Stay],
+          ShootCmd, TossCmd, VMove, VTurn, Turret, MovePlus, Unpin, Fire, Load, Acquire, Unbutton, Button,
+          HullDown, VCover, Mount, Dismount, Shift, Repair, Extinguish, Done, Pass, HitPlus, Pay, Decline,
+          FightCmd, Capture, KillCmd, Stay],
     Field(discriminator="type"),
 ]
 
-ACTION_COMMANDS = (MoveCmd, Charge, Face, SightCmd, DrawCmd, CoverCmd, RallyCmd, HoldCmd, ShootCmd, TossCmd)
+ACTION_COMMANDS = (MoveCmd, Charge, Face, SightCmd, DrawCmd, CoverCmd, RallyCmd, HoldCmd, ShootCmd, TossCmd,
+                   *VEHICLE_COMMANDS)
 
 # --------------------------------------------------------------------------- parsing the text form
 
 GRAMMAR = """\
-plan CARD|- CARD|- CARD|-        place one card per phase (CARD:ACTION declares a multi-action card)
+plan [for FORCE] CARD|- CARD|- CARD|-   place one card per phase (CARD:ACTION declares a multi-action card;
+                                 FORCE: which deck, when you have a squad and vehicles)
 declare CARD ACTION              say which action a multi-action card is used for
 unhold CARD...  |  keep          take held cards back into the hand, or leave them
 [tag|team|note] move S DEST [face DIR] [release] [take P]
@@ -296,7 +485,16 @@ hitplus T                        after a Hit+: where the next shot goes
 pay CARD... | decline            pay a red narrator box's cost, or cancel the card
 fight CARD T                     play a fight card against T
 capture V [by E] | kill V        at the end of a fight: take V prisoner (escorted by E) or kill him
-stay                             a released prisoner stays put"""
+stay                             a released prisoner stays put
+vehicles (ACTOR: a crewman's dog tag, or the vehicle's plate for its own action):
+[via] vmove ACTOR TILE [road] [back]   drive toward a tile (along a road; one square back)
+[via] vturn ACTOR DIR            turn the hull in its tile (up to four compass points)
+[via] turret ACTOR DIR           turn the turret
+[via] moveplus ACTOR | unpin ACTOR    save movement up (Move+ / Move++) | shed a Pin marker
+[via] fire ACTOR WEAPON T        fire "main" or a machine gun at soldier or vehicle T
+[via] load ACTOR [AMMO]          a round Ready -> In Hand (naming it), or In Hand -> In Breach
+[via] acquire ACTOR T | unbutton C | button C | hulldown ACTOR | vcover ACTOR
+[via] mount S PLATE [POST] | dismount S | shift C POST | repair C LOCATION | extinguish C LOCATION"""
 
 
 def _int(word: str, what: str) -> int:
@@ -345,11 +543,17 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
         if len(args) < n:
             raise RuleError(f"usage: {usage}")
 
-    if via and verb not in ("move", "charge", "face", "sight", "draw", "cover", "rally", "hold", "shoot", "toss"):
+    vehicle_verbs = ("vmove", "vturn", "turret", "moveplus", "unpin", "fire", "load", "acquire", "unbutton",
+                     "button", "hulldown", "vcover", "mount", "dismount", "shift", "repair", "extinguish")
+    if via and verb not in ("move", "charge", "face", "sight", "draw", "cover", "rally", "hold", "shoot", "toss",
+                            *vehicle_verbs):
         raise RuleError("tag, team and note go before an action (move, sight, shoot ...).")
     if verb == "plan":
-        need(1, "plan CARD CARD CARD (use - for an empty phase)")
-        cards, declare = [], {}
+        need(1, "plan [for FORCE] CARD CARD CARD(use - for an empty phase)")
+        cards, declare, force = [], {}, None
+        if args[0].lower() == "for":
+            need(3, "plan for FORCE CARD CARD CARD")
+            force, args = args[1], args[2:]
         for w in args:
             if w == "-":
                 cards.append(None)
@@ -359,7 +563,7 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
                 declare[c.upper()] = a.lower()
                 w = c
             cards.append(w.upper())
-        return Plan(seat=seat, cards=cards, declare=declare)
+        return Plan(seat=seat, cards=cards, declare=declare, force=force)
     if verb == "declare":
         need(2, "declare CARD ACTION")
         return Declare(seat=seat, card=args[0].upper(), action=args[1].lower())
@@ -431,6 +635,8 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
         elif len(args) > 2:
             raise RuleError("usage: toss SOLDIER TARGET [at x,y]")
         return TossCmd(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"), at=at, via=via)
+    if verb in vehicle_verbs:
+        return _vehicle_command(verb, args, seat, via, soldier)
     if verb == "done":
         return Done(seat=seat)
     if verb == "pass":
@@ -456,3 +662,40 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
     if verb == "stay":
         return Stay(seat=seat)
     raise RuleError(f"unknown command {verb!r}. Commands:\n{GRAMMAR}")
+
+
+def _vehicle_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd:
+    usage = {
+        "vmove": "vmove ACTOR TILE [road] [back]", "vturn": "vturn ACTOR DIR", "turret": "turret ACTOR DIR",
+        "moveplus": "moveplus ACTOR", "unpin": "unpin ACTOR", "fire": "fire ACTOR WEAPON TARGET",
+        "load": "load ACTOR [AMMO]", "acquire": "acquire ACTOR TARGET", "unbutton": "unbutton CREWMAN",
+        "button": "button CREWMAN", "hulldown": "hulldown ACTOR", "vcover": "vcover ACTOR",
+        "mount": "mount SOLDIER PLATE [POST]", "dismount": "dismount SOLDIER", "shift": "shift CREWMAN POST",
+        "repair": "repair CREWMAN LOCATION", "extinguish": "extinguish CREWMAN LOCATION",
+    }[verb]
+    need = usage.count(" ") - usage.count("[")
+    if len(args) < need:
+        raise RuleError(f"usage: {usage}")
+    actor = soldier(args[0], "who acts")
+    kw = {"seat": seat, "serial": actor, "via": via}
+    if verb == "vmove":
+        flags = {a.lower() for a in args[2:]}
+        if flags - {"road", "back"}:
+            raise RuleError(f"usage: {usage}")
+        return VMove(tile=args[1].upper(), road="road" in flags, back="back" in flags, **kw)
+    if verb in ("vturn", "turret"):
+        return (VTurn if verb == "vturn" else Turret)(facing=_dir(args[1]), **kw)
+    if verb == "fire":
+        return Fire(weapon=args[1].lower(), target=soldier(args[2], "the target"), **kw)
+    if verb == "load":
+        return Load(ammo=args[1].upper() if len(args) > 1 else None, **kw)
+    if verb == "acquire":
+        return Acquire(target=soldier(args[1], "the target"), **kw)
+    if verb == "mount":
+        return Mount(plate=_int(args[1], "the vehicle's plate"), post=args[2].lower() if len(args) > 2 else None, **kw)
+    if verb == "shift":
+        return Shift(post=args[1].lower(), **kw)
+    if verb in ("repair", "extinguish"):
+        return (Repair if verb == "repair" else Extinguish)(location=args[1].lower(), **kw)
+    return {"moveplus": MovePlus, "unpin": Unpin, "unbutton": Unbutton, "button": Button, "hulldown": HullDown,
+            "vcover": VCover, "dismount": Dismount}[verb](**kw)

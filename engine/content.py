@@ -927,12 +927,14 @@ def _check_scenario(sc: ScenarioDef, path: Path, tiles, soldiers, orders, story,
                 if serial in aboard:
                     fail(f"{field}.crew", f"dog tag {serial} is aboard twice")
                 aboard.add(serial)
+            # passengers are soldiers of the side's own squad who start aboard
+            squad = {e.serial for e in side.preset}
             for serial in ve.passengers:
-                if serial not in soldiers or serial in aboard:
-                    fail(f"{field}.passengers", f"dog tag {serial} cannot ride here")
-                aboard.add(serial)
-            if len(ve.passengers) > v.passengers:
-                fail(f"{field}.passengers", f"{v.name} carries {v.passengers} passengers")
+                if serial not in squad or serial in aboard:
+                    fail(f"{field}.passengers", f"dog tag {serial} must be one of the side's preset soldiers, "
+                                                f"aboard one vehicle only")
+            if len(ve.passengers) > (v.passengers or v.rider_limit):
+                fail(f"{field}.passengers", f"{v.name} carries {v.passengers or v.rider_limit} passengers")
             for aid, n in ve.ammo.items():
                 a = v.main_gun.ammo_type(aid) if v.main_gun else None
                 if a is None:
@@ -943,7 +945,7 @@ def _check_scenario(sc: ScenarioDef, path: Path, tiles, soldiers, orders, story,
                 fail(f"{field}.in_breach", f"no {ve.in_breach} round was bought")
         for e in (*side.preset, *side.reinforcements):
             if e.serial in aboard:
-                fail(f"sides[{i}].preset", f"dog tag {e.serial} is both on foot and aboard a vehicle")
+                fail(f"sides[{i}].preset", f"dog tag {e.serial} crews a vehicle and cannot also be on foot")
     for cid in (*sc.story.add, *sc.story.remove):
         if cid not in story:
             fail("story", f"unknown story card {cid!r}")

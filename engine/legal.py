@@ -209,7 +209,7 @@ def plan_options(st, force: str, limit: int = 400) -> list[C.Plan]:
             return
         if i == 3:
             if sum(1 for c in acc if c) == target:
-                out.append(C.Plan(seat=seat, cards=list(acc)))
+                out.append(C.Plan(seat=seat, cards=list(acc), force=force if len(st.force_of_seat(seat)) > 1 else None))
             return
         for c in hand:
             if c not in acc and matching(st.card(c), phases[i]):
@@ -274,7 +274,8 @@ def default_command(st, seat: int) -> C.Cmd | None:
             continue
         p = st.pending
         if a.kind == "place":
-            return C.Plan(seat=seat, cards=auto_plan(st, a.force))
+            return C.Plan(seat=seat, cards=auto_plan(st, a.force),
+                          force=a.force if len(st.force_of_seat(seat)) > 1 else None)
         if a.kind == "declare":
             return C.Declare(seat=seat, card=p.card, action=p.options[0].value)
         if a.kind == "unhold":

@@ -165,6 +165,7 @@ def _next_source(ctx: Ctx) -> None:
 def _phase_end(ctx: Ctx) -> None:
     st = ctx.st
     st.last_trail, st.last_trail_phase, st.trail = st.trail, (st.turn, st.phase), []
+    st.last_panels, st.panels = st.panels, []
     for f in st.forces.values():
         c = f.placed[st.phase - 1]
         if c is not None:

@@ -6,7 +6,8 @@ import math
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.board import direction_to
-from engine.content import ActionCardDef, Catalog, ForceEntry, Nationality, Rank, ScenarioDef, SoldierDef
+from engine import vehicle_setup
+from engine.content import ActionCardDef, Catalog, ForceEntry, Nationality, Rank, ScenarioDef, SoldierDef, VehicleEntry
 from engine.errors import RuleError
 from engine.log import Ctx
 from engine.rng import Rng
@@ -19,6 +20,7 @@ class SeatSpec(BaseModel):
     name: str
     side: Nationality
     force: list[ForceEntry] | None = Field(None, description="None: take a share of the scenario's preset squad")
+    vehicles: list[VehicleEntry] | None = Field(None, description="None: a share of the preset's vehicles")
 
 
 def soldier_cards(d: SoldierDef, rank: Rank | str, medals: int, cards: dict[str, ActionCardDef]) -> list[str]:
@@ -54,9 +56,11 @@ def force_cost(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEntr
 
 
 def check_force(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEntry], players: int,
-                taken: set[int] = frozenset(), teammates: int | None = None, preset: bool = False) -> int:
-    """Validate one player's force; returns its cost. Raises a RuleError saying what is wrong."""
-    if not entries:
+                taken: set[int] = frozenset(), teammates: int | None = None, preset: bool = False,
+                vehicles: list[VehicleEntry] = ()) -> int:
+    """Validate one player's force (soldiers and vehicles); returns its cost. Raises a
+    RuleError saying what is wrong."""
+    if not entries and not vehicles:
         raise RuleError("a force needs at least one soldier.")
     seen = set()
     for e in entries:
@@ -76,7 +80,12 @@ def check_force(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEnt
         for q in e.equipment:
             if q not in cat.equipment:
                 raise RuleError(f"unknown equipment {q!r}; there is " + ", ".join(sorted(cat.equipment)) + ".")
-    cost = force_cost(cat, sc, side, entries)
+    foot = {e.serial for e in entries}
+    crew: set[int] = set()
+    for ve in vehicles:
+        vehicle_setup.check_entry(cat, side, ve, foot, set(taken) | crew)
+        crew |= set(ve.crew.values())
+    cost = force_cost(cat, sc, side, entries) + sum(vehicle_setup.entry_cost(cat, ve) for ve in vehicles)
     limit = budget(sc, side, players, teammates)
     if cost > limit and not preset:
         raise RuleError(f"that force costs {cost} VP; the budget for {players} players is {limit} VP per player.")
@@ -138,27 +147,35 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
     # 4. forces within the VP budget
     taken: set[int] = set()
     chosen: list[list[ForceEntry]] = []
+    rolling: list[list[VehicleEntry]] = []
     for i, s in enumerate(seats):
         mates = [j for j, o in enumerate(seats) if o.side == s.side]
         entries = s.force if s.force is not None else preset_share(cat, sc, s.side, mates.index(i), len(mates))
-        check_force(cat, sc, s.side, entries, players, taken, teammates=len(mates), preset=s.force is None)
-        taken |= {e.serial for e in entries}
+        vents = s.vehicles if s.vehicles is not None else vehicle_setup.preset_vehicles(
+            sc.side(s.side).vehicles, mates.index(i), len(mates))
+        check_force(cat, sc, s.side, entries, players, taken, teammates=len(mates),
+                    preset=s.force is None and s.vehicles is None, vehicles=vents)
+        taken |= {e.serial for e in entries} | {c for ve in vents for c in ve.crew.values()}
         chosen.append(entries)
+        rolling.append(vents)
     reserves: dict[str, list[ForceEntry]] = {}
     for side in sides:
         reserves[side] = [e for e in sc.side(side).reinforcements if e.serial not in taken and e.serial not in absent]
     in_play = taken | {e.serial for r in reserves.values() for e in r}
+    used_vehicles = {ve.vehicle for vents in rolling for ve in vents}
+    plates = {cat.vehicles[v].plate for v in used_vehicles}
     setup = GameSetup(
         scenario=sc,
         soldiers={n: cat.soldiers[n] for n in sorted(in_play)},
-        cards={cid: c for cid, c in cat.cards.items() if c.owner in in_play},
+        cards={cid: c for cid, c in cat.cards.items() if c.owner in in_play or c.owner in plates},
         story={cid: c for cid, c in cat.story.items() if not c.landmark or c.landmark in board_pieces},
         orders={o: cat.orders[o] for side in sides for o in _orders_for(cat, sc, side, board_pieces)},
         tiles={t: cat.tiles[t] for row in sc.map for t in row},
         equipment=dict(cat.equipment),
+        vehicles={v: cat.vehicles[v] for v in sorted(used_vehicles)},
     )
     setup = setup.model_copy(update={"map_key": setup.digest()})
-    seat_models, forces, soldiers = [], {}, {}
+    seat_models, forces, soldiers, vehicles = [], {}, {}, {}
     for i, s in enumerate(seats):
         options = _orders_for(cat, sc, s.side, board_pieces)
         order = rng.choice(options) if options else None
@@ -171,13 +188,20 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
             soldiers[e.serial] = _soldier(e, d, s.side, fid)
         rng.shuffle(deck)  # 8. shuffle all decks
         forces[fid] = ForceState(id=fid, seat=i, side=s.side, deck=deck)
+        for ve in rolling[i]:  # each vehicle: a force of its own with its own deck (Action Deck)
+            plate = cat.vehicles[ve.vehicle].plate
+            vfid = f"{s.side}-{i + 1}-{plate}"
+            vdeck = vehicle_setup.deck_for(cat, ve, soldier_cards)
+            rng.shuffle(vdeck)
+            forces[vfid] = ForceState(id=vfid, seat=i, side=s.side, kind="vehicle", plate=plate, deck=vdeck)
+            vehicles[plate] = vehicle_setup.build(cat, ve, s.side, vfid, fid, soldiers)
     for side, entries in reserves.items():
         fid = next(f for f in forces if forces[f].side == side)
         for e in entries:
             soldiers[e.serial] = _soldier(e, cat.soldiers[e.serial], side, fid, status="reserve")
     story = _story_deck(cat, sc, board_pieces, rng)  # 5-6. landmark cards in, the scenario's changes
     st = GameState(setup=setup, rng=rng.state, seats=seat_models, forces=forces, soldiers=soldiers,
-                   story_deck=story)
+                   vehicles=vehicles, story_deck=story)
     _deploy(st)  # 7. deploy on-map soldiers; the others wait to enter
     ctx = Ctx(st)
     ctx.say("setup", f"{sc.name}: {sc.turns} turns, " + ", ".join(

@@ -314,6 +314,8 @@ class GameState(Model):
     trail: list[TrailMark] = Field(default_factory=list)  # what happened in the phase under way
     last_trail: list[TrailMark] = Field(default_factory=list)  # ... and in the phase finished last
     last_trail_phase: tuple[int, int] | None = None  # (turn, phase) of last_trail
+    panels: list[int] = Field(default_factory=list)  # plates that acted or were hit in the phase under way
+    last_panels: list[int] = Field(default_factory=list)  # ... in the phase finished last (send their panels)
     order_progress: dict[int, dict[str, int]] = Field(default_factory=dict)  # private per seat
     landmark_holders: dict[str, str] = Field(default_factory=dict)  # landmark -> side, captured landmarks
     result: Result | None = None

@@ -13,6 +13,7 @@ from engine.contact import in_contact
 from engine.content import AreaDef, TileDef
 from engine.legal import Await, awaiting
 from engine.state import GameState, TrailMark
+from engine.vehicle_content import VehicleDef
 
 
 class V(BaseModel):
@@ -137,6 +138,50 @@ class FightView(V):
     to_play: str | None
 
 
+class VehicleView(V):
+    """A vehicle or gun and its panel as everyone at the table sees it (Hell on Wheels: the
+    panels lie open). Static panel data is View.vehicle_defs[vehicle]."""
+
+    plate: int
+    vehicle: str  # VehicleDef id
+    name: str
+    kind: str
+    side: str
+    force: str
+    controller: str
+    status: str  # waiting, board, destroyed, abandoned, exited
+    tile: str | None
+    facing: str
+    turret: str | None
+    crew: dict[str, int]  # crew position -> dog tag
+    aboard: dict[int, str]  # everyone aboard -> where on the panel (position, machinery, cabin, deck)
+    dismounted: list[int]  # crewmen standing beside it
+    unbuttoned: list[str]
+    damage: dict[str, list[str]]  # location -> wreck / fire / critical markers
+    cook_off: list[str]
+    ready: dict[str, int]
+    in_hand: list[str]
+    in_breach: list[str]
+    pins: int
+    move_plus: int
+    hull_down: bool
+    spotted: bool
+    spotted_by: list[int]
+    shots: int
+    kills: int
+
+
+class MyForce(V):
+    """One of a seat's decks: his squad or one of his vehicles."""
+
+    id: str
+    kind: str
+    plate: int | None
+    hand: list[CardView]
+    placed: list[CardView | None]
+    planned: bool
+
+
 class Mine(V):
     """One seat's private view."""
 
@@ -148,6 +193,7 @@ class Mine(V):
     order: dict | None
     soldier_vp: dict[int, int]
     deck_top: int = Field(description="cards left in the deck")
+    forces: list[MyForce] = Field(default_factory=list, description="hand and placed cards per deck")
 
 
 class View(V):
@@ -169,6 +215,8 @@ class View(V):
     seats: list[SeatView]
     forces: list[ForceView]
     soldiers: list[SoldierView]
+    vehicles: list[VehicleView] = Field(default_factory=list)
+    vehicle_defs: dict[str, VehicleDef] = Field(default_factory=dict)  # panels (static and public)
     vp: dict[str, int]
     vp_log: list[VpView]
     fires: list[str]
@@ -181,6 +229,8 @@ class View(V):
     trail: list[TrailMark]  # moves, shots and blasts of the phase under way
     last_trail: list[TrailMark]  # ... of the phase finished last (draw these after a phase)
     last_trail_phase: tuple[int, int] | None  # (turn, phase) of last_trail
+    panels: list[int] = Field(default_factory=list)  # plates that acted or were hit in the phase under way
+    last_panels: list[int] = Field(default_factory=list)  # ... in last_trail's phase: send their panels
     result: dict | None
     mine: Mine | None = None
 
@@ -207,6 +257,22 @@ def _soldier_view(st: GameState, serial: int) -> SoldierView:
         pinned=s.pinned, wounded=s.wounded, grenades=s.grenades, held=len(s.held), captor=s.captor,
         in_contact=bool(in_contact(st, serial)) if s.free else False,
         ratings=RatingsView(**stats.model_dump()), weapon=d.weapon, medals=s.medals)
+
+
+def vehicle_view(st: GameState, plate: int) -> VehicleView:
+    v = st.vehicles[plate]
+    d = st.vehicle_def(plate)
+    aboard = {s.serial: s.post or "" for s in st.soldiers.values() if s.status == "aboard" and s.vehicle == plate}
+    dismounted = sorted(s.serial for s in st.soldiers.values()
+                        if s.dismounted and s.vehicle == plate and s.status == "board")
+    return VehicleView(
+        plate=plate, vehicle=v.vehicle, name=d.name, kind=d.kind, side=v.side, force=v.force,
+        controller=v.controller, status=v.status, tile=v.tile, facing=v.facing, turret=v.turret,
+        crew=dict(v.crew), aboard=dict(sorted(aboard.items())), dismounted=dismounted,
+        unbuttoned=list(v.unbuttoned), damage={k: list(x) for k, x in v.damage.items() if x},
+        cook_off=list(v.cook_off), ready=dict(v.ready), in_hand=list(v.in_hand), in_breach=list(v.in_breach),
+        pins=v.pins, move_plus=v.move_plus, hull_down=v.hull_down, spotted=v.spotted,
+        spotted_by=list(v.spotted_by), shots=v.shots, kills=v.kills)
 
 
 def _slots(st: GameState, f) -> list[SlotView]:
@@ -259,6 +325,8 @@ def view(st: GameState, viewer: int | None = None) -> View:
         deploy={s.id.value: list(s.deploy) for s in st.setup.scenario.sides if s.deploy},
         seats=seats, forces=forces,
         soldiers=[_soldier_view(st, n) for n in sorted(st.soldiers) if st.soldiers[n].status != "reserve"],
+        vehicles=[vehicle_view(st, p) for p in sorted(st.vehicles)],
+        vehicle_defs=dict(st.setup.vehicles),
         vp={side: st.side_vp(side) for side in sides},
         vp_log=[VpView(side=e.side, seat=e.seat, amount=e.amount, reason=e.reason) for e in st.vp],
         fires=list(st.fires), smoke=st.smoke_map(),
@@ -266,6 +334,7 @@ def view(st: GameState, viewer: int | None = None) -> View:
         landmark_holders={k: int(v) for k, v in st.landmark_holders.items()},
         active=active, fight=fight_view, awaiting=awaiting(st), trail=list(st.trail),
         last_trail=list(st.last_trail), last_trail_phase=st.last_trail_phase,
+        panels=list(st.panels), last_panels=list(st.last_panels),
         result=st.result.model_dump() if st.result else None,
     )
     if viewer is None:
@@ -298,5 +367,8 @@ def private_view(st: GameState, seat: int) -> Mine:
         order = {"id": od.id, "title": od.title, "text": od.text, "vp": od.vp, "kind": od.kind.value,
                  "landmark": od.landmark, "done": st.seats[seat].order_done}
     vps = {s.serial: st.vp_value(s.serial) for s in st.soldiers.values() if s.force in ids}
+    mine = [MyForce(id=f.id, kind=f.kind, plate=f.plate, hand=[card_view(st, c) for c in f.hand],
+                    placed=[card_view(st, c) if c else None for c in f.placed], planned=f.planned)
+            for f in forces]
     return Mine(seat=seat, hand=hand, placed=placed, held=held, fight_cards=pool, order=order, soldier_vp=vps,
-                deck_top=sum(len(f.deck) for f in forces))
+                deck_top=sum(len(f.deck) for f in forces), forces=mine)

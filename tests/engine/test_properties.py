@@ -55,6 +55,13 @@ def expected_cards(st, force_id: str) -> Counter:
     for s in st.soldiers.values():
         if s.force == force_id and s.status != "reserve":
             want.update(soldier_cards(st.setup.soldiers[s.serial], s.rank, s.medals, st.setup.cards))
+    f = st.forces[force_id]
+    if f.kind == "vehicle":  # its own vehicle cards, and its team cards when a trained crewman rides in it
+        vid = st.vehicles[f.plate].vehicle
+        trained = any(d.crew and d.crew.vehicle == vid for n, d in st.setup.soldiers.items()
+                      if n in st.soldiers and st.soldiers[n].force == force_id)
+        want.update(c.id for c in st.setup.cards.values()
+                    if c.owner == f.plate and (c.role == "vehicle" or (c.role == "team" and trained)))
     return want
 
 
