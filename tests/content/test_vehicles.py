@@ -463,3 +463,10 @@ def test_too_many_rounds_names_the_entry(tmp_path):
     corrupt(root, "campaigns/scenarios/chapel-gun.yaml", lambda d: d["sides"][1]["vehicles"][0]["ammo"].update(HEAT=9))
     msg = failure(root)
     assert "chapel-gun.yaml" in msg and "sides[1].vehicles[0].ammo" in msg and "HEAT" in msg
+
+
+def test_the_crew_files_match_a_redraw():
+    """tools/make_crews.py --check: the committed crew files are what the generator draws."""
+    from tools.make_crews import SEED, render
+    for path, text in render(SEED).items():
+        assert path.read_text(encoding="utf-8") == text, f"{path.name} differs from a redraw"
