@@ -12,8 +12,9 @@ gunner acquires), and the narrator may let him repair, put out a fire or load.
     .venv/bin/python tools/make_crews.py            # rewrite both files
     .venv/bin/python tools/make_crews.py --check    # exit 1 if the files differ from a redraw
 
-Same seed, same roster: byte-identical files. The YAML is the content; edit it by hand or
-change the roster here and redraw (a redraw undoes hand edits).
+Same seed, same roster: byte-identical files. The YAML is the content and this script its
+source: change the roster, pools or shares here and redraw; tests/content/test_vehicles.py
+checks that the files on disk still match a redraw, so a hand edit belongs here too.
 """
 from __future__ import annotations
 
