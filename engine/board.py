@@ -84,6 +84,7 @@ class Board:
     _nomove: bytearray = field(default_factory=bytearray)
     _cover: bytearray = field(default_factory=bytearray)
     _road: bytearray = field(default_factory=bytearray)
+    _building: bytearray = field(default_factory=bytearray)
     _level: bytearray = field(default_factory=bytearray)
     _move_area: list[int] = field(default_factory=list)
     _in_cover: bytearray = field(default_factory=bytearray)
@@ -108,6 +109,7 @@ class Board:
         self._nomove = bytearray(n)
         self._cover = bytearray(n)
         self._road = bytearray(n)
+        self._building = bytearray(n)
         self._level = bytearray([1]) * n
         self._move_area = [0] * n
         for y in range(self.height):
@@ -123,6 +125,8 @@ class Board:
                             self._nomove[i] = 1
                         elif f.kind in ("cover", "building"):
                             self._cover[i] = 1
+                            if f.kind == "building":
+                                self._building[i] = 1
                         elif f.kind == "road":
                             self._road[i] = 1
                         if f.level > 1:
@@ -174,6 +178,10 @@ class Board:
 
     def road(self, c: Cell) -> bool:
         return bool(self._road[c[1] * self.width + c[0]])
+
+    def building(self, c: Cell) -> bool:
+        """A building: soldiers go in, vehicles never (Hell on Wheels, Same Square)."""
+        return bool(self._building[c[1] * self.width + c[0]])
 
     def level(self, c: Cell) -> int:
         return self._level[c[1] * self.width + c[0]]

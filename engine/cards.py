@@ -5,7 +5,8 @@ the player picks the order."""
 from __future__ import annotations
 
 from engine import commands as C
-from engine.content import NARRATOR_ACTIONS, Do, subactions
+from engine.content import ACTION_OF, NARRATOR_ACTIONS, Action, Do, subactions
+from engine.crew import is_crew_of
 from engine.errors import RuleError
 from engine.log import Ctx
 from engine.look import draw as look_draw, draw_count, sight
@@ -17,12 +18,40 @@ from engine.shoot import shoot
 from engine.state import ActiveCard, PayPending, Source
 
 DO_OF = {C.MoveCmd: Do.MOVE, C.Charge: Do.MOVE, C.Face: Do.FACE, C.SightCmd: Do.SIGHT, C.DrawCmd: Do.DRAW,
-         C.CoverCmd: Do.COVER, C.RallyCmd: Do.RALLY, C.HoldCmd: Do.HOLD, C.ShootCmd: Do.SHOOT, C.TossCmd: Do.TOSS}
+         C.CoverCmd: Do.COVER, C.RallyCmd: Do.RALLY, C.HoldCmd: Do.HOLD, C.ShootCmd: Do.SHOOT, C.TossCmd: Do.TOSS,
+         C.VMove: Do.MOVE, C.VTurn: Do.FACE, C.Turret: Do.TURRET, C.MovePlus: Do.MOVE, C.Unpin: Do.UNPIN,
+         C.Fire: Do.SHOOT, C.Load: Do.LOAD, C.Acquire: Do.ACQUIRE, C.Unbutton: Do.UNBUTTON, C.Button: Do.BUTTON,
+         C.HullDown: Do.HULLDOWN, C.VCover: Do.COVER, C.Mount: Do.MOUNT, C.Dismount: Do.DISMOUNT,
+         C.Shift: Do.SHIFT, C.Repair: Do.REPAIR, C.Extinguish: Do.EXTINGUISH}
+
+# The vehicle book's sub-actions a plain entry of the same action allows: "1 soldier move" lets the
+# driver drive, the gunner turn the turret, a crewman climb about; "1 soldier shoot" lets the
+# loader load; "sight" lets a crewman open his hatch or acquire; "cover" lets him button up.
+GENERIC = {Do.MOVE, Do.SIGHT, Do.COVER, Do.SHOOT}
+VEHICLE_DOS = {Do.ACQUIRE, Do.UNBUTTON, Do.BUTTON, Do.HULLDOWN, Do.TURRET, Do.MOUNT, Do.DISMOUNT, Do.SHIFT,
+               Do.REPAIR, Do.EXTINGUISH, Do.UNPIN, Do.LOAD}
 
 
 def entry_accepts(entry_do: Do, do: Do) -> bool:
-    """A 'move' entry also lets a soldier just turn; a 'shoot' entry lets him toss a grenade."""
-    return entry_do == do or (entry_do == Do.MOVE and do == Do.FACE) or (entry_do == Do.SHOOT and do == Do.TOSS)
+    """A 'move' entry also lets a soldier just turn; a 'shoot' entry lets him toss a grenade; a
+    plain entry allows the vehicle sub-actions of the same action."""
+    if entry_do == do or (entry_do == Do.MOVE and do == Do.FACE) or (entry_do == Do.SHOOT and do == Do.TOSS):
+        return True
+    return entry_do in GENERIC and do in VEHICLE_DOS and ACTION_OF[entry_do] == ACTION_OF[do]
+
+
+def who_fits(st, who: str, serial: int) -> bool:
+    """Team entries by who takes them (Untrained Soldiers as Crew; License Plate): 'vehicle'
+    entries the license plate, 'crew' entries men trained on the vehicle they serve, 'soldier'
+    entries any man (never the plate)."""
+    if serial in st.vehicles:
+        return who == "vehicle"
+    if who == "soldier":
+        return True
+    if who == "crew":
+        s = st.soldiers.get(serial)
+        return s is not None and s.vehicle is not None and s.vehicle in st.vehicles and is_crew_of(st, serial, s.vehicle)
+    return False
 
 
 def tag_subactions(st, active: ActiveCard) -> set[Do]:
@@ -33,10 +62,15 @@ def tag_subactions(st, active: ActiveCard) -> set[Do]:
 
 
 def owner_can_act(st, active: ActiveCard) -> bool:
-    """The owner's dog tag works only while he is alive and his own side's (ruling 4)."""
+    """The owner's dog tag works only while he is alive and his own side's (ruling 4); a license
+    plate while its vehicle is in the game and the card's force commands it."""
     card = st.card(active.card)
+    v = st.vehicles.get(card.owner)
+    if v is not None:
+        return v.controller == active.force and v.status in ("board", "waiting")
     s = st.soldiers.get(card.owner)
-    return s is not None and s.controller == active.force and (s.free or s.status == "waiting")
+    return s is not None and s.controller == active.force and s.status in ("board", "waiting", "aboard") \
+        and s.captor is None
 
 
 def start(ctx: Ctx, force_id: str, phase: int, action) -> None:
@@ -51,6 +85,10 @@ def start(ctx: Ctx, force_id: str, phase: int, action) -> None:
         sources.append(Source(kind="note"))
     st.active = ActiveCard(force=force_id, card=cid, phase=phase, action=action, sources=sources)
     seat = st.seats[f.seat]
+    if f.kind == "vehicle" and action == Action.LOOK and f.plate in st.vehicles \
+            and st.vehicles[f.plate].status == "board":
+        from engine.vehicle_look import look_card_played
+        look_card_played(ctx, f.plate)
     ctx.say("card", f"{seat.name}'s {action.value.upper()}: {cid} — {describe(st, cid)}", force=force_id, card=cid)
     note = card.narrator
     if note and note.color == "red":
@@ -63,10 +101,12 @@ def start(ctx: Ctx, force_id: str, phase: int, action) -> None:
             st.pending = PayPending(force=force_id, card=cid, count=note.count)
             return
     if note and note.color == "blue" and note.kind in ("spotted", "draw_cards"):
-        owner = st.soldiers.get(card.owner)
-        if note.kind == "spotted" and owner and owner.free:
+        owner = st.soldiers.get(card.owner) or st.vehicles.get(card.owner)
+        if note.kind == "spotted" and owner and (owner.status == "board" and getattr(owner, "captor", None) is None):
             owner.spotted = True
-            ctx.say("spotted", f"{st.name(card.owner)} gives himself away: he is spotted.", serial=card.owner)
+            it = card.owner in st.vehicles
+            ctx.say("spotted", f"{st.name(card.owner)} gives {'itself' if it else 'himself'} away: "
+                    f"{'it' if it else 'he'} is spotted.", serial=card.owner)
         elif note.kind == "draw_cards":
             look_draw(ctx, force_id, note.count, seat.name)
 
@@ -75,18 +115,32 @@ def _condition_problem(st, force_id: str, cid: str) -> str | None:
     card = st.card(cid)
     note = card.narrator
     owner = st.soldiers.get(card.owner)
-    name = st.name(card.owner) if owner else f"dog tag {card.owner}"
+    name = st.name(card.owner) if owner or card.owner in st.vehicles else f"dog tag {card.owner}"
     if note.kind == "discard":
         n = len(st.forces[force_id].hand)
         return None if n >= note.count else f"it costs {note.count} card{'s' if note.count > 1 else ''} " \
                                              f"from the hand and the hand holds {n}."
-    if owner is None or not owner.free or owner.controller != force_id:
+    v = st.vehicles.get(card.owner)
+    if v is not None:
+        if v.status != "board" or v.controller != force_id:
+            return f"the {name} is not on the board to meet its condition."
+        if note.kind == "unpinned" and v.pins:
+            return f"the {name} is bogged down (Pin markers)."
+        if note.kind == "unspotted" and (v.spotted or v.spotted_by):
+            return f"the {name} is spotted."
+        if note.kind == "in_cover" and not v.hull_down and (st.board.tiles[v.tile].mods.hide or 0) > -3:
+            return f"the {name} is neither hull down nor in a tile of HIDE -3 or less."
+        if note.kind == "healthy" and any(v.damage.values()):
+            return f"the {name} is damaged."
+        return None
+    aboard = owner is not None and owner.status == "aboard" and owner.captor is None
+    if owner is None or not (owner.free or aboard) or owner.controller != force_id:
         return f"{name} is not on the board to meet its condition."
     if note.kind == "unpinned" and owner.pinned:
         return f"{name} is pinned."
-    if note.kind == "unspotted" and owner.spotted:
+    if note.kind == "unspotted" and (owner.spotted or owner.spotted_by):
         return f"{name} is spotted."
-    if note.kind == "in_cover" and not st.board.in_cover(owner.at):
+    if note.kind == "in_cover" and (aboard or not st.board.in_cover(owner.at)):
         return f"{name} is not In Cover."
     if note.kind == "healthy" and owner.wounded:
         return f"{name} is wounded."
@@ -143,6 +197,9 @@ def describe(st, cid: str) -> str:
 
 
 def _soldier_ok(st, active: ActiveCard, serial: int, do: Do) -> None:
+    if serial in st.vehicles:
+        _vehicle_ok(st, active, serial, do)
+        return
     s = st.soldiers.get(serial)
     if s is None:
         raise RuleError(f"there is no soldier {serial} in this game.")
@@ -150,10 +207,37 @@ def _soldier_ok(st, active: ActiveCard, serial: int, do: Do) -> None:
         if do != Do.MOVE:
             raise RuleError(f"{st.name(serial)} has not entered the board yet: his first action is a MOVE onto it.")
         return
+    if s.status == "aboard" and s.controller == active.force and s.captor is None:
+        if s.vehicle in st.vehicles and do in {Do.SIGHT, Do.SHOOT, Do.MOVE, Do.FACE, Do.COVER, Do.DRAW} | VEHICLE_DOS:
+            _same_square(st, s.vehicle, do)
+            return
+        raise RuleError(f"{st.name(serial)} is aboard the {st.name(s.vehicle)}: he cannot {do.value} from there.")
     if s.controller != active.force or not s.free:
         if s.captor is not None and s.controller == active.force:
             raise RuleError(f"{st.name(serial)} is a prisoner: he goes where his escort takes him.")
         raise RuleError(f"{st.name(serial)} is not one of your soldiers on the board.")
+
+
+def _vehicle_ok(st, active: ActiveCard, plate: int, do: Do) -> None:
+    v = st.vehicles[plate]
+    name = st.name(plate)
+    if v.controller != active.force:
+        raise RuleError(f"the {name} is not commanded by this deck.")
+    if v.status == "waiting":
+        if do != Do.MOVE:
+            raise RuleError(f"the {name} has not entered the board yet: its first action is a MOVE onto it.")
+        return
+    if v.status != "board":
+        raise RuleError(f"the {name} is {v.status}.")
+    _same_square(st, plate, do)
+
+
+def _same_square(st, plate: int, do: Do) -> None:
+    """With an enemy vehicle in its tile a vehicle may only MOVE and SHOOT (Same Square)."""
+    from engine.vehicle_move import enemy_vehicle_with
+    if enemy_vehicle_with(st, plate) and ACTION_OF[do] not in (Action.MOVE, Action.SHOOT):
+        raise RuleError(f"an enemy vehicle shares {st.vehicles[plate].tile} with the {st.name(plate)}: "
+                        f"it may only MOVE or SHOOT.")
 
 
 def _accepts(st, active: ActiveCard, src: Source, serial: int, do: Do) -> str | None:
@@ -174,12 +258,11 @@ def _accepts(st, active: ActiveCard, src: Source, serial: int, do: Do) -> str | 
     if src.kind == "team":
         if serial in src.used:
             return f"{st.name(serial)} has acted for this team bubble already"
-        for i in range(src.entry, len(card.team)):
-            e = card.team[i]
-            if entry_accepts(e.do, do) and (i > src.entry or src.uses < e.count):
-                return None
-        left = [f"{e.count} {e.do.value}" for e in card.team[src.entry:]]
-        return "the team bubble has " + (", then ".join(left) if left else "nothing") + " left"
+        if team_entry(st, card, src, serial, do) is not None:
+            return None
+        left = [f"{e.count} {'' if e.who == 'soldier' else e.who + ' '}{e.do.value}" for e in card.team[src.entry:]]
+        return "the team bubble has " + (", then ".join(left) if left else "nothing") + " left" + \
+            (" for the vehicle itself" if serial in st.vehicles else "")
     note = card.narrator
     if serial != card.owner:
         return f"the narrator box is for {st.name(card.owner) if card.owner in st.soldiers else card.owner}"
@@ -190,6 +273,15 @@ def _accepts(st, active: ActiveCard, src: Source, serial: int, do: Do) -> str | 
     if src.uses and do != Do.RALLY:
         return "the narrator box is used"
     return _rally_room(st, active, src, do)
+
+
+def team_entry(st, card, src: Source, serial: int, do: Do) -> int | None:
+    """The team entry this man (or license plate) would take this action under, or None."""
+    for i in range(src.entry, len(card.team)):
+        e = card.team[i]
+        if entry_accepts(e.do, do) and who_fits(st, e.who, serial) and (i > src.entry or src.uses < e.count):
+            return i
+    return None
 
 
 def _rally_room(st, active: ActiveCard, src: Source, do: Do) -> str | None:
@@ -246,14 +338,14 @@ def act(ctx: Ctx, cmd) -> None:
     card = st.card(active.card)
     entry = None
     if src.kind == "team":
-        entry = next(k for k in range(src.entry, len(card.team))
-                     if entry_accepts(card.team[k].do, do) and (k > src.entry or src.uses < card.team[k].count))
+        entry = team_entry(st, card, src, cmd.serial, do)
         if entry > src.entry:
             src.entry, src.uses = entry, 0
-    _perform(ctx, cmd, src)
+    _perform(ctx, cmd, src, card.team[entry].do if entry is not None else None)
     src.state = "open"
     if src.kind == "team":
-        src.used.append(cmd.serial)
+        if cmd.serial not in st.vehicles:  # the license plate may take each vehicle entry
+            src.used.append(cmd.serial)
         src.uses += 1
         if src.uses >= card.team[src.entry].count:
             src.entry += 1
@@ -283,11 +375,21 @@ def _rally_limit(st, active: ActiveCard, src: Source) -> int:
     return 1
 
 
-def _perform(ctx: Ctx, cmd, src: Source) -> None:
+def _perform(ctx: Ctx, cmd, src: Source, entry_do: Do | None = None) -> None:
     st = ctx.st
     active = st.active
     card = st.card(active.card)
     seat_name = st.seats[st.forces[active.force].seat].name
+    if isinstance(cmd, C.VEHICLE_COMMANDS) or cmd.serial in st.vehicles or (
+            cmd.serial in st.soldiers and st.soldiers[cmd.serial].status == "aboard"):
+        from engine.vehicle_actions import perform
+        perform(ctx, cmd, src, entry_do)
+        return
+    if isinstance(cmd, C.ShootCmd):
+        from engine.vehicle_shoot import involves_vehicle, small_arms
+        if involves_vehicle(st, cmd.serial, cmd.target):
+            small_arms(ctx, cmd.serial, cmd.target)
+            return
     if isinstance(cmd, C.MoveCmd):
         if escorted_by(st, cmd.serial):
             if cmd.serial in active.moved_escorts:

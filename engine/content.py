@@ -377,6 +377,17 @@ class OrderKind(StrEnum):
     ATTACK = "attack"
     SKIRMISH = "skirmish"
     RECON = "recon"
+    # the vehicle book's orders (engine/vehicle_orders.py)
+    RECONNAISSANCE = "reconnaissance"
+    OVERRUN = "overrun"
+    ARMOR_ASSAULT = "armor_assault"
+    ARMOR_SUPPORT = "armor_support"
+    OBSERVER = "observer"
+    AMBUSH = "ambush"
+    SCREEN = "screen"
+    REAR_GUARD = "rear_guard"
+    POSITIONAL_DEFENSE = "positional_defense"
+    OVERWATCH = "overwatch"
 
 
 LANDMARK_ORDERS = {OrderKind.HOLD, OrderKind.SEARCH, OrderKind.CAPTURE, OrderKind.DEMOLITION, OrderKind.RECON,

@@ -11,6 +11,7 @@ from engine import commands as C
 from engine import fight as fights
 from engine.board import DIRS, direction_to
 from engine.cards import _accepts, owner_can_act
+from engine import vehicle_legal
 from engine.content import Do
 from engine.contact import enemies_of, in_contact
 from engine.errors import RuleError
@@ -81,6 +82,7 @@ def action_options(st, force: str, only_source: str | None = None) -> Iterator[C
         return
     seat = st.forces[force].seat
     kinds = [s.kind for s in active.sources if s.state != "closed" and (only_source in (None, s.kind))]
+    vehicular = bool(st.vehicles)
     for kind in kinds:
         src = next(s for s in active.sources if s.kind == kind)
         card = st.card(active.card)
@@ -90,8 +92,17 @@ def action_options(st, force: str, only_source: str | None = None) -> Iterator[C
             men = [card.owner]
         else:
             men = [m for m in _men(st, force) if m not in src.used]
+            if vehicular:
+                men += [m for m in vehicle_legal.actors(st, force) if m not in src.used or m in st.vehicles]
         for m in men:
-            yield from _soldier_options(st, active, kind, m, seat)
+            if m in st.vehicles:
+                yield from vehicle_legal.plate_options(st, active, kind, m, seat)
+            elif st.soldiers[m].status == "aboard":
+                yield from vehicle_legal.aboard_options(st, active, kind, m, seat)
+            else:
+                yield from _soldier_options(st, active, kind, m, seat)
+                if vehicular:
+                    yield from vehicle_legal.foot_options(st, active, kind, m, seat)
 
 
 def _soldier_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
@@ -113,7 +124,7 @@ def _soldier_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd
             yield C.Face(seat=seat, serial=m, facing=d, via=kind)
     if contact:
         return
-    if ok(Do.MOVE) and not (escorted_by(st, m) and m in active.moved_escorts):
+    if ok(Do.MOVE) and not s.dismounted and not (escorted_by(st, m) and m in active.moved_escorts):
         yield from _moves(st, m, seat, kind)
     if ok(Do.SIGHT):
         try:

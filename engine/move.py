@@ -143,6 +143,9 @@ def _check_can_move(st, serial: int) -> None:
         raise RuleError(f"{st.name(serial)} cannot move: he is {'a prisoner' if s.captor else s.status}.")
     if s.status == "board" and in_contact(st, serial):
         raise RuleError(f"{st.name(serial)} is in combat contact (locked in combat): he may only turn to face.")
+    if s.dismounted:
+        raise RuleError(f"{st.name(serial)} stays beside his vehicle while dismounted (Hell on Wheels, Dismounted "
+                        f"Crew Movement): he mounts it again, or works on its outside (shift).")
 
 
 def near_others(st, serial: int) -> set[Cell]:

@@ -36,6 +36,9 @@ def complete(ctx: Ctx, seat: int, amount: int | None = None, actor: int | None =
                          by=actor))
     ctx.say("orders", f"{s.name} completes the orders '{order.title}' ({order.text}) for {vp} VP.",
             seat=seat, order=order.id, vp=vp)
+    if st.vehicles:
+        from engine.vehicle_orders import after_complete
+        after_complete(ctx, seat)
 
 
 def _in_tile(st, tile: str, seat: int | None = None, side: str | None = None) -> list[int]:
@@ -141,6 +144,8 @@ def turn_end(ctx: Ctx) -> None:
                     st.landmark_holders[tile] = str(seat.index)
                     ctx.say("landmark", f"{seat.name}'s soldiers have held {tile} alone for a whole turn: "
                             f"it is captured.", tile=tile, seat=seat.index)
+    from engine import vehicle_orders
+    vehicle_orders.turn_end(ctx)
     for seat in st.seats:
         order = _order(st, seat.index)
         if not order or seat.order_done:
@@ -162,6 +167,8 @@ def turn_end(ctx: Ctx) -> None:
 def game_end(ctx: Ctx) -> None:
     """Orders settled at the end: Hold, and General Attack's bonus per enemy killed or captured."""
     st = ctx.st
+    from engine import vehicle_orders
+    vehicle_orders.game_end(ctx)
     for seat in st.seats:
         order = _order(st, seat.index)
         if not order or seat.order_done:

@@ -164,6 +164,7 @@ def _next_source(ctx: Ctx) -> None:
 
 def _phase_end(ctx: Ctx) -> None:
     st = ctx.st
+    _vehicle_phase_end(ctx)
     st.last_trail, st.last_trail_phase, st.trail = st.trail, (st.turn, st.phase), []
     st.last_panels, st.panels = st.panels, []
     for f in st.forces.values():
@@ -187,9 +188,33 @@ def _phase_end(ctx: Ctx) -> None:
         st.step = "phase_start"
 
 
+def _vehicle_phase_end(ctx: Ctx) -> None:
+    """After the phase's fights (Hell on Wheels, Play Sequence 10): ammunition cooking off and
+    fires spreading in every vehicle; then each vehicle's ROF, license-plate hull move and the
+    squares it moved start afresh."""
+    st = ctx.st
+    if not st.vehicles:
+        return
+    from engine.vehicle_damage import burning, fire_at_phase_end
+    for plate in sorted(st.vehicles):
+        v = st.vehicles[plate]
+        if v.status == "board" and (burning(v) or v.cook_off):
+            fire_at_phase_end(ctx, plate)
+            if plate not in st.panels:
+                st.panels.append(plate)
+        v.shots, v.hull_moved, v.moved = 0, False, 0
+    from engine.vehicle_orders import phase_end
+    phase_end(ctx)
+
+
 def _turn_end(ctx: Ctx) -> None:
     """8. discard what is left in the hands; held cards stay under their soldiers."""
     st = ctx.st
+    if st.vehicles:
+        from engine.vehicle_damage import check_abandon
+        for plate in sorted(st.vehicles):
+            st.vehicles[plate].looks = 0  # radio contact lasts one turn
+            check_abandon(ctx, plate)
     for f in st.forces.values():
         f.discard.extend(f.hand)
         f.hand = []

@@ -148,7 +148,8 @@ class VehicleState(Model):
     spotted: bool = False  # the general Spotted marker
     spotted_by: list[int] = Field(default_factory=list)  # other vehicles' own markers on it
     shots: int = 0  # main-gun SHOOT actions this phase (ROF)
-    hull_moved: bool = False  # the hull has moved this phase (one license-plate hull move a phase)
+    hull_moved: bool = False  # the license plate has moved the hull this phase (one a phase)
+    moved: int = 0  # squares the hull moved this phase (mounting, dismounting)
     looks: int = 0  # LOOK cards played this turn (radio contact)
     passengers: list[int] = Field(default_factory=list)
     riders: list[int] = Field(default_factory=list)

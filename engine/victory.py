@@ -32,6 +32,9 @@ def check_instant(ctx: Ctx) -> bool:
 def end_game(ctx: Ctx, reason: str, winner: str | None = None, instant: bool = False) -> None:
     st = ctx.st
     orders.game_end(ctx)
+    if st.vehicles:
+        from engine.vehicle_damage import abandoned_vp
+        abandoned_vp(ctx)
     for p in sorted(st.soldiers.values(), key=lambda s: s.serial):
         if p.captor is not None and p.status in ("board", "exited"):
             captor_force = st.forces[p.controller]

@@ -1,0 +1,104 @@
+"""HIDE with vehicles (Hell on Wheels, HIDE): a vehicle taking cover, and going hull down."""
+from __future__ import annotations
+
+from engine.content import Action
+from engine.errors import RuleError
+from engine.log import Ctx
+from engine.vehicle_look import at_of
+from engine.vehicle_move import _check_hull, bog, bog_checks, driver, on_board
+
+VEHICLE_COVER = -3  # only HIDE modifiers of -3 or less hide a vehicle (Take Cover)
+HULL_DOWN_SHOOT = -3  # SHOOT modifier against a hull-down vehicle from its front (Hull Down)
+HULL_DOWN_PROTECTION = 2  # hits taken off such a shot
+
+
+def vehicle_hide_mods(st, a, b) -> int:
+    """HIDE modifiers from the vehicle's own tile to the enemy's, counting only those of -3 or
+    less (Take Cover), smoke included."""
+    return sum(lt.mod for lt in st.board.line(a, b, Action.HIDE, include_own=True, smoke=st.smoke_map())
+               if lt.mod <= VEHICLE_COVER)
+
+
+def _nearest(st, plate: int) -> list[int]:
+    """The nearest enemies (soldiers on foot and vehicles) by squares; all of them when they tie."""
+    v = st.vehicles[plate]
+    here = at_of(st, plate)[0]
+    rows = []
+    for s in st.soldiers.values():
+        if s.free and s.side != v.side:
+            rows.append((st.board.squares(here, s.at, Action.HIDE), s.serial))
+    for p in on_board(st):
+        if st.vehicles[p].side != v.side:
+            rows.append((st.board.squares(here, at_of(st, p)[0], Action.HIDE), p))
+    if not rows:
+        return []
+    d0 = min(d for d, _ in rows)
+    return sorted(n for d, n in rows if d == d0)
+
+
+def cover_value_against(st, plate: int, enemy: int) -> int:
+    return st.vehicle_def(plate).hide + vehicle_hide_mods(st, at_of(st, plate)[0], at_of(st, enemy)[0])
+
+
+def vcover(ctx: Ctx, plate: int, who: int) -> bool:
+    """Take Cover: only in a tile of HIDE -3 or less; the general Spotted marker goes when the
+    vehicle's HIDE value plus those modifiers is below zero against the nearest enemies, and each
+    vehicle's own marker is tried separately against that vehicle (Take Cover)."""
+    st = ctx.st
+    v = st.vehicles[plate]
+    name = st.name(plate)
+    if v.status != "board":
+        raise RuleError(f"the {name} is not on the board.")
+    driver(st, plate, who, "take cover")
+    own = st.board.tiles[v.tile].mods.hide or 0
+    if own > VEHICLE_COVER:
+        raise RuleError(f"the {name} can take cover only in a tile of HIDE {VEHICLE_COVER} or less; {v.tile} is "
+                        f"{own:+d}.")
+    report = []
+    if v.spotted:
+        rows = [(e, cover_value_against(st, plate, e)) for e in _nearest(st, plate)]
+        if all(val < 0 for _, val in rows):
+            v.spotted = False
+            report.append("sheds the general Spotted marker")
+        else:
+            e, val = next(r for r in rows if r[1] >= 0)
+            report.append(f"stays spotted by everyone ({st.name(e)}: cover {val})")
+    for p in list(v.spotted_by):
+        val = cover_value_against(st, plate, p) if p in st.vehicles and st.vehicles[p].status == "board" else -1
+        if val < 0:
+            v.spotted_by.remove(p)
+            report.append(f"loses the {st.name(p)}'s marker")
+        else:
+            report.append(f"keeps the {st.name(p)}'s marker (cover {val})")
+    _touch(st, plate)
+    ctx.say("vcover", f"The {name} takes cover in {v.tile}: " + ("; ".join(report) or "nobody had marked it") + ".",
+            plate=plate)
+    return True
+
+
+def hulldown(ctx: Ctx, plate: int, who: int) -> bool:
+    """Hull Down: in a tile with negative LOOK and MOVE modifiers, after a bog check passed."""
+    st = ctx.st
+    v = st.vehicles[plate]
+    name = st.name(plate)
+    if v.status != "board":
+        raise RuleError(f"the {name} is not on the board.")
+    driver(st, plate, who, "take it hull down")
+    _check_hull(st, plate)
+    if v.hull_down:
+        raise RuleError(f"the {name} is hull down already.")
+    mods = st.board.tiles[v.tile].mods
+    if (mods.look or 0) >= 0 or (mods.move or 0) >= 0:
+        raise RuleError(f"hull down needs a tile with negative LOOK and MOVE modifiers; {v.tile} has LOOK "
+                        f"{mods.look or 0:+d}, MOVE {mods.move or 0:+d}.")
+    if bog(ctx, plate, bog_checks(st, plate), "go hull down"):
+        return False
+    v.hull_down = True
+    _touch(st, plate)
+    ctx.say("hulldown", f"The {name} goes hull down in {v.tile}, facing {v.facing.upper()}.", plate=plate)
+    return True
+
+
+def _touch(st, plate: int) -> None:
+    if plate not in st.panels:
+        st.panels.append(plate)
