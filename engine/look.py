@@ -40,6 +40,8 @@ def sight_options(st, looker: int) -> tuple[list[int], list[tuple[int, int, int,
         d = board.squares(me.at, en.at, Action.LOOK)
         rng = sight_range(sight, look_mods(st, me.at, en.at))
         table.append((e, d, rng, d <= rng))
+    if st.vehicles:
+        table += _vehicle_rows(st, looker, sight)
     ok = [row for row in table if row[3]]
     if not ok:
         return [], table
@@ -47,10 +49,30 @@ def sight_options(st, looker: int) -> tuple[list[int], list[tuple[int, int, int,
     tied = [row[0] for row in ok if row[1] == best_d]
     if len(tied) > 1:
         def tile_mod(serial: int) -> int:
-            return abs(board.tile(board.tile_at(st.soldiers[serial].at)).mods.look or 0)
+            where = st.vehicles[serial].tile if serial in st.vehicles else board.tile_at(st.soldiers[serial].at)
+            return abs(board.tile(where).mods.look or 0)
         low = min(tile_mod(s) for s in tied)
         tied = [s for s in tied if tile_mod(s) == low]
     return sorted(tied), table
+
+
+def _vehicle_rows(st, looker: int, sight: int) -> list[tuple[int, int, int, bool]]:
+    """Enemy vehicles without a general marker: the looker's sight times their Visibility, then
+    the LOOK modifiers; a line blocked by Climb sees nothing (Hell on Wheels, Visibility)."""
+    from engine.vehicle_look import at_of, look_mods_for, los_blocker, visibility
+    me = st.soldiers[looker]
+    rows = []
+    for p, v in sorted(st.vehicles.items()):
+        if v.status != "board" or v.side == me.side or v.spotted:
+            continue
+        there = at_of(st, p)[0]
+        d = st.board.squares(me.at, there, Action.LOOK)
+        if los_blocker(st, looker, p):
+            rows.append((p, d, -1, False))
+            continue
+        rng = sight * visibility(st, p) + look_mods_for(st, me.at, there)
+        rows.append((p, d, rng, d <= rng))
+    return rows
 
 
 def check_can_look(st, looker: int) -> None:
@@ -89,7 +111,12 @@ def sight(ctx: Ctx, looker: int, target: int | None = None) -> int | None:
         allowed = ", ".join(f"{st.name(s)} ({s})" for s in must)
         raise RuleError(f"{name} must sight the closest enemy he can see: {allowed}.")
     row = next(r for r in table if r[0] == target)
-    st.soldiers[target].spotted = True
+    if target in st.vehicles:
+        st.vehicles[target].spotted = True
+        if target not in st.panels:
+            st.panels.append(target)
+    else:
+        st.soldiers[target].spotted = True
     ctx.say("spotted", f"{name} spots {st.name(target)} at {row[1]} squares (modified sight {row[2]}).",
             serial=looker, target=target, squares=row[1], range=row[2])
     return target

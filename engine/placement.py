@@ -167,7 +167,8 @@ def reveal(ctx: Ctx, phase: int, order: list[str]) -> None:
         card = st.card(c)
         fit = matching(card, p)
         acts = "/".join(a.value.upper() for a in card.actions)
-        owner = st.name(card.owner) if card.owner in st.soldiers else f"dog tag {card.owner}"
+        owner = st.name(card.owner) if card.owner in st.soldiers or card.owner in st.vehicles \
+            else f"dog tag {card.owner}"
         ctx.say("reveal", f"{seat.name} reveals {c} ({acts}, {owner}: {card.title}).", force=fid, card=c,
                 phase=phase)
         if len(fit) == 1:

@@ -578,29 +578,60 @@ def _leave_vehicle(st: GameState, serial: int) -> None:
 
 
 def get_off(ctx: Ctx, plate: int, serial: int) -> None:
-    """He gets off: a crewman stands beside the vehicle (dismounted); a passenger or rider goes
-    back on the map, on the free cell of the vehicle's tile nearest its centre (Mount and Dismount)."""
+    """He gets off into the vehicle's tile, beside it (Mount and Dismount): a passenger or rider as
+    a soldier on foot again; a crewman with a Dismounted marker, tied to his vehicle while it
+    fights on (`release_crew` frees him when it is lost)."""
     st = ctx.st
     s = st.soldiers[serial]
     vs = st.vehicles[plate]
     crewman = serial not in vs.passengers and serial not in vs.riders
     _leave_vehicle(st, serial)
-    if crewman or not vs.tile:
+    cell = _beside(st, vs.tile, serial) if vs.tile else None
+    if cell is None:  # nowhere to stand: he stays on the hull's outside
         s.dismounted = True
         ctx.say("dismount", f"{st.name(serial)} gets out of the {st.name(plate)}.", serial=serial, plate=plate)
         return
-    board = st.board
-    centre = board.tile_centre(vs.tile)
-    taken = st.occupied()
-    free = [c for c in board.tile_cells(vs.tile) if c not in taken and board.passable(c, st.stats(serial).climb)]
-    if not free:
+    s.status, s.at, s.spotted_by = "board", cell, []
+    if crewman:
         s.dismounted = True
-        ctx.say("dismount", f"{st.name(serial)} gets out of the {st.name(plate)}.", serial=serial, plate=plate)
-        return
-    cell = min(free, key=lambda c: ((c[0] - centre[0]) ** 2 + (c[1] - centre[1]) ** 2, c))
-    s.status, s.at, s.vehicle = "board", cell, None
-    ctx.say("dismount", f"{st.name(serial)} jumps off the {st.name(plate)}.", serial=serial, plate=plate,
+    else:
+        s.vehicle = None
+    ctx.say("dismount", f"{st.name(serial)} gets off the {st.name(plate)}.", serial=serial, plate=plate,
             at=list(cell))
+
+
+def _beside(st: GameState, tile: str, serial: int):
+    """The free cell of the tile nearest its centre outside the vehicle's middle, else one just
+    outside the tile."""
+    from engine.vehicle_geometry import footprint
+    board = st.board
+    fp = footprint(board, tile)
+    taken = st.occupied()
+    climb = st.stats(serial).climb
+    cx, cy = board.tile_centre(tile)
+    free = [c for c in board.tile_cells(tile) if c not in fp and c not in taken and board.passable(c, climb)]
+    if not free:
+        ox, oy = board.origin[tile]
+        size = board.tiles[tile].size
+        free = [(x, y) for x in range(ox - 2, ox + size + 2) for y in range(oy - 2, oy + size + 2)
+                if board.on_board((x, y)) and (x, y) not in taken and board.passable((x, y), climb)]
+    if not free:
+        return None
+    return min(free, key=lambda c: ((c[0] - cx) ** 2 + (c[1] - cy) ** 2, c))
+
+
+def release_crew(st: GameState, plate: int) -> None:
+    """A vehicle lost (destroyed or abandoned): its crewmen standing beside it, or clinging to its
+    outside, are soldiers on foot from now on."""
+    for s in st.soldiers.values():
+        if s.vehicle != plate or s.captor is not None:
+            continue
+        if s.status == "board" and s.dismounted:
+            s.dismounted, s.vehicle = False, None
+        elif s.status == "aboard" and s.dismounted:
+            cell = _beside(st, st.vehicles[plate].tile, s.serial) if st.vehicles[plate].tile else None
+            if cell is not None:
+                s.status, s.at, s.post, s.dismounted, s.vehicle = "board", cell, None, False, None
 
 
 def blast_square(ctx: Ctx, tile: str, checks: int, *, by_force: str | None, cause: str, what: str,
@@ -903,6 +934,7 @@ def check_abandon(ctx: Ctx, plate: int) -> bool:
     for serial in aboard(st, plate):
         get_off(ctx, plate, serial)
     vs.status = "abandoned"
+    release_crew(st, plate)
     return True
 
 
@@ -963,6 +995,7 @@ def destroy_vehicle(ctx: Ctx, plate: int, *, by_force: str | None, cause: str, b
         _leave_vehicle(st, serial)
         if by_force is None:
             st.vp.append(VpEntry(seat=None, side=opp, amount=vp, reason=f"{who} died in the {name}", serial=serial))
+    release_crew(st, plate)
     vp = st.vehicle_def(plate).vp
     killer = st.forces[by_force] if by_force else None
     if killer is not None and killer.side != vs.side:

@@ -100,9 +100,24 @@ def cell_in_arc(board: Board, tid: str, facing: str, cell: Cell) -> bool:
     return in_vehicle_arc(board, tid, facing, (cell[0] + 0.5, cell[1] + 0.5))
 
 
+def through_corner(board: Board, tid: str, point: tuple[float, float]) -> bool:
+    """Does the line from a point to the tile's centre pass exactly through a corner of the tile?"""
+    x0, y0, x1, y1 = rect(board, tid)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    px, py = point
+    for kx, ky in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+        cross = (kx - cx) * (py - cy) - (ky - cy) * (px - cx)
+        if abs(cross) < 1e-9 and (kx - cx) * (px - cx) + (ky - cy) * (py - cy) > 0:
+            return True
+    return False
+
+
 def aspect(board: Board, target_tile: str, target_facing: str, shooter_point: tuple[float, float]) -> Aspect:
     """Ruling 19: Front when the shooter lies in the target's arc, Rear when in the arc of its
-    opposite facing, otherwise Side (and Side on the boundary lines)."""
+    opposite facing, otherwise Side; a line exactly through a corner of the target's tile, and
+    the arc's boundary lines, count as Side."""
+    if through_corner(board, target_tile, shooter_point):
+        return Aspect.SIDE
     if strictly_in_arc(board, target_tile, target_facing, shooter_point):
         return Aspect.FRONT
     back = DIRS[(DIRS.index(target_facing) + 4) % 8]

@@ -274,7 +274,7 @@ def foot_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
             v = st.vehicles[p]
             if _try(lambda: VM.mount_plan(st, m, p, None)):
                 yield C.Mount(seat=seat, serial=m, plate=p, via=kind)
-    if s.dismounted and s.vehicle in st.vehicles and ok(Do.SHIFT):
+    if s.dismounted and s.vehicle in st.vehicles and st.vehicles[s.vehicle].status == "board" and ok(Do.SHIFT):
         vdef = st.vehicle_def(s.vehicle)
         v = st.vehicles[s.vehicle]
         for loc in vdef.locations:

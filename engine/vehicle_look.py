@@ -45,7 +45,7 @@ def at_of(st, serial: int) -> tuple[Cell, int]:
 
 def los_blocker(st, a: int, b: int) -> str | None:
     """What blocks the line between two soldiers or vehicles: a vehicle or terrain whose Climb is
-    at least 4 above the higher of the two ends, or a building (Line of Sight; ruling R64).
+    at least 4 above the higher of the two ends, or a building (Line of Sight; ruling V14).
     None when the line is clear. The two ends' own tiles never block."""
     board = st.board
     (pa, ca), (pb, cb) = at_of(st, a), at_of(st, b)

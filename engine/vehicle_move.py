@@ -1,7 +1,7 @@
 """MOVE for vehicles and guns (Hell on Wheels, MOVE: How to Move, Facing, Same Square, Bog
 Checks, Removing Pins, Road Vehicle Movement, Backing Up, Passing Vehicles, Mount and Dismount,
 Tank Riders, Vehicle Panel Crew Movement). The square-based default of the book; rulings in
-docs/rulings.md (R61 on)."""
+docs/vehicles.md (V1 on)."""
 from __future__ import annotations
 
 import heapq
@@ -20,7 +20,7 @@ from engine.vehicle_geometry import (
     SIDES, centre_point, footprint, neighbours, road_link, road_sides, turn_steps,
 )
 
-MOVE_PLUS = 2  # squares a Move+ marker stores; one MOVE action places one (ruling R62)
+MOVE_PLUS = 2  # squares a Move+ marker stores; one MOVE action places one (ruling V2)
 MAX_TURN = 4  # compass points of a turn in one MOVE action (Facing)
 RUN_OVER_BOG_CHECKS = 3
 OPPOSITE = {"n": "s", "s": "n", "e": "w", "w": "e"}
@@ -518,7 +518,7 @@ def turret(ctx: Ctx, plate: int, who: int, facing: str) -> None:
 
 
 def move_plus(ctx: Ctx, plate: int, who: int) -> None:
-    """Save a MOVE up: a Move+ marker worth two squares for a later MOVE (How to Move; ruling R62)."""
+    """Save a MOVE up: a Move+ marker worth two squares for a later MOVE (How to Move; ruling V2)."""
     st = ctx.st
     v = st.vehicles[plate]
     if v.status != "board":

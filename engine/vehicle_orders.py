@@ -1,7 +1,7 @@
 """The ten orders the vehicle book adds (Hell on Wheels, Orders), met where they can be met.
 
 The book names each in a line; what "controlling", "assisting" and "double" mean in play is our
-call, written in docs/rulings.md (R75-R84) and on each order card in assets/orders.yaml:
+call, written in docs/vehicles.md (V28) and on each order card in assets/orders.yaml:
 - Reconnaissance: one of the player's vehicles has moved along a road, and at some phase end every
   enemy vehicle on the board is marked and more than half the enemy soldiers on foot are spotted.
 - Overrun: the player has destroyed an enemy vehicle or killed ten enemy soldiers.

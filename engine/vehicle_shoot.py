@@ -25,7 +25,7 @@ from engine.vehicle_hide import HULL_DOWN_PROTECTION, HULL_DOWN_SHOOT
 from engine.vehicle_look import at_of, marked_by, vehicle_cell
 from engine.vehicle_move import enemy_vehicle_with
 
-HIT_PLUS_LIMIT = 12  # a Hit+ chain stops after this many hit checks (a safety net; ruling R70)
+HIT_PLUS_LIMIT = 12  # a Hit+ chain stops after this many hit checks (a safety net; ruling V24)
 
 
 # --------------------------------------------------------------------------- weapons
@@ -77,7 +77,7 @@ def in_weapon_arc(st, plate: int, wid: str, target: int) -> bool:
 
 
 def _closest_inches(st, a_tile: str | None, a, b_tile: str | None, b) -> int:
-    """Close range counts from the vehicle's nearest edge (Distance Moved; ruling R66)."""
+    """Close range counts from the vehicle's nearest edge (Distance Moved; ruling V1)."""
     board = st.board
     aa = sorted(footprint(board, a_tile)) if a_tile else [a]
     bb = sorted(footprint(board, b_tile)) if b_tile else [b]
@@ -123,7 +123,7 @@ def geometry(st, shooter: int, target: int, long: int, short: int, close: int, o
 
 
 def best_band(bands: list[str]) -> str:
-    """The damage-table column of a shot reading several bands: the closest (ruling R67)."""
+    """The damage-table column of a shot reading several bands: the closest (ruling V22)."""
     for b in ("close", "short", "long"):
         if b in bands:
             return b

@@ -237,8 +237,8 @@ class View(V):
 
 def card_view(st: GameState, cid: str) -> CardView:
     c = st.card(cid)
-    owner = st.name(c.owner) if c.owner in st.soldiers else st.setup.soldiers[c.owner].name \
-        if c.owner in st.setup.soldiers else str(c.owner)
+    owner = st.name(c.owner) if c.owner in st.soldiers or c.owner in st.vehicles else \
+        st.setup.soldiers[c.owner].name if c.owner in st.setup.soldiers else str(c.owner)
     return CardView(
         id=c.id, owner=c.owner, owner_name=owner, actions=[a.value for a in c.actions], title=c.title,
         team=[TeamView(count=e.count, do=e.do.value) for e in c.team],

@@ -277,7 +277,9 @@ def test_more_than_twenty_checks_from_ammunition_destroy_the_vehicle_and_everyon
     assert out.destroyed and out.ammo_checks == 24 and len(out.steps) == 1
     assert vs.status == "destroyed"
     assert [st.soldiers[n].status for n in (60, 61, 62, 64)] == ["dead"] * 4
-    assert st.soldiers[63].status == "aboard" and st.soldiers[63].dismounted
+    # the driver beside it is spared, and fights on as a soldier on foot in its tile
+    d = st.soldiers[63]
+    assert d.status == "board" and not d.dismounted and d.vehicle is None and st.board.tile_at(d.at) == vs.tile
     assert st.side_vp("DE") == 4 * 4 + 30 and st.side_vp("US") == 0
     assert st.soldiers[71].kills == 4
 
@@ -374,7 +376,9 @@ def test_crewmen_caught_by_spreading_fire_get_out_or_die(cat):
     stack(st, "V901", "901-V8", "64-C4", "63-C3")
     assert spread_fire(ctx, SHERMAN) == ["co_driver", "driver"]
     s64, s63 = st.soldiers[64], st.soldiers[63]
-    assert s64.wounded and s64.dismounted and s64.status == "aboard" and "co_driver" not in st.vehicles[SHERMAN].crew
+    # no free position to escape to: he gets out and stands beside the tank, Dismounted
+    assert s64.wounded and s64.dismounted and s64.status == "board" and "co_driver" not in st.vehicles[SHERMAN].crew
+    assert st.board.tile_at(s64.at) == st.vehicles[SHERMAN].tile
     assert s63.status == "dead" and st.vp == []
 
 
@@ -416,7 +420,9 @@ def test_out_of_control_fire_abandons_the_vehicle(cat):
     st.soldiers[63].dismounted = True
     assert check_abandon(ctx, SHERMAN)  # two fires, one man inside
     vs = st.vehicles[SHERMAN]
-    assert vs.status == "abandoned" and vs.crew == {} and st.soldiers[60].dismounted
+    # the crew bail out into the tile and fight on as soldiers on foot
+    s60 = st.soldiers[60]
+    assert vs.status == "abandoned" and vs.crew == {} and s60.status == "board" and s60.vehicle is None
     assert st.vp == []
     abandoned_vp(ctx)
     assert st.side_vp("DE") == 30
