@@ -96,9 +96,11 @@ def blast_victim(ctx: Ctx, victim: int, *, checks: int, check_force: str | None,
             apply_damage(ctx, victim, result, by_force=by_force, by_soldier=by_soldier, cause=cause)
 
 
-def blast_tile(ctx: Ctx, tile: str, *, checks: int, by_force: str | None, cause: str, what: str) -> None:
-    """An area blast on a whole tile (events, fire, registered fire). With no thrower, each
-    victim's own deck gives his blast hit check (docs/rulings.md)."""
+def blast_tile(ctx: Ctx, tile: str, *, checks: int, by_force: str | None, cause: str, what: str,
+               by_soldier: int | None = None, exclude: int | None = None) -> None:
+    """An area blast on a whole tile (events, fire, registered fire, a round's blast). With no
+    thrower, each victim's own deck gives his blast hit check (docs/rulings.md). Vehicles there
+    and the men exposed on them take their share (engine.vehicle_damage.blast_aboard)."""
     st = ctx.st
     board = st.board
     victims = sorted(s.serial for s in st.soldiers.values()
@@ -107,4 +109,8 @@ def blast_tile(ctx: Ctx, tile: str, *, checks: int, by_force: str | None, cause:
                                                  else "; nobody is there") + ".", tile=tile, victims=victims)
     st.trail.append(TrailMark(kind="blast", path=[board.tile_centre(tile)]))
     for v in victims:
-        blast_victim(ctx, v, checks=checks, check_force=by_force, by_force=by_force, cause=cause)
+        blast_victim(ctx, v, checks=checks, check_force=by_force, by_force=by_force, by_soldier=by_soldier,
+                     cause=cause)
+    if st.vehicles:
+        from engine.vehicle_damage import blast_aboard
+        blast_aboard(ctx, tile, checks, by_force=by_force, by_soldier=by_soldier, cause=cause, exclude=exclude)

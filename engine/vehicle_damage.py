@@ -477,7 +477,7 @@ def resolve_vehicle_hit(ctx: Ctx, plate: int, *, card_id: str, bands: list[str],
         out.steps, out.crew, out.ammo_checks, out.destroyed = chain.steps, chain.crew, chain.ammo_checks, chain.destroyed
     if out.blast_hits and vs.tile:
         blast_square(ctx, vs.tile, out.blast_hits, by_force=by_force, by_soldier=by_soldier, cause=cause,
-                     what=f"The blast at the {target}")
+                     what=f"The blast at the {target}", exclude=plate)
     return out
 
 
@@ -635,17 +635,27 @@ def release_crew(st: GameState, plate: int) -> None:
 
 
 def blast_square(ctx: Ctx, tile: str, checks: int, *, by_force: str | None, cause: str, what: str,
-                 by_soldier: int | None = None) -> None:
-    """Blast hits of a shot on a vehicle strike its tile (Damage Against the Square): soldiers on
-    foot as any blast, then everyone exposed on a vehicle there, each his own blast checks with
-    his protection taken off the tally (Protection by Vehicle Armor)."""
+                 by_soldier: int | None = None, exclude: int | None = None) -> None:
+    """Blast hits of a shot strike the whole tile (Damage Against the Square): soldiers on foot as
+    any blast, everyone exposed on a vehicle there with his protection, and the other vehicles
+    there (`exclude`: the vehicle the shot hit, whose blast hits were part of its penetration)."""
+    blast_tile(ctx, tile, checks=checks, by_force=by_force, cause=cause, what=what, by_soldier=by_soldier,
+               exclude=exclude)
+
+
+def blast_aboard(ctx: Ctx, tile: str, checks: int, *, by_force: str | None, cause: str,
+                 by_soldier: int | None = None, exclude: int | None = None) -> None:
+    """The vehicles' share of an area blast on their tile (called by engine.blast.blast_tile):
+    each man exposed on a vehicle makes his blast checks, his protection taken off the tally
+    (Protection by Vehicle Armor); then each vehicle is struck at its lowest armour (Vehicles and
+    Guns in Target Square)."""
     st = ctx.st
-    blast_tile(ctx, tile, checks=checks, by_force=by_force, cause=cause, what=what)
     exposed = []
-    for vs in sorted(st.vehicles.values(), key=lambda v: v.plate):
-        if vs.tile == tile:
-            exposed += [(n, p) for n in aboard(st, vs.plate, dismounted=True)
-                        if (p := exposed_protection(st, n)) is not None]
+    here = [vs.plate for vs in sorted(st.vehicles.values(), key=lambda v: v.plate)
+            if vs.tile == tile and vs.status in ("board", "abandoned")]
+    for plate in here:
+        exposed += [(n, p) for n in aboard(st, plate, dismounted=True)
+                    if (p := exposed_protection(st, n)) is not None]
     for serial, protection in exposed:
         tally = 0
         for _ in range(checks):
@@ -659,6 +669,42 @@ def blast_square(ctx: Ctx, tile: str, checks: int, *, by_force: str | None, caus
                 break
             cid = check(ctx, st.soldiers[serial].controller)
             hurt_aboard(ctx, serial, st.card(cid).damage, by_force=by_force, by_soldier=by_soldier, cause=cause)
+    for plate in here:
+        if plate != exclude and st.vehicles[plate].status == "board":
+            blast_vehicle(ctx, plate, checks, by_force=by_force, by_soldier=by_soldier, cause=cause)
+
+
+def weakest(vdef: VehicleDef) -> tuple[Compartment, int]:
+    """The compartment with the lowest armour value anywhere on the vehicle, and that value."""
+    comps = compartments(vdef)
+    comp = min(comps, key=lambda c: (vdef.armour[c].lowest, comps.index(c)))
+    return comp, vdef.armour[comp].lowest
+
+
+def blast_vehicle(ctx: Ctx, plate: int, checks: int, *, by_force: str | None, cause: str,
+                  by_soldier: int | None = None) -> int:
+    """An area blast (artillery, a round's blast on the tile) on a vehicle: its blast hit checks
+    summed against the lowest armour on the vehicle; what gets through is damage checks chained
+    from that compartment, started by the blast total (Vehicles and Guns in Target Square).
+    Returns the penetrating hits."""
+    st = ctx.st
+    vdef, vs = st.vehicle_def(plate), st.vehicles[plate]
+    deck = by_force or vs.force
+    tally, cards = 0, []
+    for _ in range(checks):
+        cid = check(ctx, deck)
+        cards.append(cid)
+        tally += hit_value(st.card(cid).hit.blast)[0]
+    comp, armour = weakest(vdef)
+    pen = max(0, tally - armour)
+    ctx.say("vehicle_blast", f"The blast on the {st.name(plate)}: {tally} blast hit{'s' if tally != 1 else ''} "
+            f"against its lowest armour {armour} ({comp.value}): {pen} damage check{'s' if pen != 1 else ''}.",
+            plate=plate, cards=cards, hits=tally, armour=armour, damage=pen)
+    if pen:
+        if plate not in st.panels:
+            st.panels.append(plate)
+        Chain(ctx, plate, comp, by_force, by_soldier, cause).run(tally, "close", pen)
+    return pen
 
 
 # --------------------------------------------------------------------------- fire

@@ -652,3 +652,98 @@ def test_a_soldier_sights_a_vehicle_at_his_sight_times_its_visibility_and_gives_
     sight(Ctx(st), 1)
     v = st.vehicles[PANZER]
     assert v.spotted and v.spotted_by == []  # everyone's marker, not a vehicle's own
+
+
+def test_an_area_blast_strikes_a_vehicle_at_its_lowest_armour(cat):
+    # Artillery (here any area blast) on a vehicle's tile: its blast hits against the lowest armour
+    # anywhere on it; what gets through is chained damage from that compartment.
+    from engine.blast import blast_tile
+    from engine.content import hit_value
+    from engine.vehicle_damage import weakest
+    st = motor(cat, us=[halftrack("43A")], de=[panzer("48A")])
+    ctx = Ctx(st)
+    comp, armour = weakest(st.vehicle_def(HALFTRACK))
+    assert armour == 1 and comp.value == "hull"  # side and rear hull 1
+    fid = fid_of(st, HALFTRACK)
+    pile = st.forces[fid].deck + st.forces[fid].hand + st.forces[fid].discard
+    by_blast = sorted(pile, key=lambda c: -hit_value(st.card(c).hit.blast)[0])
+    top = by_blast[:2]
+    tally = sum(hit_value(st.card(c).hit.blast)[0] for c in top)
+    stack(st, fid, *top)
+    blast_tile(ctx, "43A", checks=2, by_force=None, cause="artillery", what="A shell")
+    ev = next(e for e in ctx.events if e.kind == "vehicle_blast")
+    assert ev.data["hits"] == tally and ev.data["armour"] == 1 and ev.data["damage"] == max(0, tally - 1)
+    steps = [e for e in ctx.events if e.kind == "vehicle_damage"]
+    assert len(steps) == max(0, tally - 1)
+
+
+# =========================================================================== the vehicle book's orders
+
+
+def with_order(st, seat, kind, vp=5):
+    from engine.content import OrderDef
+    o = OrderDef(id=f"t-{kind}", kind=kind, title=kind, text=kind, vp=vp)
+    st.setup = st.setup.model_copy(update={"orders": {**st.setup.orders, o.id: o}})
+    st.seats[seat].order, st.seats[seat].order_done = o.id, False
+    return o
+
+
+def test_overrun_is_met_by_destroying_an_enemy_vehicle(cat):
+    from engine.vehicle_damage import destroy_vehicle
+    from engine.vehicle_orders import phase_end
+    st = motor(cat, us=[sherman("41A")], de=[panzer("48A")])
+    with_order(st, 0, "overrun", vp=6)
+    ctx = Ctx(st)
+    phase_end(ctx)
+    assert not st.seats[0].order_done
+    destroy_vehicle(ctx, PANZER, by_force=fid_of(st, SHERMAN), by_soldier=SHERMAN_CREW["gunner"], cause="shot")
+    phase_end(ctx)
+    assert st.seats[0].order_done and any(e.kind == "orders" and e.amount == 6 for e in st.vp)
+
+
+def test_screen_and_overwatch_pay_for_destroyed_vehicles_at_the_end(cat):
+    from engine.vehicle_damage import destroy_vehicle
+    from engine.vehicle_orders import game_end
+    for kind, want in (("screen", 32), ("overwatch", 4)):
+        st = motor(cat, us=[sherman("41A")], de=[panzer("48A")])
+        with_order(st, 0, kind, vp=4)
+        ctx = Ctx(st)
+        destroy_vehicle(ctx, PANZER, by_force=fid_of(st, SHERMAN), cause="shot")
+        game_end(ctx)
+        assert [e.amount for e in st.vp if e.kind == "orders"] == [want], kind  # the Panzer is worth 32
+
+
+def test_ambush_counts_the_three_largest_awards_again(cat):
+    from engine.state import VpEntry
+    from engine.vehicle_orders import game_end
+    st = motor(cat, us=[sherman("41A")], de=[panzer("48A")])
+    with_order(st, 1, "ambush", vp=0)
+    st.vp += [VpEntry(seat=1, side="DE", amount=a, reason="kill") for a in (3, 9, 4, 7)]
+    game_end(Ctx(st))
+    assert [e.amount for e in st.vp if e.kind == "orders"] == [9 + 7 + 4]
+
+
+def test_reconnaissance_needs_a_road_move_then_everything_spotted(cat):
+    from engine.vehicle_orders import phase_end
+    st = motor(cat, us=[sherman("42A", facing="e")], de=[panzer("48A")], de_men=(4, 5))
+    with_order(st, 0, "reconnaissance", vp=6)
+    ctx = Ctx(st)
+    st.vehicles[PANZER].spotted_by.append(SHERMAN)
+    st.soldiers[4].spotted = st.soldiers[5].spotted = True
+    phase_end(ctx)
+    assert not st.seats[0].order_done  # no road yet
+    VM.vmove(ctx, SHERMAN, SHERMAN, "43A", road=True)
+    phase_end(ctx)
+    assert st.seats[0].order_done
+
+
+def test_armor_support_is_met_when_a_teammate_completes_his_orders(cat):
+    from engine.orders import complete
+    seats = [SeatSpec(name="Ann", side="US", force=[ForceEntry(serial=1)], vehicles=[sherman("41A")]),
+             SeatSpec(name="Cy", side="US", force=[ForceEntry(serial=2)], vehicles=[]),
+             SeatSpec(name="Bo", side="DE", force=[ForceEntry(serial=4)], vehicles=[panzer("48A")])]
+    st, _ = new_game(cat, "motor", seats, 1)
+    with_order(st, 0, "armor_support", vp=5)
+    with_order(st, 1, "overrun", vp=6)
+    complete(Ctx(st), 1)
+    assert st.seats[0].order_done
