@@ -28,6 +28,8 @@ from bot.render.draw import (
     text_width,
 )
 from bot.render.panel import Panel
+from bot.render.vehicle_figure import badge as vehicle_badge
+from bot.render.vehicle_figure import count_badge, draw_vehicle, footprint_box, shadow
 from engine.board import DIR_VEC, SQUARE
 from engine.content import layout_slots
 
@@ -132,7 +134,9 @@ LEGEND = [
     (24, "side", "US", "American"), (24, "side", "DE", "German"), (24, "prisoner", "", "Prisoner"),
     (18, "badge", "spotted", "Spotted"), (18, "badge", "pinned", "Pinned"), (18, "badge", "wounded", "Wounded"),
     (18, "badge", "contact", "In combat"), (18, "badge", "escort", "Escort"), (18, "badge", "held", "Held cards"),
-    (30, "arc", "", "Shooting arc"),
+    (30, "arc", "", "Shooting arc"), (36, "vehicle", "US", "Vehicle or gun, plate"),
+    (36, "wreck", "", "Destroyed"), (18, "vbadge", "hulldown", "Hull down"), (26, "vbadge", "moveplus", "Move+"),
+    (18, "vbadge", "plate_sight", "Spotted by vehicle"),
     (22, "action", "look", "LOOK"), (22, "action", "shoot", "SHOOT"), (22, "action", "hide", "HIDE"),
     (22, "action", "move", "MOVE"),
     (26, "feature", "cover", "Cover"), (26, "feature", "building", "Building"), (26, "feature", "nomove", "No move"),
@@ -405,6 +409,11 @@ class BoardPanel(Panel):
             self._burst(img, d, (x + 13, y), 14)
         elif kind == "kia":
             self._kia(d, (x + 10, y), 10)
+        elif kind in ("vehicle", "wreck"):
+            fake = _LegendVehicle(arg or "US", "destroyed" if kind == "wreck" else "board")
+            draw_vehicle(img, d, (x, y - 15, x + 28, y + 13), fake, None, 22)
+        elif kind == "vbadge":
+            vehicle_badge(d, (x + 9 + (4 if arg == "moveplus" else 0), y), 9, arg, "M+")
 
     # ------------------------------------------------------------------ dynamic layer
 
@@ -417,6 +426,9 @@ class BoardPanel(Panel):
         for s in here:
             if s.captor is None:
                 self._arc(img, L, s)
+        standing = [v for v in view.vehicles if v.tile in origins and v.status in ("board", "destroyed", "abandoned")]
+        for v in standing:
+            self._vehicle(img, d, L, view, v, origins)
         for s in view.soldiers:
             if s.status == "dead" and s.at is not None:
                 self._kia(d, L.centre(s.at), L.base_r * 0.6)
@@ -428,8 +440,46 @@ class BoardPanel(Panel):
         escorts = {s.captor for s in here if s.captor is not None}
         for s in here:
             self._figure(d, L, s, escort=s.serial in escorts)
+        for v in standing:
+            self._vehicle_markers(d, L, view, v, origins)
         self._entries(d, L, view, origins)
         self._header(img, d, L, view)
+
+    def _vehicle_box(self, L: BoardLayout, view, v, origins) -> tuple[int, int, int, int]:
+        x0, y0, x1, y1 = footprint_box(origins[v.tile], view.tiles[v.tile].size)
+        return (*L.px(x0, y0), *L.px(x1, y1))
+
+    def _vehicle(self, img, d, L: BoardLayout, view, v, origins) -> None:
+        """A vehicle or gun fills the cells it covers in its tile (vehicle_figure.py)."""
+        box = self._vehicle_box(L, view, v, origins)
+        shadow(img, box)
+        draw_vehicle(img, d, box, v, view.vehicle_defs.get(v.vehicle), L.ppi)
+
+    def _vehicle_markers(self, d, L: BoardLayout, view, v, origins) -> None:
+        """On the corners of its footprint, above the figures: Spotted top right, Pinned (with
+        the count) bottom right, Hull down bottom left, Move+ top left; the vehicles' own Spotted
+        markers, with their plates, on a label under it."""
+        x0, y0, x1, y1 = self._vehicle_box(L, view, v, origins)
+        r = max(9.0, L.ppi * 0.3)
+        if v.spotted:
+            self._badge(d, (x1, y0), r, "spotted")
+        if v.pins:
+            self._badge(d, (x1, y1), r, "pinned")
+            if v.pins > 1:
+                count_badge(d, (x1 + r * 0.95, y1 + r * 0.75), r * 0.62, str(v.pins))
+        if v.hull_down:
+            vehicle_badge(d, (x0, y1), r, "hulldown")
+        if v.move_plus:
+            vehicle_badge(d, (x0, y0), r, "moveplus", "M" + "+" * min(v.move_plus - 1, 2) if v.move_plus > 1
+                          else f"M{v.move_plus}")
+        if v.spotted_by:
+            label = " ".join(str(p) for p in v.spotted_by)
+            size = max(10, round(L.ppi * 0.3))
+            w = text_width(label, size, bold=True) + 2 * r + 12
+            cx, cy = (x0 + x1) / 2, y1 + r * 2 + 2
+            d.rounded_rectangle((cx - w / 2, cy - r, cx + w / 2, cy + r), radius=4, fill=(255, 255, 255), outline=S.INK)
+            vehicle_badge(d, (cx - w / 2 + r + 1, cy), r * 0.8, "plate_sight")
+            text(d, (cx - w / 2 + 2 * r + 6, cy + 1), label, size, S.INK, anchor="lm", bold=True)
 
     def _effects(self, img, d, L: BoardLayout, view, origins) -> None:
         for tid, density in view.smoke.items():
@@ -477,7 +527,7 @@ class BoardPanel(Panel):
         blend_shape(img, (int(cx - R), int(cy - R), int(cx + R) + 1, int(cy + R) + 1), S.SIDE_FILL[s.side], wedge)
 
     def _trail(self, img, d, L: BoardLayout, view) -> None:
-        side = {s.serial: s.side for s in view.soldiers}
+        side = {s.serial: s.side for s in view.soldiers} | {v.plate: v.side for v in view.vehicles}
         r = L.base_r
         # the phase under way if anything has happened in it yet, else the phase just finished
         for m in view.trail or view.last_trail:
@@ -692,3 +742,14 @@ def _awaiting_text(view) -> str:
 def _result_text(view) -> str:
     winner = (view.result or {}).get("winner")
     return f"{winner} wins" if winner else "a draw"
+
+
+@dataclass(frozen=True)
+class _LegendVehicle:
+    """Just enough of a vehicle view to draw the legend's icons."""
+
+    side: str
+    status: str
+    plate: str = ""
+    facing: str = "e"
+    turret: str | None = "e"

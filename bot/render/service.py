@@ -4,6 +4,7 @@
     png = await renders.render(view(state), "board")              # the public board
     mine = await renders.render(view(state, viewer=0), "board_private")
     card = await renders.render(view(state, viewer=0), "soldier", serial=101)
+    tank = await renders.render(view(state), "panel", plate=601)  # a vehicle's panel (public)
 
 One service per process: its single worker thread is the process's render queue, so a burst
 of phases waits its turn there while the event loop goes on answering commands. A failed
@@ -24,10 +25,11 @@ from bot.render.encode import DEFAULT_UPLOAD_LIMIT, for_upload
 from bot.render.panel import LayerCache
 from bot.render.private import PrivateBoardPanel
 from bot.render.soldier_card import SoldierCard
+from bot.render.vehicle_panel import VehiclePanel
 
 log = logging.getLogger(__name__)
 
-KINDS = ("board", "board_private", "soldier")
+KINDS = ("board", "board_private", "soldier", "panel")
 
 
 def public(view):
@@ -45,6 +47,10 @@ def draw(view, kind: str = "board", layers: LayerCache | None = None, **kw) -> I
         if "serial" not in kw:
             raise ValueError("a soldier card needs serial=")
         return SoldierCard(int(kw["serial"])).render(view, layers)
+    if kind == "panel":  # the panels lie open on the table: always the public picture
+        if "plate" not in kw:
+            raise ValueError("a vehicle panel needs plate=")
+        return VehiclePanel(int(kw["plate"])).render(public(view), layers)
     raise ValueError(f"unknown picture kind {kind!r}; kinds: {', '.join(KINDS)}")
 
 
@@ -96,3 +102,9 @@ def render_private_png(view) -> bytes:
 
 def render_soldier_png(view, serial: int) -> bytes:
     return for_upload(draw(view, "soldier", serial=serial))
+
+
+def render_panel_png(view, plate: int) -> bytes:
+    """One vehicle's or gun's panel, public whatever view it is given; KeyError for a plate
+    that is not in the game."""
+    return for_upload(draw(view, "panel", plate=plate))
