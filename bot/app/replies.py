@@ -42,13 +42,17 @@ class Where:
 class ImageRequest:
     """A picture to draw. Its only input is `view`: the public view for a public request,
     the seat's own view for a private one (`seat` set). The view is worked out when first
-    asked for, so a front end that draws no pictures pays nothing for it."""
+    asked for, so a front end that draws no pictures pays nothing for it. A `panel` names its
+    vehicle by `plate` and is always public (the panels lie open on the table)."""
 
-    __slots__ = ("kind", "seat", "serial", "caption", "_state", "_view")
+    __slots__ = ("kind", "seat", "serial", "plate", "caption", "_state", "_view")
 
-    def __init__(self, kind: Literal["board", "soldier"], source: GameState | View, *,
-                 seat: int | None = None, serial: int | None = None, caption: str = "") -> None:
-        self.kind, self.seat, self.serial, self.caption = kind, seat, serial, caption
+    def __init__(self, kind: Literal["board", "soldier", "panel"], source: GameState | View, *,
+                 seat: int | None = None, serial: int | None = None, plate: int | None = None,
+                 caption: str = "") -> None:
+        if kind == "panel" and seat is not None:
+            raise ValueError("a vehicle panel is public: it takes no seat")
+        self.kind, self.seat, self.serial, self.plate, self.caption = kind, seat, serial, plate, caption
         self._view = source if isinstance(source, View) else None
         self._state = None if isinstance(source, View) else source
 
@@ -64,7 +68,7 @@ class ImageRequest:
         return self.seat is None
 
     def __repr__(self) -> str:
-        return f"ImageRequest({self.kind!r}, seat={self.seat}, serial={self.serial})"
+        return f"ImageRequest({self.kind!r}, seat={self.seat}, serial={self.serial}, plate={self.plate})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from engine import (
     GameState,
     RuleError,
     SeatSpec,
+    View,
     apply,
     awaiting,
     legal_commands,
@@ -631,6 +632,7 @@ class GameService:
                 r.private.append(Private(users[seat], seat, "\n".join(lines)))
         if board:
             r.images.append(ImageRequest("board", after, caption=self._board_caption(game.id, after)))
+            r.images.extend(self._panels(game.id, before, after))
         if after.step == "over":
             r.ended = True
             return r
@@ -655,6 +657,19 @@ class GameService:
                                prompts.prompt_text(after, a.seat, a.kind, a.detail),
                                prompts.choices(after, a.seat), due_of(deadlines, a.seat, a.kind)))
         return waiting, asks
+
+    @staticmethod
+    def _panels(gid: int, before: GameState | None, after: GameState) -> list[ImageRequest]:
+        """Beside the board, the panel of each vehicle that acted or was hit in the phase just
+        finished (the engine's `last_panels`), once: only when that phase has just ended, so the
+        board posted again at card placement does not repeat them."""
+        if before is not None and before.last_trail_phase == after.last_trail_phase:
+            return []
+        turn, phase = after.last_trail_phase or (after.turn, after.phase)
+        return [ImageRequest("panel", after, plate=plate,
+                             caption=f"Game #{gid} — {after.vehicle_def(plate).name} ({plate}) after turn {turn}, "
+                                     f"phase {phase}")
+                for plate in dict.fromkeys(after.last_panels) if plate in after.vehicles]
 
     @staticmethod
     def _board_caption(gid: int, st: GameState) -> str:
@@ -906,6 +921,26 @@ class GameService:
                                                seat=seat if own else None, serial=serial))
         return r
 
+    async def panel(self, caller: Caller, where: Where, plate: int) -> Replies:
+        """One vehicle's or gun's panel, for anyone who asks: the panels lie open on the table,
+        so it is the public picture whoever calls."""
+        gid = await self.resolve(caller, where, finished_ok=True)
+        loaded = await self._load(gid)
+        st = loaded.state
+        if st is None:
+            raise Refused(self._not_active(loaded))
+        if plate not in st.vehicles:
+            here = ", ".join(f"{p} ({st.vehicle_def(p).name})" for p in sorted(st.vehicles))
+            raise Refused(f"No vehicle or gun has plate {plate} in game #{gid}. "
+                          + (f"Plates: {here}." if here else "This game has no vehicles or guns."))
+        pub = view(st)
+        v = next(x for x in pub.vehicles if x.plate == plate)
+        r = Replies(game_id=gid, version=loaded.game.version)
+        r.ephemeral.append(panel_text(pub, v))
+        r.ephemeral_images.append(ImageRequest("panel", pub, plate=plate,
+                                               caption=f"Game #{gid} — {v.name} ({plate})"))
+        return r
+
     # ================================================================== time and restarts
 
     async def tick(self, now: datetime | None = None) -> list[Replies]:
@@ -1028,7 +1063,7 @@ class GameService:
                       verb: str | None = None, soldier: str | None = None,
                       phase: int | None = None) -> list[tuple[str, str]]:
         """(label, value) suggestions for a half-typed option. `what`: game, scenario, label,
-        force (soldiers to pick), soldier, target, dest, card. Never raises: no game, no seat
+        force (soldiers to pick), soldier, target, dest, card, plate. Never raises: no game, no seat
         or nothing legal gives an empty list."""
         try:
             if what == "game":
@@ -1048,6 +1083,13 @@ class GameService:
                     return []
                 return suggest.pick(((f"{s.title} {s.name} ({s.serial}, {s.side})", str(s.serial))
                                      for s in view(loaded.state).soldiers), typed)
+            if what == "plate":  # vehicles and guns in the game: their panels are public
+                loaded = await self._load(await self.resolve(caller, where, finished_ok=True))
+                if loaded.state is None:
+                    return []
+                st = loaded.state
+                return suggest.pick(((f"{p} {st.vehicle_def(p).name} ({v.side}, {v.status})", str(p))
+                                     for p, v in sorted(st.vehicles.items())), typed)
             loaded, seat = await self._seated(caller, where)
             st = loaded.state
             cmds = self._legal(loaded, seat)
@@ -1095,3 +1137,31 @@ class GameService:
             r.ephemeral.append("Nothing is waiting for you right now.")
         return r
 
+
+def panel_text(pub: View, v) -> str:
+    """A vehicle's panel in a few lines, from the public view: the words beside its picture
+    (and all a front end without pictures shows)."""
+    if v.status == "board" and v.tile:
+        where = f"on {v.tile} facing {v.facing.upper()}" + (f", turret {v.turret.upper()}" if v.turret else "")
+    else:
+        where = {"waiting": "waiting to enter", "exited": "off the board"}.get(v.status, v.status)
+        if v.tile and v.status in ("destroyed", "abandoned"):
+            where += f" on {v.tile}"
+    marks = [m for m, on in ((f"{v.pins} pin{'s' if v.pins != 1 else ''}", v.pins),
+                             (f"{v.move_plus} squares of Move+ saved", v.move_plus), ("hull down", v.hull_down),
+                             ("spotted", v.spotted),
+                             ("spotted by " + ", ".join(map(str, v.spotted_by)), v.spotted_by)) if on]
+    names = {s.serial: s.name for s in pub.soldiers}
+    crew = ", ".join(f"{pos.replace('_', ' ')} {names.get(n, n)} ({n})" for pos, n in v.crew.items())
+    lines = [f"**{v.name}** ({v.plate}, {v.side}) — {where}" + (f"; {', '.join(marks)}" if marks else "") + ".",
+             f"Crew: {crew or 'none'}."
+             + (f" Open hatches: {', '.join(p.replace('_', ' ') for p in v.unbuttoned)}." if v.unbuttoned else "")]
+    damage = "; ".join(f"{loc.replace('_', ' ')} {', '.join(m)}" for loc, m in v.damage.items())
+    if damage or v.cook_off:
+        lines.append("Damage: " + (damage or "none") + "."
+                     + (f" Cook-off: {', '.join(v.cook_off)}." if v.cook_off else ""))
+    if v.ready or v.in_breach or v.in_hand:
+        ready = ", ".join(f"{k} {n}" for k, n in v.ready.items())
+        lines.append(f"Ready: {ready or 'none'} · in hand: {', '.join(v.in_hand) or 'nothing'}"
+                     f" · in breach: {', '.join(v.in_breach) or 'nothing'}.")
+    return "\n".join(lines)

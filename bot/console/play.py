@@ -51,7 +51,8 @@ def add_parser(sub) -> None:
     p.add_argument("--db", type=Path, help="keep the game in this SQLite file (run again to resume it)")
     p.add_argument("--state-out", type=Path, help="write the final game state as JSON here")
     p.add_argument("--record", type=Path, help="write the game record (for fieldpost replay) here")
-    p.add_argument("--images", type=Path, help="write the board pictures the game posts into this folder")
+    p.add_argument("--images", type=Path,
+                   help="write the board pictures (and vehicle panels) the game posts into this folder")
     p.add_argument("--private", action="store_true", help="script mode: print private messages too")
     p.set_defaults(run=run)
 
@@ -144,15 +145,17 @@ class Table:
         return any("Your hand:" in line for line in news)
 
     def _pictures(self, images) -> None:
-        """The public boards the game posts (one after every phase), as Discord would show them."""
+        """The public boards the game posts (one after every phase) and the panels posted with
+        them (vehicles that acted or were hit), as Discord would show them."""
         if not self.args.images:
             return
         from bot.render.files import save_phase_images
+        plates = [req.plate for req in images if req.kind == "panel"]
         for req in images:
             if req.kind == "board" and req.public:
                 self.picture += 1
                 v = req.view
-                save_phase_images(v, self.args.images, f"{self.picture:03d}-t{v.turn}p{v.phase}")
+                save_phase_images(v, self.args.images, f"{self.picture:03d}-t{v.turn}p{v.phase}", plates=plates)
 
     async def waiting(self):
         return await self.service.waiting(self.callers[0], self.where)

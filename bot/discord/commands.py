@@ -1,4 +1,4 @@
-"""The slash commands: `/game`, `/hand`, `/plan`, `/act`, `/board`, `/log`, `/soldier`.
+"""The slash commands: `/game`, `/hand`, `/plan`, `/act`, `/board`, `/log`, `/soldier`, `/panel`.
 
 Each callback builds what the player said and hands it to a use-case; an `/act` command is
 the script line of the same action (`/act move soldier:101 to:12A:cover face:e` is
@@ -66,6 +66,10 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
             return await adapter.suggest(it, "target", current, game=ns(it, "game"), verb=verb,
                                          soldier=ns(it, "soldier") or ns(it, "victim"))
         return complete
+
+    async def ac_plate(it, current) -> list[app_commands.Choice[int]]:
+        return [app_commands.Choice(name=c.name, value=int(c.value))
+                for c in await adapter.suggest(it, "plate", current, game=ns(it, "game"))]
 
     async def ac_dest(it, current):
         return await adapter.suggest(it, "dest", current, game=ns(it, "game"), soldier=ns(it, "soldier"))
@@ -319,7 +323,7 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
     async def act_stay(it: discord.Interaction, game: Optional[int] = None):
         await adapter.run(it, act("stay"), game=game, name="act stay")
 
-    # -------------------------------------------------------------- /board, /log, /soldier
+    # -------------------------------------------------------------- /board, /log, /soldier, /panel
 
     @app_commands.command(name="board", description="The board: yours (with your secrets) or posted for all")
     @app_commands.describe(post="post the public board in the channel instead", game=GAME_HELP)
@@ -340,4 +344,10 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
     async def soldier(it: discord.Interaction, soldier: str, game: Optional[int] = None):
         await adapter.run(it, lambda c, w: s.soldier(c, w, soldier), game=game, name="soldier")
 
-    return [game, hand, plan, grp, board, log, soldier]
+    @app_commands.command(name="panel", description="A vehicle's or gun's panel: crew, damage, ammunition, markers")
+    @app_commands.describe(plate="its license plate, e.g. 601", game=GAME_HELP)
+    @app_commands.autocomplete(plate=ac_plate, game=ac_game)
+    async def panel(it: discord.Interaction, plate: app_commands.Range[int, 1, 99999], game: Optional[int] = None):
+        await adapter.run(it, lambda c, w: s.panel(c, w, plate), game=game, name="panel")
+
+    return [game, hand, plan, grp, board, log, soldier, panel]

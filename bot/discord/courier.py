@@ -127,6 +127,8 @@ class Courier:
             return None
         kind = "board_private" if request.kind == "board" and request.seat is not None else request.kind
         kw = {"serial": request.serial} if request.serial is not None else {}
+        if request.plate is not None:
+            kw["plate"] = request.plate
         try:
             png = await self.renders.render(request.view, kind, **kw)
         except Exception:  # noqa: BLE001 (the service should never raise; pictures are optional)
@@ -135,7 +137,8 @@ class Courier:
         if not png:
             return None
         suffix = "jpg" if png[:2] == b"\xff\xd8" else "png"
-        return discord.File(io.BytesIO(png), filename=f"{kind}.{suffix}", description=request.caption[:1000] or None)
+        name = f"panel-{request.plate}" if request.plate is not None else kind
+        return discord.File(io.BytesIO(png), filename=f"{name}.{suffix}", description=request.caption[:1000] or None)
 
     # ------------------------------------------------------------------ private
 

@@ -34,7 +34,7 @@ def size(node: dict[str, Any]) -> int:
 
 def test_the_tree_has_every_command_of_the_issue(tree):
     names = {c.name for c in tree.get_commands()}
-    assert names == {"game", "hand", "plan", "act", "board", "log", "soldier", "campaign", "roll"}
+    assert names == {"game", "hand", "plan", "act", "board", "log", "soldier", "panel", "campaign", "roll"}
     assert "play" in {c.name for c in command(tree, "campaign").commands}
     assert {c.name for c in command(tree, "game").commands} == {
         "new", "join", "leave", "forces", "start", "status", "undo", "rollback", "abandon"}
@@ -97,7 +97,7 @@ def test_every_play_command_takes_an_optional_game(payloads):
             assert games and games[0]["type"] == 4 and not games[0].get("required"), leaf["name"]
             assert games[0].get("autocomplete"), leaf["name"]
             found += 1
-    assert found == 8 + 5 + 22  # /game but new; hand, plan, board, log, soldier; /act
+    assert found == 8 + 6 + 22  # /game but new; hand, plan, board, log, soldier, panel; /act
 
 
 def test_act_mirrors_every_verb_of_the_script_grammar(tree):
