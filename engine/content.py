@@ -538,12 +538,15 @@ class VehicleEntry(Frozen):
 
     vehicle: str
     crew: dict[str, int] = Field(default_factory=dict, description="crew position -> dog tag")
+    ranks: dict[int, Rank] = Field(default_factory=dict, description="crewman -> rank (default: his first)")
+    medals: dict[int, int] = Field(default_factory=dict, description="crewman -> medals (campaigns)")
     passengers: list[int] = Field(default_factory=list)
     ammo: dict[str, int] = Field(default_factory=dict, description="ammo type -> rounds bought")
     in_breach: str | None = Field(None, description="a round may start the game in the breach")
     tile: str | None = Field(None, description="starting tile; None: it enters from an entry area")
     facing: str = "n"
     turret: str | None = None
+    hull_down: bool = Field(False, description="starts hull down (dug in), on the board only")
 
 
 class ForceEntry(Frozen):

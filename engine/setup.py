@@ -153,6 +153,9 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
         entries = s.force if s.force is not None else preset_share(cat, sc, s.side, mates.index(i), len(mates))
         vents = s.vehicles if s.vehicles is not None else vehicle_setup.preset_vehicles(
             sc.side(s.side).vehicles, mates.index(i), len(mates))
+        if s.vehicles is None:  # a preset's passengers ride with whoever got them in his squad
+            foot = {e.serial for e in entries}
+            vents = [ve.model_copy(update={"passengers": [p for p in ve.passengers if p in foot]}) for ve in vents]
         check_force(cat, sc, s.side, entries, players, taken, teammates=len(mates),
                     preset=s.force is None and s.vehicles is None, vehicles=vents)
         taken |= {e.serial for e in entries} | {c for ve in vents for c in ve.crew.values()}

@@ -52,7 +52,8 @@ def _try(fn) -> bool:
 def _enemy_targets(st, side: str) -> list[int]:
     out = VL._enemy_targets(st, side)
     out += sorted(s.serial for s in st.soldiers.values()
-                  if s.status == "aboard" and s.side != side and exposed_protection(st, s.serial) is not None)
+                  if s.status == "aboard" and s.side != side and st.vehicles[s.vehicle].status == "board"
+                  and exposed_protection(st, s.serial) is not None)
     return out
 
 

@@ -15,10 +15,14 @@ def trained(cat_soldiers, serial: int, vehicle_id: str) -> bool:
     return crew is not None and crew.vehicle == vehicle_id
 
 
+def crew_rank(cat: Catalog, ve: VehicleEntry, serial: int):
+    return ve.ranks.get(serial, cat.soldiers[serial].ranks[0].rank)
+
+
 def entry_cost(cat: Catalog, ve: VehicleEntry) -> int:
-    """The vehicle's VP, its crew's VP and the rounds bought."""
+    """The vehicle's VP, its crew's VP at their ranks and the rounds bought."""
     v = cat.vehicles[ve.vehicle]
-    crew = sum(cat.soldiers[s].ranks[0].vp for s in ve.crew.values())
+    crew = sum(cat.soldiers[s].profile(crew_rank(cat, ve, s)).vp for s in ve.crew.values())
     rounds = sum(n * v.main_gun.ammo_type(a).vp for a, n in ve.ammo.items()) if v.main_gun else 0
     return v.vp + crew + rounds
 
@@ -46,6 +50,11 @@ def check_entry(cat: Catalog, side: str, ve: VehicleEntry, foot: set[int], taken
     room = v.passengers or v.rider_limit
     if len(ve.passengers) > room:
         raise RuleError(f"the {v.name} carries {room} passengers.")
+    for serial, rank in ve.ranks.items():
+        if serial not in ve.crew.values():
+            raise RuleError(f"dog tag {serial} has a rank here but is not in the {v.name}'s crew.")
+        if rank not in {r.rank for r in cat.soldiers[serial].ranks}:
+            raise RuleError(f"{cat.soldiers[serial].name} cannot serve as {rank}.")
     for aid, n in ve.ammo.items():
         a = v.main_gun.ammo_type(aid) if v.main_gun else None
         if a is None:
@@ -63,8 +72,7 @@ def deck_for(cat: Catalog, ve: VehicleEntry, soldier_cards) -> list[str]:
     if any(trained(cat.soldiers, s, v.id) for s in ve.crew.values()):
         cards += [c for c in v.cards if cat.cards[c].role == "team"]
     for serial in ve.crew.values():
-        d = cat.soldiers[serial]
-        cards += soldier_cards(d, d.ranks[0].rank, 0, cat.cards)
+        cards += soldier_cards(cat.soldiers[serial], crew_rank(cat, ve, serial), ve.medals.get(serial, 0), cat.cards)
     return cards
 
 
@@ -83,10 +91,13 @@ def build(cat: Catalog, ve: VehicleEntry, side: str, fid: str, squad_fid: str,
         plate=v.plate, vehicle=v.id, side=side, force=fid, controller=fid,
         status="board" if onboard else "waiting", tile=ve.tile, facing=ve.facing,
         turret=(ve.turret or ve.facing) if v.has_turret else None, crew=dict(ve.crew),
-        ready={a: n for a, n in rounds.items() if n}, in_breach=breach, passengers=list(ve.passengers))
+        ready={a: n for a, n in rounds.items() if n}, in_breach=breach,
+        passengers=list(ve.passengers) if v.passengers else [], riders=[] if v.passengers else list(ve.passengers),
+        hull_down=ve.hull_down and onboard)
     for pos, serial in ve.crew.items():
         d = cat.soldiers[serial]
-        soldiers[serial] = SoldierState(serial=serial, side=side, force=fid, controller=fid, rank=d.ranks[0].rank,
+        soldiers[serial] = SoldierState(serial=serial, side=side, force=fid, controller=fid,
+                                        rank=crew_rank(cat, ve, serial), medals=ve.medals.get(serial, 0),
                                         status="aboard", vehicle=v.plate, post=pos, grenades=d.grenades)
     for serial in ve.passengers:
         s = soldiers[serial]

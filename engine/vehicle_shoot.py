@@ -156,7 +156,7 @@ def _valid_target(st, plate: int, target: int) -> str | None:
         return f"{target} is not an enemy soldier"
     if s.free:
         return None
-    if s.status == "aboard" and exposed_protection(st, target) is not None:
+    if s.status == "aboard" and st.vehicles[s.vehicle].status == "board" and exposed_protection(st, target) is not None:
         return None
     return f"{st.name(target)} is not a target: he is not on the board, or shut inside his vehicle"
 
@@ -422,6 +422,8 @@ def small_arms_problem(st, shooter: int, target: int) -> str | None:
         if t is None or t.side == me.side:
             return f"{target} is not an enemy soldier"
         if t.status == "aboard":
+            if st.vehicles[t.vehicle].status != "board":
+                return f"{st.name(target)} is not on the board"
             if exposed_protection(st, target) is None:
                 return f"{st.name(target)} is shut inside his vehicle"
             if not st.vehicles[t.vehicle].spotted:
