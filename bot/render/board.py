@@ -528,16 +528,20 @@ class BoardPanel(Panel):
 
     def _trail(self, img, d, L: BoardLayout, view) -> None:
         side = {s.serial: s.side for s in view.soldiers} | {v.plate: v.side for v in view.vehicles}
-        r = L.base_r
+        # a vehicle's marks start and end at the edge of its footprint, not on its plate
+        half = {v.plate: L.ppi * (3 if view.tiles[v.tile].size == 5 else 4) / 2 for v in view.vehicles
+                if v.tile in view.tiles}
         # the phase under way if anything has happened in it yet, else the phase just finished
         for m in view.trail or view.last_trail:
             pts = [L.centre(c) for c in m.path]
             colour = S.SIDE_FILL.get(side.get(m.serial, ""), S.INK)
+            r = half.get(m.serial, L.base_r)  # the mover's or shooter's
+            rt = half.get(m.target, L.base_r) if m.target is not None else L.base_r  # the target's
             if m.kind in ("move", "charge") and len(pts) >= 2:
                 pts = [p for i, p in enumerate(pts) if i == 0 or p != pts[i - 1]]
                 if len(pts) < 2:
                     continue
-                end = shorten(pts[-2], pts[-1], r + 2)
+                end = shorten(pts[-2], pts[-1], r + 2)  # a vehicle's arrow stops at its footprint
                 line = [*pts[:-1], end]
                 w = max(4, L.ppi // 7) + (2 if m.kind == "charge" else 0)
                 d.line(line, fill=S.INK, width=w + 4, joint="curve")
@@ -550,7 +554,7 @@ class BoardPanel(Panel):
                 d.ellipse((pts[0][0] - 4, pts[0][1] - 4, pts[0][0] + 4, pts[0][1] + 4), fill=colour, outline=S.INK)
             elif m.kind in ("shot", "toss") and len(pts) >= 2:
                 a = shorten(pts[1], pts[0], r)
-                b = shorten(pts[0], pts[1], r * (0.2 if m.kind == "toss" else 0.9))
+                b = shorten(pts[0], pts[1], rt * (0.2 if m.kind == "toss" else 0.9))
                 if m.kind == "shot":
                     d.line((a, b), fill=(255, 255, 255), width=7)
                     d.line((a, b), fill=S.SHOT_LINE, width=4)

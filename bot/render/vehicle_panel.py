@@ -336,7 +336,8 @@ class VehiclePanel(Panel):
             room = cols["ready"] - 42 - (x0 + 90)
             flags = [f for f, on in (("HEAT", a.heat), ("fire", a.fire), ("smoke", a.smoke),
                                      ("2-part", a.parts > 1)) if on]
-            text(d, (x0 + 90, y0 + 15), fit(a.name, 16, room), 16, S.INK, anchor="lm")
+            size = _shrink(a.name, 16, room, bold=False, least=15)
+            text(d, (x0 + 90, y0 + 15), fit(a.name, size, room), size, S.INK, anchor="lm")
             text(d, (x0 + 90, y1 - 13), fit(" · ".join([f"{a.vp} VP a round", *flags]), 15, room), 15, S.MUTED,
                  anchor="lm")
             text(d, (cols["ready"] + 6, y0 + AMMO_ROW_H / 2 + 1), f"/{a.max_rounds}", 16, S.MUTED, anchor="lm")

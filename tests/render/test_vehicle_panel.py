@@ -385,3 +385,22 @@ def test_a_board_with_vehicles_fits_discord(game):
     on_board(st, 601, "6B", "ne", "n")
     data = draw(view(st), "board")
     assert 1200 <= max(data.size) <= 1600
+
+
+def test_a_vehicles_move_and_a_shot_at_it_stop_at_its_footprint(game):
+    """The arrow and the shot's star end at the hull's edge: the plate in the middle stays clear."""
+    from engine.state import TrailMark
+    st = game()
+    on_board(st, 601, "8A", "e", "n")
+    st.trail = [TrailMark(kind="move", serial=601, path=[st.board.tile_centre("6B"), st.board.tile_centre("8A")]),
+                TrailMark(kind="shot", serial=701, path=[st.board.tile_centre("11B"), st.board.tile_centre("8A")],
+                          target=601)]
+    v = view(st)
+    img = BoardPanel().render(v)
+    L, (x0, y0, x1, y1) = vehicle_box(v, st, 601)
+    k = (x1 - x0) // 4
+    middle = (x0 + k, y0 + k, x1 - k, y1 - k)
+    assert count(img, middle, S.SHOT_LINE) == 0
+    assert count(img, (x0 - L.ppi, y0 - L.ppi, x1 + L.ppi, y1 + L.ppi), S.SHOT_LINE) > 100  # the shot is there
+    west = (x0 - L.ppi, (y0 + y1) // 2 - 4, x0, (y0 + y1) // 2 + 4)
+    assert count(img, west, S.SIDE_FILL["US"]) > 20  # the arrow comes in from 6B
