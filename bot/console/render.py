@@ -3,7 +3,8 @@
 Plays seeded games between eager random players (they prefer shooting, tossing and charging
 to passing) until each wanted moment has happened, and writes its pictures, so anyone can
 review the look without playing: the start, a shooting phase, a fight, a blast, smoke and
-fire, a seat's private board, and soldier cards (his own, with VP, and an enemy's, without).
+fire, a seat's private board, soldier cards (his own, with VP, and an enemy's, without) and,
+in a scenario with vehicles or guns, the panel of each one in the middle of the game.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from bot.render.service import render_board_png, render_private_png, render_soldier_png
+from bot.render.service import render_board_png, render_panel_png, render_private_png, render_soldier_png
 from engine import apply, awaiting, legal_commands, load_catalog, new_game, view
 from engine.content import Catalog
 from engine.errors import ContentError, RuleError
@@ -161,4 +162,7 @@ def gallery(cat: Catalog, start, seed: int, out: Path) -> list[tuple[str, Path]]
         save(f"soldier-{mine[0].serial}-own", render_soldier_png(seat_view, mine[0].serial))
     if theirs:
         save(f"soldier-{theirs[0].serial}-enemy", render_soldier_png(seat_view, theirs[0].serial))
+    public = view(mid)
+    for v in public.vehicles:
+        save(f"panel-{v.plate}", render_panel_png(public, v.plate))
     return written
