@@ -17,7 +17,12 @@ from pathlib import Path
 
 import yaml
 
-from bot.render.service import render_board_png, render_panel_png, render_private_png, render_soldier_png
+from bot.render.service import (
+    render_board_png,
+    render_panel_png,
+    render_private_png,
+    render_soldier_png,
+)
 from engine import apply, awaiting, legal_commands, load_catalog, new_game, view
 from engine.content import Catalog
 from engine.errors import ContentError, RuleError

@@ -61,5 +61,5 @@ def test_console_images_hold_the_panels_beside_the_boards(tmp_path):
     assert main(["play", "--scenario", "vautrin-crossroads", "--seed", "7", "--script", str(script),
                  "--images", str(out)]) == 0
     panels = sorted(p.name for p in out.glob("*-panel*.png"))
-    last_board = sorted(p.stem for p in out.glob("*.png") if "-panel" not in p.name)[-1]
+    last_board = max(p.stem for p in out.glob("*.png") if "-panel" not in p.name)
     assert panels == sorted(f"{last_board}-panel{p}.png" for p in plates)

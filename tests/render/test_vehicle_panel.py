@@ -16,7 +16,12 @@ from bot.render.board import BoardLayout, BoardPanel, tile_origins
 from bot.render.encode import DEFAULT_UPLOAD_LIMIT
 from bot.render.files import save_phase_images
 from bot.render.service import RenderService, draw, render_panel_png
-from bot.render.vehicle_figure import HULL_DOWN_FILL, TRACK_FILL, WRECK_FILL, footprint_box
+from bot.render.vehicle_figure import (
+    HULL_DOWN_FILL,
+    TRACK_FILL,
+    WRECK_FILL,
+    footprint_box,
+)
 from bot.render.vehicle_panel import VehiclePanel, layout, move_markers
 from engine import load_catalog, new_game, view
 from engine.setup import SeatSpec
@@ -323,7 +328,7 @@ def test_german_hulls_are_square_cornered_and_american_ones_rounded(game):
     img = BoardPanel().render(v)
     hull = {S.SIDE_FILL["DE"], S.SIDE_FILL["US"], TRACK_FILL, S.INK}
     for plate, filled in ((701, True), (601, False)):
-        L, (x0, y0, x1, y1) = vehicle_box(v, st, plate)
+        _, (x0, y0, x1, y1) = vehicle_box(v, st, plate)
         cx, span = (x0 + x1) / 2, x1 - x0
         corner = (round(cx + span * 0.64 / 2 - 5), round((y0 + y1) / 2 + span * 0.94 / 2 - 5))
         assert (img.getpixel(corner) in hull) is filled, plate
@@ -334,7 +339,7 @@ def test_the_gun_points_where_the_turret_is_turned(game):
     on_board(st, 601, "6B", "n", "e")
     v = view(st)
     img = BoardPanel().render(v)
-    L, (x0, y0, x1, y1) = vehicle_box(v, st, 601)
+    _, (x0, y0, x1, y1) = vehicle_box(v, st, 601)
     cy, span = (y0 + y1) / 2, x1 - x0
     # a thin strip beside the hull (it is 0.64 of the footprint wide), across the turret's middle
     east = (round(x1 - span * 0.12), round(cy - span * 0.1), round(x1 - span * 0.08), round(cy + span * 0.2))
