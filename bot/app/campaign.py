@@ -69,9 +69,18 @@ from engine.campaign import (
     roster_view,
     seat_specs,
     service_record,
+    set_short_crews,
     standings,
 )
-from engine.campaign.forces import eligible, next_step, player_budget
+from engine.campaign.forces import (
+    SHORT_CREW_WORDS,
+    eligible,
+    next_step,
+    player_budget,
+    st_rule,
+    step_scenario,
+    vehicle_eligible,
+)
 from engine.campaign.records import (
     PrivateRosterLine,
     RosterView,
@@ -82,6 +91,7 @@ from engine.campaign.records import (
     route,
 )
 from engine.campaign.roster import STATUS_WORDS, Kind
+from engine.content import VehicleEntry
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +99,8 @@ RETRIES = 3
 EXPORT_FORMAT = "fieldpost-campaign"
 EXPORT_VERSION = 1
 CSV_COLUMNS = ("player", "side", "serial", "name", "kind", "rank", "status", "medals", "badges", "kills",
-               "captures", "scenarios", "wounds", "vp", "vp_earned", "joined_after")
+               "captures", "scenarios", "wounds", "vp", "vp_earned", "joined_after", "training", "crew",
+               "knocked_out", "damage")
 
 
 class NoCampaign(Refused):
@@ -338,10 +349,11 @@ class CampaignService:
     async def pick(self, caller: Caller, ref: int | Where | None, force: str | None) -> CampaignReplies:
         """Choose your force for the next scenario from your roster (None/"auto": chosen for you)."""
         def change(loaded: _Loaded):
-            st, entries, cost = pick(loaded.state, loaded.cdef, self.catalog, caller.user_id, force)
+            st, entries, vehicles, cost = pick(loaded.state, loaded.cdef, self.catalog, caller.user_id, force)
             me = st.player(caller.user_id)
             limit = player_budget(st, loaded.cdef, self.catalog, me)
-            names = ", ".join(f"{self.catalog.soldiers[e.serial].name} ({e.serial})" for e in entries)
+            names = "; ".join([", ".join(f"{self.catalog.soldiers[e.serial].name} ({e.serial})" for e in entries)]
+                              * bool(entries) + [self._vehicle_words(me, ve) for ve in vehicles])
             r = CampaignReplies()
             how = "chosen for you (leaders first, then the dearest men who fit)" if me.pick is None else "yours"
             r.ephemeral.append(f"Your force for the next scenario, {how}: {names} — {cost} of {limit} VP.")
@@ -363,6 +375,25 @@ class CampaignService:
             r = CampaignReplies()
             r.public.append(line)
             return st, [_entry("enlisted", caller.user_id, line, player=uid)], r
+        return await self._change(ref, change)
+
+    def _vehicle_words(self, p, ve: VehicleEntry) -> str:
+        """`Cobra King (601): commander Calloway (151), gunner ...; AP 6, HE 4`."""
+        e = p.entry(self.catalog.vehicles[ve.vehicle].plate)
+        crew = ", ".join(f"{post.replace('_', ' ')} {self.catalog.soldiers[n].name} ({n})"
+                         for post, n in ve.crew.items())
+        rounds = ", ".join(f"{a} {n}" for a, n in ve.ammo.items())
+        return f"{e.name} ({e.serial}): {crew}" + (f"; {rounds}" if rounds else "")
+
+    async def crews(self, caller: Caller, ref: int | Where | None, rule: str) -> CampaignReplies:
+        """The organiser's short-crews rule: who fills a vehicle's empty driver's or gunner's
+        seat (stay_home, cross_trained, untrained)."""
+        def change(loaded: _Loaded):
+            self._need_organiser(caller, loaded, "set the short-crews rule")
+            st, line = set_short_crews(loaded.state, loaded.cdef, rule)
+            r = CampaignReplies()
+            r.public.append(line)
+            return st, [_entry("crews", caller.user_id, line, rule=st_rule(st, loaded.cdef))], r
         return await self._change(ref, change)
 
     def _serial_or_depot(self, soldier: str | int) -> int:
@@ -446,8 +477,10 @@ class CampaignService:
             r = CampaignReplies()
             r.public += lines
             r.public.append(f"**Scenario {st.number + 1} of campaign #{loaded.id}: {step.title or sc.name}** "
-                            f"({sc.name}). " + "; ".join(f"{s.name} ({s.side.value}, {len(s.force)} men)"
-                                                         for _, s in seats) + ".")
+                            f"({sc.name}). " + "; ".join(
+                                f"{s.name} ({s.side.value}, {plural(len(s.force), 'man', 'men')}"
+                                + "".join(f", {st.player(u).entry(self.catalog.vehicles[ve.vehicle].plate).name}"
+                                          for ve in s.vehicles) + ")" for u, s in seats) + ".")
             entries = [_entry("enlisted", caller.user_id, line) for line in lines]
             entries.append(_entry("prepared", caller.user_id, f"Scenario {st.number + 1} set up: {sc.name}.",
                                   step=step.id))
@@ -583,7 +616,7 @@ class CampaignService:
         if start is None:
             return []
         return [e["text"] for e in entries[start + 1:-1] if e["type"] in ("award", "promote", "enlisted", "mark",
-                                                                          "pick", "chose", "prepared")]
+                                                                          "pick", "chose", "prepared", "crews")]
 
     async def reject(self, caller: Caller, ref: int | Where | None, number: int | None = None
                      ) -> CampaignReplies:
@@ -654,15 +687,23 @@ class CampaignService:
                 rules.append(f"men who have fought {step.eligible.min_served}+ scenarios")
             if len(step.eligible.ranks) < 3:
                 rules.append("ranks " + ", ".join(r.value for r in step.eligible.ranks))
+            sc = step_scenario(self.catalog, step)
             for p in st.players:
-                fit = sum(1 for e in p.roster if eligible(e, step) is None)
+                fit = sum(1 for e in p.roster if e.kind != Kind.VEHICLE and eligible(e, step) is None)
+                going = [e.name for e in p.roster if e.kind == Kind.VEHICLE
+                         and vehicle_eligible(e, step, sc, self.catalog) is None]
                 limit = player_budget(st, cdef, self.catalog, p) if len(st.players) >= 2 else None
                 lines.append(f"- {p.name} ({p.side.value}): {fit} men fit to fight"
+                             + (f", vehicles that may go: {', '.join(going)}" if going else "")
                              + (f", {limit} VP a player" if limit else "")
                              + (", force chosen" if p.pick is not None else ", force not chosen yet")
                              + (f", {p.open_places} open places" if p.open_places else "") + ".")
             if rules:
                 lines.append("This step takes " + "; ".join(rules) + ".")
+            if any(e.kind == Kind.VEHICLE for p in st.players for e in p.roster):
+                required = [side for side in ("US", "DE") if step.vehicle_rule(side) == "required"]
+                lines.append(f"Short crews: {SHORT_CREW_WORDS[st_rule(st, cdef)]}."
+                             + (f" This step requires the {' and '.join(required)} vehicles." if required else ""))
         pending = [r for r in await self.store.campaign_results(cid) if r.status == ResultStatus.PENDING]
         for res in pending:
             lines.append(f"Result #{res.number} ({self.catalog.scenario(res.scenario_id).name}) waits for the "
@@ -783,7 +824,11 @@ def roster_text(view: RosterView) -> str:
     for x in view.lines:
         bits = [f"`{x.serial}` {x.rank_title} {x.name}", x.status]
         if x.training:
-            bits.append(x.training)
+            bits.append(x.training + (f" ({x.vehicle})" if x.vehicle else ""))
+        if x.crew:
+            bits.append(f"crew: {x.crew}")
+        if x.damage:
+            bits.append(f"repairing {x.damage}")
         honours = []
         if x.medals:
             honours.append(plural(x.medals, "medal"))
@@ -793,8 +838,10 @@ def roster_text(view: RosterView) -> str:
             honours.append(f"{x.honours - x.medals - x.badges} at an earlier rank")
         if honours:
             bits.append(", ".join(honours))
-        bits.append(", ".join((plural(x.kills, "kill"), plural(x.captures, "prisoner"),
-                               plural(x.scenarios, "scenario"))))
+        scores = [plural(x.kills, "kill")] + ([] if x.kind == "vehicle" else [plural(x.captures, "prisoner")])
+        if x.knocked_out:
+            scores.append(plural(x.knocked_out, "vehicle") + " knocked out")
+        bits.append(", ".join([*scores, plural(x.scenarios, "scenario")]))
         if isinstance(x, PrivateRosterLine):
             bits.append(f"{x.vp} VP" if x.vp is not None else "")
             if x.vp_earned:
@@ -806,9 +853,13 @@ def roster_text(view: RosterView) -> str:
 def record_text(rec: ServiceRecord) -> str:
     lines = [f"**{rec.rank_title} {rec.name}** ({rec.serial}, {rec.side}), {rec.player}'s roster — {rec.status}.",
              f"{rec.weapon}" + (f"; {rec.training}" if rec.training else "")
-             + f". {plural(rec.kills, 'kill')}, {plural(rec.captures, 'prisoner')}, {plural(rec.wounds, 'wound')}, "
-               f"{plural(len(rec.scenarios), 'scenario')}"
+             + f". {plural(rec.kills, 'kill')}, "
+             + (f"{plural(rec.knocked_out, 'vehicle')} knocked out, " if rec.knocked_out else "")
+             + ("" if rec.kind == "vehicle" else f"{plural(rec.captures, 'prisoner')}, {plural(rec.wounds, 'wound')}, ")
+             + f"{plural(len(rec.scenarios), 'scenario')}"
              + (f" ({', '.join(rec.scenarios)})" if rec.scenarios else "") + "."]
+    if rec.crew:
+        lines.append(("Crew: " if rec.kind == "vehicle" else "") + "; ".join(rec.crew) + ".")
     if rec.vp is not None:
         lines.append(f"{rec.vp} VP at his rank; earned {rec.vp_earned} VP (only you see this).")
     for h in rec.honours:
@@ -838,14 +889,18 @@ def roster_csv(st: CampaignState, cat: Catalog, only: int | None = None) -> str:
         if only is not None and p.user_id != only:
             continue
         for e in p.roster:
-            d = cat.soldiers.get(e.serial)
+            vehicle = e.kind == Kind.VEHICLE
+            d = None if vehicle else cat.soldiers.get(e.serial)
             rank = d.profile(e.rank).title if d and e.rank else (e.vehicle or "")
             w.writerow([p.name, p.side.value, e.serial, e.name, e.kind.value, rank, STATUS_WORDS[e.status],
                         "; ".join(h.name for h in e.honours if h.category == "medal"),
                         "; ".join(h.name for h in e.honours if h.category == "badge"),
                         e.kills, e.captures, len(e.served), e.wounds,
-                        d.profile(e.rank).vp if d and e.rank and e.kind != Kind.VEHICLE else "",
-                        e.vp_earned, e.joined])
+                        d.profile(e.rank).vp if d and e.rank else (cat.vehicles[e.vehicle].vp if vehicle else ""),
+                        e.vp_earned, e.joined,
+                        f"{e.training.role.value} on {e.training.vehicle}" if e.training else "",
+                        " ".join(str(n) for n in e.crew), e.knocked_out,
+                        "; ".join(f"{loc}: {' '.join(m)}" for loc, m in e.damage.items())])
     return out.getvalue()
 
 

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import GameState, RuleError
-from engine.content import ForceEntry, Nationality, Rank
+from engine.content import ForceEntry, Nationality, Rank, VehicleEntry
 from engine.state import GameSetup
 
 
@@ -26,6 +26,7 @@ class LobbySeat(BaseModel):
     name: str
     side: Nationality
     force: list[ForceEntry] | None = None  # None: a share of the scenario's preset squad
+    vehicles: list[VehicleEntry] | None = None  # None: a share of the preset's vehicles (a campaign names its own)
 
 
 class Lobby(BaseModel):

@@ -416,7 +416,7 @@ class GameService:
             if loaded.lobby is None:
                 raise Refused(f"Game #{gid} has already started.")
             lobby = loaded.lobby
-            specs = [SeatSpec(name=s.name, side=s.side, force=s.force) for s in lobby.seats]
+            specs = [SeatSpec(name=s.name, side=s.side, force=s.force, vehicles=s.vehicles) for s in lobby.seats]
             try:
                 state, events = new_game(self.catalog, lobby.scenario, specs, lobby.seed)
             except RuleError as exc:
@@ -577,7 +577,7 @@ class GameService:
         if where.channel_id is None:
             raise Refused("A game is played in a channel: start it there, not in a direct message.")
         lobby = Lobby(scenario=prepared.scenario, seed=self._seed(), campaign=prepared.campaign_id,
-                      seats=[LobbySeat(user_id=u, name=s.name, side=s.side, force=s.force)
+                      seats=[LobbySeat(user_id=u, name=s.name, side=s.side, force=s.force, vehicles=s.vehicles)
                              for u, s in zip(prepared.users, prepared.seats, strict=True)])
         game = await self.store.create_game(
             guild_id=where.guild_id, channel_id=where.channel_id, thread_id=where.thread_id,

@@ -69,7 +69,8 @@ def add_parser(sub) -> None:
     c.add_argument("--public", action="store_true")
     c.add_argument("--png", type=Path, help="write the service-record card here")
     c = cmd("pick", "choose your force for the next scenario")
-    c.add_argument("force", help="dog tags, e.g. '101 105 109:g6 107:radio', or 'auto'")
+    c.add_argument("force", help="dog tags and plates, e.g. '101 105 109:g6 107:radio 601:AP6:gunner=153', "
+                                 "or 'auto'")
     c = cmd("enlist", "a recruit from the depot joins a roster")
     c.add_argument("soldier", nargs="?", help="dog tag or name (default: the next in the depot)")
     c.add_argument("--for", dest="player", help="the organiser enlists for this player")
@@ -94,7 +95,10 @@ def add_parser(sub) -> None:
     c = cmd("promote", "promote a leader one rank")
     c.add_argument("soldier")
     c.add_argument("--citation", default="")
-    c = cmd("mark", "correct a soldier's status (fit, wounded, captured, missing, killed)")
+    c = cmd("crews", "the short-crews rule: who fills a vehicle's empty driver's or gunner's seat")
+    c.add_argument("rule", choices=("stay_home", "cross_trained", "untrained"))
+    c = cmd("mark", "correct a status (men: fit, wounded, captured, missing, killed; vehicles: fit, "
+                    "workshop, lost)")
     c.add_argument("soldier")
     c.add_argument("status")
     c.add_argument("--note", default="")
@@ -258,6 +262,7 @@ ACTIONS = {
     "reject": _action(lambda s, me, a: s.reject(me, a.campaign, a.number)),
     "award": _action(lambda s, me, a: s.award(me, a.campaign, a.soldier, a.award, a.citation)),
     "promote": _action(lambda s, me, a: s.promote(me, a.campaign, a.soldier, a.citation)),
+    "crews": _action(lambda s, me, a: s.crews(me, a.campaign, a.rule)),
     "mark": _action(lambda s, me, a: s.mark(me, a.campaign, a.soldier, a.status, a.note)),
     "standings": _standings,
     "history": _action(lambda s, me, a: s.history(me, a.campaign)),

@@ -33,7 +33,8 @@ OOPS = "Something went wrong on our side; it has been logged and nothing was cha
 CAMPAIGN_HELP = "the campaign's number (only needed where several campaigns run)"
 RESULT_HELP = "the result's number (default: the latest)"
 Side = Literal["US", "DE"]
-StatusWord = Literal["fit", "wounded", "captured", "missing", "killed"]
+StatusWord = Literal["fit", "wounded", "captured", "missing", "killed", "workshop", "lost"]
+CrewRule = Literal["stay_home", "cross_trained", "untrained"]
 AWARD_CHOICES = [app_commands.Choice(name=f"{a.category}: {a.names['US']} / {a.names['DE']}"[:100], value=a.id)
                  for a in AWARDS]
 
@@ -212,7 +213,8 @@ def campaign_group(service: CampaignService, games=None, courier=None) -> app_co
         await run(it, lambda c, w: s.soldier(c, w, soldier, public=public), campaign=campaign, name="soldier")
 
     @group.command(name="pick", description="Choose your force for the next scenario from your roster")
-    @app_commands.describe(soldiers="dog tags, e.g. `101 105 109:g6 107:radio`; leave out to have it chosen",
+    @app_commands.describe(soldiers="dog tags and plates, e.g. `101 109:g6 601:AP6:gunner=153`; leave out: "
+                                    "chosen for you",
                            campaign=CAMPAIGN_HELP)
     @app_commands.autocomplete(campaign=ac_campaign)
     async def pick(it: discord.Interaction, soldiers: str | None = None, campaign: int | None = None):
@@ -262,8 +264,15 @@ def campaign_group(service: CampaignService, games=None, courier=None) -> app_co
                       campaign: int | None = None):
         await run(it, lambda c, w: s.promote(c, w, soldier, citation or ""), campaign=campaign, name="promote")
 
+    @group.command(name="crews", description="Organiser: who fills a vehicle's empty driver's or gunner's seat")
+    @app_commands.describe(rule="stay_home, cross_trained (crew of that vehicle) or untrained (any of your men)",
+                           campaign=CAMPAIGN_HELP)
+    @app_commands.autocomplete(campaign=ac_campaign)
+    async def crews(it: discord.Interaction, rule: CrewRule, campaign: int | None = None):
+        await run(it, lambda c, w: s.crews(c, w, rule), campaign=campaign, name="crews")
+
     @group.command(name="mark", description="Organiser: correct a status (treated, exchanged, missing)")
-    @app_commands.describe(soldier="dog tag or name", status="his status now", note="why",
+    @app_commands.describe(soldier="dog tag, plate or name", status="his (its) status now", note="why",
                            campaign=CAMPAIGN_HELP)
     @app_commands.autocomplete(soldier=ac_soldier, campaign=ac_campaign)
     async def mark(it: discord.Interaction, soldier: str, status: StatusWord, note: str | None = None,

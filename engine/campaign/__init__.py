@@ -6,7 +6,7 @@
     st = begin(join(st, cdef, cat, 2, "Bo", "DE", date))
     seats = seat_specs(st, cdef, cat)                      # [(user id, SeatSpec)] for new_game
     result = result_from_game(st, cdef, finished_state, [uid for uid, _ in seats])
-    st, lines = apply_result(st, cdef, cat, result, date)  # wounds, kills, medals, promotions
+    st, lines = apply_result(st, cdef, cat, result, date)  # wounds, kills, medals, promotions, vehicles
 
 Pure rules, like the rest of the engine: no clock (dates are passed in), no store, no I/O
 but reading the definition files.
@@ -23,11 +23,15 @@ from engine.campaign.enlist import begin, enlist, fill_open_places, join, new_ca
 from engine.campaign.forces import (
     auto_force,
     check_pick,
+    crewed,
     eligible,
     next_step,
     parse_pick,
     pick,
+    seat_crew,
     seat_specs,
+    set_short_crews,
+    vehicle_eligible,
 )
 from engine.campaign.honours import AWARDS, LIMIT, award, medals_in_play, promote
 from engine.campaign.records import roster_view, service_record, standings
@@ -35,6 +39,7 @@ from engine.campaign.result import (
     PlayerOutcome,
     ScenarioResult,
     SoldierOutcome,
+    VehicleOutcome,
     apply_result,
     check_result,
     choose_branch,
@@ -47,6 +52,7 @@ from engine.campaign.roster import (
     Kind,
     Player,
     RosterEntry,
+    ShortCrews,
     Status,
     Training,
     mark,
@@ -54,9 +60,10 @@ from engine.campaign.roster import (
 
 __all__ = [
     "AWARDS", "LIMIT", "Branch", "CampaignDef", "CampaignError", "CampaignState", "CompanyEntry", "Eligibility",
-    "Honour", "Kind", "Player", "PlayerOutcome", "RosterEntry", "ScenarioResult", "SoldierOutcome", "Status",
-    "StepDef", "Training", "apply_result", "auto_force", "award", "begin", "check_pick", "check_result",
-    "choose_branch", "eligible", "enlist", "fill_open_places", "join", "load_campaigns", "mark", "medals_in_play",
-    "new_campaign", "next_step", "parse_pick", "pick", "promote", "result_from_game", "roster_view",
-    "seat_specs", "service_record", "standings",
+    "Honour", "Kind", "Player", "PlayerOutcome", "RosterEntry", "ScenarioResult", "ShortCrews", "SoldierOutcome",
+    "Status", "StepDef", "Training", "VehicleOutcome", "apply_result", "auto_force", "award", "begin",
+    "check_pick", "check_result", "choose_branch", "crewed", "eligible", "enlist", "fill_open_places", "join",
+    "load_campaigns", "mark", "medals_in_play", "new_campaign", "next_step", "parse_pick", "pick", "promote",
+    "result_from_game", "roster_view", "seat_crew", "seat_specs", "service_record", "set_short_crews",
+    "standings", "vehicle_eligible",
 ]

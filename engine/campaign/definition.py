@@ -1,15 +1,17 @@
-"""Campaign definitions: the company each side starts with, the depot its replacements come
-from, and the scenarios (steps) in order, each with its force budget, who may take part and
-what its result unlocks. Data in `campaigns/<id>/campaign.yaml`, validated like all content:
-a broken entry fails loading with a message naming the file, the entry and the field.
+"""Campaign definitions: the company each side starts with (men, crewmen and vehicles), the
+depot its replacements come from, and the scenarios (steps) in order, each with its force
+budget, who may take part, whether vehicles go, and what its result unlocks. Data in
+`campaigns/<id>/campaign.yaml`, validated like all content: a broken entry fails loading with
+a message naming the file, the entry and the field.
 """
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, model_validator
 
-from engine.campaign.roster import Kind, Training
+from engine.campaign.roster import Kind, ShortCrews, Training
 from engine.content import (
     Catalog,
     Frozen,
@@ -26,24 +28,31 @@ STEP_ID = r"^[a-z0-9][a-z0-9-]*$"
 RANK_ORDER = (Rank.PRIVATE, Rank.JUNIOR_NCO, Rank.SENIOR_NCO)
 
 
-class CompanyEntry(Frozen):
-    """One man (or, later, one vehicle) of a side's starting company."""
+# Whether a side's vehicles go to a step: not at all, if the player takes them, or always
+VehicleRule = Literal["none", "allowed", "required"]
 
-    serial: int = Field(ge=1, description="dog tag; for a vehicle its license plate number")
+
+class CompanyEntry(Frozen):
+    """One man, crewman or vehicle of a side's starting company."""
+
+    serial: int | None = Field(None, ge=1, description="dog tag; a vehicle's is its license plate (default)")
     kind: Kind = Kind.SOLDIER
     rank: Rank = Rank.PRIVATE
-    training: Training | None = Field(None, description="crewmen: the role and the vehicle they trained on")
+    training: Training | None = Field(None, description="crewmen: as on his card (left out: taken from it)")
     name: str | None = Field(None, description="vehicles only: the name painted on it")
-    vehicle: str | None = Field(None, description="vehicles only: the vehicle or gun type")
+    vehicle: str | None = Field(None, description="vehicles only: the vehicle or gun id (assets/vehicles)")
+    crew: list[int] | None = Field(None, description="vehicles only: its crewmen's dog tags; left out: the "
+                                                     "company's crewmen trained on it")
 
     @model_validator(mode="after")
     def _fits_kind(self) -> CompanyEntry:
         if self.kind == Kind.VEHICLE and not (self.vehicle and self.name):
             raise ValueError("a vehicle needs a name and a vehicle type")
-        if self.kind != Kind.VEHICLE and (self.vehicle or self.name):
-            raise ValueError("only a vehicle takes a name or a vehicle type here; men take theirs from the catalogue")
-        if self.kind == Kind.CREWMAN and self.training is None:
-            raise ValueError("a crewman needs his training (role and vehicle)")
+        if self.kind != Kind.VEHICLE and (self.vehicle or self.name or self.crew is not None):
+            raise ValueError("only a vehicle takes a name, a vehicle type or a crew here; men take theirs from "
+                             "the catalogue")
+        if self.kind != Kind.VEHICLE and self.serial is None:
+            raise ValueError("a man needs his dog tag (serial)")
         if self.kind == Kind.SOLDIER and self.training is not None:
             raise ValueError("training belongs to crewmen (kind: crewman)")
         return self
@@ -93,12 +102,18 @@ class StepDef(Frozen):
     budget: dict[int, int] | None = Field(None, description="VP per player by number of players; "
                                                             "left out: the scenario's own")
     eligible: Eligibility = Eligibility()
+    vehicles: dict[Nationality, VehicleRule] = Field(
+        default_factory=dict, description="per side: none, allowed (left out) or required; a vehicle goes only "
+                                          "where the scenario fields its type")
     next: str | Branch | None = Field(None, description="a step id, a branch, or nothing: the campaign ends")
 
     def targets(self) -> list[str]:
         if self.next is None:
             return []
         return [self.next] if isinstance(self.next, str) else self.next.targets()
+
+    def vehicle_rule(self, side: str) -> VehicleRule:
+        return self.vehicles.get(Nationality(side), "allowed")
 
 
 class CampaignDef(Frozen):
@@ -108,6 +123,8 @@ class CampaignDef(Frozen):
     sides: dict[Nationality, SideCompany]
     start: str
     steps: list[StepDef] = Field(min_length=1)
+    short_crews: ShortCrews = Field("cross_trained", description="who fills a vehicle's empty driver or gunner "
+                                                                 "seat; the organiser may change it")
 
     def step(self, step_id: str) -> StepDef:
         for s in self.steps:
@@ -163,15 +180,22 @@ def _check(cdef: CampaignDef, path: Path, cat: Catalog) -> CampaignDef:
             kept[side.id.value] |= {e.serial for e in side.reinforcements}
         if step.budget is not None:
             _check_budget(step, sc, fail, f"{where}.budget")
+        for side, rule in step.vehicles.items():
+            if rule == "required" and not sc.side(side).vehicles:
+                fail(f"{where}.vehicles.{side.value}", f"{sc.name} fields no {side.value} vehicles to require")
     _check_reachable(cdef, fail)
     depots = {}
     for side, company in cdef.sides.items():
         seen: set[int] = set()
+        entries = []
         for j, entry in enumerate(company.company):
             field = f"sides.{side.value}.company[{j}]"
+            if entry.kind == Kind.VEHICLE:
+                entry = _check_vehicle(entry, side, cat, lambda f, m, field=field: fail(f"{field}{f}", m))
             if entry.serial in seen:
                 fail(field, f"dog tag {entry.serial} is listed twice")
             seen.add(entry.serial)
+            entries.append(entry)
             if entry.kind == Kind.VEHICLE:
                 continue
             d = cat.soldiers.get(entry.serial)
@@ -184,6 +208,19 @@ def _check(cdef: CampaignDef, path: Path, cat: Catalog) -> CampaignDef:
             if entry.serial in kept[side.value]:
                 fail(field, f"{d.name} is a reinforcement in one of the campaign's scenarios, so he cannot "
                             "also belong to the company")
+            card = Training(role=d.crew.role, vehicle=d.crew.vehicle) if d.crew else None
+            if card and entry.kind != Kind.CREWMAN:
+                fail(f"{field}.kind", f"{d.name} is a crewman ({card.role.value} on {card.vehicle}): list him "
+                                      "with kind: crewman")
+            if entry.kind == Kind.CREWMAN:
+                if card is None:
+                    fail(f"{field}.kind", f"{d.name}'s card names no crew training; he is a soldier")
+                if entry.training not in (None, card):
+                    fail(f"{field}.training", f"{d.name}'s card says {card.role.value} on {card.vehicle}; "
+                                              "the engine trains crews by their cards")
+                entries[-1] = entry.model_copy(update={"training": card})
+        entries = _assign_crews(entries, side, fail)
+        company = company.model_copy(update={"company": entries})
         if company.depot is None:
             depot = [s.serial for s in sorted(cat.soldiers.values(), key=lambda s: s.serial)
                      if s.nationality == side and s.serial not in seen and s.serial not in kept[side.value]]
@@ -200,6 +237,42 @@ def _check(cdef: CampaignDef, path: Path, cat: Catalog) -> CampaignDef:
                     fail(field, f"{d.name} is a reinforcement in one of the campaign's scenarios")
         depots[side] = company.model_copy(update={"depot": depot})
     return cdef.model_copy(update={"sides": depots})
+
+
+def _check_vehicle(entry: CompanyEntry, side: Nationality, cat: Catalog, fail) -> CompanyEntry:
+    """A company vehicle: a panel of the side, known by the panel's license plate (the engine
+    knows a vehicle by it, so a campaign has one vehicle of each type)."""
+    v = cat.vehicles.get(entry.vehicle)
+    if v is None:
+        fail(".vehicle", f"no vehicle {entry.vehicle!r}; there are {', '.join(sorted(cat.vehicles))}")
+    if v.nationality != side:
+        fail(".vehicle", f"the {v.name} is {v.nationality.value}, not {side.value}")
+    if entry.serial not in (None, v.plate):
+        fail(".serial", f"the {v.name}'s license plate is {v.plate}")
+    return entry.model_copy(update={"serial": v.plate})
+
+
+def _assign_crews(entries: list[CompanyEntry], side: Nationality, fail) -> list[CompanyEntry]:
+    """Each vehicle's crew: the crewmen it lists, else the company's crewmen trained on it whom
+    no other vehicle lists; a crewman belongs to one vehicle at most."""
+    crewmen = {e.serial: e for e in entries if e.kind == Kind.CREWMAN}
+    listed: dict[int, int] = {}
+    for j, e in enumerate(entries):
+        for serial in e.crew or []:
+            if serial not in crewmen:
+                fail(f"sides.{side.value}.company[{j}].crew", f"dog tag {serial} is no crewman of the company")
+            if serial in listed:
+                fail(f"sides.{side.value}.company[{j}].crew", f"dog tag {serial} already crews plate "
+                                                              f"{listed[serial]}")
+            listed[serial] = e.serial
+    out = []
+    for e in entries:
+        if e.kind == Kind.VEHICLE and e.crew is None:
+            crew = [c.serial for c in crewmen.values() if c.training.vehicle == e.vehicle and c.serial not in listed]
+            listed.update((serial, e.serial) for serial in crew)
+            e = e.model_copy(update={"crew": crew})
+        out.append(e)
+    return out
 
 
 def _check_budget(step: StepDef, sc, fail, field: str) -> None:

@@ -10,6 +10,7 @@ from engine.campaign.roster import (
     Kind,
     Player,
     RosterEntry,
+    Status,
     new_entry,
 )
 from engine.content import Catalog, Nationality, Rank
@@ -52,37 +53,52 @@ def _side(word: str) -> Nationality:
 
 
 def _cost(cat: Catalog, e: CompanyEntry) -> int:
-    d = cat.soldiers.get(e.serial)
-    return d.profile(e.rank).vp if d is not None and e.kind != Kind.VEHICLE else 0
+    if e.kind == Kind.VEHICLE:
+        return cat.vehicles[e.vehicle].vp
+    return cat.soldiers[e.serial].profile(e.rank).vp
+
+
+def _lots(company: list[CompanyEntry]) -> list[list[CompanyEntry]]:
+    """What is dealt as one: a vehicle with its crew, else a man alone."""
+    by_serial = {e.serial: e for e in company}
+    crewed = {serial for e in company if e.kind == Kind.VEHICLE for serial in e.crew or []}
+    lots = []
+    for e in company:
+        if e.kind == Kind.VEHICLE:
+            lots.append([e, *(by_serial[s] for s in e.crew or [])])
+        elif e.serial not in crewed:
+            lots.append([e])
+    return lots
 
 
 def _deal(st: CampaignState, cdef: CampaignDef, cat: Catalog, side: Nationality, date: str) -> None:
-    """The dearest man first, each to the player whose share is cheapest so far (as the
-    engine shares a preset squad), so leaders spread across the side's players."""
+    """The dearest lot first (a man, or a vehicle with its crew), each to the player whose
+    share is cheapest so far (as the engine shares a preset squad), so leaders and vehicles
+    spread across the side's players."""
     players = st.side_players(side)
     if not players:
         return
-    company = cdef.sides[side].company
-    if len(company) < len(players):
+    lots = _lots(cdef.sides[side].company)
+    if len(lots) < len(players):
         raise CampaignError(f"The {side.value} company has too few men for {len(players)} players.")
     shares: list[list[CompanyEntry]] = [[] for _ in players]
     cost = [0] * len(players)
-    for e in sorted(company, key=lambda e: (-_cost(cat, e), e.serial)):
+    for lot in sorted(lots, key=lambda lot: (-sum(_cost(cat, e) for e in lot), lot[0].serial)):
         k = min(range(len(players)), key=lambda i: (cost[i], len(shares[i]), i))
-        shares[k].append(e)
-        cost[k] += _cost(cat, e)
+        shares[k] += lot
+        cost[k] += sum(_cost(cat, e) for e in lot)
     for p, share in zip(players, shares):
         p.roster = [_from_company(cat, e, side, date) for e in sorted(share, key=lambda e: e.serial)]
         p.strength = sum(1 for e in share if e.kind != Kind.VEHICLE)
-        p.pick = None
+        p.pick, p.pick_vehicles = None, []
 
 
 def _from_company(cat: Catalog, e: CompanyEntry, side: Nationality, date: str) -> RosterEntry:
     if e.kind == Kind.VEHICLE:
         entry = RosterEntry(serial=e.serial, name=e.name, side=side, kind=Kind.VEHICLE, rank=None,
-                            vehicle=e.vehicle)
+                            vehicle=e.vehicle, crew=list(e.crew or []))
     else:
-        entry = new_entry(cat, e.serial, e.rank, kind=e.kind, training=e.training)
+        entry = new_entry(cat, e.serial, e.rank)
     entry.note(date, "Joined the company at the start of the campaign.")
     return entry
 
@@ -127,7 +143,22 @@ def enlist(st: CampaignState, cat: Catalog, user_id: int, serial: int | None, da
     after = f" after scenario {st.number}" if st.number else ""
     entry.note(date, f"Enlisted as a replacement{after}.", result=st.number or None)
     p.roster.append(entry)
-    return st, f"{cat.soldiers[serial].name} ({serial}) joins {p.name}'s roster as a private."
+    line = f"{cat.soldiers[serial].name} ({serial}) joins {p.name}'s roster as a private"
+    vehicle = _crew_needing(p, entry)
+    if vehicle is not None:  # a replacement crewman joins the crew of the vehicle he trained on
+        vehicle.crew.append(serial)
+        vehicle.note(date, f"{entry.name} ({serial}) joins the crew as {entry.training.role.value}.",
+                     result=st.number or None)
+        line += f" and the crew of {vehicle.name} ({vehicle.serial})"
+    return st, line + "."
+
+
+def _crew_needing(p: Player, entry: RosterEntry) -> RosterEntry | None:
+    """The player's vehicle of the type a recruit crewman trained on, still in service."""
+    if entry.training is None:
+        return None
+    return next((v for v in p.roster if v.kind == Kind.VEHICLE and v.vehicle == entry.training.vehicle
+                 and v.status in (Status.FIT, Status.WORKSHOP)), None)
 
 
 def fill_open_places(st: CampaignState, cat: Catalog, date: str) -> tuple[CampaignState, list[str]]:

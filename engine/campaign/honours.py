@@ -42,8 +42,9 @@ class AwardKind:
 # at most one medal and one badge a scenario, and the limits per rank always hold.
 AWARDS: tuple[AwardKind, ...] = (
     AwardKind("silver", "medal", {"US": "Silver Star", "DE": "Iron Cross 1st Class"},
-              "put two or more enemies out of the fight in one scenario (kills and prisoners taken)",
-              lambda o, e: o.kills + o.captures >= 2),
+              "put two or more enemies out of the fight in one scenario (kills, prisoners taken and "
+              "vehicles knocked out)",
+              lambda o, e: o.kills + o.captures + o.knocked_out >= 2),
     AwardKind("bronze", "medal", {"US": "Bronze Star", "DE": "Iron Cross 2nd Class"},
               "rallied a pinned comrade while under fire",
               lambda o, e: o.deeds.get("rallied_under_fire", 0) >= 1),

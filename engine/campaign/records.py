@@ -43,7 +43,11 @@ class RosterLine(V):
     kills: int
     captures: int
     scenarios: int
-    training: str | None = None
+    training: str | None = None  # crewmen: "gunner on M4A1 Sherman (75 mm)"
+    knocked_out: int = 0  # enemy vehicles destroyed
+    crew: str | None = None  # vehicles: "commander Calloway (151), gunner Reinholt (152)"
+    damage: str | None = None  # vehicles in the workshop: what it is there for
+    vehicle: str | None = None  # crewmen: the roster vehicle whose crew he belongs to
 
 
 class PrivateRosterLine(RosterLine):
@@ -79,6 +83,8 @@ class ServiceRecord(V):
     captures: int
     wounds: int
     scenarios: list[str]  # the scenarios he fought, in order
+    knocked_out: int = 0  # enemy vehicles destroyed
+    crew: list[str] = []  # vehicles: "commander Calloway (151)", ...; crewmen: [the vehicle he crews]
     notable: list[str]  # dated lines of his service log
     vp: int | None = None  # private only: his cost at his rank
     vp_earned: int | None = None  # private only
@@ -123,12 +129,40 @@ def route(cdef: CampaignDef) -> str:
 
 def _title(e: RosterEntry, cat: Catalog) -> str:
     if e.kind == Kind.VEHICLE or e.rank is None:
-        return e.vehicle or "vehicle"
+        return _vehicle_name(cat, e.vehicle)
     return cat.soldiers[e.serial].profile(e.rank).title
 
 
-def _training(e: RosterEntry) -> str | None:
-    return f"{e.training.role.value.replace('_', ' ')} on {e.training.vehicle}" if e.training else None
+def _vehicle_name(cat: Catalog, vehicle: str | None) -> str:
+    return cat.vehicles[vehicle].name if vehicle in cat.vehicles else vehicle or "vehicle"
+
+
+def _training(e: RosterEntry, cat: Catalog) -> str | None:
+    if e.training is None:
+        return None
+    return f"{e.training.role.value.replace('_', ' ')} on {_vehicle_name(cat, e.training.vehicle)}"
+
+
+def crew_words(st: CampaignState, e: RosterEntry, cat: Catalog) -> list[str]:
+    """A vehicle's crew, each by his trained role; a crewman's vehicle."""
+    if e.kind != Kind.VEHICLE:
+        v = st.vehicle_of(e.serial)
+        return [f"crew of {v.name} ({v.serial})"] if v else []
+    out = []
+    for serial in e.crew:
+        man = st.entry(serial)
+        role = man.training.role.value.replace("_", " ") if man.training else "untrained"
+        out.append(f"{role} {man.name} ({serial})" + ("" if man.status == Status.FIT else
+                                                      f", {STATUS_WORDS[man.status]}"))
+    return out
+
+
+def damage_words(e: RosterEntry, cat: Catalog) -> str | None:
+    if not e.damage or e.vehicle not in cat.vehicles:
+        return None
+    vdef = cat.vehicles[e.vehicle]
+    return ", ".join(f"{vdef.location(loc).name} ({' and '.join(x.capitalize() for x in m)})"
+                     for loc, m in e.damage.items())
 
 
 def roster_view(st: CampaignState, cat: Catalog, user_id: int, *, private: bool) -> RosterView:
@@ -139,7 +173,11 @@ def roster_view(st: CampaignState, cat: Catalog, user_id: int, *, private: bool)
                 "status": STATUS_WORDS[e.status], "medals": len(e.honours_at("medal")) if e.rank else 0,
                 "badges": len(e.honours_at("badge")) if e.rank else 0, "honours": len(e.honours),
                 "kills": e.kills, "captures": e.captures, "scenarios": len(e.served),
-                "training": _training(e)}
+                "training": _training(e, cat), "knocked_out": e.knocked_out,
+                "crew": ", ".join(crew_words(st, e, cat)) or None if e.kind == Kind.VEHICLE else None,
+                "damage": damage_words(e, cat),
+                "vehicle": (st.vehicle_of(e.serial).name if st.vehicle_of(e.serial) else None)
+                if e.kind == Kind.CREWMAN else None}
         if private:
             vp = cat.soldiers[e.serial].profile(e.rank).vp if e.rank and e.serial in cat.soldiers else None
             lines.append(PrivateRosterLine(**base, vp=vp, vp_earned=e.vp_earned))
@@ -165,8 +203,8 @@ def service_record(st: CampaignState, cat: Catalog, serial: int, *, private: boo
     return ServiceRecord(
         campaign=st.name, player=owner.name, serial=serial, name=e.name, side=e.side.value, kind=e.kind.value,
         rank=rank_words.get(e.rank.value, "") if e.rank else "", rank_title=_title(e, cat),
-        status=STATUS_WORDS[e.status], weapon=d.weapon if d else (e.vehicle or ""),
-        training=_training(e),
+        status=STATUS_WORDS[e.status], weapon=d.weapon if d else _vehicle_name(cat, e.vehicle),
+        training=_training(e, cat), knocked_out=e.knocked_out, crew=crew_words(st, e, cat),
         honours=honours, medals_in_play=medals_in_play(e, d) if d else 0, kills=e.kills, captures=e.captures,
         wounds=e.wounds, scenarios=[names.get(n, str(n)) for n in e.served], notable=notable,
         vp=d.profile(e.rank).vp if private and d and e.rank else None,

@@ -1,8 +1,9 @@
 """A finished scenario's result, and what it does to the rosters.
 
 `result_from_game` reads a finished game's state into a `ScenarioResult` (who fought for whom,
-who fell, who was taken, every kill, prisoner and VP); `apply_result` carries it into the
-campaign: fates, wounds and recovery, kills and prisoners to the men who made them, VP to the
+who fell, who was taken, every kill, prisoner and VP, what became of each vehicle);
+`apply_result` carries it into the campaign: fates, wounds and recovery, kills and prisoners to
+the men who made them, vehicles destroyed, lost, recovered or sent to the workshop, VP to the
 players, awards by the table, promotions, the next step. Both are pure: the use-cases store.
 """
 from __future__ import annotations
@@ -23,9 +24,11 @@ from engine.campaign.records import plural
 from engine.campaign.roster import (
     CampaignError,
     CampaignState,
+    Kind,
     Model,
     PendingChoice,
     ResultRecord,
+    RosterEntry,
     Status,
 )
 from engine.content import Catalog, Nationality
@@ -41,7 +44,22 @@ class SoldierOutcome(Model):
     kills: int = 0
     captures: int = 0  # prisoners he took
     deeds: dict[str, int] = Field(default_factory=dict)
-    vp: int = 0  # VP the game credits to him: prisoners he held at the end, orders he carried out
+    vp: int = 0  # VP the game credits to him: his kills, prisoners held at the end, orders carried out
+    knocked_out: int = 0  # enemy vehicles and guns he destroyed
+    vehicle: int | None = None  # the plate of the vehicle he crewed
+
+
+VehicleFate = Literal["fit", "destroyed", "abandoned"]
+
+
+class VehicleOutcome(Model):
+    plate: int
+    user_id: int
+    fate: VehicleFate
+    damage: dict[str, list[str]] = Field(default_factory=dict)  # its markers at the end, by location
+    crew: list[int] = Field(default_factory=list)  # the men who started in it
+    kills: int = 0  # men its crew killed
+    knocked_out: int = 0  # enemy vehicles and guns its crew destroyed
 
 
 class PlayerOutcome(Model):
@@ -67,7 +85,8 @@ class ScenarioResult(Model):
     side_vp: dict[str, int]
     players: list[PlayerOutcome]
     soldiers: list[SoldierOutcome]
-    outsiders: list[int] = Field(default_factory=list)  # men in the game on no roster (the scenario's own)
+    vehicles: list[VehicleOutcome] = Field(default_factory=list)
+    outsiders: list[int] = Field(default_factory=list)  # men and vehicles in the game on no roster
 
 
 def state_key(state: GameState) -> str:
@@ -122,16 +141,38 @@ def result_from_game(st: CampaignState, cdef: CampaignDef, game: GameState, seat
         if s.status == "reserve":
             continue
         entry = owner.entry(serial)
-        if s.rank != entry.rank or s.medals != medals_in_play(entry, game.setup.soldiers[serial]):
+        force = game.forces[s.force]
+        rank, medals = _fought_as(entry, game, crew=force.kind == "vehicle")
+        if s.rank != rank or s.medals != medals:
             raise CampaignError(f"{entry.name} ({serial}) fought as {s.rank.value} with {s.medals} medal cards; "
-                                f"his roster says {entry.rank.value} with "
-                                f"{medals_in_play(entry, game.setup.soldiers[serial])}.")
+                                f"his roster says {rank.value} with {medals}.")
+        seat = force.seat
         vp = sum(2 * game.vp_value(p.serial) for p in game.soldiers.values()
                  if p.captor == serial and p.status in ("board", "exited"))
+        vp += sum(e.amount for e in game.vp if e.kind == "kill" and e.by == serial and e.seat == seat)
         if s.deeds.get("orders"):
-            vp += sum(e.amount for e in game.vp if e.kind == "orders" and e.seat == game.forces[s.force].seat)
+            vp += sum(e.amount for e in game.vp if e.kind == "orders" and e.seat == seat)
         soldiers.append(SoldierOutcome(serial=serial, user_id=user, fate=_fate(s), kills=s.kills,
-                                       captures=s.captures, deeds=dict(s.deeds), vp=vp))
+                                       captures=s.captures, deeds=dict(s.deeds), vp=vp,
+                                       knocked_out=_knocked_out(game, {serial}),
+                                       vehicle=force.plate if force.kind == "vehicle" else None))
+    vehicles = []
+    for plate in sorted(game.vehicles):
+        vs = game.vehicles[plate]
+        owner = st.owner_of(plate)
+        if owner is None:
+            outsiders.append(plate)
+            continue
+        user = seat_users[game.forces[vs.force].seat]
+        if user != owner.user_id:
+            raise CampaignError(f"{owner.entry(plate).name} ({plate}) is on {owner.name}'s roster but fought for "
+                                f"{st.player(user).name}.")
+        crew = sorted(s.serial for s in game.soldiers.values() if s.force == vs.force)
+        fate = vs.status if vs.status in ("destroyed", "abandoned") else "fit"
+        vehicles.append(VehicleOutcome(plate=plate, user_id=user, fate=fate,
+                                       damage={loc: list(m) for loc, m in vs.damage.items() if m}, crew=crew,
+                                       kills=sum(game.soldiers[n].kills for n in crew),
+                                       knocked_out=_knocked_out(game, set(crew))))
     players = []
     for side in sorted({seat.side for seat in game.seats}):
         seats = [seat for seat in game.seats if seat.side == side]
@@ -146,7 +187,22 @@ def result_from_game(st: CampaignState, cdef: CampaignDef, game: GameState, seat
     r = game.result
     return ScenarioResult(key=key or state_key(game), step=step.id, scenario=step.scenario, winner=r.winner,
                           reason=r.reason, side_vp=dict(r.vp), players=players, soldiers=soldiers,
-                          outsiders=outsiders)
+                          vehicles=vehicles, outsiders=outsiders)
+
+
+def _fought_as(entry: RosterEntry, game: GameState, crew: bool):
+    """The rank and medal cards he must have fought with: his roster's on foot; in a vehicle's
+    crew his first rank card and none, as the engine seats every crewman (vehicle_setup)."""
+    d = game.setup.soldiers[entry.serial]
+    if crew:
+        return d.ranks[0].rank, 0
+    return entry.rank, medals_in_play(entry, d)
+
+
+def _knocked_out(game: GameState, men: set[int]) -> int:
+    """Enemy vehicles and guns these men destroyed (the VP log names the plate and the shooter)."""
+    return sum(1 for e in game.vp if e.kind == "kill" and e.by in men and e.serial in game.vehicles
+               and game.vehicles[e.serial].side != game.soldiers[e.by].side)
 
 
 def check_result(st: CampaignState, result: ScenarioResult) -> None:
@@ -172,6 +228,17 @@ def check_result(st: CampaignState, result: ScenarioResult) -> None:
         if e.status != Status.FIT:
             raise CampaignError(f"{e.name} ({e.serial}) is {e.status.value} and cannot have fought in this "
                                 "scenario; a killed, captured, missing or wounded man sits it out.")
+    for o in result.vehicles:
+        if o.plate in seen:
+            raise CampaignError(f"Plate {o.plate} appears twice in the result.")
+        seen.add(o.plate)
+        p = st.player(o.user_id)
+        e = p.entry(o.plate)
+        if e is None or e.kind != Kind.VEHICLE:
+            raise CampaignError(f"Plate {o.plate} is not a vehicle on {p.name}'s roster.")
+        if e.status != Status.FIT:
+            raise CampaignError(f"{e.name} ({e.serial}) is {e.status.value} and cannot have fought in this "
+                                "scenario.")
     for po in result.players:
         st.player(po.user_id)
 
@@ -191,25 +258,33 @@ def apply_result(st: CampaignState, cdef: CampaignDef, cat: Catalog, result: Sce
                 e.status, e.out_until = Status.FIT, None
                 e.note(date, "Back on duty, his wound healed.", result=n)
                 lines.append(f"{e.name} ({e.serial}) is back on duty.")
+            elif e.status == Status.WORKSHOP and e.out_until is not None and e.out_until <= n:
+                e.status, e.out_until, e.damage = Status.FIT, None, {}
+                e.note(date, "Back from the workshop, repaired.", result=n)
+                lines.append(f"{e.name} ({e.serial}) is back from the workshop.")
     for o in result.soldiers:
         p = st.player(o.user_id)
         e = p.entry(o.serial)
         e.served.append(n)
         e.served_at_rank += 1
         e.kills += o.kills
+        e.knocked_out += o.knocked_out
         e.captures += o.captures
         e.vp_earned += o.vp
         deeds = _deeds_words(o)
-        e.note(date, f"Fought at {sc.name}" + (f": {deeds}." if deeds else "."), result=n,
-               notable=bool(o.kills or o.captures))
+        seat = f" in {p.entry(o.vehicle).name}'s crew" if o.vehicle and p.entry(o.vehicle) else ""
+        e.note(date, f"Fought at {sc.name}{seat}" + (f": {deeds}." if deeds else "."), result=n,
+               notable=bool(o.kills or o.captures or o.knocked_out))
         if o.fate == "killed":
             e.status = Status.KILLED
             e.note(date, f"Killed in action at {sc.name}.", result=n, notable=True)
             lines.append(f"{e.name} ({e.serial}) of {p.name} is killed in action.")
+            lines += _leaves_crew(st, e, "killed in action", date, n)
         elif o.fate == "captured":
             e.status = Status.CAPTURED
             e.note(date, f"Taken prisoner at {sc.name}.", result=n, notable=True)
             lines.append(f"{e.name} ({e.serial}) of {p.name} is a prisoner of war.")
+            lines += _leaves_crew(st, e, "taken prisoner", date, n)
         elif o.fate == "wounded":
             e.wounds += 1
             if result.winner == p.side:
@@ -221,17 +296,19 @@ def apply_result(st: CampaignState, cdef: CampaignDef, cat: Catalog, result: Sce
                 e.status, e.out_until = Status.WOUNDED, n + 1
                 e.note(date, f"Wounded at {sc.name}; he sits out the next scenario.", result=n, notable=True)
                 lines.append(f"{e.name} ({e.serial}) of {p.name} is wounded and sits out the next scenario.")
-        if o.kills or o.captures:
+        if o.kills or o.captures or o.knocked_out:
             lines.append(f"{e.name} ({e.serial}) is credited with {_deeds_words(o, only_scores=True)}.")
         lines += automatic_awards(e, o, date, n)
         if promotion_due(e, o, cat):
             lines.append(promote(e, cat, date=date, why=f"{e.served_at_rank} scenarios at his rank", result=n))
+    for o in result.vehicles:
+        lines += _vehicle_back(st, cat, result, o, sc.name, date, n)
     vp = {po.user_id: po.vp for po in result.players}
     for po in result.players:
         lines.append(f"{st.player(po.user_id).name}: {po.vp} VP" + (
             f" ({po.own_vp} his own, {po.shared_vp:+d} shared by his side)" if po.shared_vp else "") + ".")
     for p in st.players:
-        p.pick = None
+        p.pick, p.pick_vehicles = None, []
         if p.open_places:
             lines.append(f"{p.name} has {plural(p.open_places, 'open place')} for recruits (`campaign enlist`).")
     winner = result.winner.value if result.winner else None
@@ -245,10 +322,63 @@ def apply_result(st: CampaignState, cdef: CampaignDef, cat: Catalog, result: Sce
     return st, lines
 
 
+def _leaves_crew(st: CampaignState, man: RosterEntry, why: str, date: str, n: int) -> list[str]:
+    """A crewman killed or taken is struck off his vehicle's crew; the depot may send another."""
+    vehicle = st.vehicle_of(man.serial)
+    if vehicle is None:
+        return []
+    vehicle.crew.remove(man.serial)
+    vehicle.note(date, f"Lost {man.name} ({man.serial}) from its crew, {why}.", result=n, notable=True)
+    return [f"{vehicle.name} ({vehicle.serial}) has lost {man.name} from its crew."]
+
+
+def _vehicle_back(st: CampaignState, cat: Catalog, result: ScenarioResult, o: VehicleOutcome, where: str,
+                  date: str, n: int) -> list[str]:
+    """What became of a vehicle (docs/campaigns.md, Crews and vehicles): destroyed, it is gone;
+    abandoned, it is recovered only if its side held the field; a survivor's Wreck markers are
+    mended by its crew, while a Critical or a fire sends it to the workshop for the next scenario."""
+    p = st.player(o.user_id)
+    e = p.entry(o.plate)
+    e.served.append(n)
+    e.kills += o.kills
+    e.knocked_out += o.knocked_out
+    scores = _deeds_words(SoldierOutcome(serial=o.plate, user_id=o.user_id, fate="fit", kills=o.kills,
+                                         knocked_out=o.knocked_out), only_scores=True)
+    e.note(date, f"Fought at {where}" + (f": its crew made {scores}." if scores else "."), result=n,
+           notable=bool(scores))
+    lines = [f"{e.name} ({e.serial}) is credited with {scores}."] if scores else []
+    if o.fate == "destroyed":
+        e.status = Status.DESTROYED
+        e.note(date, f"Destroyed at {where}.", result=n, notable=True)
+        return [*lines, f"{e.name} ({e.serial}) of {p.name} was destroyed."]
+    if o.fate == "abandoned" and result.winner != p.side:
+        e.status = Status.LOST
+        e.note(date, f"Abandoned at {where} on a field its side did not hold: lost.", result=n, notable=True)
+        return [*lines, f"{e.name} ({e.serial}) of {p.name} was abandoned and is lost."]
+    if o.fate == "abandoned":
+        e.note(date, f"Abandoned at {where}; its side held the field and recovered it.", result=n, notable=True)
+        lines.append(f"{e.name} ({e.serial}) of {p.name} was abandoned and recovered.")
+    serious = {loc: m for loc, m in o.damage.items() if {"critical", "fire"} & set(m)}
+    vdef = cat.vehicles[e.vehicle]
+    if serious:
+        e.status, e.out_until, e.damage = Status.WORKSHOP, n + 1, {loc: list(m) for loc, m in o.damage.items()}
+        what = ", ".join(f"{vdef.location(loc).name} ({' and '.join(x.capitalize() for x in m)})"
+                         for loc, m in serious.items())
+        e.note(date, f"To the workshop for {what}; it misses the next scenario.", result=n, notable=True)
+        lines.append(f"{e.name} ({e.serial}) goes to the workshop ({what}) and misses the next scenario.")
+    elif o.damage:
+        what = ", ".join(vdef.location(loc).name for loc in o.damage)
+        e.note(date, f"Its crew mended the wrecked {what}.", result=n)
+        lines.append(f"{e.name} ({e.serial}): its crew mends the wrecked {what}.")
+    return lines
+
+
 def _deeds_words(o: SoldierOutcome, only_scores: bool = False) -> str:
     words = []
     if o.kills:
         words.append(plural(o.kills, "kill"))
+    if o.knocked_out:
+        words.append(plural(o.knocked_out, "vehicle") + " knocked out")
     if o.captures:
         words.append(plural(o.captures, "prisoner") + " taken")
     if o.vp and only_scores:

@@ -1,10 +1,12 @@
-"""The campaign's people: each player's roster of soldiers (and, once vehicles land, crewmen
-and vehicles), what happened to each man, and the company and depot they come from.
+"""The campaign's people and machines: each player's roster of soldiers, crewmen and vehicles,
+what happened to each, and the company and depot they come from.
 
 A roster soldier is one of the catalogue's soldiers, known by his dog tag for the whole
 campaign: he keeps his name, his rank (which can rise), his status, his medals and badges per
-rank, his kills, prisoners, scenarios and a dated service log. A dog tag is on at most one
-roster of a campaign, and a soldier who left the depot never goes back to it.
+rank, his kills, prisoners, scenarios and a dated service log. A crewman is a soldier trained
+on one vehicle or gun (his card says which). A vehicle is known by its license plate: its
+status, its crew, the damage waiting for the workshop, its kills. A dog tag or plate is on at
+most one roster of a campaign, and a soldier who left the depot never goes back to it.
 """
 from __future__ import annotations
 
@@ -13,8 +15,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.content import Catalog, ForceEntry, Nationality, Rank
+from engine.content import Catalog, ForceEntry, Nationality, Rank, VehicleEntry
 from engine.errors import RuleError
+from engine.vehicle_content import Role
 
 
 class CampaignError(RuleError):
@@ -31,11 +34,23 @@ class Status(StrEnum):
     KILLED = "killed"  # killed in action: never fights again
     CAPTURED = "captured"  # a prisoner of the enemy when his last scenario ended
     MISSING = "missing"  # the organiser's mark for a man whose fate is not known
+    # vehicles (docs/campaigns.md, Crews and vehicles)
+    WORKSHOP = "workshop"  # a Critical or a fire: misses scenarios until `out_until` is confirmed
+    DESTROYED = "destroyed"  # knocked out: lost for the campaign
+    LOST = "lost"  # abandoned on a field its side did not hold
 
 
 STATUS_WORDS = {Status.FIT: "fit", Status.WOUNDED: "wounded", Status.KILLED: "killed in action",
-                Status.CAPTURED: "prisoner of war", Status.MISSING: "missing"}
+                Status.CAPTURED: "prisoner of war", Status.MISSING: "missing", Status.WORKSHOP: "in the workshop",
+                Status.DESTROYED: "destroyed", Status.LOST: "abandoned and lost"}
 ON_THE_BOOKS = (Status.FIT, Status.WOUNDED)  # men who count toward a player's strength
+MEN_STATUSES = (Status.FIT, Status.WOUNDED, Status.KILLED, Status.CAPTURED, Status.MISSING)
+VEHICLE_STATUSES = (Status.FIT, Status.WORKSHOP, Status.DESTROYED, Status.LOST)
+
+
+# How far a vehicle's crew may be made up when a man it needs is missing (docs/campaigns.md)
+ShortCrews = Literal["stay_home", "cross_trained", "untrained"]
+SHORT_CREWS: tuple[str, ...] = ("stay_home", "cross_trained", "untrained")
 
 
 class Kind(StrEnum):
@@ -44,21 +59,13 @@ class Kind(StrEnum):
     VEHICLE = "vehicle"  # a vehicle or gun, known by its license plate
 
 
-class CrewRole(StrEnum):
-    COMMANDER = "commander"
-    GUNNER = "gunner"
-    LOADER = "loader"
-    DRIVER = "driver"
-    RADIO_OPERATOR = "radio_operator"
-
-
 class Training(Model):
-    """A crewman's training: his role and the vehicle or gun he trained on (he counts as
-    untrained on any other)."""
+    """A crewman's training, as his card gives it: his role and the vehicle or gun (its id in
+    assets/vehicles) he trained on; he counts as untrained on any other (Hell on Wheels, Crew)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    role: CrewRole
+    role: Role
     vehicle: str = Field(min_length=1)
 
 
@@ -91,10 +98,12 @@ class RosterEntry(Model):
     status: Status = Status.FIT
     out_until: int | None = None  # wounded: fit again once this result number is confirmed
     training: Training | None = None  # crewmen
-    vehicle: str | None = None  # vehicles: the type
+    vehicle: str | None = None  # vehicles: the type (a VehicleDef id)
     crew: list[int] = Field(default_factory=list)  # vehicles: the crewmen assigned to it
+    damage: dict[str, list[str]] = Field(default_factory=dict)  # vehicles: markers the workshop repairs
     honours: list[Honour] = Field(default_factory=list)
-    kills: int = 0
+    kills: int = 0  # men killed (a vehicle: by its crew)
+    knocked_out: int = 0  # enemy vehicles and guns destroyed (a vehicle: by its crew)
     captures: int = 0
     served: list[int] = Field(default_factory=list)  # result numbers of the scenarios he fought
     served_at_rank: int = 0  # scenarios fought since his last promotion
@@ -104,9 +113,8 @@ class RosterEntry(Model):
     log: list[LogEntry] = Field(default_factory=list)
 
     @property
-    def fights(self) -> bool:
-        """A man the engine can field now (vehicles and crews wait for the vehicle rules)."""
-        return self.kind == Kind.SOLDIER
+    def is_man(self) -> bool:
+        return self.kind != Kind.VEHICLE
 
     def honours_at(self, category: str, rank: Rank | None = None) -> list[Honour]:
         rank = rank or self.rank
@@ -122,7 +130,8 @@ class Player(Model):
     side: Nationality
     strength: int = 0  # men he started with: losses below it open places for recruits
     roster: list[RosterEntry] = Field(default_factory=list)
-    pick: list[ForceEntry] | None = None  # his force for the next scenario; None: chosen for him
+    pick: list[ForceEntry] | None = None  # his men on foot for the next scenario; None: chosen for him
+    pick_vehicles: list[VehicleEntry] = Field(default_factory=list)  # with a pick: his vehicles and crews
 
     def entry(self, serial: int) -> RosterEntry | None:
         return next((e for e in self.roster if e.serial == serial), None)
@@ -167,6 +176,7 @@ class CampaignState(Model):
     depot: dict[Nationality, list[int]] = Field(default_factory=dict)
     history: list[ResultRecord] = Field(default_factory=list)
     applied: list[str] = Field(default_factory=list)  # keys of the results applied
+    short_crews: ShortCrews | None = None  # the organiser's short-crews rule; None: the definition's
     created: str = ""
 
     @property
@@ -179,6 +189,10 @@ class CampaignState(Model):
             if p.user_id == user_id:
                 return p
         raise CampaignError("You have not joined this campaign (`campaign join`).")
+
+    def vehicle_of(self, serial: int) -> RosterEntry | None:
+        """The roster vehicle whose crew he belongs to."""
+        return next((e for p in self.players for e in p.roster if e.kind == Kind.VEHICLE and serial in e.crew), None)
 
     def has_player(self, user_id: int) -> bool:
         return any(p.user_id == user_id for p in self.players)
@@ -196,11 +210,12 @@ class CampaignState(Model):
         return [p for p in self.players if p.side == side]
 
 
-def new_entry(cat: Catalog, serial: int, rank: Rank, joined: int = 0, kind=Kind.SOLDIER,
-              training: Training | None = None) -> RosterEntry:
+def new_entry(cat: Catalog, serial: int, rank: Rank, joined: int = 0) -> RosterEntry:
+    """A man as his card makes him: a crewman (with his training) if it names one."""
     d = cat.soldiers[serial]
-    return RosterEntry(serial=serial, name=d.name, side=d.nationality, kind=kind, rank=rank,
-                       training=training, joined=joined)
+    training = Training(role=d.crew.role, vehicle=d.crew.vehicle) if d.crew else None
+    return RosterEntry(serial=serial, name=d.name, side=d.nationality, kind=Kind.CREWMAN if training else Kind.SOLDIER,
+                       rank=rank, training=training, joined=joined)
 
 
 # What the organiser may set by hand, from what (a killed man stays killed)
@@ -209,6 +224,11 @@ MARKS: dict[Status, tuple[Status, ...]] = {
     Status.MISSING: (Status.FIT, Status.WOUNDED),  # lost: his fate is not known
     Status.KILLED: (Status.MISSING,),  # a missing man found dead
     Status.CAPTURED: (Status.MISSING,),  # a missing man turns up in the enemy's hands
+}
+VEHICLE_MARKS: dict[Status, tuple[Status, ...]] = {
+    Status.FIT: (Status.WORKSHOP, Status.LOST),  # repaired early, recovered after all
+    Status.WORKSHOP: (Status.FIT,),  # sent back for repairs
+    Status.LOST: (Status.FIT, Status.WORKSHOP),  # a vehicle given up for lost
 }
 
 
@@ -221,11 +241,16 @@ def mark(st: CampaignState, serial: int, status: str, note: str, date: str) -> t
         raise CampaignError(f"A status is one of {', '.join(s.value for s in Status)}, not {status!r}.") from None
     st = st.model_copy(deep=True)
     e = st.entry(serial)
-    if e.kind == Kind.VEHICLE:
-        raise CampaignError(f"{e.name} is a vehicle; its state comes with the vehicle rules.")
     if e.status == new:
-        raise CampaignError(f"{e.name} is {new.value} already.")
-    if e.status not in MARKS.get(new, ()):
+        raise CampaignError(f"{e.name} is {STATUS_WORDS[new]} already.")
+    if e.kind == Kind.VEHICLE:
+        if e.status not in VEHICLE_MARKS.get(new, ()):
+            raise CampaignError(f"{e.name} is {STATUS_WORDS[e.status]}; the organiser cannot make it {new.value}"
+                                + (" (a destroyed vehicle is gone for good)." if e.status == Status.DESTROYED
+                                   else f"; a vehicle is one of {', '.join(s.value for s in VEHICLE_STATUSES)}."))
+        if new == Status.FIT:
+            e.damage = {}
+    elif e.status not in MARKS.get(new, ()):
         raise CampaignError(f"{e.name} is {STATUS_WORDS[e.status]}; the organiser cannot make him {new.value}"
                             + (" (a killed soldier never fights again)." if e.status == Status.KILLED else "."))
     old = e.status

@@ -91,17 +91,6 @@ def test_a_broken_definition_names_file_entry_and_field(tmp_path, cat, change, f
     assert f"field {field}" in message and words in message
 
 
-def test_a_vehicle_and_a_crewman_fit_the_company(tmp_path, cat):
-    def add(d):
-        d["sides"]["US"]["company"] += [
-            {"serial": 112, "kind": "crewman", "training": {"role": "gunner", "vehicle": "M4A1 Sherman"}},
-            {"serial": 3101, "kind": "vehicle", "name": "Cobra King", "vehicle": "M4A1 Sherman"}]
-        d["sides"]["US"]["depot"].remove(112)
-    write(tmp_path, add)
-    company = load_campaigns(cat, tmp_path)["road-to-sainte-gisele"].sides["US"].company
-    assert company[-2].training.vehicle == "M4A1 Sherman" and company[-1].name == "Cobra King"
-
-
 def test_a_vehicle_without_its_type_is_refused(tmp_path, cat):
     write(tmp_path, lambda d: d["sides"]["US"]["company"].append({"serial": 3101, "kind": "vehicle"}))
     with pytest.raises(ContentError, match="needs a name and a vehicle type"):

@@ -335,8 +335,8 @@ def test_the_last_scenario_ends_the_campaign(cat, cdef):
 
 def test_a_pick_within_the_budget_with_grenades_and_equipment(cat, cdef):
     st = started(cat, cdef)
-    st, entries, cost = pick(st, cdef, cat, ANN.user_id, "101 105 109:g6 111:radio")
-    assert [e.serial for e in entries] == [101, 105, 109, 111]
+    st, entries, vehicles, cost = pick(st, cdef, cat, ANN.user_id, "101 105 109:g6 111:radio")
+    assert [e.serial for e in entries] == [101, 105, 109, 111] and vehicles == []
     assert cost == 8 + 6 + (3 + 1) + (4 + cat.equipment["radio"].vp)
     assert st.player(ANN.user_id).pick == entries
 
@@ -361,8 +361,8 @@ def test_a_soldier_fights_at_his_roster_rank_with_his_own_medals(cat, cdef):
 
 def test_the_force_chosen_for_a_player_fits_the_step(cat, cdef):
     st = started(cat, cdef)
-    force = auto_force(st, cdef, cat, st.player(ANN.user_id))
-    assert force[0].serial == 101 and len(force) <= 6
+    force, vehicles = auto_force(st, cdef, cat, st.player(ANN.user_id))
+    assert force[0].serial == 101 and len(force) <= 6 and vehicles == []
     assert check_pick(st, cdef, cat, st.player(ANN.user_id), force) <= 30
 
 

@@ -13,9 +13,8 @@ from bot.app.campaign import CampaignService
 from bot.app.errors import NotYours, Refused
 from bot.app.replies import Where
 from bot.store import SqliteStore
-from engine.campaign import ScenarioResult, load_campaigns
+from engine.campaign import ScenarioResult
 from tests.campaign.conftest import ANN, BO, HERE, OLGA, autoplay, opened, outcome
-from tests.campaign.test_definition import write
 
 
 async def played(service: CampaignService, cid: int, seed: int = 3, *, game_id: int | None = 1):
@@ -223,26 +222,3 @@ async def test_a_restart_between_two_commands_loses_nothing(db_path, cat, clock)
     async with SqliteStore(db_path) as store:
         st = await CampaignService(store, cat, clock=clock).load_state(cid)
         assert [fe.serial for fe in st.player(ANN.user_id).pick] == [101, 105]
-
-
-async def test_crewmen_and_vehicles_ride_along_on_the_rosters_until_the_vehicle_rules(store, cat, tmp_path):
-    def add(d):
-        d["sides"]["US"]["company"] += [
-            {"serial": 112, "kind": "crewman", "training": {"role": "gunner", "vehicle": "M4A1 Sherman"}},
-            {"serial": 3101, "kind": "vehicle", "name": "Cobra King", "vehicle": "M4A1 Sherman"}]
-        d["sides"]["US"]["depot"].remove(112)
-    write(tmp_path, add)
-    service = CampaignService(store, cat, definitions=load_campaigns(cat, tmp_path))
-    cid = await opened(service)
-    st = await service.load_state(cid)
-    ann = st.player(ANN.user_id)
-    assert {e.serial: e.kind for e in ann.roster}[112] == "crewman" and ann.strength == 9
-    assert st.entry(3101).vehicle == "M4A1 Sherman" and st.entry(3101).side == "US"
-    _, prepared = await service.prepare(OLGA, cid)
-    assert not {112, 3101} & {fe.serial for fe in prepared.seats[0].force}
-    roster = (await service.roster(ANN, cid)).ephemeral[0]
-    assert "`112` Pvt. Hollis · fit · gunner on M4A1 Sherman" in roster
-    assert "`3101` M4A1 Sherman Cobra King" in roster
-    text = await service.export_json(cid)
-    copy = await service.import_json(OLGA, Where(channel_id=500, guild_id=900), text)
-    assert json.loads(await service.export_json(copy.campaign_id)) == json.loads(text)
