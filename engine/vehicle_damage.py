@@ -916,8 +916,10 @@ def _put_out(ctx: Ctx, plate: int, loc_id: str, leaves: str) -> str:
 
 
 def _crewman(st: GameState, plate: int, serial: int):
+    """One of the vehicle's men: aboard it, or a crewman standing beside it (Dismounted)."""
     s = st.soldiers.get(serial)
-    if s is None or s.status != "aboard" or s.vehicle != plate or s.captor is not None:
+    here = s is not None and (s.status == "aboard" or (s.status == "board" and s.dismounted))
+    if not here or s.vehicle != plate or s.captor is not None:
         raise RuleError(f"{st.name(serial) if s else serial} is not with the {st.name(plate)}.")
     return s
 

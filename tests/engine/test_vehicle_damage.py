@@ -336,6 +336,18 @@ def test_a_card_that_puts_out_fire_leaves_a_wreck_from_anywhere_in_the_compartme
     assert st.vehicles[SHERMAN].damage == {"turret_mg": ["wreck"]}
 
 
+def test_a_crewman_beside_the_vehicle_may_put_out_a_fire_outside_it(cat):
+    st, ctx = tank_duel(cat)
+    damage_machinery(ctx, SHERMAN, "engine", Damage.FIRE)
+    with pytest.raises(RuleError, match="outside the vehicle"):
+        extinguish_free(ctx, SHERMAN, 63, "engine")  # the driver is still at his post
+    move_to(st, 63, None)
+    driver = st.soldiers[63]
+    driver.status, driver.at, driver.dismounted = "board", (16, 1), True
+    extinguish_free(ctx, SHERMAN, 63, "engine")
+    assert st.vehicles[SHERMAN].damage == {"engine": ["wreck"]}
+
+
 def test_a_second_fire_spreads_at_once_along_the_fewest_icons(cat):
     st, ctx = tank_duel(cat)
     assert damage_machinery(ctx, SHERMAN, "radio", Damage.FIRE) == "fire"
@@ -482,7 +494,7 @@ def test_who_aboard_is_exposed_and_how_well_protected(cat):
 
 
 def test_a_blast_on_the_square_strikes_riders_unprotected_and_open_hatches_protected(cat):
-    st = range_game(cat, [{"serial": 1, "seat": 0, "at": [2, 2]}, {"serial": 2, "seat": 0, "status": "aboard"},
+    st = range_game(cat, [{"serial": 1, "seat": 0, "at": [2, 2]}, {"serial": 2, "seat": 0, "at": [3, 2]},
                           {"serial": 4, "seat": 1, "at": [37, 2]}])
     add_vehicle(st, cat, "test-sherman", seat=0, tile="24A", crew=SHERMAN_CREW)
     add_vehicle(st, cat, "test-panzer", seat=1, tile="27A", crew=PANZER_CREW)
@@ -490,7 +502,8 @@ def test_a_blast_on_the_square_strikes_riders_unprotected_and_open_hatches_prote
     vs = st.vehicles[SHERMAN]
     vs.unbuttoned = ["commander"]
     vs.riders = [2]
-    st.soldiers[2].vehicle, st.soldiers[2].post = SHERMAN, "deck"
+    rider = st.soldiers[2]  # Brooks rides on the deck
+    rider.status, rider.at, rider.vehicle, rider.post = "aboard", None, SHERMAN, "deck"
     # two blast checks each: the commander 2 Hits + Hit less 3; the rider Hit + Miss, no protection
     stack(st, "V902", "902-V5", "902-V2", "902-V3", "902-V1")
     stack(st, "US-1", "2-C3")
