@@ -14,7 +14,13 @@ from engine import commands as C
 from engine.legal import plan_options
 from engine.view import CardView, Mine, private_view
 
+from bot.app import vehicle_words
 from bot.app.replies import Choice
+
+# the /vehicle subcommands, as a prompt names them (the console writes the script verbs instead)
+VEHICLE_ACTIONS = ("move|turn|turret|fire|load|acquire|unbutton|button|hulldown|cover|moveplus|unpin|"
+                   "mount|dismount|shift|repair|extinguish")
+SCRIPT_VEHICLE_ACTIONS = VEHICLE_ACTIONS.replace("move|turn", "vmove|vturn").replace("|cover|", "|vcover|")
 
 # Discord's limits for a select (25 options, labels of 100) are also a sane list for anyone.
 MAX_CHOICES = 25
@@ -39,7 +45,10 @@ def _who(st: GameState, serial: int) -> str:
 def label(st: GameState, cmd: C.Cmd) -> str:
     """A button's words for a command, in the game's language."""
     if isinstance(cmd, C.Plan):
-        return " | ".join(f"P{i + 1} {_card(st, c)}" for i, c in enumerate(cmd.cards))
+        cards = " | ".join(f"P{i + 1} {_card(st, c)}" for i, c in enumerate(cmd.cards))
+        if cmd.force is not None and cmd.force in st.forces:
+            return f"{vehicle_words.deck_name(st, cmd.force)}: {cards}"
+        return cards
     if isinstance(cmd, C.Declare):
         return f"Use {cmd.card} to {cmd.action.upper()}"
     if isinstance(cmd, C.Keep):
@@ -67,7 +76,26 @@ def label(st: GameState, cmd: C.Cmd) -> str:
         return "Pass (finish the whole card)"
     if isinstance(cmd, C.MoveCmd):
         return f"Move {_who(st, cmd.serial)} to " + str(cmd).split(" move ", 1)[-1].split(" ", 1)[-1]
+    if vehicle_words.is_vehicle_command(st, cmd):
+        return vehicle_words.describe(st, cmd)
     return str(cmd)
+
+
+def in_words(st: GameState, cmd: C.Cmd) -> str:
+    """" — Pvt. Calloway (151, M4A1 Sherman 601): open his hatch" after a vehicle or crew
+    command's script line (so the crewman and his vehicle are named), " — for M4A1 Sherman 601"
+    after a placement for a vehicle's deck; nothing after other commands."""
+    try:
+        if isinstance(cmd, C.Plan) and len(st.force_of_seat(cmd.seat)) > 1:
+            named = [c for c in cmd.cards if c]
+            fid = cmd.force if cmd.force in st.forces else next(
+                (f.id for f in st.force_of_seat(cmd.seat) if named and named[0] in (*f.hand, *f.placed)), None)
+            return f" — for {vehicle_words.deck_name(st, fid)}" if fid else ""
+        if vehicle_words.is_vehicle_command(st, cmd):
+            return f" — {vehicle_words.describe(st, cmd)}"
+    except (KeyError, AttributeError):  # words are a courtesy: never fail a done command on them
+        pass
+    return ""
 
 
 def decision(st: GameState, seat: int) -> str | None:
@@ -79,6 +107,13 @@ def decision(st: GameState, seat: int) -> str | None:
     if st.step == "place" and st.pending is None and any(f.seat == seat for f in st.forces.values()):
         return "place"
     return None
+
+
+def placing(st: GameState, seat: int) -> str:
+    """The deck a seat is asked to place cards for: the first of his decks (squad, then
+    vehicles) still unplaced, else his first (he may change a placement until all have placed)."""
+    waiting = [a.force for a in awaiting(st) if a.seat == seat and a.kind == "place" and a.force]
+    return waiting[0] if waiting else st.force_of_seat(seat)[0].id
 
 
 def stamp(st: GameState, kind: str, command: str) -> str:
@@ -104,8 +139,7 @@ def choices(st: GameState, seat: int, limit: int = MAX_CHOICES) -> tuple[Choice,
     if kind is None:
         return ()
     if kind == "place":
-        force = next(f for f in st.forces.values() if f.seat == seat)
-        cmds: list[C.Cmd] = list(plan_options(st, force.id, limit=max(limit * 4, 100)))
+        cmds: list[C.Cmd] = list(plan_options(st, placing(st, seat), limit=max(limit * 4, 100)))
     elif kind == "act":
         # actions go by /act; the buttons only finish (the engine refuses a finish too early)
         cmds = [C.Done(seat=seat), C.Pass(seat=seat)]
@@ -123,21 +157,34 @@ def choices(st: GameState, seat: int, limit: int = MAX_CHOICES) -> tuple[Choice,
     return tuple(out)
 
 
-def card_line(c: CardView) -> str:
+def card_line(c: CardView, st: GameState | None = None) -> str:
     acts = "/".join(a.upper() for a in c.actions)
-    return f"`{c.id}` {c.title} ({acts}, {c.owner_name})" if c.title else f"`{c.id}` ({acts}, {c.owner_name})"
+    owner = vehicle_words.vehicle(st, c.owner) if st is not None and c.owner in st.vehicles else c.owner_name
+    return f"`{c.id}` {c.title} ({acts}, {owner})" if c.title else f"`{c.id}` ({acts}, {owner})"
 
 
-def hand_text(mine: Mine) -> str:
-    """A player's private desk: hand, placed cards, held cards, fight cards, orders, VPs."""
-    lines = ["**Your hand:** " + (", ".join(card_line(c) for c in mine.hand) or "empty")]
-    if any(mine.placed):
-        lines.append("**Placed:** " + " · ".join(
-            f"P{i + 1} " + (card_line(c) if c else "—") for i, c in enumerate(mine.placed)))
+def hand_text(mine: Mine, st: GameState | None = None) -> str:
+    """A player's private desk: hand and placed cards (each deck apart when he has a squad and
+    vehicles), held cards, fight cards, orders, VPs. `st` names the vehicle decks."""
+    line = lambda c: card_line(c, st)  # noqa: E731
+    if len(mine.forces) > 1:
+        lines = []
+        for f in mine.forces:
+            head = "squad" if f.kind == "squad" else \
+                vehicle_words.deck_name(st, f.id) if st is not None else f"vehicle {f.plate}"
+            lines.append(f"**Your hand, {head}** (`{f.id}`): " + (", ".join(line(c) for c in f.hand) or "empty"))
+            if any(f.placed):
+                lines.append(f"**Placed, {head}:** " + " · ".join(
+                    f"P{i + 1} " + (line(c) if c else "—") for i, c in enumerate(f.placed)))
+    else:
+        lines = ["**Your hand:** " + (", ".join(line(c) for c in mine.hand) or "empty")]
+        if any(mine.placed):
+            lines.append("**Placed:** " + " · ".join(
+                f"P{i + 1} " + (line(c) if c else "—") for i, c in enumerate(mine.placed)))
     for serial, cards in sorted(mine.held.items()):
-        lines.append(f"**Held under {serial}:** " + ", ".join(card_line(c) for c in cards))
+        lines.append(f"**Held under {serial}:** " + ", ".join(line(c) for c in cards))
     if mine.fight_cards:
-        lines.append("**Fight cards:** " + ", ".join(card_line(c) for c in mine.fight_cards))
+        lines.append("**Fight cards:** " + ", ".join(line(c) for c in mine.fight_cards))
     if mine.order:
         o = mine.order
         state = "done" if o.get("done") else "secret"
@@ -152,7 +199,7 @@ def hand_text(mine: Mine) -> str:
 def private_desk(st: GameState, seat: int) -> str:
     mine = private_view(st, seat)
     assert mine is not None
-    return hand_text(mine)
+    return hand_text(mine, st)
 
 
 def cards_arrived(before: GameState | None, after: GameState, seat: int) -> bool:
@@ -176,14 +223,30 @@ def prompt_text(st: GameState, seat: int, kind: str, detail: str) -> str:
     head = f"**{st.setup.scenario.name}, turn {st.turn}** — you are awaited to {detail}."
     if kind == "place":
         mine = private_view(st, seat)
-        hand = ", ".join(card_line(c) for c in mine.hand) if mine else ""
         phases = "; ".join(f"P{i + 1} {st.setup.story[c].top.value.upper()}/"
                            f"{st.setup.story[c].bottom.value.upper()}"
                            for i, c in enumerate(st.phase_cards))
+        if len(mine.forces) > 1:
+            fid = placing(st, seat)
+            deck = next(f for f in mine.forces if f.id == fid)
+            name = vehicle_words.deck_name(st, fid)
+            hand = ", ".join(card_line(c, st) for c in deck.hand)
+            return (f"{head}\nNow for **{name}** (deck `{fid}`); each of your decks places its own "
+                    f"three cards.\nPhases: {phases}.\nYour hand, {'squad' if deck.kind == 'squad' else name}: "
+                    f"{hand or 'empty'}.\n"
+                    f"Pick a placement below, or use `/plan deck:{deck.plate or 'squad'}` to choose card by "
+                    "card (you may change it until everyone has placed).")
+        hand = ", ".join(card_line(c, st) for c in mine.hand)
         return (f"{head}\nPhases: {phases}.\nYour hand: {hand}.\n"
                 "Pick a placement below, or use `/plan` to choose card by card "
                 "(you may change it until everyone has placed).")
     if kind == "act":
+        force = st.forces[st.active.force] if st.active is not None and st.active.force in st.forces else None
+        if force is not None and force.kind == "vehicle" and force.plate in st.vehicles:
+            return (f"{head}\nThe card is for the **{vehicle_words.vehicle(st, force.plate)}**: use "
+                    f"`/vehicle {VEHICLE_ACTIONS}` with its plate or a crewman, `/act sight|shoot|draw` "
+                    "likewise; `/act done` finishes the part in use, `/act pass` the card.")
+        vehicles = " `/vehicle ...` for vehicles, crews and getting on;" if st.vehicles else ""
         return (f"{head}\nUse `/act move|face|sight|cover|rally|hold|draw|shoot|toss|charge` "
-                "with your soldiers; `/act done` finishes the part in use, `/act pass` the card.")
+                f"with your soldiers;{vehicles} `/act done` finishes the part in use, `/act pass` the card.")
     return f"{head}\nChoose below, or answer with `/act {kind}`."

@@ -33,13 +33,13 @@ from engine import (
     new_game,
     view,
 )
-from engine.commands import Cmd
+from engine.commands import Cmd, Plan
 from engine.legal import default_command
 from engine.script import parse_line
 from engine.setup import budget, check_force
 from engine.undo import undoable
 
-from bot.app import eventlog, prompts, suggest
+from bot.app import eventlog, prompts, suggest, vehicle_words
 from bot.app.deadlines import DEFAULT_HOURS, DeadlineKey, due_of, plan, unchanged
 from bot.app.documents import Lobby, LobbyDoc, LobbySeat, StateCodec, force_text, parse_force
 from bot.app.errors import NoGame, NotYours, OutOfDate, Refused
@@ -458,16 +458,26 @@ class GameService:
 
         def make(state: GameState, seat: int) -> Cmd:
             if isinstance(command, str):
-                return parse_line(state, command, seat)
-            return command.model_copy(update={"seat": seat})
+                cmd = parse_line(state, command, seat)
+            else:
+                cmd = command.model_copy(update={"seat": seat})
+            if isinstance(cmd, Plan) and cmd.force is not None and cmd.force not in state.forces:
+                # `plan for 601 ...` / `for squad`: the deck by its plate or name, as players say it
+                fid = vehicle_words.deck_for(state, seat, cmd.force)
+                if fid is not None:
+                    cmd = cmd.model_copy(update={"force": fid})
+            return cmd
 
         return await self._play(caller, gid, make, version=version)
 
-    async def plan(self, caller: Caller, where: Where, cards: list[str | None]) -> Replies:
+    async def plan(self, caller: Caller, where: Where, cards: list[str | None], *,
+                   deck: str | None = None) -> Replies:
         """Place one card per phase (None: leave a phase empty); `"1-C3:move"` declares the
-        action of a multi-action card. Changeable until everyone has placed."""
+        action of a multi-action card; `deck` ("squad", a plate, a deck id) says which of the
+        caller's decks when he has a squad and vehicles. Changeable until everyone has placed."""
         words = [c.strip() if c and c.strip() else "-" for c in cards]
-        return await self.command(caller, where, "plan " + " ".join(words))
+        head = f"plan for {deck.strip()} " if deck and deck.strip() else "plan "
+        return await self.command(caller, where, head + " ".join(words))
 
     async def choose(self, caller: Caller, game_id: int, seat: int, version: int,
                      stamp: str) -> Replies:
@@ -515,7 +525,7 @@ class GameService:
                     if bound:
                         raise OutOfDate() from None
                     continue
-                r.ephemeral.append(f"Done: `{cmd}`." + (
+                r.ephemeral.append(f"Done: `{cmd}`" + prompts.in_words(loaded.state, cmd) + "." + (
                     " (`/game undo` takes it back.)" if r.undoable else ""))
                 return r
         raise Refused("Someone acted first, several times over; here is the game now — "
@@ -642,14 +652,18 @@ class GameService:
     def _asks(self, gid: int, version: int, before: GameState | None, after: GameState,
               users: dict[int, int], deadlines, everyone: bool = False) -> tuple[list[Waiting], list[Prompt]]:
         now_awaited = awaiting(after)
-        was = {(a.seat, a.kind, a.detail) for a in awaiting(before)} if before is not None else set()
+        # what each seat was asked before: his first awaited decision (a seat with a squad and
+        # vehicles places for one deck after another, and is asked afresh for each)
+        was = set({a.seat: (a.seat, a.kind, a.detail, a.force)
+                   for a in reversed(awaiting(before))}.values()) if before is not None else set()
         waiting = [Waiting(users.get(a.seat, 0), a.seat, after.seats[a.seat].name, a.detail,
                            due_of(deadlines, a.seat, a.kind)) for a in now_awaited]
-        asks = []
+        asks, asked = [], set()
         for a in now_awaited:
-            if a.seat in {p.seat for p in asks} or a.seat not in users:
+            if a.seat in asked or a.seat not in users:
                 continue
-            fresh = (a.seat, a.kind, a.detail) not in was
+            asked.add(a.seat)  # one prompt per seat: his first awaited decision
+            fresh = (a.seat, a.kind, a.detail, a.force) not in was
             strict = a.kind not in prompts.LENIENT
             if not (everyone or fresh or strict):
                 continue
@@ -1061,10 +1075,14 @@ class GameService:
 
     async def suggest(self, caller: Caller, where: Where, what: str, typed: str = "", *,
                       verb: str | None = None, soldier: str | None = None,
-                      phase: int | None = None) -> list[tuple[str, str]]:
+                      phase: int | None = None, deck: str | None = None,
+                      plate: str | None = None) -> list[tuple[str, str]]:
         """(label, value) suggestions for a half-typed option. `what`: game, scenario, label,
-        force (soldiers to pick), soldier, target, dest, card, plate. Never raises: no game, no seat
-        or nothing legal gives an empty list."""
+        force (soldiers to pick), soldier, target, dest, card, plate; for vehicles and crews
+        drive (tiles), weapon, ammo, post (shift, mount, repair, extinguish: `verb`), board
+        (vehicles to get on), deck (the caller's decks). `soldier` is the actor already chosen,
+        `deck` the deck for cards, `plate` the vehicle for mount posts. Never raises: no game,
+        no seat or nothing legal gives an empty list."""
         try:
             if what == "game":
                 return suggest.pick(((f"#{g.id} {g.scenario_id} ({g.status.value})", str(g.id))
@@ -1100,7 +1118,19 @@ class GameService:
             elif what == "dest":
                 pairs = suggest.destinations(st, cmds, soldier)
             elif what == "card":
-                pairs = suggest.cards(st, seat, phase, cmds)
+                pairs = suggest.cards(st, seat, phase, cmds, deck=deck)
+            elif what == "drive":
+                pairs = suggest.drives(st, cmds, soldier)
+            elif what == "weapon":
+                pairs = suggest.weapons(st, cmds, soldier)
+            elif what == "ammo":
+                pairs = suggest.ammunition(st, cmds, soldier)
+            elif what == "post":
+                pairs = suggest.posts(st, cmds, verb or "shift", soldier, plate)
+            elif what == "board":
+                pairs = suggest.plates(st, cmds, soldier)
+            elif what == "deck":
+                pairs = suggest.decks(st, seat)
             else:
                 return []
             return suggest.pick(pairs, typed)

@@ -13,15 +13,13 @@ from engine import GameState
 from engine import commands as C
 from engine.view import private_view
 
+from bot.app import vehicle_words as W
+
 LIMIT = 25
 
 # which command field each option names, per verb
 _SOLDIER_FIELD = {"capture": "victim", "kill": "victim"}
 _TARGET_FIELD = {"capture": "escort", "hitplus": "target"}
-
-
-def _who(st: GameState, serial: int) -> str:
-    return f"{st.name(serial)} ({serial})"
 
 
 def pick(pairs: Iterable[tuple[str, str]], typed: str) -> list[tuple[str, str]]:
@@ -40,15 +38,25 @@ def _of_verb(cmds: list[C.Cmd], verb: str) -> list[C.Cmd]:
     return [c for c in cmds if getattr(c, "type", None) == verb]
 
 
+VEHICLE_VERBS = {cls.model_fields["type"].default for cls in C.VEHICLE_COMMANDS}
+CREW_ONLY = {"dismount", "shift", "repair", "extinguish"}  # a man does these, never the plate
+
+
 def soldiers(st: GameState, seat: int, cmds: list[C.Cmd], verb: str | None) -> list[tuple[str, str]]:
-    """The caller's soldiers that can do `verb` now; without one (or none can), all his men."""
+    """The caller's soldiers (and, for vehicle verbs, plates and crewmen) that can do `verb`
+    now; without one (or none can), all his men."""
     field = _SOLDIER_FIELD.get(verb or "", "serial")
     serials = [getattr(c, field) for c in _of_verb(cmds, verb or "") if getattr(c, field, None) is not None]
     if not serials:
         mine = {f.id for f in st.forces.values() if f.seat == seat}
-        serials = sorted(s.serial for s in st.soldiers.values()
-                         if s.controller in mine and s.status in ("board", "waiting"))
-    return [(_who(st, s), str(s)) for s in serials]
+        if verb in VEHICLE_VERBS - {"mount"}:  # his vehicles (for their own actions) and the men aboard
+            serials = [] if verb in CREW_ONLY else \
+                [p for p, v in sorted(st.vehicles.items()) if v.controller in mine and v.status == "board"]
+            serials += sorted(s.serial for s in st.soldiers.values() if s.controller in mine and s.status == "aboard")
+        else:
+            serials = sorted(s.serial for s in st.soldiers.values()
+                             if s.controller in mine and s.status in ("board", "waiting"))
+    return [(W.who(st, s), str(s)) for s in serials]
 
 
 def targets(st: GameState, cmds: list[C.Cmd], verb: str, soldier: str | None) -> list[tuple[str, str]]:
@@ -60,7 +68,81 @@ def targets(st: GameState, cmds: list[C.Cmd], verb: str, soldier: str | None) ->
             continue
         t = getattr(c, field, None)
         if t is not None:
-            out.append((_who(st, t), str(t)))
+            out.append((W.who(st, t), str(t)))
+    return out
+
+
+def _actor(c: C.Cmd, actor: str | None) -> bool:
+    return not actor or str(getattr(c, "serial", "")) == actor.strip()
+
+
+def _actor_plate(st: GameState, actor: str | None) -> int | None:
+    a = (actor or "").strip()
+    return W.plate_of(st, int(a)) if a.isdigit() else None
+
+
+def drives(st: GameState, cmds: list[C.Cmd], actor: str | None) -> list[tuple[str, str]]:
+    """Where a vehicle may drive now (`vmove`): the tile, with `road` or `back` when that is how."""
+    out = []
+    for c in _of_verb(cmds, "vmove"):
+        if _actor(c, actor):
+            how = " road" if c.road else " back" if c.back else ""
+            words = " along the road" if c.road else " in reverse" if c.back else " across country"
+            out.append((f"{c.tile}{words} ({W.who(st, c.serial)})", f"{c.tile}{how}"))
+    return out
+
+
+def weapons(st: GameState, cmds: list[C.Cmd], actor: str | None) -> list[tuple[str, str]]:
+    """The weapons the actor can fire now (else every weapon of his vehicle)."""
+    plate = _actor_plate(st, actor)
+    ids = list(dict.fromkeys(c.weapon for c in _of_verb(cmds, "fire") if _actor(c, actor)))
+    if not ids and plate is not None:
+        d = st.vehicle_def(plate)
+        ids = (["main"] if d.main_gun else []) + [m.id for m in d.mgs]
+    return [(f"{w} — {W.weapon(st, plate, w)}", w) for w in ids]
+
+
+def ammunition(st: GameState, cmds: list[C.Cmd], actor: str | None) -> list[tuple[str, str]]:
+    """Rounds the loader can take from the ready rack now, with how many are left."""
+    out = []
+    for c in _of_verb(cmds, "load"):
+        if _actor(c, actor) and c.ammo:
+            plate = W.plate_of(st, c.serial)
+            left = st.vehicles[plate].ready.get(c.ammo, 0) if plate in st.vehicles else 0
+            out.append((f"{W.ammo(st, plate, c.ammo)}, {left} ready", c.ammo))
+    return out
+
+
+def posts(st: GameState, cmds: list[C.Cmd], verb: str, actor: str | None,
+          plate: str | None = None) -> list[tuple[str, str]]:
+    """Places on a panel: where a crewman may shift, where a man may get on, what he may
+    repair or put out (from the legal commands; for `mount`, the vehicle's free crew posts)."""
+    field = "location" if verb in ("repair", "extinguish") else "post"
+    out = []
+    for c in _of_verb(cmds, verb):
+        value = getattr(c, field, None)
+        if value and _actor(c, actor):
+            on = c.plate if isinstance(c, C.Mount) else W.plate_of(st, c.serial)
+            out.append((f"{W.post(st, on, value)} ({value})", value))
+    if not out and verb == "mount" and plate and plate.strip().isdigit() and int(plate) in st.vehicles:
+        p = int(plate)
+        v = st.vehicles[p]
+        out = [(f"{loc.name} ({loc.id})", loc.id) for loc in st.vehicle_def(p).crew_positions if loc.id not in v.crew]
+    return out
+
+
+def plates(st: GameState, cmds: list[C.Cmd], soldier: str | None) -> list[tuple[str, str]]:
+    """Vehicles a soldier may get on now (`mount`)."""
+    return [(W.vehicle(st, c.plate), str(c.plate)) for c in _of_verb(cmds, "mount") if _actor(c, soldier)]
+
+
+def decks(st: GameState, seat: int) -> list[tuple[str, str]]:
+    """The caller's decks (squad and vehicles) for `/plan deck:`, with their hand sizes."""
+    out = []
+    for f in st.force_of_seat(seat):
+        state = "placed" if f.planned else "to place"
+        name = "squad" if f.kind == "squad" else W.deck_name(st, f.id)
+        out.append((f"{name} — {len(f.hand)} cards in hand, {state}", "squad" if f.kind == "squad" else str(f.plate)))
     return out
 
 
@@ -79,18 +161,28 @@ def destinations(st: GameState, cmds: list[C.Cmd], soldier: str | None) -> list[
     return out
 
 
-def cards(st: GameState, seat: int, phase: int | None = None, cmds: list[C.Cmd] = ()) -> list[tuple[str, str]]:
-    """Cards in the caller's hand (for a phase: those his legal placements put there)."""
+def cards(st: GameState, seat: int, phase: int | None = None, cmds: list[C.Cmd] = (),
+          deck: str | None = None) -> list[tuple[str, str]]:
+    """Cards in the caller's hand (for a phase: those his legal placements put there; with
+    `deck`, those of that deck only: "squad", a plate or a deck id)."""
     mine = private_view(st, seat)
     if mine is None:
         return []
     ids = None
     if phase is not None:
         ids = {c.cards[phase] for c in cmds if isinstance(c, C.Plan) and len(c.cards) > phase}
-    pool = [*mine.hand, *(c for c in mine.placed if c), *mine.fight_cards,
-            *(c for held in mine.held.values() for c in held)]
-    out = [(f"{c.id} {c.title} ({'/'.join(a.upper() for a in c.actions)}, {c.owner_name})", c.id)
-           for c in pool if ids is None or c.id in ids]
+    fid = W.deck_for(st, seat, deck) if deck else None
+    if fid is not None:
+        f = next(x for x in mine.forces if x.id == fid)
+        pool = [*f.hand, *(c for c in f.placed if c)]
+    else:
+        pool = [*mine.hand, *(c for f in mine.forces for c in f.placed if c), *mine.fight_cards,
+                *(c for held in mine.held.values() for c in held)]
+    out = []
+    for c in pool:
+        if ids is None or c.id in ids:
+            owner = W.vehicle(st, c.owner) if c.owner in st.vehicles else c.owner_name
+            out.append((f"{c.id} {c.title} ({'/'.join(a.upper() for a in c.actions)}, {owner})", c.id))
     if phase is not None and None in (ids or set()):
         out.append(("— leave this phase empty", "-"))
     return out

@@ -23,7 +23,7 @@ from pathlib import Path
 import yaml
 
 from bot.app import Caller, GameService, Replies, Where
-from bot.app import eventlog
+from bot.app import eventlog, prompts
 from bot.app.errors import Refused
 from bot.console import text
 from bot.store import SqliteStore
@@ -32,11 +32,12 @@ from engine.commands import GRAMMAR
 from engine.errors import ContentError
 from engine.position import load_position
 from engine.record import Record, parse_command_json
-from engine.script import ScriptError, run_script
+from engine.script import ScriptError, parse_line, run_script
 from engine.setup import SeatSpec
 
 DEFAULT_SCENARIO = "hedgerow-dawn"
 TABLE = 1  # the console's one "channel"
+OPTIONS = 60  # legal commands listed (and numbered) by `options`
 
 
 def add_parser(sub) -> None:
@@ -88,7 +89,9 @@ def run(args) -> int:
 # ------------------------------------------------------------------------------ the table
 
 
-SLASH = (("/game undo", "undo"), ("/act ", ""), ("/plan", "plan"), ("/hand", "hand"), ("/board", "board"),
+SLASH = (("/game undo", "undo"), ("/act ", ""),
+         (f"/vehicle {prompts.VEHICLE_ACTIONS}", prompts.SCRIPT_VEHICLE_ACTIONS), ("/vehicle ", ""),
+         ("/plan deck:", "plan for "), ("/plan", "plan"), ("/hand", "hand"), ("/board", "board"),
          ("/log", "log"), ("/game ", ""))
 
 
@@ -142,7 +145,7 @@ class Table:
         news, self.waiting_news[user_id] = self.waiting_news[user_id], []
         for line in news:
             print("  (for you) " + line.replace("\n", "\n  "))
-        return any("Your hand:" in line for line in news)
+        return any("Your hand" in line for line in news)  # "Your hand:", or "Your hand, squad" per deck
 
     def _pictures(self, images) -> None:
         """The public boards the game posts (one after every phase) and the panels posted with
@@ -302,6 +305,16 @@ class HotSeat:
             self.t.choices.pop(caller.user_id, None)
             self.t.show(r, private_to=caller.user_id)
 
+    @staticmethod
+    def _words(st, seat: int, line: str) -> str:
+        """A legal command as the player reads it, then its script line: "M4A1 Sherman 601:
+        drive to 14A along the road [team]  (team vmove 601 14A road)"."""
+        try:
+            label = prompts.label(st, parse_line(st, line, seat))
+        except (RuleError, KeyError):
+            return line
+        return line if label == line else f"{label}  ({line})"
+
     async def _pass_to(self, caller: Caller) -> bool:
         if self.current is not None:
             print("\n" * 3)
@@ -320,17 +333,24 @@ class HotSeat:
         svc, where = self.t.service, self.t.where
         if word == "help":
             print(GRAMMAR)
-            print("Also: board, soldiers, hand, options, log, undo, quit; a number picks a listed choice. "
-                  "Soldiers may be named by dog tag or name.")
-        elif word in ("board", "soldiers"):
+            print("Also: board, soldiers, vehicles, hand, options, log, undo, quit; a number picks a listed "
+                  "choice (`options` lists every command you may give now, numbered). Soldiers may be named "
+                  "by dog tag or name, vehicles by license plate.")
+        elif word in ("board", "soldiers", "vehicles"):
             v = view(await self.t.state(), seat)
-            print(text.full_text(v) if word == "board" else "\n".join(text.soldier_lines(v)))
+            shown = {"board": text.full_text, "soldiers": lambda x: "\n".join(text.soldier_lines(x)),
+                     "vehicles": lambda x: "\n".join(text.vehicle_lines(x)) or "No vehicles or guns."}[word]
+            print(shown(v))
         elif word == "hand":
             self.t.show(await svc.hand(caller, where))
         elif word == "options":
             opts = await svc.options(caller, where)
-            print("You may, for example:\n  " + "\n  ".join(opts[:40])
-                  + (f"\n  ... and {len(opts) - 40} more" if len(opts) > 40 else ""))
+            st = await self.t.state()
+            picks = opts[:OPTIONS]
+            self.t.choices[caller.user_id] = picks
+            print("You may (type the number or the command):\n"
+                  + "\n".join(f"  {i + 1}) {self._words(st, seat, o)}" for i, o in enumerate(picks))
+                  + (f"\n  ... and {len(opts) - OPTIONS} more" if len(opts) > OPTIONS else ""))
         elif word == "log":
             self.t.show(await svc.history(caller, where))
         elif word == "undo":

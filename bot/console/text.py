@@ -1,8 +1,9 @@
 """The game as terminal text, built from engine views: a one-character-per-inch map, the
-soldiers, the phase cards, and (for the player being prompted) his hand and orders."""
+soldiers, the vehicles and guns with their panels, the phase cards, and (for the player being
+prompted) his hand per deck and his orders."""
 from __future__ import annotations
 
-from engine.view import CardView, View
+from engine.view import CardView, VehicleView, View
 
 US_MARKS = "abcdefghijklmnopqrstuvwxyz"
 DE_MARKS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -20,7 +21,8 @@ def marks(v: View) -> dict[int, str]:
 
 def map_text(v: View) -> str:
     """One character per inch: '.' open, ':' cover, '#' NO MOVE, '=' road, '~' water;
-    tile edges every 5"; soldiers as letters (see the soldier list)."""
+    tile edges every 5"; soldiers as letters (see the soldier list); vehicles by their plate
+    across their tile ("X01" for a wreck of 701)."""
     w, h = v.board["width"], v.board["height"]
     rows = v.board["rows"]
     grid = [["." for _ in range(w)] for _ in range(h)]
@@ -36,6 +38,14 @@ def map_text(v: View) -> str:
                 for x in range(rect.x0, rect.x1 + 1):
                     for y in range(rect.y0, rect.y1 + 1):
                         grid[oy + y][ox + x] = ch
+    for vv in v.vehicles:  # the plate across the middle of its tile, under any soldier there
+        if vv.status in ("board", "destroyed", "abandoned") and vv.tile in origin:
+            ox, oy = origin[vv.tile]
+            size = v.tiles[vv.tile].size
+            label = str(vv.plate) if vv.status == "board" else "X" + str(vv.plate)[-2:]
+            x0, y = ox + (size - len(label)) // 2, oy + size // 2
+            for i, ch in enumerate(label):
+                grid[y][x0 + i] = ch
     m = marks(v)
     for s in v.soldiers:
         if s.status == "board" and s.at:
@@ -59,7 +69,10 @@ def soldier_lines(v: View) -> list[str]:
     m = marks(v)
     out = []
     for s in v.soldiers:
-        where = {"board": "", "waiting": "waiting to enter", "exited": "left the board", "dead": "killed"}[s.status]
+        if s.status == "aboard":
+            continue  # listed with his vehicle
+        where = {"board": "", "waiting": "waiting to enter", "exited": "left the board", "dead": "killed",
+                 "reserve": "in reserve"}.get(s.status, s.status)
         tile = ""
         if s.status == "board" and s.at:
             tile = f"{_tile_at(v, s.at)} ({s.at[0]},{s.at[1]}) facing {s.facing.upper()}"
@@ -72,6 +85,67 @@ def soldier_lines(v: View) -> list[str]:
         out.append(f" {m.get(s.serial, ' ')} {s.serial:>3} {s.title} {s.name} [{s.side}] {tile or where}"
                    + (f" — {', '.join(flags)}" if flags else "") + f"  ({rate})")
     return out
+
+
+def vehicle_name(v: View, plate: int) -> str:
+    """"M4A1 Sherman 601": the panel's name without its bracketed detail, and the plate."""
+    vv = next((x for x in v.vehicles if x.plate == plate), None)
+    if vv is None:
+        return str(plate)
+    return f"{vv.name.split(' (')[0]} {plate}"
+
+
+def vehicle_lines(v: View) -> list[str]:
+    """Each vehicle and gun: plate, name, side, tile, hull facing, turret, the crew at their
+    posts (open hatches marked), damage, ammunition, and its markers (pins, Move+, hull down,
+    spotted)."""
+    names = {s.serial: f"{s.title} {s.name}" for s in v.soldiers}
+    out = []
+    for vv in v.vehicles:
+        out += _vehicle(v, vv, names)
+    return out
+
+
+def _vehicle(v: View, vv: VehicleView, names) -> list[str]:
+    panel = v.vehicle_defs.get(vv.vehicle)
+    where = {"waiting": "waiting to enter", "exited": "left the board", "destroyed": "destroyed",
+             "abandoned": "abandoned"}.get(vv.status, "")
+    if vv.tile and vv.status in ("board", "destroyed", "abandoned"):
+        where = (where + " in " if where else "") + f"{vv.tile} facing {vv.facing.upper()}" \
+            + (f", turret {vv.turret.upper()}" if vv.turret else "")
+    marks_ = [m for m, on in ((f"{vv.pins} pin{'s' if vv.pins != 1 else ''}", vv.pins),
+                              (f"Move+ {vv.move_plus}", vv.move_plus), ("hull down", vv.hull_down),
+                              ("spotted", vv.spotted),
+                              ("marked by " + ", ".join(map(str, vv.spotted_by)), vv.spotted_by)) if on]
+    lines = [f"  {vv.plate} {vv.name} [{vv.side}] {where}" + (f" — {', '.join(marks_)}" if marks_ else "")]
+
+    def man(serial: int) -> str:
+        return f"{names[serial]} {serial}" if serial in names else str(serial)
+
+    def post(pid: str) -> str:
+        if panel is not None:
+            loc = next((x for x in panel.locations if x.id == pid), None)
+            if loc is not None:
+                return loc.name
+        return pid.replace("_", " ")
+
+    crew = [f"{post(p)} {man(n)}" + (" (hatch open)" if p in vv.unbuttoned else "") for p, n in vv.crew.items()]
+    riders = [f"{man(n)} ({post(w) if w not in ('cabin', 'deck') else w})"
+              for n, w in vv.aboard.items() if n not in vv.crew.values()]
+    lines.append("      crew: " + ("; ".join(crew) or "none")
+                 + (f"; aboard: {', '.join(riders)}" if riders else "")
+                 + (f"; beside it: {', '.join(man(n) for n in vv.dismounted)}" if vv.dismounted else ""))
+    if vv.damage or vv.cook_off:
+        lines.append("      damage: " + ("; ".join(f"{post(loc)} {'+'.join(m)}" for loc, m in vv.damage.items())
+                                         or "none")
+                     + (f"; cooking off: {', '.join(vv.cook_off)}" if vv.cook_off else ""))
+    if vv.ready or vv.in_hand or vv.in_breach:
+        ready = " ".join(f"{k} {n}" for k, n in vv.ready.items()) or "none"
+        lines.append(f"      ammo: ready {ready}; in hand {' '.join(vv.in_hand) or '-'}; "
+                     f"in breach {' '.join(vv.in_breach) or '-'}")
+    if vv.kills:
+        lines.append(f"      kills: {vv.kills}")
+    return lines
 
 
 def _tile_at(v: View, at) -> str:
@@ -95,6 +169,7 @@ def header(v: View) -> str:
     for i, p in enumerate(v.phase_cards):
         mark = ">" if v.phase == i + 1 else " "
         lines.append(f" {mark} phase {i + 1}: {p.top.upper()} and then {p.bottom.upper()}  ({p.title})")
+    decks = {vv.force: vehicle_name(v, vv.plate) for vv in v.vehicles}
     for f in v.forces:
         seat = v.seats[f.seat]
         slots = []
@@ -103,7 +178,8 @@ def header(v: View) -> str:
                 slots.append(f"{s.phase}:{s.card.id}" + (f"/{s.action.upper()}" if s.action else ""))
             elif s.state == "face down":
                 slots.append(f"{s.phase}:face down")
-        lines.append(f"   {seat.name} ({f.side}): hand {f.hand}, deck {f.deck}"
+        deck = f", {decks[f.id]}" if f.id in decks else ""
+        lines.append(f"   {seat.name} ({f.side}{deck}): hand {f.hand}, deck {f.deck}"
                      + (f", cards {' '.join(slots)}" if slots else ""))
     extras = []
     if v.fires:
@@ -124,13 +200,22 @@ def private_text(v: View) -> str:
     if mine.order:
         o = mine.order
         lines.append(f"Your orders: {o['title']} — {o['text']} ({o['vp']} VP)" + (" [done]" if o["done"] else ""))
-    if mine.hand:
+    decks = mine.forces if len(mine.forces) > 1 else []
+    if decks:
+        for f in decks:
+            name = "squad" if f.kind == "squad" else vehicle_name(v, f.plate)
+            lines.append(f"Your hand, {name} ({f.id}):" if f.hand else f"Your hand, {name} ({f.id}), is empty.")
+            lines += ["  " + card_line(c) for c in f.hand]
+            placed = [f"phase {i + 1}: {c.id}" for i, c in enumerate(f.placed) if c]
+            if placed:
+                lines.append(f"Placed, {name}: " + ", ".join(placed))
+    elif mine.hand:
         lines.append("Your hand:")
         lines += ["  " + card_line(c) for c in mine.hand]
     else:
         lines.append("Your hand is empty.")
     placed = [f"phase {i + 1}: {c.id}" for i, c in enumerate(mine.placed) if c]
-    if placed:
+    if placed and not decks:
         lines.append("Placed: " + ", ".join(placed))
     for serial, cards in mine.held.items():
         lines.append(f"Held under {serial}: " + ", ".join(c.id for c in cards))
@@ -141,4 +226,5 @@ def private_text(v: View) -> str:
 
 
 def full_text(v: View) -> str:
-    return "\n".join([header(v), map_text(v), "Soldiers:", *soldier_lines(v)])
+    vehicles = ["Vehicles and guns:", *vehicle_lines(v)] if v.vehicles else []
+    return "\n".join([header(v), map_text(v), "Soldiers:", *soldier_lines(v), *vehicles])

@@ -20,6 +20,7 @@ from bot.discord.commands import commands
 from bot.discord.components import ITEMS
 from bot.discord.courier import Courier
 from bot.discord.roll_cog import roll_group
+from bot.discord.vehicle_cog import vehicle_group
 from bot.store import SqliteStore
 from engine import Catalog, ContentError, load_catalog
 
@@ -36,10 +37,11 @@ def intents() -> discord.Intents:
 
 def build_tree(client: discord.Client, adapter: Adapter, campaigns: CampaignService | None = None
                ) -> app_commands.CommandTree:
-    """The command tree: Fieldpost's commands, the /campaign group and the /roll group."""
+    """The command tree: Fieldpost's commands, /vehicle, the /campaign group and the /roll group."""
     tree = app_commands.CommandTree(client)
     for command in commands(adapter):
         tree.add_command(command)
+    tree.add_command(vehicle_group(adapter))
     if campaigns is not None:
         tree.add_command(campaign_group(campaigns, adapter.service, adapter.courier))
     tree.add_command(roll_group())

@@ -76,8 +76,11 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
 
     def ac_card(phase: int | None = None):
         async def complete(it, current):
-            return await adapter.suggest(it, "card", current, game=ns(it, "game"), phase=phase)
+            return await adapter.suggest(it, "card", current, game=ns(it, "game"), phase=phase, deck=ns(it, "deck"))
         return complete
+
+    async def ac_deck(it, current):
+        return await adapter.suggest(it, "deck", current, game=ns(it, "game"))
 
     def act(text: str):
         return lambda c, w: s.command(c, w, text)
@@ -160,11 +163,12 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
 
     @app_commands.command(name="plan", description="Place one card face down on each phase (change it until all have placed)")
     @app_commands.describe(phase1="card for phase 1 (- for none; CARD:action for a two-action card)",
-                           phase2="card for phase 2", phase3="card for phase 3", game=GAME_HELP)
-    @app_commands.autocomplete(phase1=ac_card(0), phase2=ac_card(1), phase3=ac_card(2), game=ac_game)
+                           phase2="card for phase 2", phase3="card for phase 3",
+                           deck="which of your decks: squad or a vehicle's plate (only with vehicles)", game=GAME_HELP)
+    @app_commands.autocomplete(phase1=ac_card(0), phase2=ac_card(1), phase3=ac_card(2), deck=ac_deck, game=ac_game)
     async def plan(it: discord.Interaction, phase1: Optional[str] = None, phase2: Optional[str] = None,
-                   phase3: Optional[str] = None, game: Optional[int] = None):
-        await adapter.run(it, lambda c, w: s.plan(c, w, [phase1, phase2, phase3]), game=game, name="plan")
+                   phase3: Optional[str] = None, deck: Optional[str] = None, game: Optional[int] = None):
+        await adapter.run(it, lambda c, w: s.plan(c, w, [phase1, phase2, phase3], deck=deck), game=game, name="plan")
 
     # -------------------------------------------------------------- /act: actions
 

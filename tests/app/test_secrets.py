@@ -86,7 +86,8 @@ class Watch:
                 kept[seat.index] = {s for s in kept[seat.index] if s not in self.cards}
         every = set().union(*kept.values())
         public = [text, *(w.detail for w in r.waiting)]
-        public += [i.view.model_dump_json() + i.caption for i in r.images]
+        # the static panels list every card id of a vehicle's deck (open knowledge, like a deck list)
+        public += [i.view.model_dump_json(exclude={"vehicle_defs"}) + i.caption for i in r.images]
         for text in public:
             self.messages += 1
             self._check("public", text, every)

@@ -34,7 +34,8 @@ def size(node: dict[str, Any]) -> int:
 
 def test_the_tree_has_every_command_of_the_issue(tree):
     names = {c.name for c in tree.get_commands()}
-    assert names == {"game", "hand", "plan", "act", "board", "log", "soldier", "panel", "campaign", "roll"}
+    assert names == {"game", "hand", "plan", "act", "vehicle", "board", "log", "soldier", "panel", "campaign",
+                     "roll"}
     assert "play" in {c.name for c in command(tree, "campaign").commands}
     assert {c.name for c in command(tree, "game").commands} == {
         "new", "join", "leave", "forces", "start", "status", "undo", "rollback", "abandon"}
@@ -97,14 +98,40 @@ def test_every_play_command_takes_an_optional_game(payloads):
             assert games and games[0]["type"] == 4 and not games[0].get("required"), leaf["name"]
             assert games[0].get("autocomplete"), leaf["name"]
             found += 1
-    assert found == 8 + 6 + 22  # /game but new; hand, plan, board, log, soldier, panel; /act
+    assert found == 8 + 6 + 22 + 17  # /game but new; hand, plan, board, log, soldier, panel; /act; /vehicle
 
 
-def test_act_mirrors_every_verb_of_the_script_grammar(tree):
-    verbs = set(re.findall(r"^(?:\[tag\|team\|note\] )?([a-z]+)", GRAMMAR, re.M))
-    verbs |= {"keep", "decline", "kill"}  # the second halves of "a | b" lines
-    verbs -= {"plan"}  # /plan is its own command
-    assert verbs == {c.name for c in command(tree, "act").commands}
+def grammar_verbs() -> set[str]:
+    """Every verb of the script grammar, the "a | b" lines' later halves too."""
+    verbs = set()
+    for row in GRAMMAR.splitlines():
+        spec = re.split(r"\s{3,}", row.strip())[0].replace("[tag|team|note]", "").replace("[via]", "")
+        for part in spec.split("|"):
+            m = re.match(r"^\s*([a-z]+)\b", part)
+            if m:
+                verbs.add(m.group(1))
+    return verbs - {"vehicles"}  # the heading of the vehicle lines
+
+
+def test_act_and_vehicle_mirror_every_verb_of_the_script_grammar(tree):
+    from bot.discord.vehicle_cog import VERBS
+    from engine.commands import VEHICLE_COMMANDS
+    vehicle_verbs = {cls.model_fields["type"].default for cls in VEHICLE_COMMANDS}
+    act = {c.name for c in command(tree, "act").commands}
+    vehicle = {VERBS.get(c.name, c.name) for c in command(tree, "vehicle").commands}
+    assert grammar_verbs() - {"plan"} == act | vehicle  # /plan is its own command
+    assert vehicle == vehicle_verbs and not act & vehicle_verbs
+
+
+def test_vehicle_commands_take_the_script_lines_options(tree):
+    """Each /vehicle command's required options are the script line's words, in order."""
+    words = {"move": ["actor", "to"], "fire": ["actor", "weapon", "target"], "mount": ["soldier", "plate"],
+             "shift": ["crewman", "post"], "repair": ["crewman", "location"], "turn": ["actor", "direction"]}
+    for name, required in words.items():
+        cmd = command(tree, f"vehicle {name}")
+        assert [p.name for p in cmd.parameters if p.required] == required, name
+        assert all(p.autocomplete or p.choices or p.type.name in ("boolean", "integer")
+                   for p in cmd.parameters if p.name not in ("via", "direction")), name
 
 
 def test_dm_only_game_group_is_guild_only(payloads):
