@@ -64,6 +64,14 @@ def _plan_force(st, seat: int, cmd: C.Plan) -> str:
     return (unplanned or [f.id for f in mine])[0]
 
 
+def _holder_force(st, forces: list[str], cards: list[str]) -> str | None:
+    """Of a seat's decks, the one whose soldiers hold the first card named."""
+    for fid in forces:
+        if cards and any(cards[0] in s.held for s in st.soldiers.values() if s.force == fid):
+            return fid
+    return None
+
+
 def _dispatch(ctx: Ctx, cmd: C.Cmd) -> None:
     st = ctx.st
     seat = cmd.seat
@@ -77,12 +85,13 @@ def _dispatch(ctx: Ctx, cmd: C.Cmd) -> None:
         return
     if isinstance(cmd, C.Unhold):
         if p is not None and p.kind == "unhold":
-            fid = _force_for(st, seat, "unhold")
+            fid = _holder_force(st, [f for f in p.forces if st.forces[f].seat == seat], cmd.cards) \
+                or _force_for(st, seat, "unhold")
             unhold(ctx, fid, cmd.cards)
             _answer_hold(st, fid)
             return
         if st.step == "place" and p is None:
-            fid = st.force_of_seat(seat)[0].id
+            fid = _holder_force(st, [f.id for f in st.force_of_seat(seat)], cmd.cards) or st.force_of_seat(seat)[0].id
             if st.forces[fid].planned:
                 raise RuleError("take held cards back before you place your cards.")
             unhold(ctx, fid, cmd.cards)

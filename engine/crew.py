@@ -89,6 +89,23 @@ def actor(st, plate: int, who: int, *, role: Role | None = None, weapon: str | N
     return who
 
 
+def is_open(st, plate: int, post: str | None) -> bool:
+    """Is a man at this place unbuttoned: his hatch open, or his compartment roofless (open_top)?"""
+    v = st.vehicles[plate]
+    vdef = st.vehicle_def(plate)
+    if post is None:
+        return False
+    if post in v.unbuttoned:
+        return True
+    if post == "cabin":
+        return "cabin" in vdef.open_top
+    try:
+        loc = vdef.location(post)
+    except KeyError:
+        return False
+    return loc.kind == "crew" and loc.compartment in vdef.open_top
+
+
 def compartment_crew(st, plate: int, compartment) -> list[int]:
     """Everyone inside a compartment: crew at its positions and machinery, passengers in a cabin."""
     vdef = st.vehicle_def(plate)

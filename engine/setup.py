@@ -236,6 +236,10 @@ def _deploy(st: GameState) -> None:
         men = sorted((s for s in st.soldiers.values() if s.side == side.id and s.status == "waiting"),
                      key=lambda s: s.serial)
         placed = set(st.occupied())
+        from engine.vehicle_geometry import footprint
+        for v in st.vehicles.values():  # nobody deploys where a vehicle or gun stands
+            if v.status == "board" and v.tile:
+                placed |= footprint(board, v.tile)
         given = {e.serial: e.at for e in side.preset if e.at}
         for k, s in enumerate(men):
             cell = given.get(s.serial)

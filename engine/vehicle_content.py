@@ -195,6 +195,8 @@ class VehicleDef(Frozen):
     passengers: int = Field(0, ge=0, description="team slots in the cabin")
     riders: int | None = Field(None, ge=0, description="tank riders (default: twice the crew in hull and turret)")
     schurzen: bool = False
+    open_top: list[Compartment] = Field(default_factory=list,
+                                        description="compartments with no roof: everyone in them counts as unbuttoned")
     command: bool = False
     special: list[str] = Field(default_factory=list)
     cards: list[str] = Field(default_factory=list, description="ids of its vehicle and team action cards")

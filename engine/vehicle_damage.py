@@ -537,8 +537,9 @@ def exposed_protection(st: GameState, serial: int) -> int | None:
         return dismounted_protection(vdef)
     if s.dismounted:
         return 0
-    if s.post in vs.unbuttoned:
-        return crew_protection(vdef, vdef.location(s.post).compartment)
+    from engine.crew import is_open
+    if is_open(st, s.vehicle, s.post):
+        return crew_protection(vdef, compartment_of(vdef, s.post))
     return None
 
 

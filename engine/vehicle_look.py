@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.board import DIRS, Cell
 from engine.content import Action
-from engine.crew import actor, position_of
+from engine.crew import actor, is_open, position_of
 from engine.errors import RuleError
 from engine.log import Ctx
 from engine.ratings import current
@@ -107,8 +107,7 @@ def crew_sight(st, serial: int) -> int:
     sight = current(st, serial, "sight")
     if loc is None:
         return sight
-    v = st.vehicles[s.vehicle]
-    if loc.id not in v.unbuttoned and not loc.optics:
+    if not is_open(st, s.vehicle, loc.id) and not loc.optics:
         sight += st.vehicle_def(s.vehicle).sight
     return sight
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.board import in_arc, inches
 from engine.content import Action
-from engine.crew import actor, position_of
+from engine.crew import actor, is_open, position_of
 from engine.damage import apply_damage, damage_check
 from engine.deck import check
 from engine.errors import RuleError
@@ -213,6 +213,7 @@ def fire(ctx: Ctx, plate: int, who: int, wid: str, target: int) -> None:
         raise RuleError(problem + ".")
     loc = position_of(st, gunner)
     sq, inch, mods, bands = geometry(st, plate, target, w.long, w.short, w.close, loc.optics if loc else 0)
+    where = _tile_of(st, target) or st.board.tile_at(target_cell(st, target))  # before he falls
     ammo = None
     if wid == "main":
         rid = breach_ready(st, plate)
@@ -255,7 +256,7 @@ def fire(ctx: Ctx, plate: int, who: int, wid: str, target: int) -> None:
             break
         ctx.say("hit_plus", f"Hit+: the {w.name} fires again at {st.name(target)}.", plate=plate, target=target)
     if ammo is not None:
-        _area_effects(ctx, plate, gunner, target, ammo, band)
+        _area_effects(ctx, plate, gunner, target, ammo, band, where)
 
 
 def _still_there(st, target: int) -> bool:
@@ -298,11 +299,10 @@ def _tracer(ctx: Ctx, target: int) -> None:
     ctx.say("tracers", f"Tracers mark {st.name(target)} for everyone.", target=target)
 
 
-def _area_effects(ctx: Ctx, plate: int, gunner: int, target: int, ammo, band: str) -> None:
+def _area_effects(ctx: Ctx, plate: int, gunner: int, target: int, ammo, band: str, tile: str) -> None:
     """A round's effect on the target's tile: HE blast at soldiers (a blast on a vehicle is its
     hit's), smoke and fire markers."""
     st = ctx.st
-    tile = _tile_of(st, target) or st.board.tile_at(target_cell(st, target))
     v = st.vehicles[plate]
     n = ammo.blast.of(band)
     if n and target not in st.vehicles:
@@ -390,8 +390,9 @@ def can_shoot_from_aboard(st, serial: int) -> str | None:
     if serial in v.riders:
         return None
     if serial in v.passengers:
-        return None if vdef.kind in ("halftrack", "truck") else f"the {vdef.name}'s passengers cannot shoot out"
-    if s.post in v.unbuttoned:
+        return None if vdef.kind in ("halftrack", "truck") or is_open(st, s.vehicle, "cabin") \
+            else f"the {vdef.name}'s passengers cannot shoot out"
+    if is_open(st, s.vehicle, s.post):
         return None
     return f"{st.name(serial)} is shut inside the {vdef.name}: open the hatch first"
 

@@ -12,6 +12,7 @@ from engine import fight as fights
 from engine.contact import in_contact
 from engine.content import AreaDef, TileDef
 from engine.legal import Await, awaiting
+from engine.crew import is_open
 from engine.state import GameState, TrailMark
 from engine.vehicle_content import VehicleDef
 
@@ -56,6 +57,10 @@ class SoldierView(V):
     ratings: RatingsView  # the side of his card in use, before halving for a pin
     weapon: str
     medals: int
+    spotted_by: list[int] = Field(default_factory=list)  # vehicles whose own Spotted marker he carries
+    vehicle: int | None = None  # aboard (or a crewman standing beside) this vehicle
+    post: str | None = None
+    dismounted: bool = False
 
 
 class TeamView(V):
@@ -169,6 +174,7 @@ class VehicleView(V):
     spotted_by: list[int]
     shots: int
     kills: int
+    looks: int = 0  # LOOK cards this turn, toward radio contact
 
 
 class MyForce(V):
@@ -256,7 +262,8 @@ def _soldier_view(st: GameState, serial: int) -> SoldierView:
         controller=s.controller, status=s.status, at=s.at, facing=s.facing, spotted=s.spotted,
         pinned=s.pinned, wounded=s.wounded, grenades=s.grenades, held=len(s.held), captor=s.captor,
         in_contact=bool(in_contact(st, serial)) if s.free else False,
-        ratings=RatingsView(**stats.model_dump()), weapon=d.weapon, medals=s.medals)
+        ratings=RatingsView(**stats.model_dump()), weapon=d.weapon, medals=s.medals,
+        spotted_by=list(s.spotted_by), vehicle=s.vehicle, post=s.post, dismounted=s.dismounted)
 
 
 def vehicle_view(st: GameState, plate: int) -> VehicleView:
@@ -269,10 +276,11 @@ def vehicle_view(st: GameState, plate: int) -> VehicleView:
         plate=plate, vehicle=v.vehicle, name=d.name, kind=d.kind, side=v.side, force=v.force,
         controller=v.controller, status=v.status, tile=v.tile, facing=v.facing, turret=v.turret,
         crew=dict(v.crew), aboard=dict(sorted(aboard.items())), dismounted=dismounted,
-        unbuttoned=list(v.unbuttoned), damage={k: list(x) for k, x in v.damage.items() if x},
+        unbuttoned=sorted(set(v.unbuttoned) | {loc.id for loc in d.crew_positions if is_open(st, plate, loc.id)}),
+        damage={k: list(x) for k, x in v.damage.items() if x},
         cook_off=list(v.cook_off), ready=dict(v.ready), in_hand=list(v.in_hand), in_breach=list(v.in_breach),
         pins=v.pins, move_plus=v.move_plus, hull_down=v.hull_down, spotted=v.spotted,
-        spotted_by=list(v.spotted_by), shots=v.shots, kills=v.kills)
+        spotted_by=list(v.spotted_by), shots=v.shots, kills=v.kills, looks=v.looks)
 
 
 def _slots(st: GameState, f) -> list[SlotView]:
