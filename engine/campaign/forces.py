@@ -188,8 +188,13 @@ def crewed(st: CampaignState, cdef: CampaignDef, cat: Catalog, p: Player, e: Ros
     pre = preset_entry(sc, e.side, e.vehicle)
     rounds = {a: n for a, n in (pre.ammo if ammo is None else ammo).items() if n}
     breach = pre.in_breach if pre.in_breach and rounds.get(pre.in_breach) else None
-    return VehicleEntry(vehicle=e.vehicle, crew=placed, ammo=rounds, in_breach=breach, tile=pre.tile,
-                        facing=pre.facing, turret=pre.turret)
+    men = {serial: p.entry(serial) for serial in placed.values()}
+    ranks = {serial: m.rank for serial, m in men.items() if m is not None and m.rank is not None
+             and m.rank != cat.soldiers[serial].ranks[0].rank}
+    medals = {serial: n for serial, m in men.items() if m is not None
+              and (n := medals_in_play(m, cat.soldiers[serial]))}
+    return VehicleEntry(vehicle=e.vehicle, crew=placed, ranks=ranks, medals=medals, ammo=rounds, in_breach=breach,
+                        tile=pre.tile, facing=pre.facing, turret=pre.turret, hull_down=pre.hull_down)
 
 
 def st_rule(st: CampaignState, cdef: CampaignDef) -> str:

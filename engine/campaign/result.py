@@ -142,7 +142,7 @@ def result_from_game(st: CampaignState, cdef: CampaignDef, game: GameState, seat
             continue
         entry = owner.entry(serial)
         force = game.forces[s.force]
-        rank, medals = _fought_as(entry, game, crew=force.kind == "vehicle")
+        rank, medals = _fought_as(entry, game)
         if s.rank != rank or s.medals != medals:
             raise CampaignError(f"{entry.name} ({serial}) fought as {s.rank.value} with {s.medals} medal cards; "
                                 f"his roster says {rank.value} with {medals}.")
@@ -190,12 +190,10 @@ def result_from_game(st: CampaignState, cdef: CampaignDef, game: GameState, seat
                           vehicles=vehicles, outsiders=outsiders)
 
 
-def _fought_as(entry: RosterEntry, game: GameState, crew: bool):
-    """The rank and medal cards he must have fought with: his roster's on foot; in a vehicle's
-    crew his first rank card and none, as the engine seats every crewman (vehicle_setup)."""
+def _fought_as(entry: RosterEntry, game: GameState):
+    """The rank and medal cards he must have fought with: his roster's, on foot or in a vehicle's
+    crew (`VehicleEntry.ranks` and `.medals` seat a crewman at his roster rank)."""
     d = game.setup.soldiers[entry.serial]
-    if crew:
-        return d.ranks[0].rank, 0
     return entry.rank, medals_in_play(entry, d)
 
 

@@ -244,7 +244,7 @@ def test_a_step_that_requires_a_sides_vehicles_refuses_a_pick_without_them(cat, 
 
 def test_a_finished_game_credits_kills_and_knocked_out_vehicles_to_crews_and_their_vehicle(cat, idef):
     st = begun(cat, idef)
-    st.entry(156).rank = "junior_nco"  # a promoted commander still crews at his first rank card
+    st.entry(156).rank = "junior_nco"  # a promoted commander crews at his new rank
     specs = seat_specs(st, idef, cat)
     game = autoplay(cat, "mill-road-gun", [s for _, s in specs], seed=2)
     # the 57's gunner knocks out the Panzer IV: the VP log names the plate and the shooter
@@ -381,7 +381,7 @@ async def test_the_roster_export_and_import_keep_crews_and_vehicles(store, cat, 
     assert "Crew: commander Delacroix (156)" in record
 
 
-async def test_a_promoted_crewman_fights_his_vehicle_at_his_first_rank(store, cat, clock, idef):
+async def test_a_promoted_crewman_fights_his_vehicle_at_his_new_rank(store, cat, clock, idef):
     service = CampaignService(store, cat, clock=clock)
     cid = (await service.new(OLGA, HERE, IRON)).campaign_id
     await service.join(ANN, cid, "US")
@@ -389,7 +389,7 @@ async def test_a_promoted_crewman_fights_his_vehicle_at_his_first_rank(store, ca
     await service.promote(OLGA, cid, "Delacroix", "kept the M8 alive")
     _, prepared = await service.prepare(OLGA, cid)
     game = autoplay(cat, prepared.scenario, prepared.seats, seed=2)
-    assert game.soldiers[156].rank == "private"
+    assert game.soldiers[156].rank == "junior_nco"  # his junior NCO cards are in the M8's deck
     await service.submit_game(OLGA, cid, game, list(prepared.users))
     await service.confirm(OLGA, cid)
     assert (await service.load_state(cid)).entry(156).rank == "junior_nco"
