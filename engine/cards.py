@@ -182,8 +182,12 @@ def describe(st, cid: str) -> str:
     """The card in words: dog tag, team bubble, narrator box."""
     card = st.card(cid)
     parts = []
-    owner = st.name(card.owner) if card.owner in st.soldiers else f"dog tag {card.owner}"
-    parts.append(f"dog tag {owner} ({'/'.join(a.value.upper() for a in card.actions)})")
+    acts = '/'.join(a.value.upper() for a in card.actions)
+    if card.owner in st.vehicles:
+        parts.append(f"license plate {st.name(card.owner)} ({acts})")
+    else:
+        owner = st.name(card.owner) if card.owner in st.soldiers else str(card.owner)
+        parts.append(f"dog tag {owner} ({acts})")
     if card.team:
         parts.append("team: " + ", then ".join(f"{e.count} soldier{'s' if e.count > 1 else ''} {e.do.value}"
                                                for e in card.team))

@@ -49,7 +49,7 @@ def vcover(ctx: Ctx, plate: int, who: int) -> bool:
     name = st.name(plate)
     if v.status != "board":
         raise RuleError(f"the {name} is not on the board.")
-    driver(st, plate, who, "take cover")
+    by = driver(st, plate, who, "take cover")
     own = st.board.tiles[v.tile].mods.hide or 0
     if own > VEHICLE_COVER:
         raise RuleError(f"the {name} can take cover only in a tile of HIDE {VEHICLE_COVER} or less; {v.tile} is "
@@ -71,8 +71,8 @@ def vcover(ctx: Ctx, plate: int, who: int) -> bool:
         else:
             report.append(f"keeps the {st.name(p)}'s marker (cover {val})")
     _touch(st, plate)
-    ctx.say("vcover", f"The {name} takes cover in {v.tile}: " + ("; ".join(report) or "nobody had marked it") + ".",
-            plate=plate)
+    ctx.say("vcover", f"{st.name(by)} takes the {name} into cover in {v.tile}: "
+            + ("; ".join(report) or "nobody had marked it") + ".", plate=plate, serial=by)
     return True
 
 
@@ -83,7 +83,7 @@ def hulldown(ctx: Ctx, plate: int, who: int) -> bool:
     name = st.name(plate)
     if v.status != "board":
         raise RuleError(f"the {name} is not on the board.")
-    driver(st, plate, who, "take it hull down")
+    by = driver(st, plate, who, "take it hull down")
     _check_hull(st, plate)
     if v.hull_down:
         raise RuleError(f"the {name} is hull down already.")
@@ -95,7 +95,8 @@ def hulldown(ctx: Ctx, plate: int, who: int) -> bool:
         return False
     v.hull_down = True
     _touch(st, plate)
-    ctx.say("hulldown", f"The {name} goes hull down in {v.tile}, facing {v.facing.upper()}.", plate=plate)
+    ctx.say("hulldown", f"{st.name(by)} takes the {name} hull down in {v.tile}, facing {v.facing.upper()}.",
+            plate=plate, serial=by)
     return True
 
 

@@ -442,9 +442,9 @@ def vmove(ctx: Ctx, plate: int, who: int, tile: str, *, road: bool = False, back
                               path=[_centre_cell(st, t) for t in travelled]))
     how = {True: "along the road", False: "backing up" if back else "across country"}[road]
     verb = "comes on at" if entering else "moves"
-    ctx.say("vmove", f"The {name} {verb} {' -> '.join(travelled if not entering else travelled[1:])} {how}"
-            f" ({squares} square{'s' if squares != 1 else ''}), facing {v.facing.upper()}.",
-            plate=plate, path=travelled, facing=v.facing)
+    ctx.say("vmove", f"{st.name(by)} drives the {name}: it {verb} {' -> '.join(travelled if not entering else travelled[1:])}"
+            f" {how} ({squares} square{'s' if squares != 1 else ''}), facing {v.facing.upper()}.",
+            plate=plate, serial=by, path=travelled, facing=v.facing)
     if vdef.kind != "gun":
         _orders_after(ctx, plate, road)
 
@@ -473,7 +473,7 @@ def vturn(ctx: Ctx, plate: int, who: int, facing: str) -> None:
     name = st.name(plate)
     if v.status != "board":
         raise RuleError(f"the {name} is not on the board.")
-    driver(st, plate, who, "turn it")
+    by = driver(st, plate, who, "turn it")
     _check_hull(st, plate)
     steps = turn_steps(v.facing, facing)
     if steps == 0:
@@ -490,7 +490,8 @@ def vturn(ctx: Ctx, plate: int, who: int, facing: str) -> None:
         v.turret = facing
     v.hull_down = False
     _touch(st, plate)
-    ctx.say("vturn", f"The {name} turns from {before.upper()} to {facing.upper()}.", plate=plate, facing=facing)
+    ctx.say("vturn", f"{st.name(by)} turns the {name} from {before.upper()} to {facing.upper()}.", plate=plate,
+            serial=by, facing=facing)
 
 
 def turret(ctx: Ctx, plate: int, who: int, facing: str) -> None:
@@ -504,9 +505,9 @@ def turret(ctx: Ctx, plate: int, who: int, facing: str) -> None:
     if v.turret is None:
         raise RuleError(f"the {name} has no turret: turn the hull instead (vturn).")
     if any(p.role == Role.GUNNER for p in vdef.crew_positions):
-        actor(st, plate, who, role=Role.GUNNER, what="turn the turret")
+        by = actor(st, plate, who, role=Role.GUNNER, what="turn the turret")
     else:
-        actor(st, plate, who, weapon="main", what="turn the turret")
+        by = actor(st, plate, who, weapon="main", what="turn the turret")
     steps = turn_steps(v.turret, facing)
     if steps == 0:
         raise RuleError(f"the {name}'s turret faces {facing.upper()} already.")
@@ -514,7 +515,8 @@ def turret(ctx: Ctx, plate: int, who: int, facing: str) -> None:
         raise RuleError(f"a turn is at most {MAX_TURN} compass points.")
     v.turret = facing
     _touch(st, plate)
-    ctx.say("turret", f"The {name} traverses its turret to {facing.upper()}.", plate=plate, facing=facing)
+    ctx.say("turret", f"{st.name(by)} traverses the {name}'s turret to {facing.upper()}.", plate=plate, serial=by,
+            facing=facing)
 
 
 def move_plus(ctx: Ctx, plate: int, who: int) -> None:
@@ -523,12 +525,12 @@ def move_plus(ctx: Ctx, plate: int, who: int) -> None:
     v = st.vehicles[plate]
     if v.status != "board":
         raise RuleError(f"the {st.name(plate)} is not on the board.")
-    driver(st, plate, who, "save up movement")
+    by = driver(st, plate, who, "save up movement")
     _check_hull(st, plate)
     v.move_plus += MOVE_PLUS
     _touch(st, plate)
-    ctx.say("moveplus", f"The {st.name(plate)} saves up movement: Move+ markers worth {v.move_plus} squares.",
-            plate=plate, squares=v.move_plus)
+    ctx.say("moveplus", f"{st.name(by)} saves up the {st.name(plate)}'s movement: Move+ markers worth "
+            f"{v.move_plus} squares.", plate=plate, serial=by, squares=v.move_plus)
 
 
 def unpin(ctx: Ctx, plate: int, who: int) -> None:
@@ -537,10 +539,11 @@ def unpin(ctx: Ctx, plate: int, who: int) -> None:
     v = st.vehicles[plate]
     if not v.pins:
         raise RuleError(f"the {st.name(plate)} has no Pin markers.")
-    driver(st, plate, who, "work it free")
+    by = driver(st, plate, who, "work it free")
     v.pins -= 1
     _touch(st, plate)
-    ctx.say("unpin", f"The {st.name(plate)} works free of one Pin marker ({v.pins} left).", plate=plate, pins=v.pins)
+    ctx.say("unpin", f"{st.name(by)} works the {st.name(plate)} free of one Pin marker ({v.pins} left).",
+            plate=plate, serial=by, pins=v.pins)
 
 
 # --------------------------------------------------------------------------- men getting on and off

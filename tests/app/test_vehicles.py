@@ -84,7 +84,7 @@ async def test_a_tank_drives_a_crewman_unbuttons_and_a_tank_fires(service, store
     replies = await placed(service)
     r = await service.command(ANN, HERE, "tag vmove 901 43A road")
     replies.append(r)
-    assert "The Test Sherman 901 moves 42A -> 43A along the road (1 square), facing E." in r.public
+    assert "Pvt. Dunn drives the Test Sherman 901: it moves 42A -> 43A along the road (1 square), facing E." in r.public
     assert r.ephemeral[0].startswith(
         "Done: `tag vmove 901 43A road` — Test Sherman 901: drive to 43A along the road [tag].")
     for line in ("pass", "pass"):

@@ -61,7 +61,7 @@ def test_a_position_script_with_vehicle_lines_runs(capsys, monkeypatch):
     assert main(["play", "--position", str(POSITIONS / "tank-duel.yaml"),
                  "--script", str(POSITIONS / "tank-duel.txt")]) == 0
     out = capsys.readouterr().out
-    assert "The Test Sherman 901 moves 42A -> 43A along the road (1 square), facing E." in out
+    assert "Pvt. Dunn drives the Test Sherman 901: it moves 42A -> 43A along the road (1 square), facing E." in out
     assert "Pvt. Abbott opens his hatch on the Test Sherman 901." in out
     assert "Schtz. Brandt fires the Test Panzer 902's 7.5 cm KwK 40" in out
     assert "Pvt. Avery fires at Test Panzer 902" in out

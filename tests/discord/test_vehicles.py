@@ -115,7 +115,7 @@ async def test_drive_unbutton_and_fire_name_the_crewman_and_his_tank(world, tree
     await place_all(world, tree, ann, bo)
     told = await run(world, tree, ann, "vehicle move", actor="901", to="43A road", via="tag")
     assert told.startswith("Done: `tag vmove 901 43A road` — Test Sherman 901: drive to 43A along the road [tag].")
-    assert any("The Test Sherman 901 moves 42A -> 43A along the road" in p for p in world.public())
+    assert any("Pvt. Dunn drives the Test Sherman 901: it moves 42A -> 43A along the road" in p for p in world.public())
     for who in (bo, ann, bo):
         await run(world, tree, who, "act pass")
     told = await run(world, tree, ann, "vehicle unbutton", crewman="Abbott", via="tag")
