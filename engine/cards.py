@@ -58,7 +58,12 @@ def tag_subactions(st, active: ActiveCard) -> set[Do]:
     """A multi-action card's dog tag may use any of its actions, whatever the phase (Multi-Action Cards)."""
     card = st.card(active.card)
     acts = card.actions if card.multi else [active.action]
-    return {d for a in acts for d in subactions(a)}
+    dos = {d for a in acts for d in subactions(a)}
+    return dos - NOT_FOR_VEHICLES if card.owner in st.vehicles else dos
+
+
+# What a license plate never does itself: a vehicle has no rally, hold or grenade.
+NOT_FOR_VEHICLES = frozenset({Do.RALLY, Do.HOLD, Do.TOSS})
 
 
 def owner_can_act(st, active: ActiveCard) -> bool:
@@ -272,11 +277,41 @@ def _accepts(st, active: ActiveCard, src: Source, serial: int, do: Do) -> str | 
         return f"the narrator box is for {st.name(card.owner) if card.owner in st.soldiers else card.owner}"
     if not owner_can_act(st, active):
         return "the narrator box's soldier is out of the game"
-    if not entry_accepts(Do(note.kind), do):
+    if not entry_accepts(Do(note.kind), do) or (serial in st.vehicles and do in NOT_FOR_VEHICLES):
         return f"the narrator box allows {note.kind}"
     if src.uses and do != Do.RALLY:
         return "the narrator box is used"
     return _rally_room(st, active, src, do)
+
+
+ACCEPTED_BY: dict[Do, frozenset[Do]] = {e: frozenset(d for d in Do if entry_accepts(e, d)) for e in Do}
+
+
+def accepted(st, active: ActiveCard, src: Source, serial: int) -> frozenset[Do]:
+    """Every sub-action this source would take from this man or plate now: the set form of
+    `_accepts` (a property test holds the two together), for listing options quickly."""
+    card = st.card(active.card)
+    if src.state == "closed":
+        return frozenset()
+    if src.kind in ("tag", "note"):
+        if serial != card.owner or not owner_can_act(st, active):
+            return frozenset()
+        dos = tag_subactions(st, active) if src.kind == "tag" else ACCEPTED_BY[Do(card.narrator.kind)]
+        if serial in st.vehicles:
+            dos = dos - NOT_FOR_VEHICLES
+        if src.uses:
+            dos = dos & {Do.RALLY}
+        if Do.RALLY in dos and _rally_room(st, active, src, Do.RALLY) is not None:
+            dos = dos - {Do.RALLY}
+        return frozenset(dos)
+    if serial in src.used:
+        return frozenset()
+    out: set[Do] = set()
+    for i in range(src.entry, len(card.team)):
+        e = card.team[i]
+        if who_fits(st, e.who, serial) and (i > src.entry or src.uses < e.count):
+            out |= ACCEPTED_BY[e.do]
+    return frozenset(out)
 
 
 def team_entry(st, card, src: Source, serial: int, do: Do) -> int | None:

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from engine import commands as C
 from engine import fight as fights
 from engine.board import DIRS, direction_to
-from engine.cards import _accepts, owner_can_act
+from engine.cards import accepted, owner_can_act
 from engine import vehicle_legal
 from engine.content import Do
 from engine.contact import enemies_of, in_contact
@@ -70,11 +70,6 @@ def _men(st, force: str) -> list[int]:
                   if (s.controller == force and s.free) or (s.status == "waiting" and s.force == force))
 
 
-def _source_ok(st, active, kind: str, serial: int, do: Do) -> bool:
-    src = next((s for s in active.sources if s.kind == kind), None)
-    return src is not None and _accepts(st, active, src, serial, do) is None
-
-
 def action_options(st, force: str, only_source: str | None = None) -> Iterator[C.Cmd]:
     """Concrete action commands the card in play allows, each naming its source."""
     active = st.active
@@ -107,7 +102,11 @@ def action_options(st, force: str, only_source: str | None = None) -> Iterator[C
 
 def _soldier_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
     s = st.soldiers[m]
-    ok = lambda do: _source_ok(st, active, kind, m, do)  # noqa: E731
+    src = next(x for x in active.sources if x.kind == kind)
+    acc = accepted(st, active, src, m)
+    if not acc:
+        return
+    ok = acc.__contains__
     contact = s.free and bool(in_contact(st, m))
     if s.status == "waiting":
         if ok(Do.MOVE):

@@ -29,16 +29,28 @@ def actors(st, force: str) -> list[int]:
     return out
 
 
-def _ok(st, active, kind: str, serial: int, do: Do) -> bool:
-    from engine.cards import _accepts, _soldier_ok
+def oker(st, active, kind: str, serial: int):
+    """ok(do): may this man (or plate) take the sub-action through this part of the card now?
+    Worked out once per man and part (`cards.accepted`), then per sub-action as asked."""
+    from engine.cards import _soldier_ok, accepted
     src = next((s for s in active.sources if s.kind == kind), None)
-    if src is None or _accepts(st, active, src, serial, do) is not None:
-        return False
-    try:
-        _soldier_ok(st, active, serial, do)
-    except RuleError:
-        return False
-    return True
+    acc = accepted(st, active, src, serial) if src is not None else frozenset()
+    memo: dict[Do, bool] = {}
+
+    def ok(do: Do) -> bool:
+        if do not in acc:
+            return False
+        got = memo.get(do)
+        if got is None:
+            try:
+                _soldier_ok(st, active, serial, do)
+                got = True
+            except RuleError:
+                got = False
+            memo[do] = got
+        return got
+    ok.any = bool(acc)
+    return ok
 
 
 def _try(fn) -> bool:
@@ -106,7 +118,9 @@ def _turns(st, plate: int, who: int, seat: int, kind: str, hull: bool) -> Iterat
 def plate_options(st, active, kind: str, plate: int, seat: int) -> Iterator[C.Cmd]:
     v = st.vehicles[plate]
     vdef = st.vehicle_def(plate)
-    ok = lambda do: _ok(st, active, kind, plate, do)  # noqa: E731
+    ok = oker(st, active, kind, plate)
+    if not ok.any:
+        return
     if ok(Do.MOVE):
         yield from _moves(st, active, kind, plate, plate, seat)
     if v.status != "board":
@@ -216,7 +230,9 @@ def aboard_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
     vdef = st.vehicle_def(plate)
     if v.status != "board":
         return
-    ok = lambda do: _ok(st, active, kind, m, do)  # noqa: E731
+    ok = oker(st, active, kind, m)
+    if not ok.any:
+        return
     loc = position_of(st, m)
     if loc is not None:
         if ok(Do.MOVE):
@@ -268,7 +284,9 @@ def foot_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
     s = st.soldiers[m]
     if not s.free:
         return
-    ok = lambda do: _ok(st, active, kind, m, do)  # noqa: E731
+    ok = oker(st, active, kind, m)
+    if not ok.any:
+        return
     tile = st.board.tile_at(s.at)
     if ok(Do.MOUNT):
         for p in VM.on_board(st, tile):

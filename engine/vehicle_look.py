@@ -62,14 +62,33 @@ def los_blocker(st, a: int, b: int) -> str | None:
             continue
         if vehicle_climb(st, plate) >= high + BLOCK_CLIMB:
             return f"the {st.name(plate)}"
-    for c in board.straight_path(pa, pb):
-        if board.tile_at(c) in ends:
-            continue
-        if board.building(c):
-            return f"a building in {board.tile_at(c)}"
-        if terrain_climb(st, c) >= high + BLOCK_CLIMB:
-            return f"high ground in {board.tile_at(c)}"
+    building, (top, where) = _terrain_on_line(board, pa, pb)
+    if building:
+        return f"a building in {building}"
+    if top >= high + BLOCK_CLIMB:
+        return f"high ground in {where}"
     return None
+
+
+def _terrain_on_line(board, pa: Cell, pb: Cell):
+    """(the first building's tile or None, (the highest terrain Climb, its tile)) on the cells
+    between two points, the two end tiles left out. The map never changes: kept per board."""
+    key = ("los", pa, pb)
+    got = board._line_cache.get(key)
+    if got is None:
+        ends = {board.tile_at(pa), board.tile_at(pb)}
+        building, top = None, (-1, None)
+        for c in board.straight_path(pa, pb):
+            t = board.tile_at(c)
+            if t in ends:
+                continue
+            if building is None and board.building(c):
+                building = t
+            climb = board.level(c) - 1
+            if climb > top[0]:
+                top = (climb, t)
+        got = board._line_cache[key] = (building, top)
+    return got
 
 
 def involves_vehicle(st, a: int, b: int) -> bool:

@@ -244,3 +244,25 @@ def test_games_are_byte_identical_whatever_the_process_hash_seed():
         outs.append(subprocess.run([sys.executable, "-c", _HASH_GAME], env=env, capture_output=True, text=True,
                                    check=True, timeout=300).stdout)
     assert outs[0] == outs[1] == outs[2] and outs[0].count("\n") == len(SCENARIOS)
+
+
+VEHICLE_SCENARIOS = sorted(s for s, sc in CAT.scenarios.items() if any(side.vehicles for side in sc.sides))
+
+
+@PROPS
+@given(S.tuples(S.sampled_from(VEHICLE_SCENARIOS), S.integers(0, 2**32 - 1), S.integers(0, 250)))
+def test_the_set_of_accepted_sub_actions_agrees_with_the_rule_one_by_one(game):
+    """`cards.accepted` (used to list options fast) says yes exactly where `cards._accepts` does."""
+    from engine.cards import _accepts, accepted
+    from engine.content import Do
+    scenario, seed, steps = game
+    states, _ = play(scenario, seed, steps)
+    for st in states[::5]:
+        if st.active is None:
+            continue
+        actors = sorted(st.soldiers) + sorted(st.vehicles)
+        for src in st.active.sources:
+            for serial in actors:
+                acc = accepted(st, st.active, src, serial)
+                for do in Do:
+                    assert (do in acc) == (_accepts(st, st.active, src, serial, do) is None), (src, serial, do)
