@@ -441,7 +441,11 @@ def _perform(ctx: Ctx, cmd, src: Source, entry_do: Do | None = None) -> None:
     elif isinstance(cmd, C.Face):
         face(ctx, cmd.serial, cmd.facing)
     elif isinstance(cmd, C.SightCmd):
-        sight(ctx, cmd.serial, cmd.target)
+        if cmd.square:
+            from engine.vehicle_look import sight_square
+            sight_square(ctx, cmd.serial, cmd.square)
+        else:
+            sight(ctx, cmd.serial, cmd.target)
     elif isinstance(cmd, C.DrawCmd):
         n = card.narrator.count if src.kind == "note" else draw_count(st, cmd.serial)
         look_draw(ctx, active.force, n, st.name(cmd.serial))

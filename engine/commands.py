@@ -9,7 +9,7 @@ import re
 import shlex
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.board import DIRS
 from engine.errors import RuleError
@@ -126,10 +126,12 @@ class SightCmd(Cmd):
     type: Literal["sight"] = "sight"
     serial: int
     target: int | None = None
+    square: str | None = None  # sight a tile for area fire (Hell on Wheels, Sighting Squares)
     via: Via | None = None
 
     def words(self):
-        return [*_via(self.via), "sight", str(self.serial), *([str(self.target)] if self.target else [])]
+        return [*_via(self.via), "sight", str(self.serial), *([str(self.target)] if self.target else []),
+                *([self.square] if self.square else [])]
 
 
 class DrawCmd(Cmd):
@@ -252,15 +254,24 @@ class Unpin(Cmd):
 
 
 class Fire(Cmd):
-    """Fire a vehicle's weapon ("main" or a machine gun's id) at a soldier or a vehicle."""
+    """Fire a vehicle's weapon ("main" or a machine gun's id) at a soldier, a vehicle, or a
+    sighted tile (area rounds: HE, smoke, fire)."""
     type: Literal["fire"] = "fire"
     serial: int
     weapon: str
-    target: int
+    target: int | None = None
+    square: str | None = None
     via: Via | None = None
 
+    @model_validator(mode="after")
+    def _one_target(self) -> "Fire":
+        if (self.target is None) == (self.square is None):
+            raise ValueError("fire at a soldier or vehicle, or at a tile")
+        return self
+
     def words(self):
-        return [*_via(self.via), "fire", str(self.serial), self.weapon, str(self.target)]
+        return [*_via(self.via), "fire", str(self.serial), self.weapon,
+                str(self.target) if self.target is not None else self.square]
 
 
 class Load(Cmd):
@@ -472,7 +483,8 @@ unhold CARD...  |  keep          take held cards back into the hand, or leave th
                                  DEST: a tile (12A), a tile's cover (12A:cover), a cell (x,y), or exit [AREA]
 [tag|team|note] charge S T       move in a straight line into combat contact with T
 [tag|team|note] face S DIR       turn (DIR: n ne e se s sw w nw)
-[tag|team|note] sight S [T]      sight the closest unspotted enemy (T only when the rules give a choice)
+[tag|team|note] sight S [T|TILE] sight the closest unspotted enemy (T only when the rules give a choice);
+                                 TILE: a Sight marker on it for area fire (HE, smoke and fire rounds)
 [tag|team|note] draw S           draw cards
 [tag|team|note] cover S          take cover
 [tag|team|note] rally S T        rally pinned soldier T (S himself first if S is pinned)
@@ -491,10 +503,13 @@ vehicles (ACTOR: a crewman's dog tag, or the vehicle's plate for its own action)
 [via] vturn ACTOR DIR            turn the hull in its tile (up to four compass points)
 [via] turret ACTOR DIR           turn the turret
 [via] moveplus ACTOR | unpin ACTOR    save movement up (Move+ / Move++) | shed a Pin marker
-[via] fire ACTOR WEAPON T        fire "main" or a machine gun at soldier or vehicle T
+[via] fire ACTOR WEAPON T|TILE   fire "main" or a machine gun at soldier or vehicle T, or a sighted tile
 [via] load ACTOR [AMMO]          a round Ready -> In Hand (naming it), or In Hand -> In Breach
 [via] acquire ACTOR T | unbutton C | button C | hulldown ACTOR | vcover ACTOR
 [via] mount S PLATE [POST] | dismount S | shift C POST | repair C LOCATION | extinguish C LOCATION"""
+
+
+TILE_WORD = re.compile(r"^L?\d+[ABab]$")
 
 
 def _int(word: str, what: str) -> int:
@@ -609,7 +624,9 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
         need(2, "face SOLDIER DIR")
         return Face(seat=seat, serial=soldier(args[0]), facing=_dir(args[1]), via=via)
     if verb == "sight":
-        need(1, "sight SOLDIER [TARGET]")
+        need(1, "sight SOLDIER [TARGET|TILE]")
+        if len(args) > 1 and TILE_WORD.match(args[1]):
+            return SightCmd(seat=seat, serial=soldier(args[0]), square=args[1].upper(), via=via)
         return SightCmd(seat=seat, serial=soldier(args[0]),
                         target=soldier(args[1], "the target") if len(args) > 1 else None, via=via)
     if verb == "draw":
@@ -686,6 +703,8 @@ def _vehicle_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd
     if verb in ("vturn", "turret"):
         return (VTurn if verb == "vturn" else Turret)(facing=_dir(args[1]), **kw)
     if verb == "fire":
+        if TILE_WORD.match(args[2]):
+            return Fire(weapon=args[1].lower(), square=args[2].upper(), **kw)
         return Fire(weapon=args[1].lower(), target=soldier(args[2], "the target"), **kw)
     if verb == "load":
         return Load(ammo=args[1].upper() if len(args) > 1 else None, **kw)

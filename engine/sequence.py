@@ -210,6 +210,7 @@ def _vehicle_phase_end(ctx: Ctx) -> None:
 def _turn_end(ctx: Ctx) -> None:
     """8. discard what is left in the hands; held cards stay under their soldiers."""
     st = ctx.st
+    st.sighted = {}  # Sight markers on tiles last the turn (docs/vehicles.md V38)
     if st.vehicles:
         from engine.vehicle_damage import check_abandon
         for plate in sorted(st.vehicles):

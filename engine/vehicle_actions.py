@@ -80,7 +80,10 @@ def perform(ctx: Ctx, cmd, src: Source, entry_do: Do | None) -> None:
     elif isinstance(cmd, C.Unpin):
         VM.unpin(ctx, plate, who)
     elif isinstance(cmd, C.Fire):
-        VS.fire(ctx, plate, who, cmd.weapon, cmd.target)
+        if cmd.square:
+            VS.fire_at_square(ctx, plate, who, cmd.weapon, cmd.square)
+        else:
+            VS.fire(ctx, plate, who, cmd.weapon, cmd.target)
     elif isinstance(cmd, C.Load):
         VS.load(ctx, plate, who, cmd.ammo)
     elif isinstance(cmd, C.Acquire):
@@ -111,7 +114,10 @@ def perform(ctx: Ctx, cmd, src: Source, entry_do: Do | None) -> None:
         eye = VL.best_eye(st, plate) if who == plate else who
         if eye is None:
             raise RuleError(f"nobody in the {st.name(plate)} can look out.")
-        VL.crew_sight_action(ctx, eye, cmd.target)
+        if cmd.square:
+            VL.sight_square(ctx, eye, cmd.square)
+        else:
+            VL.crew_sight_action(ctx, eye, cmd.target)
     elif isinstance(cmd, C.ShootCmd):
         if who == plate:
             raise RuleError(f"a vehicle fires one of its weapons: `fire {plate} WEAPON {cmd.target}` "

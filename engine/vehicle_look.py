@@ -220,6 +220,51 @@ def crew_sight_action(ctx: Ctx, looker: int, target: int | None = None) -> int |
     return target
 
 
+def sight_square(ctx: Ctx, looker: int, tile: str) -> None:
+    """Sighting a tile for area fire: a Sight marker on it if it lies within the looker's sight
+    range (no Visibility: a tile is not a vehicle). A crewman's marker is his vehicle's, a
+    soldier's the general one (Sighting Squares). Markers on tiles last to the turn's end (V38)."""
+    st = ctx.st
+    board = st.board
+    if tile not in board.origin:
+        raise RuleError(f"there is no tile {tile} on this map.")
+    s = st.soldiers[looker]
+    crew = position_of(st, looker) is not None
+    if crew:
+        plate = check_crewman(st, looker)
+        here, sight, optics, mark = vehicle_cell(st, plate), crew_sight(st, looker), crew_optics(st, looker), plate
+    else:
+        if not s.free:
+            raise RuleError(f"{st.name(looker)} is not on the board.")
+        here, sight, optics, mark = s.at, current(st, looker, "sight"), 0, 0
+    there = board.tile_centre(tile)
+    d = board.squares(here, there, Action.LOOK)
+    reach = sight + look_mods_for(st, here, there, optics)
+    name = st.name(looker)
+    if d > reach:
+        ctx.say("sight_fail", f"{name} cannot make out {tile}: {d} squares against a modified sight of {reach}.",
+                serial=looker, tile=tile)
+        return
+    marks = st.sighted.setdefault(tile, [])
+    if mark not in marks:
+        marks.append(mark)
+    if crew:
+        _touch(st, mark)
+    ctx.say("sight_square", f"{name} sights {tile} at {d} squares" + (f" for the {st.name(mark)}" if mark else "")
+            + ": it may be fired on with area rounds.", serial=looker, tile=tile, plate=mark or None)
+
+
+def can_command(st, serial: int) -> bool:
+    """The Command attribute: a leader in the commander's slot of a Command vehicle may give
+    Command actions (the advanced rules' command cards use this)."""
+    loc = position_of(st, serial)
+    if loc is None or loc.role != Role.COMMANDER:
+        return False
+    s = st.soldiers[serial]
+    d = st.setup.soldiers[serial]
+    return st.vehicle_def(s.vehicle).command and len(d.ranks) > 1
+
+
 def can_see(st, looker: int, target: int) -> tuple[bool, int, int]:
     """A free Sight attempt at one target (Acquiring a Target): in range and in line of sight."""
     if los_blocker(st, looker, target):

@@ -259,6 +259,55 @@ def fire(ctx: Ctx, plate: int, who: int, wid: str, target: int) -> None:
         _area_effects(ctx, plate, gunner, target, ammo, band, where)
 
 
+def fire_at_square(ctx: Ctx, plate: int, who: int, wid: str, tile: str) -> None:
+    """Area fire at a tile the vehicle has sighted (its own Sight marker there): the main gun's
+    round in the breach, HE-type (a Blast number), smoke or fire, strikes the whole tile — every
+    soldier, exposed man and vehicle there — with no hit check (Sighting Squares; Blast)."""
+    st = ctx.st
+    v = st.vehicles[plate]
+    vdef = st.vehicle_def(plate)
+    if wid != "main" or vdef.main_gun is None:
+        raise RuleError("only a main gun fires area rounds at a tile.")
+    w = vdef.main_gun
+    gunner = actor(st, plate, who, weapon=wid, what=f"fire the {w.name}")
+    if v.status != "board":
+        raise RuleError(f"the {st.name(plate)} is not on the board.")
+    if tile not in st.board.origin:
+        raise RuleError(f"there is no tile {tile} on this map.")
+    if not weapon_ok(st, plate, wid):
+        raise RuleError(f"the {w.name} is wrecked.")
+    if enemy_vehicle_with(st, plate):
+        raise RuleError(f"an enemy vehicle shares {v.tile}: the main gun cannot fire (Same Square).")
+    if v.shots >= w.rof:
+        raise RuleError(f"the {w.name} has fired {v.shots} time{'s' if v.shots != 1 else ''} this phase (ROF {w.rof}).")
+    rid = breach_ready(st, plate)
+    if rid is None:
+        raise RuleError(f"the {w.name} is not loaded.")
+    ammo = w.ammo_type(rid)
+    band = None
+    if plate not in st.sighted.get(tile, []):
+        raise RuleError(f"the {st.name(plate)} has not sighted {tile} (sight it first: `sight {plate} {tile}`).")
+    if not tile_in_arc(st.board, v.tile, arc_facing(st, plate, wid) or v.facing, tile):
+        raise RuleError(f"{tile} is outside the arc of the {w.name}.")
+    a, b = vehicle_cell(st, plate), st.board.tile_centre(tile)
+    sq = st.board.squares(a, b, Action.SHOOT)
+    mods = shoot_mods_for(st, a, b, (position_of(st, gunner).optics if position_of(st, gunner) else 0))
+    bands = bands_in_range(w.long, w.short, 0, mods, sq, 10 ** 6)
+    if not bands:
+        raise RuleError(f"{tile} is out of range of the {w.name} ({sq} squares, SHOOT modifiers {mods:+d}).")
+    if not (ammo.blast.of(best_band(bands)) or ammo.smoke or ammo.fire):
+        raise RuleError(f"a {ammo.name} round does nothing to a tile: area fire takes HE, smoke or fire rounds.")
+    band = best_band(bands)
+    v.in_breach = []
+    v.shots += 1
+    v.spotted = True
+    _mark_panel(st, plate)
+    st.trail.append(TrailMark(kind="shot", serial=plate, path=[a, b]))
+    ctx.say("vfire", f"{st.name(gunner)} fires the {st.name(plate)}'s {w.name} ({ammo.name}) into {tile}: {sq} squares.",
+            plate=plate, serial=gunner, tile=tile, weapon=wid, ammo=ammo.id)
+    _area_effects(ctx, plate, gunner, None, ammo, band, tile)
+
+
 def _still_there(st, target: int) -> bool:
     s = st.soldiers[target]
     return s.free or (s.status == "aboard" and exposed_protection(st, target) is not None)
@@ -305,7 +354,7 @@ def _area_effects(ctx: Ctx, plate: int, gunner: int, target: int, ammo, band: st
     st = ctx.st
     v = st.vehicles[plate]
     n = ammo.blast.of(band)
-    if n and target not in st.vehicles:
+    if n and (target is None or target not in st.vehicles):
         blast_square(ctx, tile, n, by_force=v.force, by_soldier=gunner, cause=ammo.name,
                      what=f"The {ammo.name} round")
     if ammo.smoke and not any(m.tile == tile for m in st.smoke):

@@ -226,6 +226,7 @@ class View(V):
     vp: dict[str, int]
     vp_log: list[VpView]
     fires: list[str]
+    sighted: dict[str, list[int]] = Field(default_factory=dict)  # tile -> Sight markers (0 general, else a plate)
     smoke: dict[str, int]
     weather: dict[str, int]
     landmark_holders: dict[str, int]
@@ -337,7 +338,7 @@ def view(st: GameState, viewer: int | None = None) -> View:
         vehicle_defs=dict(st.setup.vehicles),
         vp={side: st.side_vp(side) for side in sides},
         vp_log=[VpView(side=e.side, seat=e.seat, amount=e.amount, reason=e.reason) for e in st.vp],
-        fires=list(st.fires), smoke=st.smoke_map(),
+        fires=list(st.fires), sighted={k: list(v) for k, v in st.sighted.items()}, smoke=st.smoke_map(),
         weather={"look": st.weather.look + st.lasting_weather.look, "shoot": st.weather.shoot + st.lasting_weather.shoot},
         landmark_holders={k: int(v) for k, v in st.landmark_holders.items()},
         active=active, fight=fight_view, awaiting=awaiting(st), trail=list(st.trail),

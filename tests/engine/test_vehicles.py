@@ -747,3 +747,39 @@ def test_armor_support_is_met_when_a_teammate_completes_his_orders(cat):
     with_order(st, 1, "overrun", vp=6)
     complete(Ctx(st), 1)
     assert st.seats[0].order_done
+
+
+def test_a_sighted_tile_takes_area_fire_from_a_main_gun(cat):
+    # Sighting Squares: a crewman's Sight marker on a tile in his sight range makes it a target for
+    # rounds that strike the whole tile — here an HE round into the thicket where a man hides.
+    st = motor(cat, us=[sherman("42A", facing="e", turret="s", in_breach="HE")], de=[panzer("48A")], de_men=(4,))
+    ctx = Ctx(st)
+    st.soldiers[4].at, st.soldiers[4].spotted = (7, 7), False  # unspotted, in the marsh 46A
+    with pytest.raises(RuleError, match="has not sighted 46A"):
+        VS.fire_at_square(ctx, SHERMAN, SHERMAN, "main", "46A")
+    VL.sight_square(ctx, SHERMAN_CREW["commander"], "46A")
+    assert st.sighted == {"46A": [SHERMAN]}
+    VS.fire_at_square(ctx, SHERMAN, SHERMAN, "main", "46A")
+    assert st.vehicles[SHERMAN].in_breach == [] and st.vehicles[SHERMAN].shots == 1
+    blast = next(e for e in ctx.events if e.kind == "blast")
+    assert blast.data["tile"] == "46A" and blast.data["victims"] == [4]
+    # the sight marker is the Sherman's own: the Panzer may not use it
+    assert PANZER not in st.sighted["46A"]
+
+
+def test_sight_markers_on_tiles_last_the_turn(cat):
+    from engine.sequence import _turn_end
+    st = motor(cat, us=[sherman("42A")], de=[panzer("48A")])
+    ctx = Ctx(st)
+    VL.sight_square(ctx, SHERMAN_CREW["commander"], "46A")
+    _turn_end(ctx)
+    assert st.sighted == {}
+
+
+def test_the_command_attribute_needs_a_leader_in_the_commanders_seat(cat):
+    st = motor(cat, us=[sherman()], de=[panzer()])
+    vdef = st.vehicle_def(SHERMAN)
+    commander = SHERMAN_CREW["commander"]
+    leader = len(st.setup.soldiers[commander].ranks) > 1
+    assert VL.can_command(st, commander) == (vdef.command and leader)
+    assert not VL.can_command(st, SHERMAN_CREW["driver"])
