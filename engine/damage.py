@@ -95,10 +95,27 @@ def kill(ctx: Ctx, victim: int, *, by_force: str | None, cause: str, by_soldier:
                              reason=f"killed teammate {name}", kind="friendly_fire", serial=victim, by=by_soldier))
 
 
+def crewman_taken(st, serial: int) -> bool:
+    """A vehicle's or gun's crewman, once a prisoner, is never liberated: freed, he leaves play and
+    his VP count for nobody (Hell on Wheels, Prisoners)."""
+    return st.forces[st.soldiers[serial].force].kind == "vehicle"
+
+
+def remove_crewman(ctx: Ctx, serial: int, reason: str) -> None:
+    st = ctx.st
+    p = st.soldiers[serial]
+    p.captor, p.controller, p.status, p.at = None, p.force, "removed", None
+    ctx.say("removed", f"{st.name(serial)} is free of his captors ({reason}) but, a crewman once taken, he "
+            f"leaves the game; his VP count for nobody.", serial=serial)
+
+
 def free_prisoner(ctx: Ctx, serial: int, *, reason: str) -> None:
     """A prisoner without his escort goes back to his own side, pinned (ruling in docs/rulings.md)."""
     st = ctx.st
     p = st.soldiers[serial]
+    if crewman_taken(st, serial):
+        remove_crewman(ctx, serial, reason)
+        return
     p.captor = None
     p.controller = p.force
     p.pinned = True

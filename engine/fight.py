@@ -29,6 +29,10 @@ def liberate(ctx: Ctx) -> None:
             (adjacent(r.at, p.at) and in_arc(r.facing, r.at, p.at)) or touching(r, escort))]
         if not rescuers:
             continue
+        from engine.damage import crewman_taken, remove_crewman
+        if crewman_taken(st, p.serial):
+            remove_crewman(ctx, p.serial, f"{st.name(rescuers[0].serial)} reaches him")
+            continue
         p.captor = None
         p.controller = p.force
         p.pinned = True

@@ -48,7 +48,7 @@ class SoldierPos(P):
     equipment: list[str] = Field(default_factory=list)
     held: list[str] = Field(default_factory=list)
     captor: int | None = None
-    status: Literal["board", "aboard", "waiting", "dead", "exited", "reserve"] | None = None
+    status: Literal["board", "aboard", "waiting", "dead", "exited", "reserve", "removed"] | None = None
     crew_of: int | None = Field(None, description="plate of the vehicle whose deck holds his cards (a crewman)")
     vehicle: int | None = Field(None, description="aboard (or dismounted beside): the vehicle's plate")
     post: str | None = Field(None, description="aboard: crew position, machinery location, cabin or deck")

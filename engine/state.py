@@ -65,7 +65,7 @@ class SoldierState(Model):
     force: str  # the force whose deck holds his cards
     controller: str  # the force controlling him (his captor's force while a prisoner)
     rank: Rank
-    status: Literal["reserve", "waiting", "board", "aboard", "exited", "dead"] = "waiting"
+    status: Literal["reserve", "waiting", "board", "aboard", "exited", "dead", "removed"] = "waiting"
     at: tuple[int, int] | None = None
     facing: str = "n"
     spotted: bool = False

@@ -72,7 +72,7 @@ def soldier_lines(v: View) -> list[str]:
         if s.status == "aboard":
             continue  # listed with his vehicle
         where = {"board": "", "waiting": "waiting to enter", "exited": "left the board", "dead": "killed",
-                 "reserve": "in reserve"}.get(s.status, s.status)
+                 "reserve": "in reserve", "removed": "out of the game"}.get(s.status, s.status)
         tile = ""
         if s.status == "board" and s.at:
             tile = f"{_tile_at(v, s.at)} ({s.at[0]},{s.at[1]}) facing {s.facing.upper()}"

@@ -61,6 +61,8 @@ def _where(view, s) -> str:
         return "killed in action"
     if s.status == "exited":
         return "left the board"
+    if s.status == "removed":
+        return "out of the game"
     if s.status == "waiting" or s.at is None:
         return "waiting to enter"
     x, y = s.at

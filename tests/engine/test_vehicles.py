@@ -783,3 +783,33 @@ def test_the_command_attribute_needs_a_leader_in_the_commanders_seat(cat):
     leader = len(st.setup.soldiers[commander].ranks) > 1
     assert VL.can_command(st, commander) == (vdef.command and leader)
     assert not VL.can_command(st, SHERMAN_CREW["driver"])
+
+
+def test_a_captured_crewman_is_never_liberated_he_leaves_the_game(cat):
+    # Prisoners: once taken, a crewman freed from his escort is removed from play, his VP for nobody.
+    from engine.damage import free_prisoner
+    from engine.fight import liberate
+    st = motor(cat, us=[sherman("41A")], de=[panzer("48A")], us_men=(1,), de_men=(4,))
+    ctx = Ctx(st)
+    loader = SHERMAN_CREW["loader"]
+    VM.dismount(ctx, loader)
+    s = st.soldiers[loader]
+    s.at, s.captor, s.controller = (22, 7), 4, st.soldiers[4].force
+    st.soldiers[4].at = (23, 7)
+    free_prisoner(ctx, loader, reason="his escort fell")
+    assert s.status == "removed" and s.captor is None and s.at is None
+    # a soldier of the squad is liberated as the core rules say
+    st.soldiers[1].status, st.soldiers[1].at = "board", (22, 8)
+    st.soldiers[1].captor, st.soldiers[1].controller = 4, st.soldiers[4].force
+    free_prisoner(ctx, 1, reason="his escort fell")
+    assert st.soldiers[1].status == "board" and st.soldiers[1].pinned
+    # and a crewman reached by his friends while under escort leaves the game too
+    st2 = motor(cat, us=[sherman("41A")], de=[panzer("48A")], us_men=(1,), de_men=(4,))
+    c = st2.soldiers[SHERMAN_CREW["driver"]]
+    c.status, c.at, c.post, c.captor, c.controller = "board", (22, 7), None, 4, st2.soldiers[4].force
+    st2.vehicles[SHERMAN].crew.pop("driver")
+    st2.soldiers[4].at = (23, 7)
+    st2.soldiers[1].status, st2.soldiers[1].at, st2.soldiers[1].facing = "board", (21, 7), "e"
+    liberate(Ctx(st2))
+    assert c.status == "removed"
+    assert all(e.serial != c.serial for e in st2.vp)
