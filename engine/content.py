@@ -163,9 +163,11 @@ class Stats(Frozen):
 
     sight: int = Field(ge=0, description="LOOK: sight range in squares")
     draw: int = Field(0, ge=0, description="LOOK: extra cards drawn each turn")
+    command: int = Field(0, ge=0, le=3, description="LOOK: an officer's Command value (extra cards a turn)")
     cover: int = Field(description="HIDE: cover value; below zero after modifiers hides him")
     rally: int = Field(0, ge=0, description="HIDE: soldiers he may rally with his dog tag")
     hold: int = Field(0, ge=0, description="HIDE: cards he may hold")
+    medic: int = Field(0, ge=0, le=5, description="HIDE: a medic's identity checks to save a dying man")
     walk: int = Field(ge=0, description="MOVE: inches")
     climb: int = Field(1, ge=0, description="MOVE: highest terrain level he can enter")
     fight: int = Field(ge=0, description="MOVE: fight cards drawn")
@@ -195,6 +197,13 @@ class SoldierDef(Frozen):
     ranks: list[RankProfile] = Field(min_length=1, max_length=3)
     core_cards: list[str] = Field(min_length=4, max_length=4)
     medal_cards: list[str] = Field(default_factory=list, description="medal variants, replacing core cards in order")
+    # Advanced rules (core manual, Specialists and Officers): a specialist's rank profile holds his
+    # three badge action cards; his optional cards (react, preempt, command), story cards and
+    # specialist equipment are offered to the player at force selection.
+    badge: str | None = Field(None, description="training badge: scout, sniper, medic, officer, ...")
+    special_cards: list[str] = Field(default_factory=list, description="his optional react/preempt/command cards")
+    story: list[str] = Field(default_factory=list, description="his story cards (join the story deck if chosen)")
+    kit: list[str] = Field(default_factory=list, description="his specialist equipment (equipment ids)")
 
     @property
     def is_leader(self) -> bool:
@@ -228,9 +237,10 @@ class TeamEntry(Frozen):
     """'N soldiers DO' in a team bubble; 'crew' entries only trained crewmen may take, and
     'vehicle' entries are the vehicle's own (its hull, turret or weapons)."""
 
-    count: int = Field(ge=1, le=6)
+    count: int = Field(ge=1, le=8)
     do: Do
-    who: Literal["soldier", "crew", "vehicle"] = "soldier"
+    who: Literal["soldier", "crew", "vehicle", "team"] = Field(
+        "soldier", description="'team': every soldier on the card's team panel (count is ignored)")
 
 
 NarratorKind = Literal[
@@ -264,11 +274,40 @@ class Narrator(Frozen):
         return self
 
 
+class PreemptBox(Frozen):
+    """A preempt card (core manual, Preempt Cards): played after an opponent's card is revealed,
+    if that card carries `requires`; the preempting player picks up to `count` enemy soldiers who
+    must take the card's team-bubble actions first, then one of his own soldiers may `then`."""
+
+    requires: Action
+    count: int = Field(ge=1, le=6)
+    then: Do | None = Field(None, description="e.g. shoot: one of ours shoots at the men just made to act")
+
+
+class IdentityBox(Frozen):
+    """A command card's mandatory narrator box: draw `draws` cards for identity checks; the owner of
+    each soldier card drawn may take one of `actions` (team cards drawn do not count)."""
+
+    draws: int = Field(3, ge=1, le=5)
+    actions: list[Action] = Field(min_length=1, max_length=4)
+
+
 class ActionCardDef(Frozen):
     id: str
-    owner: int = Field(description="dog tag serial of the soldier who owns the card")
-    actions: list[Action] = Field(min_length=1, max_length=2, description="two for a multi-action card")
-    role: Literal["core", "rank", "medal", "vehicle", "team"]
+    owner: int = Field(description="dog tag serial of the soldier who owns the card; 0: a team card (no dog tag)")
+    actions: list[Action] = Field(min_length=1, max_length=4, description="two for a multi-action card")
+    role: Literal["core", "rank", "medal", "vehicle", "team", "special", "panel"]
+    # Advanced rules: what kind of card it is. 'action' cards are placed on phases; 'command' cards
+    # too (an ANY card declares its action at reveal); 'react' and 'preempt' cards are played from the
+    # hand in the windows the rules open.
+    kind: Literal["action", "react", "preempt", "command"] = "action"
+    vp_cost: int = Field(0, ge=0, description="react: VP taken from the player permanently when used")
+    any_action: bool = Field(False, description="command ANY card: any phase action; dog tag any of the four")
+    preempt: PreemptBox | None = None
+    identity: IdentityBox | None = None
+    panel: str | None = Field(None, description="a tactics-module card: the team panel it comes with")
+    needs_slot: str | None = Field(None, description="team card: the panel slot label that must be filled")
+    restriction: Literal["one_square"] | None = Field(None, description="team card: checked when played")
     rank: Rank | None = None
     replaces: str | None = Field(None, description="for a medal card: the core card it replaces")
     title: str = ""
@@ -280,6 +319,11 @@ class ActionCardDef(Frozen):
     @property
     def damage_color(self) -> str:
         return DAMAGE_COLOR[self.damage]
+
+    @property
+    def tagless(self) -> bool:
+        """A team card: no dog tag, never an identity check, no dog-tag action."""
+        return self.owner == 0
 
     @property
     def multi(self) -> bool:
@@ -556,6 +600,10 @@ class ForceEntry(Frozen):
     medals: int = Field(0, ge=0, le=3)
     equipment: list[str] = Field(default_factory=list)
     at: tuple[int, int] | None = Field(None, description="starting cell for deployed forces")
+    special: list[str] | None = Field(None, description="a specialist's optional cards and story cards used; "
+                                                         "None: all of them")
+    panel: str | None = Field(None, description="tactics module: the team panel he is on")
+    slot: int | None = Field(None, ge=0, description="his slot on that panel (index)")
 
 
 class SideDef(Frozen):
@@ -594,12 +642,44 @@ class ScenarioDef(Frozen):
     exit_areas: dict[str, AreaDef] = Field(default_factory=dict)
     story: StoryChanges = StoryChanges()
     special: list[str] = Field(default_factory=list, description="special instructions, in words")
+    hidden_deployment: bool = Field(False, description="unspotted soldiers show to opponents only as a "
+                                                       "hidden marker in their tile")
+    mines: list[str] = Field(default_factory=list, description="tiles sown with land mines")
+    fires: list[str] = Field(default_factory=list, description="tiles (or landmarks) burning from the start")
 
     def side(self, nationality: str) -> SideDef:
         for s in self.sides:
             if s.id == nationality:
                 return s
         raise KeyError(nationality)
+
+
+# --------------------------------------------------------------------------- tactics modules
+
+
+class SlotNeed(Frozen):
+    """One way to qualify for a panel slot; every field given must hold."""
+
+    badge: str | None = None
+    grenades: int | None = Field(None, ge=1, description="carries at least this many grenades")
+    nco: bool = False
+    sight: int | None = Field(None, ge=1, description="healthy Sight at least this")
+
+
+class PanelSlot(Frozen):
+    label: str | None = Field(None, description="the roman numeral team cards name (needs_slot)")
+    any_of: list[SlotNeed] = Field(default_factory=list, description="empty: any soldier")
+
+
+class TeamPanelDef(Frozen):
+    """A team panel of a tactics module: 2-8 slots; using it adds all its cards to the deck."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    name: str
+    module: str
+    nationality: Nationality
+    slots: list[PanelSlot] = Field(min_length=2, max_length=8)
+    cards: list[str] = Field(default_factory=list, description="its team cards (ids PANEL-Tn, loaded inline)")
 
 
 # --------------------------------------------------------------------------- the catalogue
@@ -616,6 +696,7 @@ class Catalog(Frozen):
     equipment: dict[str, EquipmentDef]
     scenarios: dict[str, ScenarioDef]
     vehicles: dict[str, "VehicleDef"] = Field(default_factory=dict)
+    panels: dict[str, TeamPanelDef] = Field(default_factory=dict)
 
     def scenario(self, scenario_id: str) -> ScenarioDef:
         try:
@@ -747,7 +828,14 @@ def _load_soldiers(path: Path, cards: dict[str, ActionCardDef], soldiers: dict[i
                                        path, f"{where}.ranks[{j}].cards[{k}]")
                 ids.append(cid)
             profiles.append({**p, "cards": ids})
-        data.update(ranks=profiles, core_cards=core_ids, medal_cards=medal_ids)
+        special_ids = []
+        for j, c in enumerate(data.pop("special", []) or []):
+            cid = f"{serial}-X{j + 1}"
+            cd = _card_data(c, path, f"{where}.special[{j}]")
+            cards[cid] = _validate(ActionCardDef, {**cd, "id": cid, "owner": serial, "role": "special"},
+                                   path, f"{where}.special[{j}]")
+            special_ids.append(cid)
+        data.update(ranks=profiles, core_cards=core_ids, medal_cards=medal_ids, special_cards=special_ids)
         soldier = _validate(SoldierDef, data, path, where)
         if soldier.serial in soldiers:
             raise ContentError(f"{path}: {where} (serial {serial}): field serial: dog tag {serial} is used twice")
@@ -777,6 +865,33 @@ def _load_vehicles(path: Path, cards: dict[str, ActionCardDef], vehicles: dict) 
         if v.id in vehicles:
             raise ContentError(f"{path}: {where} (id {v.id!r}): field id: used twice")
         vehicles[v.id] = v
+
+
+def _load_panels(path: Path, cards: dict[str, ActionCardDef], panels: dict) -> None:
+    """A team panel holds its team cards inline (`cards:`, ids PANEL-Tn, no dog tag)."""
+    raw = _read_yaml(path) or {}
+    for i, entry in enumerate(raw.get("panels", [])):
+        where = f"panels[{i}]"
+        if not isinstance(entry, dict) or "id" not in entry:
+            raise ContentError(f"{path}: {where}: field id: every team panel needs an id")
+        pid = entry["id"]
+        data = dict(entry)
+        ids = []
+        for j, c in enumerate(data.pop("cards", []) or []):
+            cid = f"{pid}-T{j + 1}"
+            cd = _card_data(c, path, f"{where}.cards[{j}]")
+            cards[cid] = _validate(ActionCardDef, {**cd, "id": cid, "owner": 0, "role": "panel", "panel": pid},
+                                   path, f"{where}.cards[{j}]")
+            ids.append(cid)
+        panel = _validate(TeamPanelDef, {**data, "cards": ids}, path, where)
+        if panel.id in panels:
+            raise ContentError(f"{path}: {where} (id {panel.id!r}): field id: used twice")
+        labels = {sl.label for sl in panel.slots if sl.label}
+        for cid in ids:
+            need = cards[cid].needs_slot
+            if need and need not in labels:
+                raise ContentError(f"{path}: {where}: card {cid}: field needs_slot: the panel has no slot {need!r}")
+        panels[panel.id] = panel
 
 
 def _load_list(path: Path, key: str, model, into: dict, id_field: str = "id") -> None:
@@ -811,6 +926,9 @@ def load_catalog(root: Path | None = None) -> Catalog:
     for path in sorted((assets / "vehicles").glob("*.yaml")):
         _load_vehicles(path, cards, vehicles)
     _check_vehicles(vehicles, soldiers)
+    panels: dict[str, TeamPanelDef] = {}
+    for path in sorted((assets / "teams").glob("*.yaml")):
+        _load_panels(path, cards, panels)
     scenarios: dict[str, ScenarioDef] = {}
     for path in sorted((campaigns / "scenarios").glob("*.yaml")):
         data = _read_yaml(path)
@@ -818,11 +936,22 @@ def load_catalog(root: Path | None = None) -> Catalog:
         if sc.id in scenarios:
             raise ContentError(f"{path}: scenario (id {sc.id!r}): field id: used twice")
         scenarios[sc.id] = sc
-        _check_scenario(sc, path, tiles, soldiers, orders, story, equipment, vehicles)
+        _check_scenario(sc, path, tiles, soldiers, orders, story, equipment, vehicles, panels)
     _check_cards(cards, soldiers)
+    _check_specialists(soldiers, story, equipment)
     _check_story(story, tiles)
     return Catalog(soldiers=soldiers, cards=cards, story=story, orders=orders, tiles=tiles,
-                   equipment=equipment, scenarios=scenarios, vehicles=vehicles)
+                   equipment=equipment, scenarios=scenarios, vehicles=vehicles, panels=panels)
+
+
+def _check_specialists(soldiers: dict[int, SoldierDef], story: dict, equipment: dict) -> None:
+    for s in soldiers.values():
+        for sid in s.story:
+            if sid not in story:
+                raise ContentError(f"soldier {s.serial} {s.name}: field story: unknown story card {sid!r}")
+        for eq in s.kit:
+            if eq not in equipment:
+                raise ContentError(f"soldier {s.serial} {s.name}: field kit: unknown equipment {eq!r}")
 
 
 def _check_vehicles(vehicles: dict, soldiers: dict[int, SoldierDef]) -> None:
@@ -862,7 +991,8 @@ def layout_slots(rows: list[list[str]]) -> dict[str, list[tuple[int, int]]]:
     return slots
 
 
-def _check_scenario(sc: ScenarioDef, path: Path, tiles, soldiers, orders, story, equipment, vehicles) -> None:
+def _check_scenario(sc: ScenarioDef, path: Path, tiles, soldiers, orders, story, equipment, vehicles,
+                    panels=None) -> None:
     def fail(field: str, msg: str):
         raise ContentError(f"{path}: scenario (id {sc.id!r}): field {field}: {msg}")
 
@@ -920,6 +1050,23 @@ def _check_scenario(sc: ScenarioDef, path: Path, tiles, soldiers, orders, story,
                 for eq in fe.equipment:
                     if eq not in equipment:
                         fail(f"sides[{i}].{group}[{j}]", f"unknown equipment {eq!r}")
+                if fe.special is not None:
+                    for x in fe.special:
+                        if x not in s.special_cards and x not in s.story:
+                            fail(f"sides[{i}].{group}[{j}].special", f"{x!r} is not one of {s.name}'s cards")
+                if fe.panel is not None:
+                    pdef = (panels or {}).get(fe.panel)
+                    if pdef is None or pdef.nationality != side.id:
+                        fail(f"sides[{i}].{group}[{j}].panel", f"no {side.id} team panel {fe.panel!r}")
+                    if fe.slot is None or fe.slot >= len(pdef.slots):
+                        fail(f"sides[{i}].{group}[{j}].slot", f"give a slot 0-{len(pdef.slots) - 1} on {fe.panel}")
+        taken = [(e.panel, e.slot) for e in (*side.preset, *side.reinforcements) if e.panel is not None]
+        if len(taken) != len(set(taken)):
+            fail(f"sides[{i}].preset", "two soldiers in one panel slot")
+    for field_name in ("mines", "fires"):
+        for tid in getattr(sc, field_name):
+            if tid not in slots:
+                fail(field_name, f"tile {tid} is not on the map")
     for i, side in enumerate(sc.sides):
         aboard: set[int] = set()
         for j, ve in enumerate(side.vehicles):

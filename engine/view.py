@@ -35,6 +35,8 @@ class RatingsView(V):
     close: int
     toss: int
     hit_plus: bool
+    command: int = 0
+    medic: int = 0
 
 
 class SoldierView(V):
