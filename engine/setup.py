@@ -32,6 +32,28 @@ def soldier_cards(d: SoldierDef, rank: Rank | str, medals: int, cards: dict[str,
     return core + list(d.profile(rank).cards)
 
 
+def special_cards(d: SoldierDef, e: ForceEntry) -> list[str]:
+    """A specialist's optional cards (react, preempt, command) the player chose to use
+    (Specialists: each optional; a force entry's `special` None takes them all)."""
+    return [c for c in d.special_cards if e.special is None or c in e.special]
+
+
+def special_story(d: SoldierDef, e: ForceEntry) -> list[str]:
+    return [c for c in d.story if e.special is None or c in e.special]
+
+
+def panel_cards(cat: Catalog, entries: list[ForceEntry]) -> list[str]:
+    """Every card of every team panel the force uses (Tactics Modules: a panel in use brings all
+    its team cards), each panel once, in the order first named."""
+    out: list[str] = []
+    seen: list[str] = []
+    for e in entries:
+        if e.panel and e.panel not in seen:
+            seen.append(e.panel)
+            out += list(cat.panels[e.panel].cards)
+    return out
+
+
 def budget(sc: ScenarioDef, side: str, players: int, teammates: int | None = None) -> int:
     """VP for one player (Scenario Selection; docs/rulings.md): the scenario's level for this
     many players when the sides are even; otherwise the side's two-player level shared among
@@ -110,10 +132,14 @@ def _orders_for(cat: Catalog, sc: ScenarioDef, side: str, landmark_pieces: set[s
     return [o for o in sc.side(side).orders if not cat.orders[o].landmark or cat.orders[o].landmark in landmark_pieces]
 
 
-def _story_deck(cat: Catalog, sc: ScenarioDef, pieces: set[str], rng: Rng) -> list[str]:
-    general = [c.id for c in cat.story.values() if not c.landmark and c.id not in sc.story.remove]
+def _story_deck(cat: Catalog, sc: ScenarioDef, pieces: set[str], rng: Rng, specialists: list[str] = ()) -> list[str]:
+    """Landmark cards and the scenario's additions always go in, then general cards to fill the
+    deck. A specialist's story card goes in only when his player uses it (Specialists)."""
+    owned = {c for d in cat.soldiers.values() for c in d.story}
+    general = [c.id for c in cat.story.values() if not c.landmark and c.id not in sc.story.remove
+               and c.id not in owned]
     landmark = [c.id for c in cat.story.values() if c.landmark in pieces and c.id not in sc.story.remove]
-    added = [c for c in sc.story.add if c not in general and c not in landmark]
+    added = [c for c in (*sc.story.add, *specialists) if c not in general and c not in landmark]
     keep = landmark + added
     size = 3 * sc.turns
     rng.shuffle(general)
@@ -167,10 +193,13 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
     in_play = taken | {e.serial for r in reserves.values() for e in r}
     used_vehicles = {ve.vehicle for vents in rolling for ve in vents}
     plates = {cat.vehicles[v].plate for v in used_vehicles}
+    used_panels = {e.panel for entries in chosen for e in entries if e.panel}
     setup = GameSetup(
         scenario=sc,
         soldiers={n: cat.soldiers[n] for n in sorted(in_play)},
-        cards={cid: c for cid, c in cat.cards.items() if c.owner in in_play or c.owner in plates},
+        cards={cid: c for cid, c in cat.cards.items()
+               if c.owner in in_play or c.owner in plates or (c.panel is not None and c.panel in used_panels)},
+        panels={pid: cat.panels[pid] for pid in sorted(used_panels)},
         story={cid: c for cid, c in cat.story.items() if not c.landmark or c.landmark in board_pieces},
         orders={o: cat.orders[o] for side in sides for o in _orders_for(cat, sc, side, board_pieces)},
         tiles={t: cat.tiles[t] for row in sc.map for t in row},
@@ -187,8 +216,9 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
         deck: list[str] = []
         for e in chosen[i]:
             d = cat.soldiers[e.serial]
-            deck += soldier_cards(d, e.rank, e.medals, cat.cards)
+            deck += soldier_cards(d, e.rank, e.medals, cat.cards) + special_cards(d, e)
             soldiers[e.serial] = _soldier(e, d, s.side, fid)
+        deck += panel_cards(cat, chosen[i])
         rng.shuffle(deck)  # 8. shuffle all decks
         forces[fid] = ForceState(id=fid, seat=i, side=s.side, deck=deck)
         for ve in rolling[i]:  # each vehicle: a force of its own with its own deck (Action Deck)
@@ -202,7 +232,8 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
         fid = next(f for f in forces if forces[f].side == side)
         for e in entries:
             soldiers[e.serial] = _soldier(e, cat.soldiers[e.serial], side, fid, status="reserve")
-    story = _story_deck(cat, sc, board_pieces, rng)  # 5-6. landmark cards in, the scenario's changes
+    extra_story = [c for entries in chosen for e in entries for c in special_story(cat.soldiers[e.serial], e)]
+    story = _story_deck(cat, sc, board_pieces, rng, extra_story)  # 5-6. landmark cards in, the scenario's changes
     st = GameState(setup=setup, rng=rng.state, seats=seat_models, forces=forces, soldiers=soldiers,
                    vehicles=vehicles, story_deck=story)
     _deploy(st)  # 7. deploy on-map soldiers; the others wait to enter
@@ -221,7 +252,7 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
 def _soldier(e: ForceEntry, d: SoldierDef, side: str, fid: str, status: str = "waiting") -> SoldierState:
     return SoldierState(serial=e.serial, side=side, force=fid, controller=fid, rank=e.rank, status=status,
                         grenades=d.grenades if e.grenades is None else e.grenades, medals=e.medals,
-                        equipment=list(e.equipment))
+                        equipment=list(e.equipment), panel=e.panel, slot=e.slot)
 
 
 def _deploy(st: GameState) -> None:

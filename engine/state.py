@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.board import Board, board_for
 from engine.content import (
     Action, ActionCardDef, Do, EquipmentDef, Nationality, OrderDef, PhaseCard, Rank, ScenarioDef,
-    SoldierDef, Stats, TileDef,
+    SoldierDef, Stats, TeamPanelDef, TileDef,
 )
 from engine.vehicle_content import VehicleDef
 
@@ -38,6 +38,7 @@ class GameSetup(BaseModel):
     tiles: dict[str, TileDef]
     equipment: dict[str, EquipmentDef] = Field(default_factory=dict)
     vehicles: dict[str, VehicleDef] = Field(default_factory=dict)
+    panels: dict[str, TeamPanelDef] = Field(default_factory=dict)  # tactics modules' team panels in use
     map_key: str = ""
 
     def board(self) -> Board:
@@ -85,6 +86,8 @@ class SoldierState(Model):
     post: str | None = None
     dismounted: bool = False  # a crewman standing beside his vehicle (Mount and Dismount)
     spotted_by: list[int] = Field(default_factory=list)  # plates whose own Spotted marker he has
+    panel: str | None = None  # tactics module: his team panel (locked to it for the game)
+    slot: int | None = None  # ... and his slot on it
 
     @property
     def on_board(self) -> bool:
