@@ -308,6 +308,8 @@ class ActionCardDef(Frozen):
     panel: str | None = Field(None, description="a tactics-module card: the team panel it comes with")
     needs_slot: str | None = Field(None, description="team card: the panel slot label that must be filled")
     restriction: Literal["one_square"] | None = Field(None, description="team card: checked when played")
+    all_teams: bool = Field(False, description="teamwork card: its 'team' entries are open to the members "
+                                               "of every team panel in the squad (engine/teams.py)")
     rank: Rank | None = None
     replaces: str | None = Field(None, description="for a medal card: the core card it replaces")
     title: str = ""
@@ -405,6 +407,8 @@ class PhaseCard(Frozen):
     cause: Category
     color: Literal["green", "tan", "grey", "red"] = Field(description="colour around the card number (smoke duration)")
     landmark: str | None = Field(None, description="landmark piece (e.g. 'L1') for landmark story cards")
+    character: int | None = Field(None, description="the dog tag of the character it names: its random "
+                                  "event happens only while he is in play (engine/events.py)")
 
 
 # --------------------------------------------------------------------------- orders
@@ -467,11 +471,50 @@ class OrderDef(Frozen):
 # --------------------------------------------------------------------------- equipment
 
 
+class EquipmentNeed(Frozen):
+    """Who may use a piece of specialist equipment besides the specialist whose kit it is:
+    a soldier with this training badge, or one whose HIDE cover value is at most `cover_max`
+    (a steady, practised man), or with at least `sight` squares of sight. Empty: anyone."""
+
+    badge: str | None = None
+    cover_max: int | None = None
+    sight: int | None = Field(None, ge=0)
+
+
 class EquipmentDef(Frozen):
     id: str
     name: str
     vp: int = Field(ge=0)
     text: str = ""
+    # Advanced rules (Markers and Equipment). kind says which rule uses the card:
+    # gear (carried, used by orders), grenade (extra grenades), optics, smoke (thrown smoke),
+    # weapon (fired: rifle grenade, anti-tank rockets, charges), tool (entrenching tool), radio.
+    kind: Literal["gear", "grenade", "optics", "smoke", "weapon", "tool", "radio"] = "gear"
+    grenades: int = Field(0, ge=0, description="grenade pouch: grenades it adds")
+    optics: int | None = Field(None, description="3 or 6: the magnification")
+    look_ignore: int | None = Field(None, ge=0, description="optics: LOOK modifiers this size and below are ignored")
+    shoot_ignore: int | None = Field(None, ge=0, description="optics: SHOOT modifiers this size and below are ignored")
+    smoke: int | None = Field(None, ge=2, le=3, description="smoke density laid: 2 light, 3 heavy")
+    uses: int | None = Field(None, ge=1, description="times it can be used in a game; None: no limit")
+    requires: EquipmentNeed | None = Field(None, description="who else may use it; None: anyone")
+    range: int | None = Field(None, ge=0, description="weapon: reach in inches (None: the soldier's toss range)")
+    blast: int | None = Field(None, ge=1, description="weapon: blast hit checks for each soldier under it")
+    anti_tank: bool = Field(False, description="weapon: hits vehicles through the vehicle damage path")
+    penetration: int | None = Field(None, ge=0, description="anti-tank: armour it defeats (damage checks)")
+    dig: int | None = Field(None, ge=1, description="tool: cover bonus of a dug-in soldier (subtracted)")
+
+    @model_validator(mode="after")
+    def _coherent(self) -> "EquipmentDef":
+        if self.kind == "optics" and (self.optics not in (3, 6) or self.look_ignore is None
+                                      or self.shoot_ignore is None):
+            raise ValueError("optics need optics: 3 or 6, look_ignore and shoot_ignore")
+        if self.kind == "smoke" and self.smoke is None:
+            raise ValueError("smoke equipment needs its density (smoke: 2 or 3)")
+        if self.kind == "weapon" and self.blast is None and not self.anti_tank:
+            raise ValueError("a weapon needs a blast or anti_tank")
+        if self.kind == "tool" and self.dig is None:
+            raise ValueError("a tool needs its dig bonus")
+        return self
 
 
 # --------------------------------------------------------------------------- map tiles
@@ -878,7 +921,7 @@ def _load_panels(path: Path, cards: dict[str, ActionCardDef], panels: dict) -> N
         data = dict(entry)
         ids = []
         for j, c in enumerate(data.pop("cards", []) or []):
-            cid = f"{pid}-T{j + 1}"
+            cid = f"{pid.upper()}-T{j + 1}"  # card ids are upper case, as players type them
             cd = _card_data(c, path, f"{where}.cards[{j}]")
             cards[cid] = _validate(ActionCardDef, {**cd, "id": cid, "owner": 0, "role": "panel", "panel": pid},
                                    path, f"{where}.cards[{j}]")
