@@ -303,8 +303,25 @@ class Board:
         return sum(2 if self.tiles[lt.tile].landmark else 1 for lt in self.line(a, b, action))
 
     def mod_sum(self, a: Cell, b: Cell, action: Action, *, include_own: bool = False,
-                smoke: dict[str, int] | None = None) -> int:
-        return sum(lt.mod for lt in self.line(a, b, action, include_own=include_own, smoke=smoke))
+                smoke: dict[str, int] | None = None, ignore: int = 0, smoke_toward_a: bool = False) -> int:
+        """The modifiers for an action on the line from a to b (see line()).
+
+        Smoke (Markers and Equipment, Smoke) doubles or triples the modifier of its square and of
+        every square after it on the way to the target. The target is b, unless smoke_toward_a
+        (Take Cover: the hider at a is the one the enemy at b looks for), when smoke multiplies
+        from its square back to a. Optics come after smoke: `ignore` is the largest hindering
+        modifier a square may have and still count nothing (engine/optics.py)."""
+        if smoke_toward_a and smoke and action is not Action.MOVE:
+            tiles = self.line(a, b, action, include_own=include_own)
+            mods, mult = [], smoke.get(self.tile_at(b), 1)
+            for lt in reversed(tiles):
+                mult = max(mult, smoke.get(lt.tile, 1))
+                mods.append(lt.mod * mult)
+        else:
+            mods = [lt.mod for lt in self.line(a, b, action, include_own=include_own, smoke=smoke)]
+        if ignore:
+            mods = [0 if 0 < -m <= ignore else m for m in mods]
+        return sum(mods)
 
     # ----------------------------------------------------------------- movement
 

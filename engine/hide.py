@@ -1,6 +1,7 @@
 """HIDE (core manual, HIDE): Take Cover, Rally and Hold Cards."""
 from __future__ import annotations
 
+from engine import equipment
 from engine.board import inches
 from engine.content import Action
 from engine.contact import enemies_of, in_contact
@@ -26,9 +27,11 @@ def rally_reach(hide_mods: int) -> int:
     return RALLY_DISTANCE + hide_mods
 
 
-def hide_mods(st, a, b) -> int:
-    """HIDE modifiers from a's own tile to b's tile inclusive, smoke doubling or tripling them."""
-    return st.board.mod_sum(a, b, Action.HIDE, include_own=True, smoke=st.smoke_map())
+def hide_mods(st, a, b, cover: bool = False) -> int:
+    """HIDE modifiers from a's own tile to b's tile inclusive, smoke doubling or tripling them.
+    Taking cover (cover=True) the enemy at b is the one looking: smoke on the line multiplies
+    its square and every square on toward the hider, his own included (docs/advanced.md)."""
+    return st.board.mod_sum(a, b, Action.HIDE, include_own=True, smoke=st.smoke_map(), smoke_toward_a=cover)
 
 
 def nearest_enemies(st, serial: int) -> list[int]:
@@ -53,8 +56,8 @@ def _check_free(st, serial: int) -> None:
 def cover_report(st, serial: int) -> tuple[bool, list[tuple[int, int]]]:
     """(in cover?, [(enemy, modified cover value against him)])."""
     s = st.soldiers[serial]
-    cover = current(st, serial, "cover")
-    rows = [(e, cover + hide_mods(st, s.at, st.soldiers[e].at)) for e in nearest_enemies(st, serial)]
+    cover = current(st, serial, "cover") - equipment.dig_bonus(st, serial)  # a scrape he dug (entrenching tool)
+    rows = [(e, cover + hide_mods(st, s.at, st.soldiers[e].at, cover=True)) for e in nearest_enemies(st, serial)]
     return st.board.in_cover(s.at), rows
 
 
@@ -76,6 +79,7 @@ def take_cover(ctx: Ctx, serial: int) -> bool:
     was = s.spotted
     s.spotted = False
     _deed(st, serial, "took_cover")
+    equipment.dig_in(ctx, serial)  # an entrenching tool: a scrape for his next Take Cover here
     for p in st.soldiers.values():
         if p.captor == serial and p.status == "board" and st.board.in_cover(p.at):
             p.spotted = False

@@ -1,6 +1,7 @@
 """LOOK (core manual, LOOK): Draw and Sight."""
 from __future__ import annotations
 
+from engine import optics
 from engine.content import Action
 from engine.contact import enemies_of, in_contact
 from engine.deck import draw as draw_cards
@@ -18,9 +19,11 @@ def can_spot(distance: int, sight: int, look_mods: int) -> bool:
     return distance <= sight_range(sight, look_mods)
 
 
-def look_mods(st, a, b) -> int:
-    """LOOK modifiers on the line from a to b (the looker's own tile left out), smoke and weather."""
-    return st.board.mod_sum(a, b, Action.LOOK, smoke=st.smoke_map()) + st.weather.look + st.lasting_weather.look
+def look_mods(st, a, b, ignore: int = 0) -> int:
+    """LOOK modifiers on the line from a to b (the looker's own tile left out), smoke and weather.
+    `ignore`: the looker's optics (engine/optics.py) disregard square modifiers this small."""
+    return (st.board.mod_sum(a, b, Action.LOOK, smoke=st.smoke_map(), ignore=ignore)
+            + st.weather.look + st.lasting_weather.look)
 
 
 def sight_options(st, looker: int) -> tuple[list[int], list[tuple[int, int, int, bool]]]:
@@ -32,13 +35,14 @@ def sight_options(st, looker: int) -> tuple[list[int], list[tuple[int, int, int,
     me = st.soldiers[looker]
     board = st.board
     sight = current(st, looker, "sight")
+    glass = optics.ignore(st, looker, Action.LOOK)
     table = []
     for e in enemies_of(st, looker):
         en = st.soldiers[e]
         if en.spotted:
             continue
         d = board.squares(me.at, en.at, Action.LOOK)
-        rng = sight_range(sight, look_mods(st, me.at, en.at))
+        rng = sight_range(sight, look_mods(st, me.at, en.at, glass))
         table.append((e, d, rng, d <= rng))
     if st.vehicles:
         table += _vehicle_rows(st, looker, sight)

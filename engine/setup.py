@@ -6,7 +6,7 @@ import math
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.board import direction_to
-from engine import vehicle_setup
+from engine import equipment, vehicle_setup
 from engine.content import ActionCardDef, Catalog, ForceEntry, Nationality, Rank, ScenarioDef, SoldierDef, VehicleEntry
 from engine.errors import RuleError
 from engine.log import Ctx
@@ -73,7 +73,9 @@ def force_cost(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEntr
         total += d.profile(e.rank).vp
         extra = max(0, (e.grenades if e.grenades is not None else d.grenades) - d.grenades)
         total += math.ceil(extra / 3) * sc.side(side).grenade_cost
-        total += sum(cat.equipment[q].vp for q in e.equipment)
+        # equipment cards at their price; a grenade pouch (three grenades) at the side's grenade price
+        total += sum(sc.side(side).grenade_cost if cat.equipment[q].kind == "grenade" else cat.equipment[q].vp
+                     for q in e.equipment)
     return total
 
 
@@ -102,6 +104,9 @@ def check_force(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEnt
         for q in e.equipment:
             if q not in cat.equipment:
                 raise RuleError(f"unknown equipment {q!r}; there is " + ", ".join(sorted(cat.equipment)) + ".")
+        problem = equipment.entry_problem(cat, e)  # specialist equipment: his kit, or a man who meets its need
+        if problem:
+            raise RuleError(problem)
     foot = {e.serial for e in entries}
     crew: set[int] = set()
     for ve in vehicles:
@@ -217,7 +222,7 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
         for e in chosen[i]:
             d = cat.soldiers[e.serial]
             deck += soldier_cards(d, e.rank, e.medals, cat.cards) + special_cards(d, e)
-            soldiers[e.serial] = _soldier(e, d, s.side, fid)
+            soldiers[e.serial] = _soldier(e, d, s.side, fid, pouch=equipment.grenade_bonus(cat, e))
         deck += panel_cards(cat, chosen[i])
         rng.shuffle(deck)  # 8. shuffle all decks
         forces[fid] = ForceState(id=fid, seat=i, side=s.side, deck=deck)
@@ -231,7 +236,8 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
     for side, entries in reserves.items():
         fid = next(f for f in forces if forces[f].side == side)
         for e in entries:
-            soldiers[e.serial] = _soldier(e, cat.soldiers[e.serial], side, fid, status="reserve")
+            soldiers[e.serial] = _soldier(e, cat.soldiers[e.serial], side, fid, status="reserve",
+                                          pouch=equipment.grenade_bonus(cat, e))
     extra_story = [c for entries in chosen for e in entries for c in special_story(cat.soldiers[e.serial], e)]
     story = _story_deck(cat, sc, board_pieces, rng, extra_story)  # 5-6. landmark cards in, the scenario's changes
     st = GameState(setup=setup, rng=rng.state, seats=seat_models, forces=forces, soldiers=soldiers,
@@ -249,9 +255,12 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
     return st, ctx.events
 
 
-def _soldier(e: ForceEntry, d: SoldierDef, side: str, fid: str, status: str = "waiting") -> SoldierState:
+def _soldier(e: ForceEntry, d: SoldierDef, side: str, fid: str, status: str = "waiting",
+             pouch: int = 0) -> SoldierState:
     return SoldierState(serial=e.serial, side=side, force=fid, controller=fid, rank=e.rank, status=status,
-                        grenades=d.grenades if e.grenades is None else e.grenades, medals=e.medals,
+                        grenades=(d.grenades if e.grenades is None else e.grenades)
+                        + pouch,  # grenades from grenade pouches (engine/equipment.py)
+                        medals=e.medals,
                         equipment=list(e.equipment), panel=e.panel, slot=e.slot)
 
 

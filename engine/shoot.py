@@ -1,6 +1,7 @@
 """SHOOT (core manual, SHOOT): targets, range bands, the hit check, Use Hit+ and friendly fire."""
 from __future__ import annotations
 
+from engine import optics
 from engine.board import in_arc, inches
 from engine.content import Action, hit_value
 from engine.contact import enemies_of, in_contact
@@ -41,8 +42,10 @@ def read_hits(card, bands: list[str], use_hit_plus: bool) -> tuple[int, bool, li
     return total, chain, seen
 
 
-def shoot_mods(st, a, b) -> int:
-    return st.board.mod_sum(a, b, Action.SHOOT, smoke=st.smoke_map()) + st.weather.shoot + st.lasting_weather.shoot
+def shoot_mods(st, a, b, ignore: int = 0) -> int:
+    """SHOOT modifiers on the line from a to b, smoke and weather; `ignore`: the shooter's optics."""
+    return (st.board.mod_sum(a, b, Action.SHOOT, smoke=st.smoke_map(), ignore=ignore)
+            + st.weather.shoot + st.lasting_weather.shoot)
 
 
 def shot_geometry(st, shooter: int, target: int) -> tuple[int, int, int, list[str]]:
@@ -50,7 +53,7 @@ def shot_geometry(st, shooter: int, target: int) -> tuple[int, int, int, list[st
     a, b = st.soldiers[shooter].at, st.soldiers[target].at
     sq = st.board.squares(a, b, Action.SHOOT)
     inch = inches(a, b)
-    mods = shoot_mods(st, a, b)
+    mods = shoot_mods(st, a, b, optics.ignore(st, shooter, Action.SHOOT))
     bands = bands_in_range(current(st, shooter, "long"), current(st, shooter, "short"),
                            current(st, shooter, "close"), mods, sq, inch)
     return sq, inch, mods, bands

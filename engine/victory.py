@@ -44,6 +44,8 @@ def end_game(ctx: Ctx, reason: str, winner: str | None = None, instant: bool = F
                                  by=p.captor))
             ctx.say("prisoner_vp", f"{st.seats[captor_force.seat].name} holds {st.name(p.serial)} prisoner: "
                     f"{vp} VP (double).", serial=p.serial)
+    from engine.equipment import captured_vp
+    captured_vp(ctx)  # a prisoner's equipment scores for his captor (engine/equipment.py)
     totals = {side: st.side_vp(side) for side in sorted({s.side for s in st.seats})}
     if not instant:
         best = max(totals.values())

@@ -1,0 +1,314 @@
+"""Equipment cards (advanced rules, Markers and Equipment; core manual, Equipment).
+
+Equipment is bought with force VP at set-up (engine/setup.py force_cost, check_force) and is
+carried by one soldier (SoldierState.equipment, a list of equipment ids). The same list keeps
+what the game does to a card, so positions and clones carry it for free:
+
+  "<id>!used"     one use of a limited card spent (smoke canisters, rockets, rifle grenades)
+  "dug@x,y"       the soldier dug a scrape at cell x,y with his entrenching tool
+
+This module answers who may use what, how many uses are left, and resolves the equipment that
+acts on its own: thrown smoke, fired weapons (rifle grenade, anti-tank rockets, a charge on a
+vehicle), the scrape of an entrenching tool, and the VP for equipment the enemy captures.
+"""
+from __future__ import annotations
+
+from engine.board import in_arc, inches
+from engine.content import Action, EquipmentDef
+from engine.errors import RuleError
+from engine.log import Ctx
+from engine.ratings import current
+from engine.state import SmokeMarker, TrailMark, VpEntry
+
+USED = "!used"
+DUG = "dug@"
+
+
+# --------------------------------------------------------------------------- what he carries
+
+
+def carried(st, serial: int) -> list[str]:
+    """The equipment ids the soldier carries (marks left out)."""
+    return [q for q in st.soldiers[serial].equipment if USED not in q and not q.startswith(DUG)]
+
+
+def uses_left(st, serial: int, item: str) -> int | None:
+    """Uses left of a limited card (None: no limit); 0 when he does not carry it."""
+    eq = st.setup.equipment.get(item)
+    if eq is None or item not in carried(st, serial):
+        return 0
+    if eq.uses is None:
+        return None
+    mine = st.soldiers[serial].equipment
+    return max(0, eq.uses * mine.count(item) - mine.count(item + USED))
+
+
+def spend(st, serial: int, item: str) -> None:
+    """One use spent; the last use throws the card away (an empty tube, no more canisters)."""
+    mine = st.soldiers[serial].equipment
+    mine.append(item + USED)
+    if uses_left(st, serial, item) == 0:
+        while item in mine:
+            mine.remove(item)
+        while item + USED in mine:
+            mine.remove(item + USED)
+
+
+def meets(sdef, stats, need) -> bool:
+    """Does a soldier (his card and current ratings) meet an equipment card's requirement?"""
+    if need is None:
+        return True
+    if need.badge is not None and sdef.badge == need.badge:
+        return True
+    if need.cover_max is not None and stats.cover <= need.cover_max:
+        return True
+    if need.sight is not None and stats.sight >= need.sight:
+        return True
+    return False
+
+
+def entry_problem(cat, entry) -> str | None:
+    """Force selection: may this soldier carry all the equipment he is given? A card with a
+    requirement goes to the specialist whose kit lists it or to a man who meets it."""
+    d = cat.soldiers[entry.serial]
+    stats = d.profile(entry.rank).healthy
+    for q in entry.equipment:
+        eq = cat.equipment.get(q)
+        if eq is None or eq.requires is None or q in d.kit or meets(d, stats, eq.requires):
+            continue
+        return f"{d.name} ({d.serial}) cannot use the {eq.name}: {need_words(eq)}."
+    return None
+
+
+def need_words(eq: EquipmentDef) -> str:
+    n = eq.requires
+    parts = []
+    if n.badge:
+        parts.append(f"{'an' if n.badge[0] in 'aeiou' else 'a'} {n.badge} badge")
+    if n.cover_max is not None:
+        parts.append(f"a cover value of {n.cover_max} or less")
+    if n.sight is not None:
+        parts.append(f"a sight of {n.sight} or more")
+    return "it needs " + " or ".join(parts)
+
+
+def may_use(st, serial: int, item: str) -> str | None:
+    """Why the soldier cannot use an item he holds, or None when he can."""
+    eq = st.setup.equipment.get(item)
+    if eq is None:
+        return f"there is no equipment {item!r}."
+    if item not in carried(st, serial):
+        return f"{st.name(serial)} does not carry the {eq.name}."
+    d = st.setup.soldiers[serial]
+    if eq.requires is None or item in d.kit or meets(d, st.stats(serial), eq.requires):
+        return None
+    return f"{st.name(serial)} cannot use the {eq.name}: {need_words(eq)}."
+
+
+def grenade_bonus(cat, entry) -> int:
+    """Grenades a grenade pouch adds to the soldier's own."""
+    return sum(cat.equipment[q].grenades for q in entry.equipment if q in cat.equipment)
+
+
+# --------------------------------------------------------------------------- the scrape
+
+
+def dig_bonus(st, serial: int) -> int:
+    """How much a scrape dug where he stands improves his cover (0: none)."""
+    s = st.soldiers[serial]
+    if s.at is None:
+        return 0
+    here = f"{DUG}{s.at[0]},{s.at[1]}"
+    if here not in s.equipment:
+        return 0
+    return max((st.setup.equipment[q].dig or 0 for q in carried(st, serial)
+                if q in st.setup.equipment and st.setup.equipment[q].kind == "tool"), default=0)
+
+
+def dig_in(ctx: Ctx, serial: int) -> None:
+    """After a successful Take Cover, a man with an entrenching tool scrapes a hole where he lies:
+    it counts from his next Take Cover on, as long as he does not leave the cell."""
+    st = ctx.st
+    s = st.soldiers[serial]
+    tools = [q for q in carried(st, serial) if q in st.setup.equipment and st.setup.equipment[q].kind == "tool"]
+    if not tools or s.at is None or may_use(st, serial, tools[0]) is not None:
+        return
+    s.equipment[:] = [q for q in s.equipment if not q.startswith(DUG)]
+    s.equipment.append(f"{DUG}{s.at[0]},{s.at[1]}")
+    ctx.say("dig_in", f"{st.name(serial)} digs a scrape with his {st.setup.equipment[tools[0]].name}.", serial=serial)
+
+
+# --------------------------------------------------------------------------- thrown smoke
+
+
+def smoke_problem(st, serial: int, item: str, cell) -> str | None:
+    """Why the soldier cannot throw smoke to that cell, or None."""
+    from engine.blast import toss_range
+    from engine.contact import in_contact
+    from engine.shoot import escorting, shoot_mods
+    me = st.soldiers[serial]
+    name = st.name(serial)
+    if not me.free:
+        return f"{name} is not on the board."
+    problem = may_use(st, serial, item)
+    if problem:
+        return problem
+    eq = st.setup.equipment[item]
+    if eq.kind != "smoke":
+        return f"the {eq.name} does not make smoke."
+    if uses_left(st, serial, item) == 0:
+        return f"{name} has no {eq.name} left."
+    if in_contact(st, serial):
+        return f"{name} is in combat contact: he may only turn to face with a MOVE."
+    if escorting(st, serial):
+        return f"{name} is escorting a prisoner and cannot throw anything."
+    cell = tuple(cell)
+    if not st.board.on_board(cell):
+        return "the smoke must land on the board."
+    if not in_arc(me.facing, me.at, cell):
+        return f"{cell[0]},{cell[1]} is outside {name}'s arc (he faces {me.facing.upper()})."
+    toss = current(st, serial, "toss")
+    if toss <= 0:
+        return f"{name} cannot throw."
+    reach = toss_range(toss, shoot_mods(st, me.at, cell))
+    dist = inches(me.at, cell)
+    if dist > reach:
+        return f"that is {dist}\" away; {name}'s modified toss range is {reach}\"."
+    return None
+
+
+def lay_smoke(ctx: Ctx, tile: str, density: int) -> None:
+    """A smoke marker on a tile; thicker smoke replaces thinner, a fresh marker restarts its time."""
+    st = ctx.st
+    old = max((m.density for m in st.smoke if m.tile == tile), default=0)
+    st.smoke = [m for m in st.smoke if m.tile != tile]
+    st.smoke.append(SmokeMarker(tile=tile, density=max(old, density), turn=st.turn))
+
+
+def throw_smoke(ctx: Ctx, serial: int, item: str, cell) -> None:
+    """A SHOOT: a smoke canister thrown like a grenade lays its smoke on the tile it lands in.
+    Throwing does not spot the thrower (like a grenade)."""
+    st = ctx.st
+    problem = smoke_problem(st, serial, item, cell)
+    if problem:
+        raise RuleError(problem)
+    eq = st.setup.equipment[item]
+    tile = st.board.tile_at(tuple(cell))
+    spend(st, serial, item)
+    lay_smoke(ctx, tile, eq.smoke)
+    st.trail.append(TrailMark(kind="toss", serial=serial, path=[st.soldiers[serial].at, tuple(cell)]))
+    ctx.say("smoke_thrown", f"{st.name(serial)} throws smoke: {eq.smoke}x smoke over {tile}.",
+            serial=serial, tile=tile, density=eq.smoke)
+
+
+# --------------------------------------------------------------------------- fired weapons
+
+
+def weapon_reach(st, serial: int, eq: EquipmentDef, cell) -> int:
+    """A weapon's reach in inches to that cell: its range (or the soldier's toss range) plus the
+    SHOOT modifiers on the way, inch for inch, as for a toss."""
+    from engine.shoot import shoot_mods
+    base = eq.range if eq.range is not None else current(st, serial, "toss")
+    return base + shoot_mods(st, st.soldiers[serial].at, cell)
+
+
+def weapon_problem(st, serial: int, item: str, target: int) -> str | None:
+    """Why the soldier cannot fire the weapon at that target (a spotted enemy soldier, or an enemy
+    vehicle for an anti-tank weapon), or None."""
+    from engine.contact import in_contact
+    from engine.shoot import escorting
+    me = st.soldiers[serial]
+    name = st.name(serial)
+    if not me.free:
+        return f"{name} is not on the board."
+    problem = may_use(st, serial, item)
+    if problem:
+        return problem
+    eq = st.setup.equipment[item]
+    if eq.kind != "weapon":
+        return f"the {eq.name} is not a weapon."
+    if uses_left(st, serial, item) == 0:
+        return f"{name} has nothing left to fire from the {eq.name}."
+    if in_contact(st, serial):
+        return f"{name} is in combat contact: he may only turn to face with a MOVE."
+    if escorting(st, serial):
+        return f"{name} is escorting a prisoner and cannot use his weapons."
+    if target in getattr(st, "vehicles", {}) and target not in st.soldiers:
+        v = st.vehicles[target]
+        if not eq.anti_tank:
+            return f"the {eq.name} cannot hurt a vehicle."
+        if v.status != "board" or v.side == me.side:
+            return f"{target} is not an enemy vehicle on the board."
+        if not v.spotted:
+            return f"the {st.name(target)} is not spotted."
+        from engine.vehicle_look import at_of
+        cell = at_of(st, target)[0]
+    else:
+        t = st.soldiers.get(target)
+        if t is None or not t.free or t.side == me.side:
+            return f"{target} is not an enemy soldier on the board."
+        if not t.spotted:
+            return f"{st.name(target)} is not spotted."
+        if eq.blast is None:
+            return f"the {eq.name} is for vehicles."
+        cell = t.at
+    if not in_arc(me.facing, me.at, cell):
+        return f"{st.name(target)} is outside {name}'s shooting arc (he faces {me.facing.upper()})."
+    reach = weapon_reach(st, serial, eq, cell)
+    dist = inches(me.at, cell)
+    if dist > reach:
+        return f"that is {dist}\" away; the {eq.name} reaches {reach}\" after SHOOT modifiers."
+    return None
+
+
+def fire_weapon(ctx: Ctx, serial: int, item: str, target: int) -> None:
+    """A SHOOT with a weapon card. Against soldiers it bursts on the target's cell: every soldier
+    in the blast takes the weapon's blast checks (the firer's deck, as for a grenade). An anti-tank
+    weapon against a vehicle puts its penetration in blast checks against the vehicle's weakest
+    armour (engine.vehicle_damage.blast_vehicle). Firing spots the firer."""
+    from engine.blast import blast_victim, under_blast
+    st = ctx.st
+    problem = weapon_problem(st, serial, item, target)
+    if problem:
+        raise RuleError(problem)
+    eq = st.setup.equipment[item]
+    me = st.soldiers[serial]
+    spend(st, serial, item)
+    me.spotted = True
+    if target in st.vehicles and target not in st.soldiers:
+        from engine.vehicle_damage import blast_vehicle
+        from engine.vehicle_look import at_of
+        st.trail.append(TrailMark(kind="shot", serial=serial, path=[me.at, at_of(st, target)[0]]))
+        ctx.say("weapon_fired", f"{st.name(serial)} fires the {eq.name} at the {st.name(target)}.",
+                serial=serial, target=target, item=item)
+        blast_vehicle(ctx, target, eq.penetration or 1, by_force=me.controller, cause="rocket", by_soldier=serial)
+        return
+    centre = st.soldiers[target].at
+    victims = under_blast(st, centre)
+    st.trail.append(TrailMark(kind="shot", serial=serial, path=[me.at, centre], target=target))
+    ctx.say("weapon_fired", f"{st.name(serial)} fires the {eq.name} at {st.name(target)}; the burst catches "
+            + ", ".join(st.name(v) for v in victims) + ".", serial=serial, target=target, item=item, victims=victims)
+    for v in victims:
+        blast_victim(ctx, v, checks=eq.blast, check_force=me.controller, by_force=me.controller,
+                     by_soldier=serial, cause="weapon")
+
+
+# --------------------------------------------------------------------------- captured equipment
+
+
+def captured_vp(ctx: Ctx) -> None:
+    """At the end of the game each prisoner's equipment scores its VP for the captor's player:
+    it fell to the enemy with him. Kept uses do not matter; cards thrown away are gone."""
+    st = ctx.st
+    for p in sorted(st.soldiers.values(), key=lambda s: s.serial):
+        if p.captor is None or p.status not in ("board", "exited"):
+            continue
+        items = [q for q in carried(st, p.serial) if q in st.setup.equipment]
+        vp = sum(st.setup.equipment[q].vp for q in items)
+        if not vp:
+            continue
+        f = st.forces[p.controller]
+        st.vp.append(VpEntry(seat=f.seat, side=f.side, amount=vp, kind="prisoner", serial=p.serial, by=p.captor,
+                             reason=f"captured equipment of {st.name(p.serial)}"))
+        ctx.say("equipment_vp", f"{st.seats[f.seat].name} captures {st.name(p.serial)}'s "
+                + ", ".join(st.setup.equipment[q].name for q in items) + f": {vp} VP.", serial=p.serial)

@@ -1,0 +1,135 @@
+"""Equipment cards (advanced rules, Markers and Equipment): buying them with VP, who may use
+specialist equipment, thrown smoke, fired weapons, the entrenching tool and captured equipment."""
+from __future__ import annotations
+
+import pytest
+
+from engine.content import ForceEntry
+from engine.equipment import (captured_vp, carried, dig_bonus, dig_in, fire_weapon, throw_smoke, uses_left)
+from engine.errors import RuleError
+from engine.hide import cover_report
+from engine.log import Ctx
+from engine.setup import check_force, force_cost
+
+AVERY = {"serial": 1, "seat": 0, "at": [2, 2], "facing": "e"}  # toss 8, in 21A
+DORN = {"serial": 4, "seat": 1, "at": [32, 2], "facing": "w"}
+STACKED = {"phase_cards": ["S01", "S02", "S03"], "hands": {0: [], 1: []}}  # no turn-start draw off the decks
+
+
+# ----------------------------------------------------------------------------- force selection
+
+
+def test_equipment_is_paid_for_at_force_selection(cat):
+    sc = cat.scenarios["range"]
+    bare = force_cost(cat, sc, "US", [ForceEntry(serial=1)])
+    assert force_cost(cat, sc, "US", [ForceEntry(serial=1, equipment=["binoculars", "bazooka"])]) == bare + 1 + 3
+
+
+def test_a_grenade_pouch_costs_the_scenarios_price_for_three_grenades(cat):
+    sc = cat.scenarios["range"]
+    dear = sc.model_copy(update={"sides": [sc.sides[0].model_copy(update={"grenade_cost": 2}), sc.sides[1]]})
+    bare = force_cost(cat, sc, "US", [ForceEntry(serial=1)])
+    assert force_cost(cat, sc, "US", [ForceEntry(serial=1, equipment=["grenade"])]) == bare + 1
+    assert force_cost(cat, dear, "US", [ForceEntry(serial=1, equipment=["grenade"])]) == bare + 2
+
+
+def test_specialist_equipment_goes_only_to_the_specialist_or_a_man_who_meets_its_need(cat):
+    sc = cat.scenarios["range"]
+    assert check_force(cat, sc, "US", [ForceEntry(serial=40, equipment=["sniper-scope"])], 2) > 0
+    with pytest.raises(RuleError, match="Quill .41. cannot use the Scope: it needs a sniper badge"):
+        check_force(cat, sc, "US", [ForceEntry(serial=41, equipment=["sniper-scope"])], 2)
+    check_force(cat, sc, "US", [ForceEntry(serial=41, equipment=["binoculars"])], 2)  # anyone may carry these
+
+
+def test_a_grenade_pouch_adds_three_grenades(cat):
+    from engine.setup import SeatSpec, new_game
+    st, _ = new_game(cat, "range", [SeatSpec(name="Ann", side="US", force=[ForceEntry(serial=1, equipment=["grenade"])]),
+                                    SeatSpec(name="Bo", side="DE")], seed=1)
+    assert st.soldiers[1].grenades == cat.soldiers[1].grenades + 3
+
+
+# ----------------------------------------------------------------------------- smoke grenades
+
+
+def test_a_smoke_grenade_is_tossed_like_a_grenade_and_lays_light_smoke(position):
+    st = position(soldiers=[{**AVERY, "equipment": ["smoke-grenade"]}, DORN])
+    ctx = Ctx(st)
+    throw_smoke(ctx, 1, "smoke-grenade", (7, 2))  # 5" into the hedge (toss 8, SHOOT -1 on the way)
+    assert st.smoke_map() == {"22A": 2} and st.smoke[0].turn == st.turn
+    assert uses_left(st, 1, "smoke-grenade") == 1 and not st.soldiers[1].spotted
+    with pytest.raises(RuleError, match="modified toss range is 6"):
+        throw_smoke(ctx, 1, "smoke-grenade", (9, 2))  # 7" into the hedge, now smoky: 8 - 2
+    throw_smoke(ctx, 1, "smoke-grenade", (6, 2))
+    assert "smoke-grenade" not in carried(st, 1)  # both canisters gone
+    with pytest.raises(RuleError, match="does not carry"):
+        throw_smoke(ctx, 1, "smoke-grenade", (6, 2))
+
+
+# ----------------------------------------------------------------------------- weapons
+
+
+def test_a_rifle_grenade_reaches_further_than_a_toss_and_bursts(position):
+    # Dorn, spotted, 10" off in the copse: beyond Avery's toss but well inside the launcher's 24".
+    # Avery's deck gives the blast check (Dash: Hit), Dorn's the damage check (his Kill card).
+    st = position(soldiers=[{**AVERY, "equipment": ["rifle-grenade"]},
+                            {**DORN, "at": [12, 2], "spotted": True}],
+                  decks={0: ["1-C1"], 1: ["4-C1"]}, **STACKED)
+    ctx = Ctx(st)
+    fire_weapon(ctx, 1, "rifle-grenade", 4)
+    assert st.soldiers[4].status == "dead"
+    assert st.soldiers[1].spotted and uses_left(st, 1, "rifle-grenade") == 2
+
+
+def test_a_panzerfaust_fires_once_and_the_tube_is_thrown_away(position):
+    st = position(soldiers=[{**AVERY, "equipment": ["panzerfaust"]}, {**DORN, "at": [10, 2], "spotted": True}],
+                  decks={0: ["1-C3", "1-C3"]}, **STACKED)  # two blast checks, both Miss
+    ctx = Ctx(st)
+    fire_weapon(ctx, 1, "panzerfaust", 4)
+    assert st.soldiers[4].status == "board" and "panzerfaust" not in st.soldiers[1].equipment
+    with pytest.raises(RuleError, match="does not carry"):
+        fire_weapon(ctx, 1, "panzerfaust", 4)
+
+
+def test_a_weapon_needs_a_spotted_target_in_reach(position):
+    st = position(soldiers=[{**AVERY, "equipment": ["panzerfaust"]}, {**DORN, "spotted": True}])
+    with pytest.raises(RuleError, match="reaches 6\""):  # 12" less the lane's SHOOT -6
+        fire_weapon(Ctx(st), 1, "panzerfaust", 4)
+    st = position(soldiers=[{**AVERY, "equipment": ["panzerfaust"]}, {**DORN, "at": [12, 2]}])
+    with pytest.raises(RuleError, match="not spotted"):
+        fire_weapon(Ctx(st), 1, "panzerfaust", 4)
+
+
+def test_a_bazooka_needs_its_trained_man(position):
+    st = position(soldiers=[{**AVERY, "equipment": ["bazooka"]}, {**DORN, "at": [12, 2], "spotted": True}])
+    with pytest.raises(RuleError, match="it needs an anti-tank badge"):
+        fire_weapon(Ctx(st), 1, "bazooka", 4)
+
+
+# ----------------------------------------------------------------------------- entrenching tool
+
+
+def test_an_entrenching_tool_digs_a_scrape_that_helps_while_he_stays_put(position):
+    st = position(soldiers=[AVERY, {**DORN, "equipment": ["entrenching-tool"]}])
+    before = cover_report(st, 4)[1][0][1]
+    dig_in(Ctx(st), 4)
+    assert dig_bonus(st, 4) == 1 and cover_report(st, 4)[1][0][1] == before - 1
+    st.soldiers[4].at = (31, 2)  # he crawls a yard: the scrape stays behind
+    assert dig_bonus(st, 4) == 0
+
+
+# ----------------------------------------------------------------------------- captured equipment
+
+
+def test_a_prisoners_equipment_scores_for_his_captor(position):
+    st = position(soldiers=[AVERY, {**DORN, "at": [3, 2], "captor": 1, "equipment": ["binoculars", "panzerfaust"]}])
+    # Dorn was the last German free: the game is over at once, and the prisoner is counted
+    assert st.step == "over"
+    got = [(e.side, e.amount, e.by, e.reason) for e in st.vp if e.serial == 4]
+    assert got == [("US", 2 * 3, 1, "prisoner Schtz. Dorn"),  # Dorn himself, double
+                   ("US", 1 + 2, 1, "captured equipment of Schtz. Dorn")]  # glasses and panzerfaust
+
+
+def test_equipment_of_a_man_still_free_scores_nothing(position):
+    st = position(soldiers=[AVERY, {**DORN, "equipment": ["binoculars"]}])
+    captured_vp(Ctx(st))
+    assert not [e for e in st.vp if e.reason.startswith("captured")]
