@@ -23,6 +23,7 @@ DO_OF = {C.MoveCmd: Do.MOVE, C.Charge: Do.MOVE, C.Face: Do.FACE, C.SightCmd: Do.
          C.Fire: Do.SHOOT, C.Load: Do.LOAD, C.Acquire: Do.ACQUIRE, C.Unbutton: Do.UNBUTTON, C.Button: Do.BUTTON,
          C.HullDown: Do.HULLDOWN, C.VCover: Do.COVER, C.Mount: Do.MOUNT, C.Dismount: Do.DISMOUNT,
          C.Shift: Do.SHIFT, C.Repair: Do.REPAIR, C.Extinguish: Do.EXTINGUISH}
+DO_OF[C.UseCmd] = Do.TOSS  # equipment (engine/equipment.py): a SHOOT like a toss, taken by 'shoot' entries
 
 # The vehicle book's sub-actions a plain entry of the same action allows: "1 soldier move" lets the
 # driver drive, the gunner turn the turret, a crewman climb about; "1 soldier shoot" lets the
@@ -466,6 +467,9 @@ def _perform(ctx: Ctx, cmd, src: Source, entry_do: Do | None = None) -> None:
         shoot(ctx, cmd.serial, cmd.target)
     elif isinstance(cmd, C.TossCmd):
         toss(ctx, cmd.serial, cmd.target, cmd.at)
+    elif isinstance(cmd, C.UseCmd):  # equipment: smoke or a weapon (engine/equipment.py)
+        from engine.equipment import use
+        use(ctx, cmd.serial, cmd.item, cmd.target, cmd.at)
     else:
         raise RuleError(f"{seat_name}: {cmd} is not an action.")
 

@@ -718,3 +718,63 @@ def _vehicle_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd
         return (Repair if verb == "repair" else Extinguish)(location=args[1].lower(), **kw)
     return {"moveplus": MovePlus, "unpin": Unpin, "unbutton": Unbutton, "button": Button, "hulldown": HullDown,
             "vcover": VCover, "dismount": Dismount}[verb](**kw)
+
+
+# --------------------------------------------------------------------------- equipment (engine/equipment.py)
+# Appended by the equipment rules: one command, `use`, rebinding Command, ACTION_COMMANDS,
+# GRAMMAR and parse_command to include it. Everything above is unchanged.
+
+
+class UseCmd(Cmd):
+    """A SHOOT with an equipment card: throw smoke onto a cell, or fire a weapon at a target."""
+    type: Literal["use"] = "use"
+    serial: int
+    item: str
+    target: int | None = None
+    at: tuple[int, int] | None = None
+    via: Via | None = None
+
+    @model_validator(mode="after")
+    def _one_aim(self) -> "UseCmd":
+        if (self.target is None) == (self.at is None):
+            raise ValueError("use needs either a target or a cell (at x,y)")
+        return self
+
+    def words(self):
+        aim = [str(self.target)] if self.target is not None else ["at", f"{self.at[0]},{self.at[1]}"]
+        return [*_via(self.via), "use", str(self.serial), self.item, *aim]
+
+
+Command = Annotated[Union[Command.__origin__, UseCmd], Field(discriminator="type")]  # noqa: F811
+ACTION_COMMANDS = (*ACTION_COMMANDS, UseCmd)
+GRAMMAR += """\
+equipment:
+[tag|team|note] use S ITEM T | use S ITEM at x,y
+                                 a SHOOT with equipment: fire a weapon (rifle-grenade, bazooka,
+                                 panzerfaust, explosives) at T, or throw smoke (smoke-grenade) at x,y
+"""
+_parse_without_equipment = parse_command
+
+
+def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:  # noqa: F811
+    """Read one command line (the `use` verb here, everything else as before)."""
+    try:
+        words = shlex.split(line.strip())
+    except ValueError:
+        words = []
+    via = words[0].lower() if words and words[0].lower() in ("tag", "team", "note") else None
+    rest = words[1:] if via else words
+    if not rest or rest[0].lower() != "use":
+        return _parse_without_equipment(line, seat, resolve)
+    args = rest[1:]
+    usage = "use SOLDIER ITEM TARGET  |  use SOLDIER ITEM at x,y"
+
+    def soldier(word: str, what: str = "a soldier") -> int:
+        return resolve(word) if resolve is not None else _int(word, what)
+
+    if len(args) == 3:
+        return UseCmd(seat=seat, serial=soldier(args[0]), item=args[1].lower(),
+                      target=soldier(args[2], "the target"), via=via)
+    if len(args) == 4 and args[2].lower() == "at":
+        return UseCmd(seat=seat, serial=soldier(args[0]), item=args[1].lower(), at=_cell(args[3]), via=via)
+    raise RuleError(f"usage: {usage}")

@@ -312,3 +312,50 @@ def captured_vp(ctx: Ctx) -> None:
                              reason=f"captured equipment of {st.name(p.serial)}"))
         ctx.say("equipment_vp", f"{st.seats[f.seat].name} captures {st.name(p.serial)}'s "
                 + ", ".join(st.setup.equipment[q].name for q in items) + f": {vp} VP.", serial=p.serial)
+
+
+# --------------------------------------------------------------------------- the `use` command
+
+
+def use(ctx: Ctx, serial: int, item: str, target: int | None, at) -> None:
+    """Carry out `use S ITEM T|at x,y`: smoke goes to a cell, a weapon at a target."""
+    st = ctx.st
+    eq = st.setup.equipment.get(item)
+    if eq is None:
+        raise RuleError(f"there is no equipment {item!r}.")
+    if eq.kind == "smoke":
+        if at is None:
+            raise RuleError(f"the {eq.name} is thrown at a cell: use {serial} {item} at x,y.")
+        throw_smoke(ctx, serial, item, at)
+    elif eq.kind == "weapon":
+        if target is None:
+            raise RuleError(f"the {eq.name} is fired at a target: use {serial} {item} TARGET.")
+        fire_weapon(ctx, serial, item, target)
+    else:
+        raise RuleError(f"the {eq.name} is not used with an action; it works by itself.")
+
+
+def use_options(st, serial: int, seat: int, via) -> list:
+    """Legal `use` commands for one soldier: each weapon at each target it can reach, and smoke
+    onto the centre of every tile in reach (the cell he would most likely pick)."""
+    from engine import commands as C
+    out = []
+    s = st.soldiers[serial]
+    if not s.free:
+        return out
+    for item in dict.fromkeys(carried(st, serial)):
+        eq = st.setup.equipment.get(item)
+        if eq is None:
+            continue
+        if eq.kind == "weapon":
+            targets = [e.serial for e in st.soldiers.values() if e.free and e.side != s.side]
+            targets += [p for p, v in st.vehicles.items() if v.status == "board" and v.side != s.side]
+            for t in sorted(targets):
+                if weapon_problem(st, serial, item, t) is None:
+                    out.append(C.UseCmd(seat=seat, serial=serial, item=item, target=t, via=via))
+        elif eq.kind == "smoke":
+            for tid in st.board.origin:
+                cell = st.board.tile_centre(tid)
+                if smoke_problem(st, serial, item, cell) is None:
+                    out.append(C.UseCmd(seat=seat, serial=serial, item=item, at=cell, via=via))
+    return out

@@ -147,6 +147,9 @@ def _soldier_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd
         for t in enemies_of(st, m):
             if toss_problem(st, m, t) is None:
                 yield C.TossCmd(seat=seat, serial=m, target=t, via=kind)
+    if ok(Do.TOSS) and s.equipment:  # equipment: smoke and weapons (engine/equipment.py)
+        from engine.equipment import use_options
+        yield from use_options(st, m, seat, kind)
     if ok(Do.COVER) and s.spotted and st.board.in_cover(s.at):
         yield C.CoverCmd(seat=seat, serial=m, via=kind)
     if ok(Do.RALLY):

@@ -133,3 +133,25 @@ def test_equipment_of_a_man_still_free_scores_nothing(position):
     st = position(soldiers=[AVERY, {**DORN, "equipment": ["binoculars"]}])
     captured_vp(Ctx(st))
     assert not [e for e in st.vp if e.reason.startswith("captured")]
+
+
+# ----------------------------------------------------------------------------- through a card
+
+
+def test_smoke_and_a_rifle_grenade_are_used_with_a_shoot_card(position, play):
+    # Phase 1 is SHOOT: Avery's dog tag throws smoke into the meadow in front of Dorn, and the
+    # legal options list it; a rifle grenade is offered against Dorn as well.
+    from engine.commands import UseCmd, parse_command
+    from engine.legal import legal_commands
+    st = position(soldiers=[{**AVERY, "equipment": ["smoke-grenade", "rifle-grenade"]},
+                            {**DORN, "at": [12, 2], "spotted": True}],
+                  phase_cards=["S10", "S01", "S05"],
+                  hands={0: ["1-P2", "1-C3", "1-C4"], 1: ["4-C2", "4-C3", "4-C4"]},
+                  decks={0: ["1-C3"], 1: ["4-P1"]})
+    st, _ = play(st, "@Ann\nplan 1-P2 1-C3 1-C4\n@Bo\nplan 4-C2 4-C3 4-C4")
+    offered = [c for c in legal_commands(st, 0) if isinstance(c, UseCmd)]
+    assert any(c.item == "rifle-grenade" and c.target == 4 for c in offered)
+    assert any(c.item == "smoke-grenade" and c.at == (7, 2) for c in offered)
+    assert str(parse_command("tag use 1 smoke-grenade at 7,2")) == "tag use 1 smoke-grenade at 7,2"
+    st, ev = play(st, "@Ann\ntag use 1 smoke-grenade at 7,2")
+    assert st.smoke_map() == {"22A": 2} and [e.kind for e in ev].count("smoke_thrown") == 1
