@@ -155,3 +155,31 @@ def test_smoke_and_a_rifle_grenade_are_used_with_a_shoot_card(position, play):
     assert str(parse_command("tag use 1 smoke-grenade at 7,2")) == "tag use 1 smoke-grenade at 7,2"
     st, ev = play(st, "@Ann\ntag use 1 smoke-grenade at 7,2")
     assert st.smoke_map() == {"22A": 2} and [e.kind for e in ev].count("smoke_thrown") == 1
+
+
+def test_a_panzerfaust_against_a_tank_goes_through_the_vehicle_damage_path(cat):
+    # Avery in the orchard, facing the spotted Panzer in 27A a few inches off: four blast checks
+    # off his deck (2 Hits, Hit, Hit, Miss) against the tank's weakest armour.
+    from tests.engine.test_vehicle_damage import PANZER_CREW, add_vehicle, range_game, stack
+    st = range_game(cat, [{"serial": 1, "seat": 0, "at": [27, 2], "facing": "e", "equipment": ["panzerfaust"]},
+                          {"serial": 4, "seat": 1, "at": [37, 2]}])
+    add_vehicle(st, cat, "test-panzer", seat=1, tile="27A", crew=PANZER_CREW)
+    plate = next(iter(st.vehicles))
+    st.vehicles[plate].spotted = True
+    stack(st, "US-1", "1-C2", "1-C1", "1-C4", "1-C3")
+    ctx = Ctx(st)
+    fire_weapon(ctx, 1, "panzerfaust", plate)
+    blast = [e for e in ctx.events if e.kind == "vehicle_blast"][0]
+    assert blast.data["hits"] == 4 and blast.data["damage"] == max(0, 4 - blast.data["armour"])
+    assert "panzerfaust" not in st.soldiers[1].equipment and st.soldiers[1].spotted
+
+
+def test_a_rifle_grenade_cannot_hurt_a_tank(cat):
+    from tests.engine.test_vehicle_damage import PANZER_CREW, add_vehicle, range_game
+    st = range_game(cat, [{"serial": 1, "seat": 0, "at": [27, 2], "facing": "e", "equipment": ["rifle-grenade"]},
+                          {"serial": 4, "seat": 1, "at": [37, 2]}])
+    add_vehicle(st, cat, "test-panzer", seat=1, tile="27A", crew=PANZER_CREW)
+    plate = next(iter(st.vehicles))
+    st.vehicles[plate].spotted = True
+    with pytest.raises(RuleError, match="cannot hurt a vehicle"):
+        fire_weapon(Ctx(st), 1, "rifle-grenade", plate)
