@@ -183,3 +183,19 @@ def test_a_rifle_grenade_cannot_hurt_a_tank(cat):
     st.vehicles[plate].spotted = True
     with pytest.raises(RuleError, match="cannot hurt a vehicle"):
         fire_weapon(Ctx(st), 1, "rifle-grenade", plate)
+
+
+def test_a_scenario_sets_the_price_of_grenades_and_presets_carry_their_equipment(cat):
+    from engine.setup import SeatSpec, new_game
+    sc = cat.scenarios["equipment-range"]
+    us = sc.side("US").preset
+    base = sum(cat.soldiers[e.serial].profile(e.rank).vp for e in us)
+    assert force_cost(cat, sc, "US", us) == base + 2 + 1 + 2 + 2  # scope, smoke, pouch at 2 VP, rifle grenade
+    st, _ = new_game(cat, "equipment-range", [SeatSpec(name="Ann", side="US"), SeatSpec(name="Bo", side="DE")],
+                     seed=3)
+    assert st.soldiers[41].grenades == cat.soldiers[41].grenades + 3
+    assert carried(st, 40) == ["sniper-scope", "smoke-grenade"] and uses_left(st, 40, "smoke-grenade") == 2
+    assert carried(st, 42) == ["panzerfaust", "entrenching-tool"]
+    with pytest.raises(RuleError, match="cannot use the Scope"):
+        new_game(cat, "equipment-range", [SeatSpec(name="Ann", side="US", force=[
+            ForceEntry(serial=41, equipment=["sniper-scope"])]), SeatSpec(name="Bo", side="DE")], seed=3)
