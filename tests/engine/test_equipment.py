@@ -199,3 +199,34 @@ def test_a_scenario_sets_the_price_of_grenades_and_presets_carry_their_equipment
     with pytest.raises(RuleError, match="cannot use the Scope"):
         new_game(cat, "equipment-range", [SeatSpec(name="Ann", side="US", force=[
             ForceEntry(serial=41, equipment=["sniper-scope"])]), SeatSpec(name="Bo", side="DE")], seed=3)
+
+
+def test_random_games_with_equipment_raise_nothing_and_use_it(cat):
+    """Random agents on the equipment range: every listed command is accepted, no exception,
+    and smoke and weapons actually get used."""
+    from collections import Counter
+
+    from engine.agent import RandomAgent
+    from engine.apply import apply
+    from engine.legal import legal_commands
+    from engine.setup import SeatSpec, new_game
+    seen, problems = Counter(), []
+    for seed in range(20):
+        try:
+            st, _ = new_game(cat, "equipment-range", [SeatSpec(name="A", side="US"), SeatSpec(name="B", side="DE")],
+                             seed)
+            agent, n = RandomAgent(seed), 0
+            while st.step != "over" and n < 3000:
+                seat = agent.seat_to_act(st)
+                cmd = agent.choose(st, seat)
+                if n % 5 == 0:
+                    assert cmd in legal_commands(st, seat)
+                st, events = apply(st, cmd)
+                seen.update(e.kind for e in events)
+                n += 1
+            if st.step != "over":
+                problems.append(f"seed {seed}: did not finish")
+        except Exception as exc:  # noqa: BLE001 - every failure is reported with its seed
+            problems.append(f"seed {seed}: {type(exc).__name__}: {exc}")
+    assert problems == []
+    assert seen["smoke_thrown"] and seen["weapon_fired"], dict(seen)
