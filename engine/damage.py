@@ -4,6 +4,7 @@ from __future__ import annotations
 from engine.content import Damage
 from engine.deck import check
 from engine.log import Ctx
+from engine.medic import first_aid, score_dead_medic  # medics: first aid and a dead medic's VP
 from engine.state import TrailMark, VpEntry
 
 
@@ -63,6 +64,8 @@ def kill(ctx: Ctx, victim: int, *, by_force: str | None, cause: str, by_soldier:
     to the opposing side, and a teammate who did it loses them (ruling 16). By a random
     event: to nobody."""
     st = ctx.st
+    if first_aid(ctx, victim, cause=cause):  # medics (engine/medic.py): saved, he lives on wounded
+        return
     s = st.soldiers[victim]
     name = st.name(victim)
     s.status = "dead"
@@ -77,6 +80,8 @@ def kill(ctx: Ctx, victim: int, *, by_force: str | None, cause: str, by_soldier:
     ctx.say("killed", f"{name} is killed.", serial=victim, cause=cause)
     st.trail.append(TrailMark(kind="kill", serial=victim, path=[s.at] if s.at else []))
     vp = st.vp_value(victim)
+    if score_dead_medic(ctx, victim, by_force=by_force, cause=cause):  # medics (engine/medic.py)
+        return
     if by_force is None or cause == "event":
         return
     killer = st.forces[by_force]
