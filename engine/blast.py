@@ -78,12 +78,14 @@ def toss(ctx: Ctx, thrower: int, target: int, centre=None) -> None:
 
 
 def blast_victim(ctx: Ctx, victim: int, *, checks: int, check_force: str | None, by_force: str | None,
-                 cause: str, by_soldier: int | None = None) -> None:
-    """Blast hit checks for one soldier, then a damage check from his own deck for each hit."""
+                 cause: str, by_soldier: int | None = None) -> list[str]:
+    """Blast hit checks for one soldier, then a damage check from his own deck for each hit.
+    Returns what each hit did to him, in order (apply_damage's words: 'pinned', 'killed' ...)."""
     st = ctx.st
+    outcomes: list[str] = []
     for _ in range(checks):
         if st.soldiers[victim].status != "board":
-            return
+            return outcomes
         deck_of = check_force or st.soldiers[victim].controller
         cid = check(ctx, deck_of)
         hits, _ = hit_value(st.card(cid).hit.blast)
@@ -91,9 +93,11 @@ def blast_victim(ctx: Ctx, victim: int, *, checks: int, check_force: str | None,
                 card=cid, serial=victim, hits=hits)
         for _ in range(hits):
             if st.soldiers[victim].status != "board":
-                return
+                return outcomes
             result = damage_check(ctx, victim)
-            apply_damage(ctx, victim, result, by_force=by_force, by_soldier=by_soldier, cause=cause)
+            outcomes.append(apply_damage(ctx, victim, result, by_force=by_force, by_soldier=by_soldier,
+                                         cause=cause))
+    return outcomes
 
 
 def blast_tile(ctx: Ctx, tile: str, *, checks: int, by_force: str | None, cause: str, what: str,

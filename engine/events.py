@@ -1,5 +1,7 @@
 """Random events (core manual, Random Events; ruling 1): when card N's cause box has the same
-category as card N+1's effect box (N = 1, 2), card N+1's effect happens before placement."""
+category as card N+1's effect box (N = 1, 2), card N+1's effect happens before placement. A card
+that names a character, or a specialist's own story card, does nothing while its man is missing
+(absent_cast)."""
 from __future__ import annotations
 
 from engine.blast import blast_tile
@@ -16,9 +18,32 @@ def resolve(ctx: Ctx) -> None:
     st = ctx.st
     cards = [st.setup.story[c] for c in st.phase_cards]
     for card in triggered(cards):
+        missing = absent_cast(st, card)
+        if missing:
+            ctx.say("event_dismissed", f"Random event — {card.title}: nothing happens, {missing}.", card=card.id,
+                    category=card.effect.category.value)
+            continue
         ctx.say("event", f"Random event — {card.title}: {card.effect.text}", card=card.id,
                 category=card.effect.category.value)
         _do(ctx, card)
+
+
+def absent_cast(st, card: PhaseCard) -> str | None:
+    """Why a card's event cannot happen for want of its people, or None (Characters; Specialists).
+
+    A card naming a character happens only while he is in play (alive, free, on the board, aboard
+    or still to enter). A specialist's own story card happens only while he is alive, free and on
+    the board (on foot or aboard)."""
+    if card.character is not None:
+        s = st.soldiers.get(card.character)
+        if s is None or not s.in_play:
+            who = st.name(card.character) if s is not None else f"dog tag {card.character}"
+            return f"{who} is not in play"
+    owners = sorted(n for n, d in st.setup.soldiers.items() if card.id in d.story and n in st.soldiers)
+    if owners and not any(st.soldiers[n].status in ("board", "aboard") and st.soldiers[n].captor is None
+                          for n in owners):
+        return " and ".join(st.name(n) for n in owners) + " is not on the board"
+    return None
 
 
 def _tile(ctx: Ctx, where: str, card: PhaseCard) -> str | None:

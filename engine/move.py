@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from engine.board import DIRS, NEIGHBOURS, adjacent, direction_to, exact_inches, in_arc
 from engine.contact import in_contact
 from engine.errors import RuleError
+from engine.hazards import mine_check  # land mines
 from engine.log import Ctx
 from engine.ratings import current
 from engine.state import TrailMark
@@ -222,6 +223,8 @@ def move(ctx: Ctx, serial: int, dest: Dest, facing: str | None = None, *, releas
     costs, parents, area_of = reachable(st, serial)
     allowance = walk_allowance(st, serial)
     if dest.exit:
+        if mine_check(ctx, serial):  # land mines (engine/hazards.py): checked as he starts to move
+            return s.at if s.status == "board" else None
         return exit_board(ctx, serial, dest.area, costs, allowance)
     if dest.cell is not None:
         cell = tuple(dest.cell)
@@ -250,6 +253,8 @@ def move(ctx: Ctx, serial: int, dest: Dest, facing: str | None = None, *, releas
     prisoners = escorted_by(st, serial)
     if prisoners and not release and take is None:
         place_prisoners(st, serial, cell, face, prisoners, check_only=True)
+    if mine_check(ctx, serial):  # land mines (engine/hazards.py): checked as he starts to move
+        return s.at if s.status == "board" else None
     entering = s.status == "waiting"
     if entering:
         area = _area_for(cell, parents, area_of)
@@ -444,6 +449,8 @@ def charge(ctx: Ctx, serial: int, target: int) -> None:
     if length > allowance + 1e-9:
         raise RuleError(f"{st.name(target)} is {length:.1f}\" away in a straight line; {name}'s modified "
                         f"Walk is {allowance:g}\".")
+    if mine_check(ctx, serial):  # land mines (engine/hazards.py): checked as he starts to move
+        return
     start = me.at
     me.at = end
     me.facing = direction_to(end, t.at)

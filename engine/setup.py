@@ -243,6 +243,8 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
     st = GameState(setup=setup, rng=rng.state, seats=seat_models, forces=forces, soldiers=soldiers,
                    vehicles=vehicles, story_deck=story)
     _deploy(st)  # 7. deploy on-map soldiers; the others wait to enter
+    from engine.hazards import lay
+    lay(st)  # the scenario's land mines and fires (engine/hazards.py)
     ctx = Ctx(st)
     ctx.say("setup", f"{sc.name}: {sc.turns} turns, " + ", ".join(
         f"{s.name} ({s.side}, {len(chosen[i])} soldiers)" for i, s in enumerate(seats)) + ".")

@@ -228,6 +228,7 @@ class View(V):
     vp: dict[str, int]
     vp_log: list[VpView]
     fires: list[str]
+    mines: list[str] = Field(default_factory=list)  # land mines (engine/hazards.py): public
     sighted: dict[str, list[int]] = Field(default_factory=dict)  # tile -> Sight markers (0 general, else a plate)
     smoke: dict[str, int]
     weather: dict[str, int]
@@ -340,6 +341,7 @@ def view(st: GameState, viewer: int | None = None) -> View:
         vehicle_defs=dict(st.setup.vehicles),
         vp={side: st.side_vp(side) for side in sides},
         vp_log=[VpView(side=e.side, seat=e.seat, amount=e.amount, reason=e.reason) for e in st.vp],
+        mines=list(st.mines),  # land mines (engine/hazards.py)
         fires=list(st.fires), sighted={k: list(v) for k, v in st.sighted.items()}, smoke=st.smoke_map(),
         weather={"look": st.weather.look + st.lasting_weather.look, "shoot": st.weather.shoot + st.lasting_weather.shoot},
         landmark_holders={k: int(v) for k, v in st.landmark_holders.items()},

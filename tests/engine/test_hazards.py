@@ -1,0 +1,218 @@
+"""Land mines and fire markers (core manual, Markers and Equipment), and story cards that name a
+character or belong to a specialist (Characters; Specialists). Decks are stacked; the cards'
+boxes are quoted."""
+from __future__ import annotations
+
+from engine import events
+from engine.content import PhaseCard
+from engine.log import Ctx
+from engine.setup import SeatSpec, _orders_for, new_game
+from engine.view import view
+
+# Phase cards S07/S08/S09 are all MOVE on top: Ann moves first, Bo's LOOK waits for the bottom.
+MOVES = dict(phase_cards=["S07", "S08", "S09"],
+             hands={0: ["1-P1", "1-C4", "1-C2"], 1: ["4-C3", "4-C4", "4-C2"]})
+PLANS = "@Ann\nplan 1-P1 1-C4 1-C2\n@Bo\nplan 4-C3 4-C4 4-C2\n"
+
+
+def kinds(events_, kind):
+    return [e for e in events_ if e.kind == kind]
+
+
+def minefield(position, avery_at, deck, mines=("22A",), **avery):
+    """The range with a minefield in 22A (the low hedge); Avery about to move, Dorn far off."""
+    st = position(soldiers=[{"serial": 1, "seat": 0, "at": list(avery_at), "facing": "e", **avery},
+                            {"serial": 4, "seat": 1, "at": [37, 2], "facing": "w"}],
+                  decks={0: deck}, **MOVES)
+    st.mines = list(mines)
+    return st
+
+
+# ----------------------------------------------------------------------------- land mines
+
+
+def test_a_soldier_starting_a_move_in_a_minefield_takes_a_blast_check_first(position, play):
+    # Avery stands in mined 22A and walks out to 11,2. His own deck gives the mine's blast hit
+    # check: 1-C3, whose blast box reads Miss. He goes on.
+    st = minefield(position, (7, 2), ["1-C3"])
+    st, ev = play(st, PLANS + "@Ann\ntag move 1 11,2")
+    assert kinds(ev, "mine")[0].data == {"serial": 1, "tile": "22A"}
+    assert kinds(ev, "blast_check")[0].data["hits"] == 0
+    assert [e.kind for e in ev].index("blast_check") < [e.kind for e in ev].index("move")
+    assert st.soldiers[1].at == (11, 2)
+
+
+def test_a_mine_that_pins_him_stops_the_move_and_spends_it(position, play):
+    # 1-C1's blast box reads Hit; his damage check 1-C3 reads Pin. He stays in 22A, pinned,
+    # and the card's MOVE is used up.
+    st = minefield(position, (7, 2), ["1-C1", "1-C3"])
+    st, ev = play(st, PLANS + "@Ann\ntag move 1 11,2")
+    avery = st.soldiers[1]
+    assert avery.pinned and avery.at == (7, 2)
+    assert kinds(ev, "mine_stops") and not kinds(ev, "move")
+
+
+def test_a_mine_that_kills_him_leaves_him_where_he_fell(position, play):
+    # 1-C1 Hit; damage check 1-C2 reads Wound, and he was wounded already: killed in 22A.
+    st = minefield(position, (7, 2), ["1-C1", "1-C2"], wounded=True)
+    st, ev = play(st, PLANS + "@Ann\ntag move 1 11,2")
+    assert st.soldiers[1].status == "dead" and not kinds(ev, "move")
+    assert st.side_vp("DE") == 0, "nobody scores a man the mines kill"
+
+
+def test_a_wound_from_the_mine_does_not_stop_him(position, play):
+    # 1-C1 Hit; damage check 1-C2 reads Wound: he turns his card and carries on.
+    st = minefield(position, (7, 2), ["1-C1", "1-C2"])
+    st, ev = play(st, PLANS + "@Ann\ntag move 1 11,2")
+    assert st.soldiers[1].wounded and st.soldiers[1].at == (11, 2)
+
+
+def test_entering_a_mined_tile_is_safe(position, play):
+    # Avery walks from 21A into mined 22A: the mines are checked only when a move starts there.
+    st = minefield(position, (2, 2), ["1-C1", "1-C3"])
+    st, ev = play(st, PLANS + "@Ann\ntag move 1 7,2")
+    assert st.soldiers[1].at == (7, 2) and not kinds(ev, "mine") and not kinds(ev, "blast_check")
+
+
+def test_turning_to_face_in_a_minefield_is_not_a_move_that_sets_it_off(position, play):
+    st = minefield(position, (7, 2), ["1-C1", "1-C3"])
+    st, ev = play(st, PLANS + "@Ann\ntag face 1 s")
+    assert st.soldiers[1].facing == "s" and not kinds(ev, "mine")
+
+
+def test_a_charge_out_of_a_minefield_takes_the_check_too(position, play):
+    # Dorn stands 4" away; Avery charges from mined 22A and the mine pins him first.
+    st = position(soldiers=[{"serial": 1, "seat": 0, "at": [7, 2], "facing": "e"},
+                            {"serial": 4, "seat": 1, "at": [11, 2], "facing": "w", "spotted": True}],
+                  decks={0: ["1-C1", "1-C3"]}, **MOVES)
+    st.mines = ["22A"]
+    st, ev = play(st, PLANS + "@Ann\ntag charge 1 4")
+    assert kinds(ev, "mine") and not kinds(ev, "charge")
+    assert st.soldiers[1].at == (7, 2) and st.soldiers[1].pinned
+
+
+def test_a_medic_saves_a_man_the_mine_kills_but_he_does_not_move(position, play):
+    # Wounded Avery sets off the mine (1-C1 Hit, 1-C2 Wound: killed); Hale runs to him and
+    # draws 1-C3, Avery's own card: he lives, wounded, where he was.
+    st = position(soldiers=[{"serial": 1, "seat": 0, "at": [7, 2], "facing": "e", "wounded": True},
+                            {"serial": 30, "seat": 0, "at": [3, 2], "facing": "e"},
+                            {"serial": 4, "seat": 1, "at": [37, 2], "facing": "w"}],
+                  decks={0: ["1-C1", "1-C2", "1-C3"]}, **MOVES)
+    st.mines = ["22A"]
+    st, ev = play(st, PLANS + "@Ann\ntag move 1 11,2")
+    assert kinds(ev, "medic_save")
+    assert st.soldiers[1].status == "board" and st.soldiers[1].at == (7, 2)
+    assert st.soldiers[30].at == (6, 2)
+
+
+def test_mines_are_public_in_the_view(position):
+    st = minefield(position, (7, 2), [])
+    assert view(st).mines == ["22A"]
+
+
+# ----------------------------------------------------------------------------- fire markers
+
+
+def test_a_burning_building_burns_whole_and_strikes_each_man_there_before_anyone_acts(position, play):
+    # The farmhouse landmark L9A burns. Dorn is inside the house, Engel in its yard on the same
+    # landmark, Avery outside in 34A. Phase 1 opens with one blast hit check each for Dorn and
+    # Engel off their own deck (4-C3 Miss for Dorn, 4-C1 Hit for Engel, whose damage check 4-P3
+    # reads Pin), and none for Avery; only then does anybody act.
+    st = position(scenario="yard",
+                  soldiers=[{"serial": 1, "seat": 0, "at": [15, 3], "facing": "e"},
+                            {"serial": 4, "seat": 1, "at": [23, 3], "facing": "w"},
+                            {"serial": 5, "seat": 1, "at": [28, 8], "facing": "w"}],
+                  fires=["L9A"], phase_cards=["S07", "S08", "S09"],
+                  hands={0: ["1-P1", "1-C4", "1-C2"], 1: ["4-P1", "5-C4", "5-C2"]},
+                  decks={1: ["4-C3", "4-C1", "4-P3"]})
+    assert st.board.building((23, 3)) and not st.board.building((28, 8))
+    st, ev = play(st, "@Ann\nplan 1-P1 1-C4 1-C2\n@Bo\nplan 4-P1 5-C4 5-C2")
+    checks = kinds(ev, "blast_check")
+    assert [(c.data["serial"], c.data["hits"]) for c in checks] == [(4, 0), (5, 1)]
+    assert st.soldiers[5].pinned and not st.soldiers[4].pinned and not st.soldiers[1].pinned
+    assert kinds(ev, "blast")[0].data["victims"] == [4, 5]
+    # phase 2: the fire strikes again, once per man, and it never goes out
+    st, ev = play(st, "@Bo\npass\n@Ann\npass\n")
+    by_phase: dict[int, list[int]] = {}
+    for e in ev:
+        if e.kind == "phase":
+            by_phase[e.data["phase"]] = []
+        elif e.kind == "blast_check":
+            by_phase[max(by_phase)].append(e.data["serial"])
+    assert by_phase and all(men == [4, 5] for men in by_phase.values()), by_phase
+    assert st.fires == ["L9A"]
+
+
+def test_a_scenarios_mines_and_fires_are_laid_at_setup(cat):
+    st, _ = new_game(cat, "hazards-farm", [SeatSpec(name="Ann", side="US"), SeatSpec(name="Bo", side="DE")],
+                      seed=3)
+    assert st.mines == ["36A", "37A"] and "L9A" in st.fires
+    assert view(st).mines == ["36A", "37A"]
+
+
+# ----------------------------------------------------------------------------- characters
+
+
+def _story_card(**kw) -> PhaseCard:
+    """A story card whose random event gives the trailing side 2 VP (it follows TR-ORD)."""
+    return PhaseCard.model_validate({
+        "id": "CH-1", "title": "Kowalski's luck", "top": "move", "bottom": "look", "color": "tan",
+        "cause": "Terrain", "effect": {"category": "Ordnance", "text": "the trailing side scores 2 VP",
+                                       "event": {"kind": "vp", "to": "trailing", "amount": 2}}, **kw})
+
+
+def _reveal(st, card: PhaseCard, soldiers=None):
+    """Reveal TR-ORD, the card and a plain card as the turn's phase cards; resolve the events."""
+    update = {"story": {**st.setup.story, card.id: card}}
+    if soldiers:
+        update["soldiers"] = {**st.setup.soldiers, **soldiers}
+    st.setup = st.setup.model_copy(update=update)
+    st.phase_cards = ["TR-ORD", card.id, "S01"]
+    ctx = Ctx(st)
+    events.resolve(ctx)
+    return ctx.events
+
+
+def _kowalski(position, **k):
+    return position(soldiers=[{"serial": 1, "seat": 0, "at": [2, 2], "facing": "e"},
+                              {"serial": 32, "seat": 0, "at": [3, 4], "facing": "e", **k},
+                              {"serial": 4, "seat": 1, "at": [37, 2], "facing": "w"}],
+                    hands={0: [], 1: []}, phase_cards=["S01", "S02", "S03"])
+
+
+def test_a_story_card_naming_a_character_happens_while_he_is_in_play(position):
+    st = _kowalski(position)
+    ev = _reveal(st, _story_card(character=32))
+    assert kinds(ev, "event") and st.side_vp("US") + st.side_vp("DE") == 2
+
+
+def test_a_story_card_naming_a_dead_or_absent_character_does_nothing(position):
+    st = _kowalski(position, status="dead")
+    ev = _reveal(st, _story_card(character=32))
+    assert kinds(ev, "event_dismissed") and not kinds(ev, "event") and st.vp == []
+    st = position(soldiers=[{"serial": 1, "seat": 0, "at": [2, 2]}, {"serial": 4, "seat": 1, "at": [37, 2]}],
+                  hands={0: [], 1: []}, phase_cards=["S01", "S02", "S03"])
+    ev = _reveal(st, _story_card(character=32))
+    assert kinds(ev, "event_dismissed") and st.vp == []
+
+
+def test_a_specialists_story_card_happens_only_while_he_is_on_the_board(position):
+    # Hale's own story card: nothing while he waits off the board, the event once he is on it.
+    card = _story_card(id="SP-HALE")
+    for status, happens in (("waiting", False), ("board", True)):
+        st = position(soldiers=[{"serial": 1, "seat": 0, "at": [2, 2]},
+                                {"serial": 30, "seat": 0, **({"at": [3, 3]} if status == "board" else {})},
+                                {"serial": 4, "seat": 1, "at": [37, 2]}],
+                      hands={0: [], 1: []}, phase_cards=["S01", "S02", "S03"])
+        hale = st.setup.soldiers[30].model_copy(update={"story": ["SP-HALE"]})
+        ev = _reveal(st, card, soldiers={30: hale})
+        assert bool(kinds(ev, "event")) == happens, status
+        assert bool(kinds(ev, "event_dismissed")) != happens, status
+
+
+def test_landmark_orders_for_a_landmark_not_on_the_map_are_dismissed(cat):
+    sc = cat.scenario("yard")  # its orders tie most of them to the farmhouse L9
+    assert "T-HOLD" in _orders_for(cat, sc, "US", {"L9"})
+    left = _orders_for(cat, sc, "US", set())
+    assert "T-GENERAL" in left and "T-HOLD" not in left
+    assert left == [o for o in sc.side("US").orders if not cat.orders[o].landmark]
