@@ -15,6 +15,8 @@ from engine.rng import Rng
 WEIGHTS = {
     "shoot": 8, "toss": 6, "charge": 4, "sight": 5, "cover": 3, "rally": 5, "move": 3, "draw": 2,
     "hold": 1, "face": 0.3, "pass": 0.15, "done": 0.15,
+    # advanced cards: play a react or preempt about as often as not; a preempt's follow-up mostly
+    "react": 1, "preempt": 1, "skip": 1, "then": 4,
 }
 
 
@@ -42,6 +44,14 @@ class RandomAgent:
         return self._within(st, kinds[names[-1]])
 
     def _within(self, st, cmds: list[C.Cmd]) -> C.Cmd:
+        if cmds[0].type == "plan":  # an officer's extra cards: used about half the time
+            extra = [c for c in cmds if c.extra]
+            plain = [c for c in cmds if not c.extra]
+            if extra and (not plain or self.rng.randbelow(2)):
+                return self.rng.choice(extra)
+            return self.rng.choice(plain)
+        if cmds[0].type == "declare":  # an ANY card: any of the phase's two actions
+            return self.rng.choice(cmds)
         if cmds[0].type != "move" or len(cmds) < 3:
             return self.rng.choice(cmds)
         # of three random moves, the one that ends nearest an enemy

@@ -5,7 +5,7 @@ passed in is untouched. After the command the engine plays on through every auto
 to the next decision."""
 from __future__ import annotations
 
-from engine import cards, commands as C, fight, placement
+from engine import cards, commands as C, fight, placement, preempt, react
 from engine.errors import RuleError
 from engine.hide import unhold
 from engine.legal import awaiting
@@ -81,7 +81,32 @@ def _dispatch(ctx: Ctx, cmd: C.Cmd) -> None:
     if isinstance(cmd, C.Plan):
         if st.step != "place" or p is not None:
             raise _not_yours(st, "cards are placed at the start of a turn")
-        placement.plan(ctx, _plan_force(st, seat, cmd), cmd.cards, cmd.declare)
+        placement.plan(ctx, _plan_force(st, seat, cmd), cmd.cards, cmd.declare, cmd.extra)
+        return
+    if isinstance(cmd, C.AlwaysPass):  # a player's setting, at any time
+        st.seats[seat].always_pass = cmd.on
+        ctx.tell(seat, "always_pass", "You will " + ("not be asked about react or preempt cards."
+                                                    if cmd.on else "be asked about react and preempt cards again."))
+        return
+    if isinstance(cmd, C.ReactCmd):
+        if p is None or p.kind != "react" or st.forces[p.force].seat != seat:
+            raise _not_yours(st, "react cards are played just after an opponent's action")
+        react.play(ctx, cmd.card)
+        return
+    if isinstance(cmd, C.PreemptCmd):
+        if p is None or p.kind != "preempt" or st.forces[p.force].seat != seat:
+            raise _not_yours(st, "preempt cards are played after a phase's cards are revealed")
+        preempt.play(ctx, cmd.card, cmd.target, cmd.soldiers)
+        return
+    if isinstance(cmd, C.Then):
+        if p is None or p.kind != "then" or st.forces[p.force].seat != seat:
+            raise _not_yours(st, "there is no preempt to follow up")
+        preempt.carry_out_then(ctx, cmd.serial, cmd.target)
+        return
+    if isinstance(cmd, C.Skip):
+        if p is None or p.kind not in ("react", "preempt", "then") or st.forces[p.force].seat != seat:
+            raise _not_yours(st, "there is nothing to skip")
+        (react.skip if p.kind == "react" else preempt.skip)(ctx)
         return
     if isinstance(cmd, C.Unhold):
         if p is not None and p.kind == "unhold":

@@ -79,12 +79,14 @@ def owner_can_act(st, active: ActiveCard) -> bool:
         and s.captor is None
 
 
-def start(ctx: Ctx, force_id: str, phase: int, action) -> None:
+def start(ctx: Ctx, force_id: str, phase: int, action, card: str | None = None) -> None:
+    """Put a revealed card in play (`card`: which of the force's cards on the phase, for an
+    officer's extra card; default the ordinary one)."""
     st = ctx.st
     f = st.forces[force_id]
-    cid = f.placed[phase - 1]
+    cid = card or f.placed[phase - 1]
     card = st.card(cid)
-    sources = [Source(kind="tag")]
+    sources = [Source(kind="tag")] if not card.tagless else []  # a team card has no dog tag
     if card.team:
         sources.append(Source(kind="team"))
     if card.narrator and card.narrator.kind in NARRATOR_ACTIONS:
@@ -96,6 +98,12 @@ def start(ctx: Ctx, force_id: str, phase: int, action) -> None:
         from engine.vehicle_look import look_card_played
         look_card_played(ctx, f.plate)
     ctx.say("card", f"{seat.name}'s {action.value.upper()}: {cid} — {describe(st, cid)}", force=force_id, card=cid)
+    from engine.dead_cards import dead_reason
+    dead = dead_reason(st, cid, force_id)
+    if dead:  # dead cards (owner gone, or a team card's panel slot empty): no actions this phase
+        ctx.say("dead_card", f"{dead}: it gives no actions this phase.", card=cid, force=force_id)
+        finish(ctx)
+        return
     note = card.narrator
     if note and note.color == "red":
         problem = _condition_problem(st, force_id, cid)
@@ -180,7 +188,12 @@ def finish(ctx: Ctx) -> None:
     st = ctx.st
     if st.active is None:
         return
+    if st.active.react:  # a react card ends: the interrupted card carries on (engine/react.py)
+        from engine.react import finish_react
+        finish_react(ctx)
+        return
     st.done_sources.append(st.active.force)
+    st.done_cards.append(st.active.card)
     st.active = None
 
 
@@ -191,6 +204,12 @@ def describe(st, cid: str) -> str:
     acts = '/'.join(a.value.upper() for a in card.actions)
     if card.owner in st.vehicles:
         parts.append(f"license plate {st.name(card.owner)} ({acts})")
+    elif card.tagless:
+        parts.append(f"team card ({acts})")
+    elif card.any_action:
+        parts.append(f"dog tag {st.name(card.owner) if card.owner in st.soldiers else card.owner} (ANY)")
+    elif card.kind in ("react", "preempt"):  # played from the hand, no dog tag action
+        parts.append(f"{card.kind} card of {st.name(card.owner) if card.owner in st.soldiers else card.owner}")
     else:
         owner = st.name(card.owner) if card.owner in st.soldiers else str(card.owner)
         parts.append(f"dog tag {owner} ({acts})")
@@ -370,6 +389,8 @@ def act(ctx: Ctx, cmd) -> None:
     active = st.active
     do = DO_OF[type(cmd)]
     _soldier_ok(st, active, cmd.serial, do)
+    from engine.preempt import check_forced, note_forced
+    check_forced(st, cmd.serial, do, cmd.via)  # preempted men act first
     i = route(st, active, cmd.serial, do, cmd.via)
     src = active.sources[i]
     for other in active.sources:
@@ -382,6 +403,10 @@ def act(ctx: Ctx, cmd) -> None:
         if entry > src.entry:
             src.entry, src.uses = entry, 0
     _perform(ctx, cmd, src, card.team[entry].do if entry is not None else None)
+    if src.kind == "team":
+        note_forced(st, cmd.serial)
+    if not active.react:  # an action completed: the opponents' react window is due (no react to a react)
+        st.react_after = active.force
     src.state = "open"
     if src.kind == "team":
         if cmd.serial not in st.vehicles:  # the license plate may take each vehicle entry
@@ -493,6 +518,10 @@ def must_left(st) -> str | None:
 def done(ctx: Ctx) -> None:
     st = ctx.st
     active = st.active
+    from engine.preempt import forced_problem
+    problem = forced_problem(st)
+    if problem:
+        raise RuleError(problem)
     open_ = [s for s in active.sources if s.state == "open"]
     if open_:
         for s in open_:
@@ -504,7 +533,8 @@ def done(ctx: Ctx) -> None:
 
 def pass_card(ctx: Ctx) -> None:
     st = ctx.st
-    problem = must_left(st)
+    from engine.preempt import forced_problem
+    problem = must_left(st) or forced_problem(st)
     if problem:
         raise RuleError(problem)
     ctx.say("pass", f"{st.seats[st.forces[st.active.force].seat].name} is done with {st.active.card}.")

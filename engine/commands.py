@@ -39,6 +39,7 @@ class Plan(Cmd):
     cards: list[str | None]
     declare: dict[str, str] = Field(default_factory=dict)  # card -> action for multi-action cards
     force: str | None = None  # which of the seat's decks (squad or vehicle); None: the one holding the cards
+    extra: dict[int, str] = Field(default_factory=dict)  # officers: phase (1-3) -> an extra card there
 
     def words(self):
         out = [] if self.force is None else ["for", self.force]
@@ -49,6 +50,8 @@ class Plan(Cmd):
                 out.append(f"{c}:{self.declare[c]}")
             else:
                 out.append(c)
+        for ph, c in sorted(self.extra.items()):
+            out.append(f"+{ph}={c}" + (f":{self.declare[c]}" if c in self.declare else ""))
         return ["plan", *out]
 
 
@@ -387,6 +390,54 @@ VEHICLE_COMMANDS = (VMove, VTurn, Turret, MovePlus, Unpin, Fire, Load, Acquire, 
                     VCover, Mount, Dismount, Shift, Repair, Extinguish)
 
 
+class ReactCmd(Cmd):
+    """Play a react card from the hand, after an opponent's action."""
+    type: Literal["react"] = "react"
+    card: str
+
+    def words(self):
+        return ["react", self.card]
+
+
+class PreemptCmd(Cmd):
+    """Play a preempt card against an opponent's revealed card, naming the enemy soldiers who
+    must act first."""
+    type: Literal["preempt"] = "preempt"
+    card: str
+    target: str
+    soldiers: list[int]
+
+    def words(self):
+        return ["preempt", self.card, self.target, *(str(s) for s in self.soldiers)]
+
+
+class Then(Cmd):
+    """A preempt's follow-up: one of your soldiers acts against one of the men just made to act."""
+    type: Literal["then"] = "then"
+    serial: int
+    target: int
+
+    def words(self):
+        return ["then", str(self.serial), str(self.target)]
+
+
+class Skip(Cmd):
+    """Let a react or preempt window (or a preempt's follow-up) go by."""
+    type: Literal["skip"] = "skip"
+
+    def words(self):
+        return ["skip"]
+
+
+class AlwaysPass(Cmd):
+    """A player's setting, at any time: never be asked about react or preempt cards (on), or be asked (off)."""
+    type: Literal["alwayspass"] = "alwayspass"
+    on: bool = True
+
+    def words(self):
+        return ["alwayspass", "on" if self.on else "off"]
+
+
 class Done(Cmd):
     """Finish the part of the card in use (dog tag, team bubble or narrator box)."""
     type: Literal["done"] = "done"
@@ -465,7 +516,7 @@ Command = Annotated[
     Union[Plan, Declare, Unhold, Keep, MoveCmd, Charge, Face, SightCmd, DrawCmd, CoverCmd, RallyCmd, HoldCmd,
           ShootCmd, TossCmd, VMove, VTurn, Turret, MovePlus, Unpin, Fire, Load, Acquire, Unbutton, Button,
           HullDown, VCover, Mount, Dismount, Shift, Repair, Extinguish, Done, Pass, HitPlus, Pay, Decline,
-          FightCmd, Capture, KillCmd, Stay],
+          FightCmd, Capture, KillCmd, Stay, ReactCmd, PreemptCmd, Then, Skip, AlwaysPass],
     Field(discriminator="type"),
 ]
 
@@ -475,8 +526,10 @@ ACTION_COMMANDS = (MoveCmd, Charge, Face, SightCmd, DrawCmd, CoverCmd, RallyCmd,
 # --------------------------------------------------------------------------- parsing the text form
 
 GRAMMAR = """\
-plan [for FORCE] CARD|- CARD|- CARD|-   place one card per phase (CARD:ACTION declares a multi-action card;
-                                 FORCE: which deck, when you have a squad and vehicles)
+plan [for FORCE] CARD|- CARD|- CARD|- [+PHASE=CARD[:ACTION]]...
+                                 place one card per phase (CARD:ACTION declares a multi-action card;
+                                 FORCE: which deck, when you have a squad and vehicles; +2=CARD: an
+                                 officer's extra card on phase 2)
 declare CARD ACTION              say which action a multi-action card is used for
 unhold CARD...  |  keep          take held cards back into the hand, or leave them
 [tag|team|note] move S DEST [face DIR] [release] [take P]
@@ -498,6 +551,11 @@ pay CARD... | decline            pay a red narrator box's cost, or cancel the ca
 fight CARD T                     play a fight card against T
 capture V [by E] | kill V        at the end of a fight: take V prisoner (escorted by E) or kill him
 stay                             a released prisoner stays put
+react CARD                       play a react card after an opponent's action
+preempt CARD ON_CARD S...        preempt an opponent's revealed card: S... must act first
+then S T                         a preempt's follow-up: your S acts against T, one of the men who acted
+skip                             let a react or preempt chance (or a follow-up) go by
+alwayspass on|off                never (on) or again (off) be asked about react and preempt cards
 vehicles (ACTOR: a crewman's dog tag, or the vehicle's plate for its own action):
 [via] vmove ACTOR TILE [road] [back]   drive toward a tile (along a road; one square back)
 [via] vturn ACTOR DIR            turn the hull in its tile (up to four compass points)
@@ -565,11 +623,19 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
         raise RuleError("tag, team and note go before an action (move, sight, shoot ...).")
     if verb == "plan":
         need(1, "plan [for FORCE] CARD CARD CARD(use - for an empty phase)")
-        cards, declare, force = [], {}, None
+        cards, declare, force, extra = [], {}, None, {}
         if args[0].lower() == "for":
             need(3, "plan for FORCE CARD CARD CARD")
             force, args = args[1], args[2:]
         for w in args:
+            if w.startswith("+"):
+                m = re.fullmatch(r"\+([1-3])=([^:]+)(?::(\w+))?", w)
+                if not m:
+                    raise RuleError(f"an extra card is written +PHASE=CARD (e.g. +2=101-C3), not {w!r}.")
+                extra[int(m.group(1))] = m.group(2).upper()
+                if m.group(3):
+                    declare[m.group(2).upper()] = m.group(3).lower()
+                continue
             if w == "-":
                 cards.append(None)
                 continue
@@ -578,7 +644,7 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
                 declare[c.upper()] = a.lower()
                 w = c
             cards.append(w.upper())
-        return Plan(seat=seat, cards=cards, declare=declare, force=force)
+        return Plan(seat=seat, cards=cards, declare=declare, force=force, extra=extra)
     if verb == "declare":
         need(2, "declare CARD ACTION")
         return Declare(seat=seat, card=args[0].upper(), action=args[1].lower())
@@ -678,6 +744,22 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
         return KillCmd(seat=seat, victim=soldier(args[0], "the soldier"))
     if verb == "stay":
         return Stay(seat=seat)
+    if verb == "react":
+        need(1, "react CARD")
+        return ReactCmd(seat=seat, card=args[0].upper())
+    if verb == "preempt":
+        need(3, "preempt CARD ON_CARD SOLDIER...")
+        return PreemptCmd(seat=seat, card=args[0].upper(), target=args[1].upper(),
+                          soldiers=[soldier(a, "an enemy soldier") for a in args[2:]])
+    if verb == "then":
+        need(2, "then SOLDIER TARGET")
+        return Then(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"))
+    if verb == "skip":
+        return Skip(seat=seat)
+    if verb == "alwayspass":
+        if args and args[0].lower() not in ("on", "off"):
+            raise RuleError("usage: alwayspass on|off")
+        return AlwaysPass(seat=seat, on=not args or args[0].lower() == "on")
     raise RuleError(f"unknown command {verb!r}. Commands:\n{GRAMMAR}")
 
 
@@ -721,8 +803,8 @@ def _vehicle_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd
 
 
 # --------------------------------------------------------------------------- equipment (engine/equipment.py)
-# Appended by the equipment rules: one command, `use`, rebinding Command, ACTION_COMMANDS,
-# GRAMMAR and parse_command to include it. Everything above is unchanged.
+# Appended by the equipment rules: one command, `use`, rebinding Command, ACTION_COMMANDS and
+# parse_command to include it. Everything above is unchanged.
 
 
 class UseCmd(Cmd):
@@ -747,12 +829,8 @@ class UseCmd(Cmd):
 
 Command = Annotated[Union[Command.__origin__, UseCmd], Field(discriminator="type")]  # noqa: F811
 ACTION_COMMANDS = (*ACTION_COMMANDS, UseCmd)
-GRAMMAR += """\
-equipment:
-[tag|team|note] use S ITEM T | use S ITEM at x,y
-                                 a SHOOT with equipment: fire a weapon (rifle-grenade, bazooka,
-                                 panzerfaust, explosives) at T, or throw smoke (smoke-grenade) at x,y
-"""
+# The `use` line stays out of GRAMMAR until /act has a `use` command (the Discord tree test
+# holds the two equal): [tag|team|note] use S ITEM T | use S ITEM at x,y
 _parse_without_equipment = parse_command
 
 

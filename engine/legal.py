@@ -18,14 +18,14 @@ from engine.errors import RuleError
 from engine.hide import rally_check
 from engine.look import check_can_look, sight_options
 from engine.move import charge_cell, destination_cells, escorted_by, reachable, walk_allowance
-from engine.placement import matching, max_filled
+from engine.placement import fits, max_filled
 from engine.blast import toss_problem
 from engine.shoot import check_can_shoot, shoot_targets
 
 
 class Await(BaseModel):
     seat: int
-    kind: str  # place, declare, unhold, act, hitplus, pay, fight, capture, release
+    kind: str  # place, declare, unhold, act, hitplus, pay, fight, capture, release, react, preempt, then
     force: str | None = None
     detail: str = ""
 
@@ -40,6 +40,11 @@ def awaiting(st) -> list[Await]:
             return [Await(seat=st.forces[f].seat, kind="unhold", force=f,
                           detail="take held cards back into your hand, or keep them") for f in p.forces]
         seat = st.forces[p.force].seat
+        if p.kind in ("react", "preempt", "then"):
+            detail = {"react": "play a react card after that action, or skip",
+                      "preempt": f"preempt a card revealed for phase {st.phase}, or skip",
+                      "then": f"follow the preempt up ({getattr(p, 'do', '')}), or skip"}[p.kind]
+            return [Await(seat=seat, kind=p.kind, force=p.force, detail=detail)]
         detail = {
             "declare": f"say how {getattr(p, 'card', '')} is used",
             "hitplus": "choose where the Hit+ burst goes",
@@ -49,8 +54,15 @@ def awaiting(st) -> list[Await]:
         }[p.kind]
         return [Await(seat=seat, kind=p.kind, force=p.force, detail=detail)]
     if st.step == "place":
-        return [Await(seat=f.seat, kind="place", force=f.id, detail="place three action cards")
-                for f in st.forces.values() if not f.planned]
+        from engine.officer import command_value
+        out = []
+        for f in st.forces.values():
+            if f.planned:
+                continue
+            n = command_value(st, f.id)
+            more = f", and up to {n} extra with your officer (+PHASE=CARD)" if n else ""
+            out.append(Await(seat=f.seat, kind="place", force=f.id, detail="place three action cards" + more))
+        return out
     if st.step == "slot" and st.active is not None:
         a = st.active
         return [Await(seat=st.forces[a.force].seat, kind="act", force=a.force,
@@ -70,11 +82,23 @@ def _men(st, force: str) -> list[int]:
                   if (s.controller == force and s.free) or (s.status == "waiting" and s.force == force))
 
 
-def action_options(st, force: str, only_source: str | None = None) -> Iterator[C.Cmd]:
+def action_options(st, force: str, only_source: str | None = None,
+                   only_men: list[int] | None = None) -> Iterator[C.Cmd]:
     """Concrete action commands the card in play allows, each naming its source."""
     active = st.active
     if active is None or active.force != force:
         return
+    if only_men is None and st.preempts and not active.react:
+        from engine.preempt import forced_left
+        left = forced_left(st)
+        if left:  # a preempted card: the named men act first, with the team bubble's required action
+            from engine.cards import DO_OF
+            from engine.content import ACTION_OF
+            for m, serial in left:
+                for cmd in action_options(st, force, only_source="team", only_men=[serial]):
+                    if ACTION_OF[DO_OF[type(cmd)]] == m.action:
+                        yield cmd
+            return
     seat = st.forces[force].seat
     kinds = [s.kind for s in active.sources if s.state != "closed" and (only_source in (None, s.kind))]
     vehicular = bool(st.vehicles)
@@ -89,6 +113,8 @@ def action_options(st, force: str, only_source: str | None = None) -> Iterator[C
             men = [m for m in _men(st, force) if m not in src.used]
             if vehicular:
                 men += [m for m in vehicle_legal.actors(st, force) if m not in src.used or m in st.vehicles]
+        if only_men is not None:
+            men = [m for m in men if m in only_men]
         for m in men:
             if m in st.vehicles:
                 yield from vehicle_legal.plate_options(st, active, kind, m, seat)
@@ -211,9 +237,9 @@ def _moves(st, m: int, seat: int, kind: str | None) -> Iterator[C.Cmd]:
 
 def plan_options(st, force: str, limit: int = 400) -> list[C.Plan]:
     f = st.forces[force]
-    hand = f.hand + ([c for c in f.placed if c] if f.planned else [])
+    hand = f.hand + ([c for c in f.placed if c] + [c for c in f.extra if c] if f.planned else [])
     phases = [st.setup.story[c] for c in st.phase_cards]
-    target = max_filled(st, hand)
+    target = max_filled(st, hand, force)
     out: list[C.Plan] = []
     seat = f.seat
 
@@ -225,11 +251,35 @@ def plan_options(st, force: str, limit: int = 400) -> list[C.Plan]:
                 out.append(C.Plan(seat=seat, cards=list(acc), force=force if len(st.force_of_seat(seat)) > 1 else None))
             return
         for c in hand:
-            if c not in acc and matching(st.card(c), phases[i]):
+            if c not in acc and fits(st, c, phases[i], force):
                 search(i + 1, acc + [c])
         search(i + 1, acc + [None])
 
     search(0, [])
+    return out + _extra_plans(st, force, hand, phases, out[:20])
+
+
+def _extra_plans(st, force: str, hand: list[str], phases, base: list[C.Plan]) -> list[C.Plan]:
+    """Officers: variants of the first plans with extra cards (one phase, then two), bounded."""
+    from engine.officer import command_value
+    n = command_value(st, force)
+    if not n:
+        return []
+    out: list[C.Plan] = []
+    for plan in base:
+        free = [c for c in hand if c not in plan.cards]
+        chosen: dict[int, str] = {}
+        for ph in range(1, 4):
+            if plan.cards[ph - 1] is None:
+                continue
+            for c in free:
+                if c not in chosen.values() and fits(st, c, phases[ph - 1], force):
+                    out.append(plan.model_copy(update={"extra": {ph: c}}))
+                    if len(chosen) < n:
+                        chosen[ph] = c
+                    break
+        if len(chosen) > 1:
+            out.append(plan.model_copy(update={"extra": dict(chosen)}))
     return out
 
 
@@ -250,11 +300,13 @@ def legal_commands(st, seat: int) -> list[C.Cmd]:
             out.append(C.Unhold(seat=seat, cards=held))
         elif a.kind == "act":
             from engine.cards import must_left
+            from engine.preempt import forced_problem
             opts = list(action_options(st, a.force))
             out += opts
-            if any(s.state == "open" for s in st.active.sources):
+            forced = bool(st.preempts) and forced_problem(st) is not None
+            if any(s.state == "open" for s in st.active.sources) and not forced:
                 out.append(C.Done(seat=seat))
-            if must_left(st) is None:
+            if must_left(st) is None and not forced:
                 out.append(C.Pass(seat=seat))
         elif a.kind == "hitplus":
             out += [C.HitPlus(seat=seat, target=t) for t in p.candidates]
@@ -273,6 +325,32 @@ def legal_commands(st, seat: int) -> list[C.Cmd]:
             out.append(C.Stay(seat=seat))
             out += [m.model_copy(update={"via": None}) for m in _moves(st, p.prisoner, seat, None)
                     if isinstance(m, C.MoveCmd) and not m.exit]
+        elif a.kind == "react":
+            from engine.react import playable
+            out += [C.ReactCmd(seat=seat, card=c) for c in playable(st, a.force)]
+            out.append(C.Skip(seat=seat))
+        elif a.kind == "preempt":
+            out += _preempt_options(st, a.force, seat)
+            out.append(C.Skip(seat=seat))
+        elif a.kind == "then":
+            from engine.preempt import then_options
+            m = next(x for x in st.preempts if x.card == p.card)
+            out += [C.Then(seat=seat, serial=me, target=t) for me, t in then_options(st, m, p.targets)]
+            out.append(C.Skip(seat=seat))
+    return out
+
+
+def _preempt_options(st, force: str, seat: int) -> list[C.Cmd]:
+    """Each playable preempt against each card it fits: naming as many men as allowed (the
+    lowest dog tags), and each man alone."""
+    from engine.preempt import nameable, playable, targets
+    out: list[C.Cmd] = []
+    for pc in playable(st, force):
+        for tf, card, room in targets(st, force, pc):
+            men = nameable(st, tf)
+            out.append(C.PreemptCmd(seat=seat, card=pc, target=card, soldiers=men[:room]))
+            if room > 1:
+                out += [C.PreemptCmd(seat=seat, card=pc, target=card, soldiers=[m]) for m in men[:4]]
     return out
 
 
@@ -295,6 +373,9 @@ def default_command(st, seat: int) -> C.Cmd | None:
             return C.Keep(seat=seat)
         if a.kind == "act":
             from engine.cards import must_left
+            from engine.preempt import forced_problem
+            if st.preempts and forced_problem(st) is not None:  # preempted men act first
+                return next(iter(action_options(st, a.force)))
             if must_left(st) is None:
                 return C.Pass(seat=seat)
             return next(iter(action_options(st, a.force, only_source="note")))
@@ -309,4 +390,6 @@ def default_command(st, seat: int) -> C.Cmd | None:
             return C.Capture(seat=seat, victim=p.victim, escort=p.escorts[0])
         if a.kind == "release":
             return C.Stay(seat=seat)
+        if a.kind in ("react", "preempt", "then"):
+            return C.Skip(seat=seat)
     return None

@@ -3,9 +3,11 @@ actions, as many phases filled as the hand allows, the shortfall procedure, and 
 from __future__ import annotations
 
 from engine.content import Action
+from engine.dead_cards import is_dead
 from engine.deck import take_top
 from engine.errors import RuleError
 from engine.log import Ctx
+from engine.officer import check_extras
 from engine.state import DeclarePending
 
 
@@ -14,10 +16,21 @@ def matching(card, phase_card) -> list[Action]:
     return [a for a in card.actions if a in (phase_card.top, phase_card.bottom)]
 
 
-def max_filled(st, hand: list[str]) -> int:
+def placeable(st, cid: str, force: str | None = None) -> bool:
+    """React and preempt cards are played from the hand, never placed; dead cards cannot be placed."""
+    card = st.card(cid)
+    return card.kind not in ("react", "preempt") and not is_dead(st, cid, force)
+
+
+def fits(st, cid: str, phase_card, force: str | None = None) -> list[Action]:
+    """The actions a card could be used for on a phase, or none when it cannot go there at all."""
+    return matching(st.card(cid), phase_card) if placeable(st, cid, force) else []
+
+
+def max_filled(st, hand: list[str], force: str | None = None) -> int:
     """The most phases this hand can fill with different cards."""
     phases = [st.setup.story[c] for c in st.phase_cards]
-    fits = [[c for c in hand if matching(st.card(c), p)] for p in phases]
+    fits_ = [[c for c in hand if fits(st, c, p, force)] for p in phases]
     best = 0
 
     def search(i: int, used: frozenset, n: int) -> None:
@@ -27,7 +40,7 @@ def max_filled(st, hand: list[str]) -> int:
         if i == len(phases):
             best = max(best, n)
             return
-        for c in fits[i]:
+        for c in fits_[i]:
             if c not in used:
                 search(i + 1, used | {c}, n + 1)
         search(i + 1, used, n)
@@ -36,10 +49,12 @@ def max_filled(st, hand: list[str]) -> int:
     return best
 
 
-def plan(ctx: Ctx, force_id: str, cards: list[str | None], declare: dict[str, str]) -> None:
+def plan(ctx: Ctx, force_id: str, cards: list[str | None], declare: dict[str, str],
+         extra: dict[int, str] | None = None) -> None:
     st = ctx.st
     f = st.forces[force_id]
-    previous = [c for c in f.placed if c] if f.planned else []
+    extra = dict(extra or {})
+    previous = ([c for c in f.placed if c] + [c for c in f.extra if c]) if f.planned else []
     hand = f.hand + previous  # a placement may change until the last player has placed
     cards = list(cards) + [None] * (3 - len(cards))
     if len(cards) != 3:
@@ -55,7 +70,14 @@ def plan(ctx: Ctx, force_id: str, cards: list[str | None], declare: dict[str, st
         if c is None:
             continue
         p = phases[i]
-        fit = matching(st.card(c), p)
+        fit = fits(st, c, p, force_id)
+        card = st.card(c)
+        if card.kind in ("react", "preempt"):
+            raise RuleError(f"{c} is a {card.kind} card: it is played from the hand when the rules allow, "
+                            f"never placed on a phase.")
+        if not fit and is_dead(st, c, force_id):
+            from engine.dead_cards import dead_reason
+            raise RuleError(dead_reason(st, c, force_id) + "; it cannot be placed.")
         if not fit:
             acts = "/".join(a.value.upper() for a in st.card(c).actions)
             raise RuleError(f"{c} is a {acts} card; phase {i + 1} is {p.top.value.upper()} and then "
@@ -64,20 +86,31 @@ def plan(ctx: Ctx, force_id: str, cards: list[str | None], declare: dict[str, st
             a = declare[c]
             if a not in [x.value for x in fit]:
                 raise RuleError(f"{c} can be used for " + " or ".join(x.value for x in fit) + f" in phase {i + 1}.")
-    best = max_filled(st, hand)
+    best = max_filled(st, hand, force_id)
     if len(chosen) < best:
         raise RuleError(f"your hand can fill {best} phases; place as many cards as you can "
                         f"(you placed {len(chosen)}).")
-    f.hand = [c for c in hand if c not in chosen]
+    extras = check_extras(st, force_id, cards, extra, [c for c in hand if c not in chosen])  # officers
+    for ph, c in extras.items():
+        if c in declare:
+            fit = fits(st, c, phases[ph - 1], force_id)
+            if declare[c] not in [x.value for x in fit]:
+                raise RuleError(f"{c} can be used for " + " or ".join(x.value for x in fit) + f" in phase {ph}.")
+    placed_all = chosen + list(extras.values())
+    f.hand = [c for c in hand if c not in placed_all]
     f.placed = cards
-    f.declared = {c: Action(a) for c, a in declare.items() if c in chosen}
+    f.extra = [extras.get(i + 1) for i in range(3)]
+    f.declared = {c: Action(a) for c, a in declare.items() if c in placed_all}
     f.planned = True
     seat = st.seats[f.seat]
     verb = "changes the placement:" if previous else "places"
-    ctx.say("placed", f"{seat.name} {verb} {len(chosen)} card{'s' if len(chosen) != 1 else ''} face down.",
-            force=force_id)
+    n = len(placed_all)
+    more = f" (with {len(extras)} extra by the officer's command)" if extras else ""
+    ctx.say("placed", f"{seat.name} {verb} {n} card{'s' if n != 1 else ''} face down{more}.",
+            force=force_id, extra=sorted(extras))
     ctx.tell(f.seat, "placed_private", "You placed: " + ", ".join(
-        f"phase {i + 1}: {c or '—'}" for i, c in enumerate(cards)) + ".", cards=cards)
+        f"phase {i + 1}: {c or '—'}" + (f" + {extras[i + 1]}" if i + 1 in extras else "")
+        for i, c in enumerate(cards)) + ".", cards=cards, extra=extras)
 
 
 def auto_plan(st, force_id: str) -> list[str | None]:
@@ -85,7 +118,7 @@ def auto_plan(st, force_id: str) -> list[str | None]:
     f = st.forces[force_id]
     phases = [st.setup.story[c] for c in st.phase_cards]
     best: list[str | None] = [None, None, None]
-    target = max_filled(st, f.hand)
+    target = max_filled(st, f.hand, force_id)
 
     def search(i: int, acc: list) -> bool:
         nonlocal best
@@ -95,7 +128,7 @@ def auto_plan(st, force_id: str) -> list[str | None]:
                 return True
             return False
         for c in f.hand:
-            if c not in acc and matching(st.card(c), phases[i]) and search(i + 1, acc + [c]):
+            if c not in acc and fits(st, c, phases[i], force_id) and search(i + 1, acc + [c]):
                 return True
         return search(i + 1, acc + [None])
 
@@ -125,10 +158,10 @@ def shortfall(ctx: Ctx, force_id: str) -> None:
             if not f.deck and not f.discard:
                 break
             c = take_top(ctx, force_id)
-            if matching(st.card(c), p):
+            if fits(st, c, p, force_id):
                 f.placed[i] = c
                 f.face_up[i] = True
-                fit = matching(st.card(c), p)
+                fit = fits(st, c, p, force_id)
                 if len(fit) == 1:
                     f.declared[c] = fit[0]
                 ctx.say("shortfall_card", f"{seat.name} turns up {c} for phase {i + 1}, face up.",
@@ -139,16 +172,23 @@ def shortfall(ctx: Ctx, force_id: str) -> None:
                     force=force_id, card=c)
 
 
-def card_action(st, force_id: str, phase: int) -> Action | None:
-    """The action a revealed card is used for this phase (declared, or its only fit)."""
+def card_action(st, force_id: str, phase: int, card: str | None = None) -> Action | None:
+    """The action a revealed card is used for this phase (declared, or its only fit); `card`:
+    which of the force's cards on the phase (default its one ordinary card; an officer's extra)."""
     f = st.forces[force_id]
-    c = f.placed[phase - 1]
+    c = f.placed[phase - 1] if card is None else card
     if c is None:
         return None
     if c in f.declared:
         return f.declared[c]
     fit = matching(st.card(c), st.setup.story[st.phase_cards[phase - 1]])
     return fit[0] if len(fit) == 1 else None
+
+
+def phase_cards_of(st, force_id: str, phase: int) -> list[str]:
+    """The force's cards on a phase: its ordinary card, then an officer's extra card."""
+    f = st.forces[force_id]
+    return [c for c in (f.placed[phase - 1], f.extra[phase - 1]) if c]
 
 
 def reveal(ctx: Ctx, phase: int, order: list[str]) -> None:
@@ -164,19 +204,27 @@ def reveal(ctx: Ctx, phase: int, order: list[str]) -> None:
             ctx.say("reveal", f"{seat.name} has no card for phase {phase}.", force=fid, phase=phase)
             continue
         f.revealed[phase - 1] = True
-        card = st.card(c)
-        fit = matching(card, p)
-        acts = "/".join(a.value.upper() for a in card.actions)
-        owner = st.name(card.owner) if card.owner in st.soldiers or card.owner in st.vehicles \
-            else f"dog tag {card.owner}"
-        ctx.say("reveal", f"{seat.name} reveals {c} ({acts}, {owner}: {card.title}).", force=fid, card=c,
-                phase=phase)
-        if len(fit) == 1:
-            f.declared[c] = fit[0]
-        elif c not in f.declared:
-            st.pending_queue.append(DeclarePending(force=fid, card=c, phase=phase, options=fit))
-        else:
-            ctx.say("declare", f"{seat.name} uses {c} as {f.declared[c].value.upper()}.", force=fid, card=c)
+        for c in phase_cards_of(st, fid, phase):  # an officer's extra card is revealed with it
+            _reveal_one(ctx, fid, c, phase, p)
+
+
+def _reveal_one(ctx: Ctx, fid: str, c: str, phase: int, p) -> None:
+    st = ctx.st
+    f = st.forces[fid]
+    seat = st.seats[f.seat]
+    card = st.card(c)
+    fit = matching(card, p)
+    acts = "ANY" if card.any_action else "/".join(a.value.upper() for a in card.actions)
+    owner = st.name(card.owner) if card.owner in st.soldiers or card.owner in st.vehicles \
+        else "team card" if card.tagless else f"dog tag {card.owner}"
+    ctx.say("reveal", f"{seat.name} reveals {c} ({acts}, {owner}: {card.title}).", force=fid, card=c,
+            phase=phase)
+    if len(fit) == 1:
+        f.declared[c] = fit[0]
+    elif c not in f.declared:
+        st.pending_queue.append(DeclarePending(force=fid, card=c, phase=phase, options=fit))
+    else:
+        ctx.say("declare", f"{seat.name} uses {c} as {f.declared[c].value.upper()}.", force=fid, card=c)
 
 
 def declare(ctx: Ctx, pending: DeclarePending, action: str) -> None:

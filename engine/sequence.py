@@ -5,7 +5,7 @@ reveals, fire, the order of sources, fights with no real choice — and stops at
 decision the engine needs from a player (see `awaiting`)."""
 from __future__ import annotations
 
-from engine import events, fight, initiative, orders, placement, victory
+from engine import events, fight, initiative, orders, placement, preempt, react, victory
 from engine.blast import blast_tile
 from engine.cards import finish, start
 from engine.look import draw as look_draw
@@ -41,7 +41,10 @@ def advance(ctx: Ctx) -> None:
             ctx.say("phase", f"Phase {st.phase}: {p.top.value.upper()} and then {p.bottom.value.upper()}.",
                     phase=st.phase)
             placement.reveal(ctx, st.phase, initiative.order(st))
+            st.step = "phase_preempt"
+        elif step == "phase_preempt":
             st.step = "phase_hold"
+            preempt.open_window(ctx)  # after the reveal (and declarations), before anyone acts
         elif step == "phase_hold":
             holders = [f.id for f in st.forces.values()
                        if any(s.held for s in st.soldiers.values() if s.force == f.id)]
@@ -51,9 +54,14 @@ def advance(ctx: Ctx) -> None:
         elif step == "phase_fire":
             for tile in list(st.fires):
                 blast_tile(ctx, tile, checks=1, by_force=None, cause="event", what="Fire")
-            st.slot, st.done_sources = 0, []
+            st.slot, st.done_sources, st.done_cards = 0, [], []
             st.step = "slot"
         elif step == "slot":
+            if st.active is not None and preempt.then_due(ctx):
+                continue  # a preempt's follow-up comes right after the named men have acted
+            if st.react_after is not None:
+                react.open_window(ctx)  # an action has just been completed: reacts, if anyone can
+                continue
             if st.active is not None:
                 if _has_options(st):
                     return
@@ -118,6 +126,7 @@ def _turn_start(ctx: Ctx) -> None:
     # 4-5. initiative follows the hands; every force places its cards
     for f in st.forces.values():
         f.placed = [None, None, None]
+        f.extra = [None, None, None]
         f.revealed = [False, False, False]
         f.face_up = [False, False, False]
         f.shown = [None, None, None]
@@ -151,13 +160,16 @@ def _next_source(ctx: Ctx) -> None:
     action = p.top if st.slot == 0 else p.bottom
     for fid in initiative.order(st):
         f = st.forces[fid]
-        if fid in st.done_sources or not f.revealed[st.phase - 1]:
+        if not f.revealed[st.phase - 1]:
             continue
-        if placement.card_action(st, fid, st.phase) == action:
-            start(ctx, fid, st.phase, action)
-            return
+        for c in placement.phase_cards_of(st, fid, st.phase):  # an officer's two cards back to back
+            if c in st.done_cards:
+                continue
+            if placement.card_action(st, fid, st.phase, c) == action:
+                start(ctx, fid, st.phase, action, card=c)
+                return
     if st.slot == 0:
-        st.slot, st.done_sources = 1, []
+        st.slot, st.done_sources, st.done_cards = 1, [], []
     else:
         st.step = "fights"
 
@@ -173,13 +185,21 @@ def _phase_end(ctx: Ctx) -> None:
             f.shown[st.phase - 1] = c if f.revealed[st.phase - 1] else None
             f.discard.append(c)
             f.placed[st.phase - 1] = None
+        x = f.extra[st.phase - 1]
+        if x is not None:  # an officer's extra card
+            f.discard.append(x)
+            f.extra[st.phase - 1] = None
     orders.sample_landmarks(ctx)
     gone = [m for m in st.smoke if m.clears_after == st.phase]
     for m in gone:
         ctx.say("smoke_clears", f"The smoke over {m.tile} clears.", tile=m.tile)
     st.smoke = [m for m in st.smoke if m.clears_after != st.phase]
     st.active = None
+    st.interrupted = None
+    st.react_after = None
+    st.preempts = []
     st.done_sources = []
+    st.done_cards = []
     st.slot = 0
     if st.phase >= 3:
         st.step = "turn_end"

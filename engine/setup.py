@@ -107,6 +107,11 @@ def check_force(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEnt
         problem = equipment.entry_problem(cat, e)  # specialist equipment: his kit, or a man who meets its need
         if problem:
             raise RuleError(problem)
+    from engine.officer import officers_in  # one officer per player per game (Officers)
+    officers = officers_in(cat, entries)
+    if len(officers) > 1:
+        raise RuleError("a player may use only one officer in a game: " + ", ".join(
+            f"{cat.soldiers[n].name} ({n})" for n in officers) + " all have a Command value.")
     foot = {e.serial for e in entries}
     crew: set[int] = set()
     for ve in vehicles:

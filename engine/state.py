@@ -58,6 +58,7 @@ class Seat(Model):
     side: Nationality
     order: str | None = None  # private
     order_done: bool = False  # public once done: completing orders is announced
+    always_pass: bool = False  # a player's setting: never ask him about react or preempt cards
 
 
 class SoldierState(Model):
@@ -120,8 +121,10 @@ class ForceState(Model):
     face_up: list[bool] = Field(default_factory=lambda: [False, False, False])  # shortfall cards
     shown: list[str | None] = Field(default_factory=lambda: [None, None, None])  # revealed cards of finished phases
     declared: dict[str, Action] = Field(default_factory=dict)  # multi-action cards: chosen action
+    extra: list[str | None] = Field(default_factory=lambda: [None, None, None])  # officer's extra cards, private until revealed
     planned: bool = False
     fight_pool: list[str] = Field(default_factory=list)  # private until played
+    vp_pile: list[str] = Field(default_factory=list)  # react cards used: out of the game for good (public)
     entry_area: str | None = None
 
 
@@ -164,7 +167,7 @@ class VpEntry(Model):
     side: Nationality
     amount: int
     reason: str
-    kind: Literal["kill", "friendly_fire", "prisoner", "orders", "event"] = "kill"
+    kind: Literal["kill", "friendly_fire", "prisoner", "orders", "event", "card"] = "kill"  # card: a react's cost
     serial: int | None = None  # the soldier killed or held prisoner
     by: int | None = None  # the soldier who killed him, took him or carried out the orders
 
@@ -212,6 +215,24 @@ class ActiveCard(Model):
     action: Action  # the phase action the card is being used for
     sources: list[Source]
     moved_escorts: list[int] = Field(default_factory=list)  # an escort moves once per action card
+    react: bool = False  # a react card played out of turn: the interrupted card waits in GameState.interrupted
+    react_after: str | None = None  # a react card: the force whose action it answers
+    react_asked: list[str] = Field(default_factory=list)  # ... and the forces asked so far in that window
+
+
+class PreemptMark(Model):
+    """A preempt played against a revealed card (engine/preempt.py): the named enemy soldiers
+    must take that card's team-bubble actions of the required kind first; then `then`."""
+
+    by: str  # the preempting force
+    card: str  # the preempt card
+    force: str  # the force whose card is preempted
+    target: str  # the preempted card
+    action: Action  # the required action
+    soldiers: list[int]
+    acted: list[int] = Field(default_factory=list)  # named soldiers who have taken their action
+    then: Do | None = None
+    then_done: bool = False
 
 
 # ---------------------------------------------------------------------------- fights
@@ -275,13 +296,38 @@ class HoldPending(Model):
     forces: list[str]
 
 
+class ReactPending(Model):
+    """After an opponent's action: this force may play a react card from its hand (engine/react.py)."""
+    kind: Literal["react"] = "react"
+    force: str
+    after: str  # the force whose action has just been completed
+    asked: list[str] = Field(default_factory=list)  # forces already asked in this window
+
+
+class PreemptPending(Model):
+    """After the phase's reveal: this force may play a preempt card (engine/preempt.py)."""
+    kind: Literal["preempt"] = "preempt"
+    force: str
+    asked: list[str] = Field(default_factory=list)
+
+
+class ThenPending(Model):
+    """A preempt's follow-up: the preempting force's soldier acts against the men just made to act."""
+    kind: Literal["then"] = "then"
+    force: str
+    card: str
+    do: Do
+    targets: list[int]
+
+
 Pending = Annotated[
-    Union[HitPlusPending, DeclarePending, PayPending, CapturePending, ReleasePending, HoldPending],
+    Union[HitPlusPending, DeclarePending, PayPending, CapturePending, ReleasePending, HoldPending,
+          ReactPending, PreemptPending, ThenPending],
     Field(discriminator="kind"),
 ]
 
 
-Step = Literal["turn_start", "place", "phase_start", "phase_hold", "phase_fire", "slot", "fights", "fighting",
+Step = Literal["turn_start", "place", "phase_start", "phase_preempt", "phase_hold", "phase_fire", "slot", "fights", "fighting",
                "phase_end", "turn_end", "over"]
 
 
@@ -306,12 +352,15 @@ class GameState(Model):
     slot: int = 0  # 0: the phase card's top action, 1: its bottom action
     step: Step = "turn_start"
     done_sources: list[str] = Field(default_factory=list)  # forces whose card for this slot is done
+    done_cards: list[str] = Field(default_factory=list)  # cards done in this slot (an officer's two)
     active: ActiveCard | None = None
+    interrupted: ActiveCard | None = None  # the card waiting while a react card is played
+    react_after: str | None = None  # a force has just completed an action: the react window is due
+    preempts: list[PreemptMark] = Field(default_factory=list)  # preempts played this phase
     fight: FightState | None = None
     pending: Pending | None = None
     pending_queue: list[Pending] = Field(default_factory=list)  # decisions to ask once the current one is answered
     fires: list[str] = Field(default_factory=list)
-    mines: list[str] = Field(default_factory=list)  # land mines (engine/hazards.py): mined tiles, public
     sighted: dict[str, list[int]] = Field(default_factory=dict)  # tile -> Sight markers: 0 general, else a plate
     smoke: list[SmokeMarker] = Field(default_factory=list)
     weather: Weather = Weather()

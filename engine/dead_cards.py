@@ -1,0 +1,42 @@
+"""Dead cards (core manual, Specialists and Tactics Modules): cards a player holds but cannot use.
+
+A specialist's react, preempt and command cards only work while he is alive and on the board
+(on foot or aboard a vehicle, and not a prisoner). A team card that names a panel slot only
+works while a live man of the force on the board fills that slot. A dead card cannot be placed
+on a phase nor played from the hand; it stays in the hand until the turn ends and is discarded
+with the rest of the hand. A placed card that has died by the time its phase comes gives no
+actions that phase. This is the one place the rule lives: placement, play and the agent ask it.
+"""
+from __future__ import annotations
+
+SPECIAL_KINDS = frozenset({"react", "preempt", "command"})
+
+
+def _alive_on_board(s) -> bool:
+    return s.status in ("board", "aboard") and s.captor is None
+
+
+def dead_reason(st, card_id: str, force: str | None = None) -> str | None:
+    """Why the card is dead now, or None when it is live. `force`: the deck holding it (team cards)."""
+    card = st.card(card_id)
+    if card.tagless:
+        if not card.needs_slot:
+            return None
+        panel = st.setup.panels.get(card.panel) if card.panel else None
+        slots = [i for i, sl in enumerate(panel.slots) if sl.label == card.needs_slot] if panel else []
+        for s in st.soldiers.values():
+            if s.panel == card.panel and s.slot in slots and (force is None or s.force == force) \
+                    and _alive_on_board(s):
+                return None
+        return f"{card_id} needs a man in slot {card.needs_slot} of its team panel, and none is left there"
+    if card.kind not in SPECIAL_KINDS:
+        return None
+    s = st.soldiers.get(card.owner)
+    if s is None or not _alive_on_board(s):
+        who = st.name(card.owner) if s is not None else f"dog tag {card.owner}"
+        return f"{card_id} is a dead card: {who} is not alive on the board"
+    return None
+
+
+def is_dead(st, card_id: str, force: str | None = None) -> bool:
+    return dead_reason(st, card_id, force) is not None
