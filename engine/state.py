@@ -361,6 +361,7 @@ class GameState(Model):
     pending: Pending | None = None
     pending_queue: list[Pending] = Field(default_factory=list)  # decisions to ask once the current one is answered
     fires: list[str] = Field(default_factory=list)
+    mines: list[str] = Field(default_factory=list)  # land mines (engine/hazards.py): mined tiles, public
     sighted: dict[str, list[int]] = Field(default_factory=dict)  # tile -> Sight markers: 0 general, else a plate
     smoke: list[SmokeMarker] = Field(default_factory=list)
     weather: Weather = Weather()
