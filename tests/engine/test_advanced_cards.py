@@ -424,3 +424,30 @@ def test_hands_stay_secret_until_a_react_is_played(position, play):
     st, ev = play(st, "@Bo\nteam move 23 26A")
     assert "21-X1" not in view(st).model_dump_json()
     assert not [e for e in ev if e.public and "21-X1" in e.text]
+
+
+def test_several_reacts_are_asked_in_initiative_order_each_after_the_last_resolves(position, play):
+    # Ann and Cy (both US) hold reacts when Bo's Lind moves. Ann holds more cards, so she has the
+    # initiative and is asked first; Cy is asked only after Ann's react has been carried out.
+    st = position(
+        players=[{"name": "Ann", "side": "US"}, {"name": "Bo", "side": "DE"}, {"name": "Cy", "side": "US"}],
+        soldiers=[{"serial": 21, "seat": 0, "at": [2, 2], "facing": "e"},
+                  {"serial": 20, "seat": 2, "at": [3, 4], "facing": "e"},
+                  {"serial": 23, "seat": 1, "at": [33, 4], "facing": "w", "spotted": True}],
+        phase_cards=["S07", "S01", "S05"],
+        hands={0: ["21-C3", "21-C4", "21-C1", "21-C2"], 1: ["23-C1", "23-C4", "23-P1"],
+               2: ["20-C3", "20-C4", "20-C1"]})
+    give(st, 0, "21-X1")
+    give(st, 2, "20-X2")
+    st, _ = play(st, "@Ann\nplan 21-C3 21-C4 21-C1\n@Bo\nplan 23-C1 23-C4 23-P1\n@Cy\nplan 20-C3 20-C4 20-C1")
+    st = until_active(st, play, "23-C1")
+    st, _ = play(st, "@Bo\nteam move 23 26A")
+    assert st.pending.kind == "react" and awaiting(st)[0].seat == 0
+    st, _ = play(st, "@Ann\nreact 21-X1\nteam shoot 21 23")
+    while st.pending is not None and st.pending.kind != "react":
+        w = awaiting(st)[0]
+        st, _ = play(st, str(default_command(st, w.seat)), seat=w.seat)
+    if st.soldiers[23].free:  # Lind still stands: now Cy decides
+        assert st.pending.kind == "react" and awaiting(st)[0].seat == 2
+        st, _ = play(st, "@Cy\nskip")
+    assert st.pending is None and st.active.card == "23-C1"
