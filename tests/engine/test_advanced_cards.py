@@ -451,3 +451,20 @@ def test_several_reacts_are_asked_in_initiative_order_each_after_the_last_resolv
         assert st.pending.kind == "react" and awaiting(st)[0].seat == 2
         st, _ = play(st, "@Cy\nskip")
     assert st.pending is None and st.active.card == "23-C1"
+
+
+def test_a_pinned_officer_commands_at_half_his_command(position, play):
+    # Harlan's Command 2 is halved to 1 while he is pinned: one extra card this turn.
+    st = _officer_position(position)
+    st.soldiers[20].pinned = True
+    with pytest.raises(ScriptError, match="at most 1"):
+        play(st, "@Ann\nplan 1-C2 1-C3 1-C4 +1=20-C2 +2=20-C3")
+    st, _ = play(st, "@Ann\nplan 1-C2 1-C3 1-C4 +2=20-C3")
+    assert st.forces["US-1"].extra == [None, "20-C3", None]
+
+
+def test_a_dead_specialists_preempt_opens_no_window(position, play):
+    st = _preempt_position(position)
+    st.soldiers[22].status = "dead"
+    st, _ = play(st, "@Ann\nplan 1-C1 1-C3 1-C4\n@Bo\nplan 23-C3 23-C4 23-C1")
+    assert st.pending is None or st.pending.kind != "preempt"
