@@ -110,7 +110,7 @@ def plan(ctx: Ctx, force_id: str, cards: list[str | None], declare: dict[str, st
             force=force_id, extra=sorted(extras))
     ctx.tell(f.seat, "placed_private", "You placed: " + ", ".join(
         f"phase {i + 1}: {c or '—'}" + (f" + {extras[i + 1]}" if i + 1 in extras else "")
-        for i, c in enumerate(cards)) + ".", cards=cards, extra=extras)
+        for i, c in enumerate(cards)) + ".", cards=cards, extra=[[ph, c] for ph, c in sorted(extras.items())])
 
 
 def auto_plan(st, force_id: str) -> list[str | None]:
