@@ -216,3 +216,29 @@ def test_landmark_orders_for_a_landmark_not_on_the_map_are_dismissed(cat):
     left = _orders_for(cat, sc, "US", set())
     assert "T-GENERAL" in left and "T-HOLD" not in left
     assert left == [o for o in sc.side("US").orders if not cat.orders[o].landmark]
+
+
+# ----------------------------------------------------------------------------- random play
+
+
+def test_random_games_on_the_burning_minefield_farm_end_and_every_saved_man_lives(cat):
+    # Fire in the farmhouse, mines in 36A and 37A and a medic on each side: random agents play
+    # the scenario through; whoever a medic saves is on the board, wounded, after the command.
+    from engine.agent import RandomAgent
+    from engine.apply import apply
+    seen = set()
+    for seed in range(6):
+        for players in (2, 4):
+            seats = [SeatSpec(name=f"P{i + 1}", side=("US", "DE")[i % 2]) for i in range(players)]
+            st, _ = new_game(cat, "hazards-farm", seats, seed)
+            agent = RandomAgent(seed)
+            for _ in range(3000):
+                if st.step == "over":
+                    break
+                st, ev = apply(st, agent.choose(st, agent.seat_to_act(st)))
+                seen.update(e.kind for e in ev)
+                for e in kinds(ev, "medic_save"):
+                    saved = st.soldiers[e.data["victim"]]
+                    assert saved.status == "board" and saved.wounded, (seed, players, e.text)
+            assert st.step == "over", (seed, players)
+    assert {"mine", "medic_save", "blast"} <= seen
