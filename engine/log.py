@@ -44,3 +44,6 @@ class Ctx:
 
     def close(self) -> None:
         self.st.rng = self.rng.state
+        # hidden deployment: public lines never name a hidden soldier (engine/hidden_deployment.py)
+        from engine.hidden_deployment import screen
+        self.events = screen(self.st, self.events)

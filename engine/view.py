@@ -3,12 +3,17 @@
 This is the only place hidden information is stripped. Hands, placed cards before their
 reveal, held cards, fight cards not yet played, orders (until completed), deck order and
 discards, and every living soldier's VP are private. The public view has no field that could
-hold them; a player's view adds his own under `mine`."""
+hold them; a player's view adds his own under `mine`.
+
+Hidden deployment (engine/hidden_deployment.py): a hidden soldier is left out of `soldiers`,
+the trail, the fight and every card face, and shows only in `hidden` (a marker per tile and
+side, with the count); his own side gets him under `mine.own_hidden`."""
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import fight as fights
+from engine import hidden_deployment as hd
 from engine.contact import in_contact
 from engine.content import AreaDef, TileDef
 from engine.legal import Await, awaiting
@@ -179,6 +184,14 @@ class VehicleView(V):
     looks: int = 0  # LOOK cards this turn, toward radio contact
 
 
+class HiddenMarker(V):
+    """Hidden deployment: `count` hidden soldiers of `side` somewhere in `tile`."""
+
+    tile: str
+    side: str
+    count: int
+
+
 class MyForce(V):
     """One of a seat's decks: his squad or one of his vehicles."""
 
@@ -202,6 +215,8 @@ class Mine(V):
     soldier_vp: dict[int, int]
     deck_top: int = Field(description="cards left in the deck")
     forces: list[MyForce] = Field(default_factory=list, description="hand and placed cards per deck")
+    own_hidden: list[SoldierView] = Field(default_factory=list,
+                                          description="his side's men the other side sees only as hidden markers")
 
 
 class View(V):
@@ -223,6 +238,7 @@ class View(V):
     seats: list[SeatView]
     forces: list[ForceView]
     soldiers: list[SoldierView]
+    hidden: list[HiddenMarker] = Field(default_factory=list)  # hidden deployment: unspotted men, per tile
     vehicles: list[VehicleView] = Field(default_factory=list)
     vehicle_defs: dict[str, VehicleDef] = Field(default_factory=dict)  # panels (static and public)
     vp: dict[str, int]
@@ -257,14 +273,28 @@ def card_view(st: GameState, cid: str) -> CardView:
         hit=c.hit.model_dump(), damage=c.damage.value, damage_color=c.damage_color)
 
 
-def _soldier_view(st: GameState, serial: int) -> SoldierView:
+HIDDEN_CARD_ID = "hidden"
+
+
+def _public_card(st: GameState, cid: str, secret: set[int]) -> CardView:
+    """A revealed card as the table sees it: a hidden soldier's card shows what it does, not
+    whose it is (id, owner, name, title and narrator blanked)."""
+    c = card_view(st, cid)
+    if c.owner not in secret:
+        return c
+    return c.model_copy(update={"id": HIDDEN_CARD_ID, "owner": 0, "owner_name": hd.HIDDEN_NAME,
+                                "title": hd.HIDDEN_CARD, "narrator": None, "narrator_color": None})
+
+
+def _soldier_view(st: GameState, serial: int, secret: set[int] = frozenset()) -> SoldierView:
     s = st.soldiers[serial]
     d = st.setup.soldiers[serial]
     stats = st.stats(serial)
     return SoldierView(
         serial=serial, name=d.name, title=d.profile(s.rank).title, side=s.side, force=s.force,
         controller=s.controller, status=s.status, at=s.at, facing=s.facing, spotted=s.spotted,
-        pinned=s.pinned, wounded=s.wounded, grenades=s.grenades, held=len(s.held), captor=s.captor,
+        pinned=s.pinned, wounded=s.wounded, grenades=s.grenades, held=len(s.held),
+        captor=None if s.captor in secret else s.captor,
         in_contact=bool(in_contact(st, serial)) if s.free else False,
         ratings=RatingsView(**stats.model_dump()), weapon=d.weapon, medals=s.medals,
         spotted_by=list(s.spotted_by), vehicle=s.vehicle, post=s.post, dismounted=s.dismounted)
@@ -287,18 +317,18 @@ def vehicle_view(st: GameState, plate: int) -> VehicleView:
         spotted_by=list(v.spotted_by), shots=v.shots, kills=v.kills, looks=v.looks)
 
 
-def _slots(st: GameState, f) -> list[SlotView]:
+def _slots(st: GameState, f, secret: set[int] = frozenset()) -> list[SlotView]:
     out = []
     for i in range(3):
         c = f.placed[i]
         if c is not None and (f.revealed[i] or f.face_up[i]):
             act = f.declared.get(c)
-            out.append(SlotView(phase=i + 1, state="revealed", card=card_view(st, c),
+            out.append(SlotView(phase=i + 1, state="revealed", card=_public_card(st, c, secret),
                                 action=act.value if act and f.revealed[i] else None))
         elif c is not None:
             out.append(SlotView(phase=i + 1, state="face down"))
         elif f.shown[i] is not None:
-            out.append(SlotView(phase=i + 1, state="played", card=card_view(st, f.shown[i])))
+            out.append(SlotView(phase=i + 1, state="played", card=_public_card(st, f.shown[i], secret)))
         else:
             out.append(SlotView(phase=i + 1, state="empty"))
     return out
@@ -307,21 +337,23 @@ def _slots(st: GameState, f) -> list[SlotView]:
 def view(st: GameState, viewer: int | None = None) -> View:
     """The public view (viewer None) or one seat's view."""
     board = st.board
+    secret = hd.hidden(st)  # hidden deployment: the men the public sees only as markers
+    words = hd.Words(st, secret) if secret else None
     seats = [SeatView(index=s.index, name=s.name, side=s.side, vp=st.seat_vp(s.index), order_done=s.order_done,
                       order_title=st.setup.orders[s.order].title if s.order_done and s.order else None)
              for s in st.seats]
     forces = [ForceView(id=f.id, seat=f.seat, side=f.side, hand=len(f.hand), deck=len(f.deck),
-                        discard=len(f.discard), fight_cards=len(f.fight_pool), slots=_slots(st, f),
+                        discard=len(f.discard), fight_cards=len(f.fight_pool), slots=_slots(st, f, secret),
                         entry_area=f.entry_area)
               for f in st.forces.values()]
     active = None
     if st.active is not None:
         a = st.active
-        active = ActiveView(force=a.force, card=card_view(st, a.card), action=a.action.value,
+        active = ActiveView(force=a.force, card=_public_card(st, a.card, secret), action=a.action.value,
                             parts={s.kind: s.state for s in a.sources})
     fight_view = None
     if st.fight is not None and st.fight.members:
-        fight_view = FightView(members=list(st.fight.members), order=list(st.fight.order),
+        fight_view = FightView(members=[m for m in st.fight.members if m not in secret], order=list(st.fight.order),
                                to_play=fights.whose_turn(st))
     sides = sorted({s.side for s in st.seats})
     v = View(
@@ -336,23 +368,44 @@ def view(st: GameState, viewer: int | None = None) -> View:
         exit_areas=dict(st.setup.scenario.exit_areas),
         deploy={s.id.value: list(s.deploy) for s in st.setup.scenario.sides if s.deploy},
         seats=seats, forces=forces,
-        soldiers=[_soldier_view(st, n) for n in sorted(st.soldiers) if st.soldiers[n].status != "reserve"],
-        vehicles=[vehicle_view(st, p) for p in sorted(st.vehicles)],
+        soldiers=[_soldier_view(st, n, secret) for n in sorted(st.soldiers)
+                  if st.soldiers[n].status != "reserve" and n not in secret],
+        hidden=[HiddenMarker(tile=t, side=side, count=k) for t, side, k in hd.markers(st, secret)],
+        vehicles=[_public_vehicle(st, p, secret) for p in sorted(st.vehicles)],
         vehicle_defs=dict(st.setup.vehicles),
         vp={side: st.side_vp(side) for side in sides},
-        vp_log=[VpView(side=e.side, seat=e.seat, amount=e.amount, reason=e.reason) for e in st.vp],
+        vp_log=[VpView(side=e.side, seat=e.seat, amount=e.amount, reason=words.scrub(e.reason) if words else e.reason)
+                for e in st.vp],
         mines=list(st.mines),  # land mines (engine/hazards.py)
         fires=list(st.fires), sighted={k: list(v) for k, v in st.sighted.items()}, smoke=st.smoke_map(),
         weather={"look": st.weather.look + st.lasting_weather.look, "shoot": st.weather.shoot + st.lasting_weather.shoot},
         landmark_holders={k: int(v) for k, v in st.landmark_holders.items()},
-        active=active, fight=fight_view, awaiting=awaiting(st), trail=list(st.trail),
-        last_trail=list(st.last_trail), last_trail_phase=st.last_trail_phase,
+        active=active, fight=fight_view, awaiting=_awaiting(st, words), trail=_trail(st.trail, secret),
+        last_trail=_trail(st.last_trail, secret), last_trail_phase=st.last_trail_phase,
         panels=list(st.panels), last_panels=list(st.last_panels),
         result=st.result.model_dump() if st.result else None,
     )
     if viewer is None:
         return v
     return v.model_copy(update={"mine": private_view(st, viewer)})
+
+
+def _trail(marks: list[TrailMark], secret: set[int]) -> list[TrailMark]:
+    return [m for m in marks if m.serial not in secret and m.target not in secret] if secret else list(marks)
+
+
+def _awaiting(st: GameState, words) -> list[Await]:
+    waits = awaiting(st)
+    if words is None:
+        return waits
+    return [a.model_copy(update={"detail": words.scrub(a.detail)}) for a in waits]
+
+
+def _public_vehicle(st: GameState, plate: int, secret: set[int]) -> VehicleView:
+    v = vehicle_view(st, plate)
+    if secret and set(v.dismounted) & secret:
+        v = v.model_copy(update={"dismounted": [n for n in v.dismounted if n not in secret]})
+    return v
 
 
 def _phase_card(st: GameState, cid: str) -> PhaseCardView:
@@ -383,5 +436,7 @@ def private_view(st: GameState, seat: int) -> Mine:
     mine = [MyForce(id=f.id, kind=f.kind, plate=f.plate, hand=[card_view(st, c) for c in f.hand],
                     placed=[card_view(st, c) if c else None for c in f.placed], planned=f.planned)
             for f in forces]
+    side = st.seats[seat].side
+    own_hidden = [_soldier_view(st, n) for n in sorted(hd.hidden(st)) if st.soldiers[n].side == side]
     return Mine(seat=seat, hand=hand, placed=placed, held=held, fight_cards=pool, order=order, soldier_vp=vps,
-                deck_top=sum(len(f.deck) for f in forces), forces=mine)
+                deck_top=sum(len(f.deck) for f in forces), forces=mine, own_hidden=own_hidden)

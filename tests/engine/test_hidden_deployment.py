@@ -1,0 +1,191 @@
+"""Hidden deployment: an unspotted man shows to the other side only as a marker in his tile,
+in the view and in every public event line; his own side sees him exactly."""
+from __future__ import annotations
+
+import json
+import re
+
+from hypothesis import HealthCheck, given, settings, strategies as S
+
+from engine import view
+from engine.hidden_deployment import HIDDEN_NAME, SOLDIER_KEYS
+from engine.setup import SeatSpec
+
+HANDS = {0: ["1-C1", "1-P1", "1-C4"], 1: ["4-C1", "4-P1", "4-C4"]}
+PLANS = "@Ann\nplan 1-C1 1-C4 1-P1\n@Bo\nplan 4-C1 4-C4 4-P1\n"
+
+
+def night(position, soldiers, scenario="hidden-yard"):
+    return position(scenario=scenario, soldiers=soldiers, hands=HANDS, phase_cards=["S07", "S08", "S09"])
+
+
+def avery_and_dorn(position, **kw):
+    # Avery (1, US) in 33A, Dorn (4, DE) in the farmhouse; nobody spotted
+    return night(position, [{"serial": 1, "seat": 0, "at": [10, 0], "facing": "e"},
+                            {"serial": 4, "seat": 1, "at": [27, 7], "facing": "w"}], **kw)
+
+
+def names_of(st, serial):
+    return {st.setup.soldiers[serial].name, st.name(serial)}
+
+
+def public_lines(events):
+    return [e for e in events if e.to is None]
+
+
+def test_an_unspotted_enemy_is_a_marker_in_his_tile_and_his_own_side_sees_him_exactly(position):
+    st = avery_and_dorn(position)
+    public = view(st)
+    assert public.soldiers == []
+    assert [(m.tile, m.side, m.count) for m in public.hidden] == [("33A", "US", 1), ("L9A", "DE", 1)]
+    ann = view(st, 0)
+    assert ann.soldiers == [] and [s.serial for s in ann.mine.own_hidden] == [1]
+    assert ann.mine.own_hidden[0].at == (10, 0) and ann.mine.own_hidden[0].facing == "e"
+    bo = view(st, 1)
+    assert [s.serial for s in bo.mine.own_hidden] == [4]
+    dumped = bo.model_dump_json()
+    assert not any(n in dumped for n in names_of(st, 1)), "Bo's view never names Avery"
+
+
+def test_a_spotted_man_shows_normally_and_vanishes_again_when_he_loses_spotted(position):
+    st = avery_and_dorn(position)
+    st.soldiers[1].spotted = True
+    public = view(st)
+    assert [(s.serial, s.at) for s in public.soldiers] == [(1, (10, 0))]
+    assert [(m.tile, m.side) for m in public.hidden] == [("L9A", "DE")]
+    assert view(st, 0).mine.own_hidden == []
+    st.soldiers[1].spotted = False
+    assert view(st).soldiers == [] and len(view(st).hidden) == 2
+
+
+def test_several_hidden_men_in_one_tile_show_as_one_marker_with_their_count(position):
+    st = night(position, [{"serial": 1, "seat": 0, "at": [1, 1]}, {"serial": 2, "seat": 0, "at": [3, 3]},
+                          {"serial": 4, "seat": 1, "at": [27, 7]}])
+    assert [(m.tile, m.side, m.count) for m in view(st).hidden] == [("31A", "US", 2), ("L9A", "DE", 1)]
+
+
+def test_without_the_rule_every_man_on_the_board_shows(position):
+    st = avery_and_dorn(position, scenario="yard")
+    assert [s.serial for s in view(st).soldiers] == [1, 4] and view(st).hidden == []
+
+
+def test_a_hidden_mans_move_is_told_publicly_only_as_his_side_and_tile(position, play):
+    st = avery_and_dorn(position)
+    st, _ = play(st, PLANS)
+    st, ev = play(st, "@Ann\ntag move 1 15,0 face e")
+    assert st.soldiers[1].at == (15, 0) and not st.soldiers[1].spotted
+    moves = [e for e in ev if e.kind == "move"]
+    public = [e for e in moves if e.to is None]
+    assert [e.text for e in public] == ["A hidden US soldier in 34A moves."]
+    assert public[0].data == {"hidden": 1, "sides": ["US"], "tiles": ["34A"]}
+    mine = [e for e in moves if e.to == 0]
+    assert len(mine) == 1 and "Avery" in mine[0].text and "(15,0)" in mine[0].text
+    assert not [e for e in moves if e.to == 1], "Bo gets no private copy"
+    # the card he acted on is blanked in public lines, and in the public view
+    for e in public_lines(ev):
+        assert "1-C1" not in e.text and "Avery" not in e.text and "(15,0)" not in e.text
+    assert "1-C1" not in view(st).model_dump_json()
+    assert view(st).active is None or view(st).active.card.owner_name == HIDDEN_NAME
+
+
+def test_the_reveal_blanks_a_hidden_mans_card_but_keeps_what_it_does(position, play):
+    st = avery_and_dorn(position)
+    st, ev = play(st, PLANS)
+    reveals = [e for e in public_lines(ev) if e.kind == "reveal"]
+    assert reveals and all("1-C" not in e.text and "4-C" not in e.text for e in reveals)
+    assert any("a hidden soldier's card" in e.text for e in reveals)
+    assert any(e.kind == "reveal" and e.to == 0 and "1-C1" in e.text for e in ev), "Ann reads her own line"
+    slot = next(f for f in view(st).forces if f.id == "US-1").slots[0]
+    assert slot.card.id == "hidden" and slot.card.owner == 0 and slot.card.actions
+
+
+def test_once_spotted_his_lines_name_him_again(position, play):
+    st = avery_and_dorn(position)
+    st.soldiers[1].spotted = True
+    st, _ = play(st, PLANS)
+    st, ev = play(st, "@Ann\ntag move 1 15,0 face e")
+    if st.soldiers[1].spotted:
+        assert any(e.kind == "move" and e.to is None and "Avery" in e.text for e in ev)
+
+
+# ----------------------------------------------------------------------------- the leak property
+
+US_CELLS = [(x, y) for x in range(0, 20) for y in range(0, 10)]
+DE_CELLS = [(x, y) for x in range(20, 30) for y in range(0, 10)]
+
+
+def leaks(st, events, seat_side: str | None) -> list[str]:
+    """Everything naming or placing a man hidden from `seat_side` (None: the public) in the
+    view that side gets and in the public event lines."""
+    out = []
+    secret = [n for n, s in st.soldiers.items()
+              if s.side != seat_side and s.status == "board" and not s.spotted and s.captor is None]
+    seat = next((x.index for x in st.seats if x.side == seat_side), None)
+    v = view(st, seat)
+    text = v.model_dump_json()
+    for n in secret:
+        s = st.soldiers[n]
+        cards = [c for c, d in st.setup.cards.items() if d.owner == n]
+        shown = [x for x in v.soldiers if x.serial == n or x.at == s.at]
+        if v.mine is not None:
+            shown += [x for x in v.mine.own_hidden if x.serial == n]
+        if shown:
+            out.append(f"{n} shown as a soldier")
+        for word in names_of(st, n) | set(cards):
+            if re.search(r"(?<![\w-])" + re.escape(word) + r"(?![\w-])", text):
+                out.append(f"{word} in the view")
+        if any(m.serial == n or m.target == n for m in [*v.trail, *v.last_trail]):
+            out.append(f"{n} in the trail")
+        for e in events:
+            if e.to is not None and e.to != seat:
+                continue
+            if e.to is None:
+                if any(e.data.get(k) == n or (isinstance(e.data.get(k), list) and n in e.data[k])
+                       for k in SOLDIER_KEYS):
+                    out.append(f"{n} in {e.kind} data")
+            else:
+                continue  # his seat's own private lines may say anything about his own men
+            line = e.text + json.dumps(e.data)
+            for word in names_of(st, n) | set(cards) | {f"({s.at[0]},{s.at[1]})"}:
+                if re.search(r"(?<![\w-])" + re.escape(word) + r"(?![\w-])", line):
+                    out.append(f"{word} in a public {e.kind} line")
+    return out
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(S.randoms(use_true_random=False), S.sampled_from([(15, 0), (6, 6), (12, 8), (18, 3)]))
+def test_no_view_event_or_line_gives_away_an_unspotted_man(position, play, rnd, dest):
+    us = [c for c in US_CELLS if c != dest]
+    cells_us = rnd.sample(us, 3)
+    cells_de = rnd.sample(DE_CELLS, 3)
+    soldiers = [{"serial": n, "seat": 0, "at": list(c), "facing": "e"} for n, c in zip((1, 2, 3), cells_us)] + \
+               [{"serial": n, "seat": 1, "at": list(c), "facing": "w"} for n, c in zip((4, 5, 6), cells_de)]
+    try:
+        st = night(position, soldiers)
+    except Exception:  # an impassable cell: not a position
+        return
+    assert not leaks(st, [], None) and not leaks(st, [], "US") and not leaks(st, [], "DE")
+    st, ev = play(st, PLANS)
+    assert not leaks(st, ev, None) and not leaks(st, ev, "US") and not leaks(st, ev, "DE")
+    try:
+        st, ev2 = play(st, f"@Ann\ntag move 1 {dest[0]},{dest[1]}")
+    except Exception:  # out of reach this time
+        return
+    for side in (None, "US", "DE"):
+        assert not leaks(st, ev2, side), leaks(st, ev2, side)
+
+
+def test_a_random_night_game_never_names_a_hidden_man_in_public(cat):
+    from engine import apply, new_game
+    from engine.agent import RandomAgent
+    for seed in (1, 2, 3):
+        st, ev = new_game(cat, "hidden-yard", [SeatSpec(name="Ann", side="US"), SeatSpec(name="Bo", side="DE")],
+                          seed)
+        agent = RandomAgent(seed)
+        for _ in range(60):
+            if st.step == "over":
+                break
+            st, ev = apply(st, agent.choose(st, agent.seat_to_act(st)))
+            for side in (None, "US", "DE"):
+                assert not leaks(st, ev, side), leaks(st, ev, side)
