@@ -124,9 +124,9 @@ def test_each_module_carries_every_kind_of_team_card(cat, nat):
 
 @pytest.mark.parametrize("nat", SIDES)
 def test_the_teamwork_card_that_sends_every_team_to_ground_needs_slot_one(cat, nat):
-    (card,) = [c for c in panel_cards(cat, nat)
-               if c.actions == [Action.HIDE] and c.needs_slot == "I"
-               and {e.do for e in c.team if e.who == "team"} == {Do.COVER, Do.RALLY, Do.HOLD}]
+    (card,) = [c for c in panel_cards(cat, nat) if c.all_teams]
+    assert card.actions == [Action.HIDE] and card.needs_slot == "I"
+    assert {e.do for e in card.team if e.who == "team"} == {Do.COVER, Do.RALLY, Do.HOLD}
     assert "every team" in card.narrator.text.lower()
 
 

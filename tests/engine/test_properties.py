@@ -55,6 +55,12 @@ def expected_cards(st, force_id: str) -> Counter:
     for s in st.soldiers.values():
         if s.force == force_id and s.status != "reserve":
             want.update(soldier_cards(st.setup.soldiers[s.serial], s.rank, s.medals, st.setup.cards))
+            # advanced rules: a preset specialist brings all his optional cards (setup.special_cards)
+            want.update(st.setup.soldiers[s.serial].special_cards)
+    # ... and every team panel his soldiers stand on brings its team cards, once (setup.panel_cards)
+    want.update(c for pid in {s.panel for s in st.soldiers.values()
+                              if s.force == force_id and s.status != "reserve" and s.panel}
+                for c in st.setup.panels[pid].cards)
     f = st.forces[force_id]
     if f.kind == "vehicle":  # its own vehicle cards, and its team cards when a trained crewman rides in it
         vid = st.vehicles[f.plate].vehicle
@@ -69,6 +75,11 @@ def card_places(st, force_id: str) -> Counter:
     f = st.forces[force_id]
     where = Counter(f.deck) + Counter(f.hand) + Counter(f.discard) + Counter(c for c in f.placed if c) \
         + Counter(f.fight_pool)
+    # advanced rules: an officer's extra card on a phase, and react cards spent into the VP pile
+    where += Counter(c for c in getattr(f, "extra", []) if c) + Counter(getattr(f, "vp_pile", []))
+    for a in (getattr(st, "active", None), getattr(st, "interrupted", None)):  # a react card being played
+        if a is not None and getattr(a, "react", False) and a.force == force_id:
+            where[a.card] += 1
     for s in st.soldiers.values():
         if s.force == force_id:
             where.update(s.held)
