@@ -211,3 +211,15 @@ def test_sharing_the_preset_keeps_every_panel_with_one_player(cat, players):
                     assert holder.setdefault(e.panel, k) == k, (side.id, e.panel)
     seats = [SeatSpec(name=f"p{i}", side=("US", "DE")[i % 2]) for i in range(players)]
     new_game(cat, SCENARIO, seats, seed=11)
+
+
+def test_a_player_may_take_only_some_of_a_specialists_optional_cards(cat):
+    sc = cat.scenario(SCENARIO)
+    us = [e.model_copy(update={"special": ["121-X1", "SP01"]}) if e.serial == 121 else e for e in sc.side("US").preset]
+    st, _ = new_game(cat, SCENARIO, [SeatSpec(name="Ann", side="US", force=us), SeatSpec(name="Bo", side="DE")],
+                     seed=5)
+    f = next(f for f in st.forces.values() if f.side == "US")
+    cards = {*f.deck, *f.hand}
+    assert "121-X1" in cards and not {"121-X2", "121-X3"} & cards
+    story = {*st.story_deck, *st.phase_cards, *st.story_discard}
+    assert "SP01" in story and "SP03" not in story and {"SP02", "SP04", "SP05", "SP06"} <= story
