@@ -74,7 +74,7 @@ def _vehicle_rows(st, looker: int, sight: int) -> list[tuple[int, int, int, bool
         if los_blocker(st, looker, p):
             rows.append((p, d, -1, False))
             continue
-        rng = sight * visibility(st, p) + look_mods_for(st, me.at, there)
+        rng = sight * visibility(st, p) + look_mods_for(st, me.at, there, optics.ignore(st, looker, Action.LOOK))
         rows.append((p, d, rng, d <= rng))
     return rows
 

@@ -94,3 +94,14 @@ def test_smoke_duration_by_colour(position):
     assert schedule(["S01", "S05", "S02"]) == 3  # green, green, tan: gone after phase 3
     assert schedule(["S01", "S05", "S09"]) is None  # all green: it hangs on all turn
     assert schedule(["S01", "S02", "S03"], laid_turn_ago=0) is None  # laid this turn: it lasts the turn
+
+
+def test_binoculars_help_to_make_out_a_vehicle_too(cat):
+    from tests.engine.test_vehicle_damage import PANZER_CREW, add_vehicle, range_game
+    rows = []
+    for gear in ([], ["binoculars"]):
+        st = range_game(cat, [{**AVERY, "equipment": gear}, {"serial": 4, "seat": 1, "at": [37, 2]}])
+        add_vehicle(st, cat, "test-panzer", seat=1, tile="27A", crew=PANZER_CREW)
+        rows.append(next(r for r in sight_options(st, 1)[1] if r[0] in st.vehicles))
+    plain, glasses = rows
+    assert glasses[2] - plain[2] == 8  # the lane's -8 of LOOK modifiers, every one of them 3 or less
