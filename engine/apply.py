@@ -126,6 +126,10 @@ def _dispatch(ctx: Ctx, cmd: C.Cmd) -> None:
         fid = _force_for(st, seat, "unhold")
         _answer_hold(st, fid)
         return
+    if isinstance(cmd, C.Reslot):  # tactics modules: a free command while cards are placed (engine/teams.py)
+        from engine.teams import reslot
+        reslot(ctx, seat, cmd.serial, cmd.slot)
+        return
     if isinstance(cmd, C.Declare):
         if p is None or p.kind != "declare" or st.forces[p.force].seat != seat:
             raise _not_yours(st, "nothing to declare")

@@ -104,6 +104,16 @@ def start(ctx: Ctx, force_id: str, phase: int, action, card: str | None = None) 
         ctx.say("dead_card", f"{dead}: it gives no actions this phase.", card=cid, force=force_id)
         finish(ctx)
         return
+    if card.panel is not None or card.identity is not None:  # tactics modules (engine/teams.py):
+        from engine import teams  # an empty slot or unmet restriction, then the identity box's checks
+        problem = teams.unplayable(st, force_id, cid)
+        if problem:
+            ctx.say("unplayable", f"{cid} is not playable: {problem} It gives no actions this phase.",
+                    card=cid, force=force_id)
+            finish(ctx)
+            return
+        if card.identity is not None:
+            st.active.sources.append(Source(kind="identity", drawn=teams.identity_start(ctx, force_id, cid)))
     note = card.narrator
     if note and note.color == "red":
         problem = _condition_problem(st, force_id, cid)
@@ -292,6 +302,9 @@ def _accepts(st, active: ActiveCard, src: Source, serial: int, do: Do) -> str | 
         left = [f"{e.count} {'' if e.who == 'soldier' else e.who + ' '}{e.do.value}" for e in card.team[src.entry:]]
         return "the team bubble has " + (", then ".join(left) if left else "nothing") + " left" + \
             (" for the vehicle itself" if serial in st.vehicles else "")
+    if src.kind == "identity":  # tactics modules: a command card's identity box (engine/teams.py)
+        from engine.teams import identity_accepts
+        return identity_accepts(st, active, src, serial, do)
     note = card.narrator
     if serial != card.owner:
         return f"the narrator box is for {st.name(card.owner) if card.owner in st.soldiers else card.owner}"
@@ -313,6 +326,9 @@ def accepted(st, active: ActiveCard, src: Source, serial: int) -> frozenset[Do]:
     card = st.card(active.card)
     if src.state == "closed":
         return frozenset()
+    if src.kind == "identity":  # tactics modules: a command card's identity box (engine/teams.py)
+        from engine.teams import identity_accepted
+        return identity_accepted(st, active, src, serial)
     if src.kind in ("tag", "note"):
         if serial != card.owner or not owner_can_act(st, active):
             return frozenset()
@@ -326,6 +342,9 @@ def accepted(st, active: ActiveCard, src: Source, serial: int) -> frozenset[Do]:
         return frozenset(dos)
     if serial in src.used:
         return frozenset()
+    if any(e.who == "team" for e in card.team):  # tactics modules: a 'Team' bubble (engine/teams.py)
+        from engine.teams import team_accepted
+        return team_accepted(st, active, card, src, serial)
     out: set[Do] = set()
     for i in range(src.entry, len(card.team)):
         e = card.team[i]
@@ -336,6 +355,9 @@ def accepted(st, active: ActiveCard, src: Source, serial: int) -> frozenset[Do]:
 
 def team_entry(st, card, src: Source, serial: int, do: Do) -> int | None:
     """The team entry this man (or license plate) would take this action under, or None."""
+    if any(e.who == "team" for e in card.team):  # tactics modules: a 'Team' bubble (engine/teams.py)
+        from engine.teams import team_entry as team_bubble_entry
+        return team_bubble_entry(st, st.active, card, src, serial, do)
     for i in range(src.entry, len(card.team)):
         e = card.team[i]
         if entry_accepts(e.do, do) and who_fits(st, e.who, serial) and (i > src.entry or src.uses < e.count):
@@ -373,6 +395,7 @@ def route(st, active: ActiveCard, serial: int, do: Do, via: str | None) -> int:
         reasons.append(f"{active.sources[open_[0]].kind}: {why}")
     card = st.card(active.card)
     prefer = ["team", "note", "tag"] if card.narrator and card.narrator.color == "blue" else ["team", "tag", "note"]
+    prefer.append("identity")  # tactics modules: a command card's identity box
     for kind in prefer:
         if kind in idx and idx[kind] not in open_:
             why = _accepts(st, active, active.sources[idx[kind]], serial, do)
@@ -408,7 +431,13 @@ def act(ctx: Ctx, cmd) -> None:
     if not active.react:  # an action completed: the opponents' react window is due (no react to a react)
         st.react_after = active.force
     src.state = "open"
-    if src.kind == "team":
+    if src.kind == "team" and any(e.who == "team" for e in card.team):  # tactics modules: each man once
+        src.used.append(cmd.serial)
+        src.uses += card.team[entry].who != "team"  # numbered entries keep their count
+    elif src.kind == "identity":  # tactics modules: one of his drawn cards spent (engine/teams.py)
+        from engine.teams import identity_used
+        identity_used(src, cmd.serial)
+    elif src.kind == "team":
         if cmd.serial not in st.vehicles:  # the license plate may take each vehicle entry
             src.used.append(cmd.serial)
         src.uses += 1

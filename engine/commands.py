@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from engine.board import DIRS
 from engine.errors import RuleError
 
-Via = Literal["tag", "team", "note"]
+Via = Literal["tag", "team", "note", "identity"]  # identity: a command card's identity box (tactics modules)
 
 
 class Cmd(BaseModel):
@@ -504,6 +504,16 @@ class KillCmd(Cmd):
         return ["kill", str(self.victim)]
 
 
+class Reslot(Cmd):
+    """Tactics modules: move a soldier to another slot of his own team panel (engine/teams.py)."""
+    type: Literal["reslot"] = "reslot"
+    serial: int
+    slot: int
+
+    def words(self):
+        return ["reslot", str(self.serial), str(self.slot)]
+
+
 class Stay(Cmd):
     """A released prisoner stays where he is instead of making his free move."""
     type: Literal["stay"] = "stay"
@@ -516,7 +526,7 @@ Command = Annotated[
     Union[Plan, Declare, Unhold, Keep, MoveCmd, Charge, Face, SightCmd, DrawCmd, CoverCmd, RallyCmd, HoldCmd,
           ShootCmd, TossCmd, VMove, VTurn, Turret, MovePlus, Unpin, Fire, Load, Acquire, Unbutton, Button,
           HullDown, VCover, Mount, Dismount, Shift, Repair, Extinguish, Done, Pass, HitPlus, Pay, Decline,
-          FightCmd, Capture, KillCmd, Stay, ReactCmd, PreemptCmd, Then, Skip, AlwaysPass],
+          FightCmd, Capture, KillCmd, Stay, ReactCmd, PreemptCmd, Then, Skip, AlwaysPass, Reslot],
     Field(discriminator="type"),
 ]
 
@@ -603,7 +613,7 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
     if not words:
         raise RuleError("empty command.")
     via = None
-    if words[0].lower() in ("tag", "team", "note"):
+    if words[0].lower() in ("tag", "team", "note", "identity"):
         via = words.pop(0).lower()
         if not words:
             raise RuleError("say what to do after tag/team/note.")
@@ -723,6 +733,11 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
         return TossCmd(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"), at=at, via=via)
     if verb in vehicle_verbs:
         return _vehicle_command(verb, args, seat, via, soldier)
+    if verb == "reslot":  # tactics modules (engine/teams.py)
+        need(2, "reslot SOLDIER SLOT")
+        if not args[1].isdigit():
+            raise RuleError(f"a slot is a number (0 for the panel's first), not {args[1]!r}.")
+        return Reslot(seat=seat, serial=soldier(args[0]), slot=int(args[1]))
     if verb == "done":
         return Done(seat=seat)
     if verb == "pass":

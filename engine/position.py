@@ -54,6 +54,9 @@ class SoldierPos(P):
     post: str | None = Field(None, description="aboard: crew position, machinery location, cabin or deck")
     dismounted: bool = False
     spotted_by: list[int] = Field(default_factory=list, description="plates whose own Spotted marker he has")
+    # tactics modules (engine/teams.py): his team panel and slot; a panel named brings its team cards
+    panel: str | None = None
+    slot: int | None = Field(None, ge=0)
 
 
 class VehiclePos(P):
@@ -133,11 +136,17 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
             raise ContentError(f"position: soldier {s.serial}: crew_of {s.crew_of} belongs to another seat")
         if s.status == "aboard" and s.vehicle is None:
             raise ContentError(f"position: soldier {s.serial}: aboard needs the vehicle's plate (vehicle)")
+        if s.panel is not None and (s.panel not in cat.panels or s.slot is None
+                                    or s.slot >= len(cat.panels[s.panel].slots)):  # tactics modules
+            raise ContentError(f"position: soldier {s.serial}: panel {s.panel!r} slot {s.slot} does not exist")
+    used_panels = sorted({s.panel for s in pos.soldiers if s.panel})  # tactics modules
     pieces = {cat.tiles[t].piece for row in sc.map for t in row if cat.tiles[t].landmark}
     setup = GameSetup(
         scenario=sc,
         soldiers={n: cat.soldiers[n] for n in sorted(in_play)},
-        cards={cid: c for cid, c in cat.cards.items() if c.owner in in_play or c.owner in vdefs},
+        cards={cid: c for cid, c in cat.cards.items() if c.owner in in_play or c.owner in vdefs
+               or (c.panel is not None and c.panel in used_panels)},
+        panels={p: cat.panels[p] for p in used_panels},
         story={cid: c for cid, c in cat.story.items() if not c.landmark or c.landmark in pieces},
         orders=dict(cat.orders), tiles={t: cat.tiles[t] for row in sc.map for t in row},
         equipment=dict(cat.equipment),
@@ -185,7 +194,10 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
             at=tuple(s.at) if s.at else None, facing=s.facing, spotted=s.spotted, pinned=s.pinned,
             wounded=s.wounded, grenades=d.grenades if s.grenades is None else s.grenades, medals=s.medals,
             equipment=list(s.equipment), held=list(s.held), vehicle=s.vehicle, post=s.post,
-            dismounted=s.dismounted, spotted_by=list(s.spotted_by))
+            dismounted=s.dismounted, spotted_by=list(s.spotted_by), panel=s.panel, slot=s.slot)
+    for p in used_panels:  # tactics modules: a panel in use brings all its team cards to its squad's deck
+        seat = next(s.seat for s in pos.soldiers if s.panel == p)
+        decks[fid_of[seat]] += list(cat.panels[p].cards)
     for s in pos.soldiers:
         if s.captor is not None:
             if s.captor not in soldiers:
@@ -366,6 +378,8 @@ def dump_position(st: GameState) -> dict:
             row["post"] = s.post
         if s.spotted_by:
             row["spotted_by"] = list(s.spotted_by)
+        if s.panel is not None:  # tactics modules
+            row["panel"], row["slot"] = s.panel, s.slot
         out["soldiers"].append(row)
     if st.vehicles:  # in deck order, as they load back
         plates = [f.plate for f in st.forces.values() if f.plate in st.vehicles]

@@ -6,7 +6,7 @@ import math
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.board import direction_to
-from engine import equipment, vehicle_setup
+from engine import equipment, teams, vehicle_setup
 from engine.content import ActionCardDef, Catalog, ForceEntry, Nationality, Rank, ScenarioDef, SoldierDef, VehicleEntry
 from engine.errors import RuleError
 from engine.log import Ctx
@@ -81,9 +81,9 @@ def force_cost(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEntr
 
 def check_force(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEntry], players: int,
                 taken: set[int] = frozenset(), teammates: int | None = None, preset: bool = False,
-                vehicles: list[VehicleEntry] = ()) -> int:
+                vehicles: list[VehicleEntry] = (), taken_panels: set[str] = frozenset()) -> int:
     """Validate one player's force (soldiers and vehicles); returns its cost. Raises a
-    RuleError saying what is wrong."""
+    RuleError saying what is wrong. `taken_panels`: team panels other players already use."""
     if not entries and not vehicles:
         raise RuleError("a force needs at least one soldier.")
     seen = set()
@@ -107,6 +107,7 @@ def check_force(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEnt
         problem = equipment.entry_problem(cat, e)  # specialist equipment: his kit, or a man who meets its need
         if problem:
             raise RuleError(problem)
+    teams.check_panels(cat, side, entries, taken_panels)  # tactics modules: panels and slots (engine/teams.py)
     from engine.officer import officers_in  # one officer per player per game (Officers)
     officers = officers_in(cat, entries)
     if len(officers) > 1:
@@ -193,7 +194,8 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
             foot = {e.serial for e in entries}
             vents = [ve.model_copy(update={"passengers": [p for p in ve.passengers if p in foot]}) for ve in vents]
         check_force(cat, sc, s.side, entries, players, taken, teammates=len(mates),
-                    preset=s.force is None and s.vehicles is None, vehicles=vents)
+                    preset=s.force is None and s.vehicles is None, vehicles=vents,
+                    taken_panels={e.panel for c in chosen for e in c if e.panel})
         taken |= {e.serial for e in entries} | {c for ve in vents for c in ve.crew.values()}
         chosen.append(entries)
         rolling.append(vents)

@@ -199,13 +199,14 @@ class TrailMark(Model):
 class Source(Model):
     """One part of a card in play: the dog tag action, the team bubble or the narrator box."""
 
-    kind: Literal["tag", "team", "note"]
+    kind: Literal["tag", "team", "note", "identity"]  # identity: a command card's identity box (engine/teams.py)
     state: Literal["ready", "open", "closed"] = "ready"
     entry: int = 0  # team: the bubble entry now in use
     used: list[int] = Field(default_factory=list)  # team: soldiers who acted for the bubble
     uses: int = 0  # actions taken in the current entry (team) or in all (tag, note)
     rallied: list[int] = Field(default_factory=list)  # rallies done through this source
     rally_limit: int | None = None  # fixed when the first rally starts (a pin halves it then)
+    drawn: list[int] = Field(default_factory=list)  # identity: a dog tag per card of his drawn, one per action
 
 
 class ActiveCard(Model):
