@@ -107,14 +107,16 @@ def storm_position(position, **kw):
     return position(scenario="teams-woods", soldiers=soldiers, **kw)
 
 
-def test_a_position_places_soldiers_on_panels_and_their_decks_hold_the_team_cards(position):
-    from engine.position import dump_position
+def test_a_position_places_soldiers_on_panels_and_their_decks_hold_the_team_cards(cat, position):
+    from engine.position import dump_position, load_position
     st = storm_position(position, hands={0: [], 1: []}, phase_cards=["S01", "S02", "S03"])
     assert st.soldiers[81].panel == "storm" and st.soldiers[81].slot == 1
     deck = st.forces["DE-2"].deck
     assert deck.count("STORM-T4") == 1 and "PAIR-T1" in deck
     row = next(r for r in dump_position(st)["soldiers"] if r["serial"] == 82)
     assert (row["panel"], row["slot"]) == ("storm", 2)
+    again, _ = load_position(cat, dump_position(st))  # written and read back: same panels, cards once
+    assert again.forces["DE-2"].deck == deck and (again.soldiers[82].panel, again.soldiers[82].slot) == ("storm", 2)
 
 
 def test_a_slot_is_filled_while_its_soldier_is_in_play(position):
@@ -323,3 +325,15 @@ def test_a_bubble_without_team_is_for_any_soldiers_and_a_mixed_one_keeps_its_cou
     if st.active is not None and st.active.card == "PAIR-T2":  # else it ended: nothing was left to do
         with pytest.raises(RuleError):
             play(st, "@Bo\nteam move 80 28A")
+
+
+def test_team_cards_bear_no_dog_tag_an_identity_check_never_finds_them(position):
+    from engine.cards import describe
+    from engine.identity import identity_check, owner_of
+    from engine.log import Ctx
+    st = storm_position(position, hands={0: [], 1: []}, phase_cards=["S01", "S02", "S03"],
+                        decks={1: ["STORM-T1", "80-C1"]})
+    assert owner_of(st, "STORM-T1") is None and "team card" in describe(st, "STORM-T1")
+    ctx = Ctx(st)
+    assert not identity_check(ctx, "DE-2", 80)  # STORM-T1 comes up: nobody's card
+    assert identity_check(ctx, "DE-2", 80)  # then 80-C1: his own
