@@ -34,6 +34,7 @@ from engine import (
     view,
 )
 from engine.commands import Cmd, Plan
+from engine.hidden_deployment import public_text  # waiting lines are public: no hidden man's name or card
 from engine.legal import default_command
 from engine.script import parse_line
 from engine.setup import budget, check_force
@@ -656,7 +657,7 @@ class GameService:
         # vehicles places for one deck after another, and is asked afresh for each)
         was = set({a.seat: (a.seat, a.kind, a.detail, a.force)
                    for a in reversed(awaiting(before))}.values()) if before is not None else set()
-        waiting = [Waiting(users.get(a.seat, 0), a.seat, after.seats[a.seat].name, a.detail,
+        waiting = [Waiting(users.get(a.seat, 0), a.seat, after.seats[a.seat].name, public_text(after, a.detail),
                            due_of(deadlines, a.seat, a.kind)) for a in now_awaited]
         asks, asked = [], set()
         for a in now_awaited:
@@ -914,9 +915,10 @@ class GameService:
         seat = loaded.seat_of(caller.user_id)
         mine = view(st, seat) if seat is not None else None
         pub = view(st)
-        s = next((x for x in pub.soldiers if x.serial == serial), None)
+        own_hidden = mine.mine.own_hidden if mine is not None and mine.mine is not None else []  # hidden deployment
+        s = next((x for x in [*pub.soldiers, *own_hidden] if x.serial == serial), None)
         if s is None:
-            raise Refused(f"Soldier {word!r} is not in play in game #{gid}.")
+            raise Refused(f"Soldier {word!r} is not in play in game #{gid}, or not where you can see him.")
         rt = s.ratings
         marks = [m for m, on in (("spotted", s.spotted), ("pinned", s.pinned), ("wounded", s.wounded)) if on]
         lines = [f"**{s.title} {s.name}** ({s.serial}, {s.side}, {s.weapon or 'no weapon'}) — {s.status}"
@@ -997,7 +999,7 @@ class GameService:
         r = Replies(game_id=loaded.id, version=loaded.game.version,
                     channel_id=loaded.game.thread_id or loaded.game.channel_id)
         r.public.append(f"Reminder: half the time for this decision has gone in game #{loaded.id}.")
-        r.waiting = [Waiting(users[key.seat], key.seat, st.seats[key.seat].name, a.detail, expire)
+        r.waiting = [Waiting(users[key.seat], key.seat, st.seats[key.seat].name, public_text(st, a.detail), expire)
                      for a in awaiting(st) if a.seat == key.seat and a.kind == key.kind][:1]
         _, asks = self._asks(loaded.id, loaded.game.version, None, st, {key.seat: users[key.seat]},
                              loaded.deadlines, everyone=True)
@@ -1055,7 +1057,8 @@ class GameService:
         if loaded.state is None or loaded.game.status != GameStatus.ACTIVE:
             return []
         users = loaded.users()
-        return [Waiting(users.get(a.seat, 0), a.seat, loaded.state.seats[a.seat].name, a.detail,
+        return [Waiting(users.get(a.seat, 0), a.seat, loaded.state.seats[a.seat].name,
+                        public_text(loaded.state, a.detail),
                         due_of(loaded.deadlines, a.seat, a.kind)) for a in awaiting(loaded.state)]
 
     async def options(self, caller: Caller, where: Where) -> list[str]:

@@ -9,12 +9,23 @@ US_MARKS = "abcdefghijklmnopqrstuvwxyz"
 DE_MARKS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
+def men(v: View) -> list:
+    """The soldiers to show: the public ones, and in a seat's view his side's hidden men too."""
+    return [*v.soldiers, *(v.mine.own_hidden if v.mine is not None else [])]
+
+
+def hidden_markers(v: View) -> list:
+    """Hidden-deployment markers to show: in a seat's view, only the other side's."""
+    mine = {s.side for s in v.seats if v.mine is not None and s.index == v.mine.seat}
+    return [m for m in v.hidden if m.side not in mine]
+
+
 def marks(v: View) -> dict[int, str]:
     """A letter per soldier on the board: lower case US, upper case German."""
     out: dict[int, str] = {}
     us = iter(US_MARKS)
     de = iter(DE_MARKS)
-    for s in v.soldiers:
+    for s in men(v):
         out[s.serial] = next(us if s.side == "US" else de, "?")
     return out
 
@@ -47,9 +58,16 @@ def map_text(v: View) -> str:
             for i, ch in enumerate(label):
                 grid[y][x0 + i] = ch
     m = marks(v)
-    for s in v.soldiers:
+    for s in men(v):
         if s.status == "board" and s.at:
             grid[s.at[1]][s.at[0]] = m[s.serial]
+    for hm in hidden_markers(v):  # '?' in the middle of the tile (beside it if a side has two)
+        if hm.tile in origin:
+            ox, oy = origin[hm.tile]
+            size = v.tiles[hm.tile].size
+            x = ox + size // 2 + (1 if hm.side == "DE" and any(
+                o.tile == hm.tile and o.side != hm.side for o in hidden_markers(v)) else 0)
+            grid[oy + size // 2][x] = "?"
     lines = []
     header = "    " + "".join(f"{x:<5}" for x in range(0, w, 5))
     lines.append(header.rstrip())
@@ -68,7 +86,8 @@ def map_text(v: View) -> str:
 def soldier_lines(v: View) -> list[str]:
     m = marks(v)
     out = []
-    for s in v.soldiers:
+    unseen = {s.serial for s in v.mine.own_hidden} if v.mine is not None else set()
+    for s in men(v):
         if s.status == "aboard":
             continue  # listed with his vehicle
         where = {"board": "", "waiting": "waiting to enter", "exited": "left the board", "dead": "killed",
@@ -78,12 +97,15 @@ def soldier_lines(v: View) -> list[str]:
             tile = f"{_tile_at(v, s.at)} ({s.at[0]},{s.at[1]}) facing {s.facing.upper()}"
         flags = [f for f, on in (("spotted", s.spotted), ("pinned", s.pinned), ("wounded", s.wounded),
                                  ("in contact", s.in_contact), (f"prisoner of {s.captor}", s.captor is not None),
-                                 (f"{s.grenades} grenades", s.grenades > 0), (f"holds {s.held}", s.held > 0)) if on]
+                                 (f"{s.grenades} grenades", s.grenades > 0), (f"holds {s.held}", s.held > 0),
+                                 ("hidden from the enemy", s.serial in unseen)) if on]
         r = s.ratings
         rate = (f"sight {r.sight} cover {r.cover} walk {r.walk} fight {r.fight} "
                 f"L{r.long}/S{r.short}/C{r.close}\"" + (" Hit+" if r.hit_plus else ""))
         out.append(f" {m.get(s.serial, ' ')} {s.serial:>3} {s.title} {s.name} [{s.side}] {tile or where}"
                    + (f" — {', '.join(flags)}" if flags else "") + f"  ({rate})")
+    for hm in hidden_markers(v):
+        out.append(f" ?     hidden [{hm.side}] {hm.tile}: {hm.count} soldier{'s' if hm.count != 1 else ''} not spotted")
     return out
 
 

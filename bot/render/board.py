@@ -422,28 +422,88 @@ class BoardPanel(Panel):
         d = ImageDraw.Draw(img)
         origins = tile_origins(view)
         self._effects(img, d, L, view, origins)
-        here = [s for s in view.soldiers if s.at is not None and s.status == "board"]
+        men = self.men(view)
+        here = [s for s in men if s.at is not None and s.status == "board"]
         for s in here:
             if s.captor is None:
                 self._arc(img, L, s)
         standing = [v for v in view.vehicles if v.tile in origins and v.status in ("board", "destroyed", "abandoned")]
         for v in standing:
             self._vehicle(img, d, L, view, v, origins)
-        for s in view.soldiers:
+        for s in men:
             if s.status == "dead" and s.at is not None:
                 self._kia(d, L.centre(s.at), L.base_r * 0.6)
         self._trail(img, d, L, view)
-        by_serial = {s.serial: s for s in view.soldiers}
+        by_serial = {s.serial: s for s in men}
         for s in here:
             if s.captor is not None and s.captor in by_serial and by_serial[s.captor].at:
                 dashed_line(d, L.centre(s.at), L.centre(by_serial[s.captor].at), S.INK, width=3, dash=5, gap=4)
         escorts = {s.captor for s in here if s.captor is not None}
         for s in here:
             self._figure(d, L, s, escort=s.serial in escorts)
+        self._hidden_markers(img, d, L, view, origins)
         for v in standing:
             self._vehicle_markers(d, L, view, v, origins)
         self._entries(d, L, view, origins)
         self._header(img, d, L, view)
+
+    # ------------------------------------------------------------------ hidden deployment
+
+    def men(self, view) -> list:
+        """The soldiers drawn as figures: on the public board only the view's public ones."""
+        return list(view.soldiers)
+
+    def markers(self, view) -> list:
+        """Hidden-deployment markers to draw (the private board leaves out its own side's)."""
+        return list(view.hidden)
+
+    def _hidden_markers(self, img, d, L: BoardLayout, view, origins) -> None:
+        """Each side's hidden men in a tile as one marker in the tile's middle: a hatched,
+        dashed-edged diamond in the side's colour with a "?" and the count — no cell, no
+        facing, no dog tag, so it cannot be taken for a figure."""
+        by_tile: dict[str, list] = {}
+        for m in self.markers(view):
+            if m.tile in origins:
+                by_tile.setdefault(m.tile, []).append(m)
+        r = L.ppi * 0.95
+        for tile, ms in sorted(by_tile.items()):
+            ox, oy = origins[tile]
+            n = view.tiles[tile].size
+            cx, cy = L.px(ox + n / 2, oy + n / 2)
+            for i, m in enumerate(sorted(ms, key=lambda m: m.side)):
+                self._hidden_marker(img, d, (cx + (i - (len(ms) - 1) / 2) * r * 2.3, cy), r, m.side, m.count)
+
+    @staticmethod
+    def _hidden_marker(img, d, c, r: float, side: str, count: int) -> None:
+        cx, cy = c
+        fill = S.SIDE_FILL.get(side, S.MUTED)
+        diamond = [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)]
+
+        def shape(md, off):
+            md.polygon([(x - off[0], y - off[1]) for x, y in diamond], fill=255)
+        blend_shape(img, (int(cx - r), int(cy - r), int(cx + r) + 1, int(cy + r) + 1), fill, shape)
+        step = max(5, round(r / 3))  # dark hatching across the diamond, none outside it
+
+        def hatch(md, off):
+            x0, y0 = cx - r - off[0], cy - r - off[1]
+            for k in range(0, int(4 * r) + step, step):
+                md.line((x0 + k - 2 * r, y0 + 2 * r, x0 + k, y0), fill=150, width=2)
+            w = 2 * r
+            for corner in (((x0, y0), (x0 + r, y0), (x0, y0 + r)), ((x0 + w, y0), (x0 + r, y0), (x0 + w, y0 + r)),
+                           ((x0, y0 + w), (x0 + r, y0 + w), (x0, y0 + r)),
+                           ((x0 + w, y0 + w), (x0 + r, y0 + w), (x0 + w, y0 + r))):
+                md.polygon(corner, fill=0)
+        blend_shape(img, (int(cx - r), int(cy - r), int(cx + r) + 1, int(cy + r) + 1), S.INK, hatch)
+        for a, b in zip(diamond, diamond[1:] + diamond[:1]):
+            dashed_line(d, a, b, S.INK, width=3, dash=max(5, r / 4), gap=max(3, r / 7))
+        q = r * 0.5
+        d.ellipse((cx - q, cy - q, cx + q, cy + q), fill=(255, 255, 255), outline=S.INK, width=2)
+        text(d, (cx, cy + 1), "?", max(12, round(r * 0.7)), S.INK, anchor="mm", bold=True)
+        if count > 1:
+            br = max(8, r * 0.32)
+            bx, by = cx + r * 0.62, cy - r * 0.62
+            d.ellipse((bx - br, by - br, bx + br, by + br), fill=S.INK, outline=(255, 255, 255), width=1)
+            text(d, (bx, by + 1), str(count), max(10, round(br * 1.3)), (255, 255, 255), anchor="mm", bold=True)
 
     def _vehicle_box(self, L: BoardLayout, view, v, origins) -> tuple[int, int, int, int]:
         x0, y0, x1, y1 = footprint_box(origins[v.tile], view.tiles[v.tile].size)
@@ -687,8 +747,10 @@ class BoardPanel(Panel):
         for i, side in enumerate(sides):
             cx = x + i * col
             names = ", ".join(s.name for s in view.seats if s.side == side)
-            men = [s for s in view.soldiers if s.side == side]
+            men = [s for s in self.men(view) if s.side == side]
+            hidden = sum(m.count for m in self.markers(view) if m.side == side)
             counts = [(sum(1 for s in men if s.status == "board" and s.captor is None), "on board"),
+                      (hidden, "hidden"),
                       (sum(1 for s in men if s.status == "waiting"), "to enter"),
                       (sum(1 for s in men if s.status == "exited"), "off"),
                       (sum(1 for s in men if s.captor is not None), "captured"),

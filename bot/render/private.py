@@ -4,6 +4,10 @@ Drawn from `view(state, viewer=seat)`: the board part uses only the public field
 the public picture), and the extras come only from `view.mine`, which holds this seat's
 secrets and nobody else's: his order (its landmark outlined), his own soldiers' VP, the
 cards he placed face down, his hand, held cards, fight cards and deck size.
+
+Hidden deployment: his side's men that the other side sees only as markers come from
+`view.mine.own_hidden`; they are drawn as figures with a dashed ring ("they cannot see him"),
+and his own side's markers are left out.
 """
 from __future__ import annotations
 
@@ -26,9 +30,25 @@ class PrivateBoardPanel(BoardPanel):
         super().draw_dynamic(view, img)
         L = self.layout(view)
         d = ImageDraw.Draw(img)
+        self._unseen_rings(d, L, view)
         self._order_landmark(d, L, view)
         self._soldier_vp(d, L, view)
         self._footer(d, L, view)
+
+    def men(self, view) -> list:
+        return [*view.soldiers, *view.mine.own_hidden]
+
+    def markers(self, view) -> list:
+        mine = {s.side for s in view.seats if s.index == view.mine.seat}
+        return [m for m in view.hidden if m.side not in mine]
+
+    def _unseen_rings(self, d, L: BoardLayout, view) -> None:
+        for s in view.mine.own_hidden:
+            if s.at is None:
+                continue
+            cx, cy = L.centre(s.at)
+            r = L.base_r + max(4, L.ppi * 0.16)
+            dashed_ring(d, (cx, cy), r, S.HIGHLIGHT)
 
     def _order_landmark(self, d, L: BoardLayout, view) -> None:
         order = view.mine.order
@@ -51,7 +71,7 @@ class PrivateBoardPanel(BoardPanel):
     def _soldier_vp(self, d, L: BoardLayout, view) -> None:
         vps = view.mine.soldier_vp
         size = max(10, L.ppi // 3)
-        for s in view.soldiers:
+        for s in self.men(view):
             if s.serial not in vps or s.at is None or s.status != "board":
                 continue
             cx, cy = L.centre(s.at)
@@ -108,7 +128,7 @@ class PrivateBoardPanel(BoardPanel):
             text(d, (W - x0, row + 2 * CHIP_H + 12), f"+{len(m.hand) - len(shown)} more", 15, S.INK, anchor="ra")
         row += HAND_ROWS * (CHIP_H + 6) + 4
         held = []
-        names = {s.serial: s.name for s in view.soldiers}
+        names = {s.serial: s.name for s in self.men(view)}
         for serial, cards in sorted(m.held.items()):
             held.append(f"{serial} {names.get(serial, '')}: " + ", ".join(c.id for c in cards))
         text(d, (x0, row + 10), fit("Held: " + ("; ".join(held) if held else "none"), 16, W - 2 * x0), 16,
@@ -132,3 +152,11 @@ class PrivateBoardPanel(BoardPanel):
             ax += 28
         label = f"{card.id} {card.title}" + (f" ({note})" if note else "")
         text(d, (ax + 4, y + CHIP_H / 2), fit(label, 15, x + CHIP_W - ax - 10), 15, S.INK, anchor="lm")
+
+
+def dashed_ring(d, c, r: float, fill, width: int = 3, dashes: int = 12) -> None:
+    """A circle drawn as `dashes` arcs: the mark of a man the other side cannot see."""
+    cx, cy = c
+    step = 360 / dashes
+    for k in range(dashes):
+        d.arc((cx - r, cy - r, cx + r, cy + r), k * step, k * step + step * 0.6, fill=fill, width=width)

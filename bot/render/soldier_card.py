@@ -43,7 +43,8 @@ class CardFacts:
 
 
 def card_facts(view, serial: int) -> CardFacts:
-    s = next((x for x in view.soldiers if x.serial == serial), None)
+    own_hidden = view.mine.own_hidden if view.mine is not None else []  # hidden deployment: his side's unseen men
+    s = next((x for x in [*view.soldiers, *own_hidden] if x.serial == serial), None)
     if s is None:
         raise KeyError(f"no soldier {serial} in this game")
     vp = view.mine.soldier_vp.get(serial) if view.mine is not None else None
