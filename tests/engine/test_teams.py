@@ -337,3 +337,23 @@ def test_team_cards_bear_no_dog_tag_an_identity_check_never_finds_them(position)
     ctx = Ctx(st)
     assert not identity_check(ctx, "DE-2", 80)  # STORM-T1 comes up: nobody's card
     assert identity_check(ctx, "DE-2", 80)  # then 80-C1: his own
+
+
+def test_a_team_react_card_lets_the_whole_team_take_its_actions(position, play):
+    # Avery moves; Bo answers with the react card STORM-T6 "Team may move": Adler and Bauer both
+    # move, Dietz (on no panel) may not. Then Avery's card carries on.
+    st = storm_position(position, soldiers=[
+        {"serial": 80, "seat": 1, "at": [31, 1], "panel": "storm", "slot": 0},
+        {"serial": 81, "seat": 1, "at": [33, 1], "panel": "storm", "slot": 1},
+        {"serial": 83, "seat": 1, "at": [33, 3]},
+        {"serial": 1, "seat": 0, "at": [2, 2]}],
+        phase_cards=["S07", "S10", "S12"], hands={0: ["1-C1", "1-C3", "1-C2"], 1: ["STORM-T6", "81-C3", "80-C3", "80-C2"]})
+    st, _ = play(st, "@Ann\nplan 1-C1 1-C3 1-C2\n@Bo\nplan 81-C3 80-C3 80-C2")  # the react card stays in hand
+    st, _ = play(st, "@Ann\ntag move 1 22A")
+    assert st.pending is not None and st.pending.kind == "react"
+    st, _ = play(st, "@Bo\nreact STORM-T6")
+    with pytest.raises(RuleError):
+        play(st, "@Bo\nteam move 83 28A")
+    st, _ = play(st, "@Bo\nteam move 80 28A\nteam move 81 28A")
+    assert {st.board.tile_at(st.soldiers[n].at) for n in (80, 81)} == {"28A"}
+    assert st.board.tile_at(st.soldiers[83].at) == "27A"
