@@ -65,6 +65,23 @@ def tile_of(st, serial: int) -> str:
 # ------------------------------------------------------------------------------ words
 
 
+_CARDS: dict[int, tuple[Any, dict[int, list[str]]]] = {}  # id(setup) -> (setup, owner -> card ids)
+
+
+def _cards_of(setup) -> dict[int, list[str]]:
+    """Each owner's card ids, worked out once per game setup (kept alive in the cache, so its
+    id cannot be reused while it is there)."""
+    hit = _CARDS.get(id(setup))
+    if hit is None or hit[0] is not setup:
+        index: dict[int, list[str]] = {}
+        for cid, c in setup.cards.items():
+            index.setdefault(c.owner, []).append(cid)
+        if len(_CARDS) >= 16:
+            _CARDS.pop(next(iter(_CARDS)))
+        hit = _CARDS[id(setup)] = (setup, index)
+    return hit[1]
+
+
 class Words:
     """Finds and blanks the hidden men's names and card ids in a sentence."""
 
@@ -74,9 +91,10 @@ class Words:
         for n in men:
             self.who[st.name(n)] = n
             self.who[st.setup.soldiers[n].name] = n
-        for cid, c in st.setup.cards.items():
-            if c.owner in men:
-                self.who[cid] = c.owner
+        owned = _cards_of(st.setup)
+        for n in men:
+            for cid in owned.get(n, ()):
+                self.who[cid] = n
                 self.cards.add(cid)
         words = sorted(self.who, key=len, reverse=True)
         self.pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in words) + r")(?![\w-])") \
@@ -141,19 +159,23 @@ def screen(st, events: list[Event]) -> list[Event]:
     if not secret:
         return events
     sides = sorted({seat.side for seat in st.seats})
-    words = {None: Words(st, secret)}
-    words.update({side: Words(st, {n for n in secret if st.soldiers[n].side != side}) for side in sides})
+    words: dict[str | None, Words] = {}
+
+    def words_for(side: str | None) -> Words:  # built only when a line needs them
+        if side not in words:
+            words[side] = Words(st, {n for n in secret if st.soldiers[n].side != side})
+        return words[side]
     out: list[Event] = []
     for e in events:
         if e.to is not None:
             out.append(e)
             continue
-        public = _as_seen(st, e, secret, words[None])
+        public = _as_seen(st, e, secret, words_for(None))
         out.append(public)
         if public is e:
             continue
         for side in sides:
-            theirs = _as_seen(st, e, {n for n in secret if st.soldiers[n].side != side}, words[side])
+            theirs = _as_seen(st, e, {n for n in secret if st.soldiers[n].side != side}, words_for(side))
             if theirs.text == public.text and theirs.data == public.data:
                 continue
             out.extend(theirs.model_copy(update={"to": seat.index}) for seat in st.seats if seat.side == side)
