@@ -189,3 +189,25 @@ def test_a_random_night_game_never_names_a_hidden_man_in_public(cat):
             st, ev = apply(st, agent.choose(st, agent.seat_to_act(st)))
             for side in (None, "US", "DE"):
                 assert not leaks(st, ev, side), leaks(st, ev, side)
+
+
+def test_a_line_naming_hidden_men_of_both_sides_reads_differently_for_each(position):
+    from engine.hidden_deployment import screen
+    from engine.log import Event
+    st = avery_and_dorn(position)  # both hidden
+    line = Event(kind="cover_fail", text="Pvt. Avery tries to take cover but Schtz. Dorn is too close.",
+                 data={"serial": 1, "value": 2})
+    out = screen(st, [line])
+    public = [e for e in out if e.to is None]
+    assert [e.text for e in public] == ["A hidden US soldier in 33A tries to take cover."]
+    ann = [e.text for e in out if e.to == 0]
+    assert ann == ["Pvt. Avery tries to take cover but a hidden soldier is too close."], "Ann knows Avery, not Dorn"
+    assert not [e for e in out if e.to == 1], "Bo reads only the public line: Avery is hidden from him"
+
+
+def test_a_public_line_about_visible_men_only_is_left_alone(position):
+    from engine.hidden_deployment import screen
+    from engine.log import Event
+    st = avery_and_dorn(position)
+    line = Event(kind="weather", text="LOOK -1 on every line of sight this turn.", data={"n": 1})
+    assert screen(st, [line]) == [line]
