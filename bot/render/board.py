@@ -466,10 +466,17 @@ class BoardPanel(Panel):
             if m.tile in origins:
                 by_tile.setdefault(m.tile, []).append(m)
         r = L.ppi * 0.95
+        figures = [(s.at[0] + 0.5, s.at[1] + 0.5) for s in self.men(view) if s.at is not None and s.status == "board"]
         for tile, ms in sorted(by_tile.items()):
             ox, oy = origins[tile]
             n = view.tiles[tile].size
-            cx, cy = L.px(ox + n / 2, oy + n / 2)
+            # the middle of the tile, or the quarter of it farthest from the figures drawn there
+            spots = [(ox + n / 2, oy + n / 2)] + [(ox + n * fx, oy + n * fy) for fy in (0.3, 0.7) for fx in (0.3, 0.7)]
+
+            def room(p):
+                return min((math.dist(p, f) for f in figures), default=99.0)
+            best = spots[0] if room(spots[0]) > 2.2 else max(spots, key=room)
+            cx, cy = L.px(*best)
             for i, m in enumerate(sorted(ms, key=lambda m: m.side)):
                 self._hidden_marker(img, d, (cx + (i - (len(ms) - 1) / 2) * r * 2.3, cy), r, m.side, m.count)
 
