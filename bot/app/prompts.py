@@ -46,6 +46,8 @@ def label(st: GameState, cmd: C.Cmd) -> str:
     """A button's words for a command, in the game's language."""
     if isinstance(cmd, C.Plan):
         cards = " | ".join(f"P{i + 1} {_card(st, c)}" for i, c in enumerate(cmd.cards))
+        if cmd.extra:  # an officer's extra cards, beside the phase's own
+            cards += " | " + " ".join(f"+P{ph} {_card(st, c)}" for ph, c in sorted(cmd.extra.items()))
         if cmd.force is not None and cmd.force in st.forces:
             return f"{vehicle_words.deck_name(st, cmd.force)}: {cards}"
         return cards
@@ -76,6 +78,17 @@ def label(st: GameState, cmd: C.Cmd) -> str:
         return "Pass (finish the whole card)"
     if isinstance(cmd, C.MoveCmd):
         return f"Move {_who(st, cmd.serial)} to " + str(cmd).split(" move ", 1)[-1].split(" ", 1)[-1]
+    if isinstance(cmd, C.ReactCmd):
+        return f"React with {_card(st, cmd.card)}"
+    if isinstance(cmd, C.PreemptCmd):
+        men = ", ".join(_who(st, s) for s in cmd.soldiers)
+        return f"Preempt {cmd.target} with {_card(st, cmd.card)}: {men} act first"
+    if isinstance(cmd, C.Then):
+        return f"{_who(st, cmd.serial)} follows up against {_who(st, cmd.target)}"
+    if isinstance(cmd, C.Skip):
+        return "Skip (let this chance go by)"
+    if isinstance(cmd, C.AlwaysPass):
+        return "Always pass on react and preempt cards" if cmd.on else "Ask me about react and preempt cards"
     if vehicle_words.is_vehicle_command(st, cmd):
         return vehicle_words.describe(st, cmd)
     return str(cmd)
@@ -131,6 +144,13 @@ def stamp(st: GameState, kind: str, command: str) -> str:
 # fight, capture, declare, pay, release) is tied to the exact version it was offered at.
 LENIENT = {"place", "unhold", "act"}
 
+# The react / preempt windows and a preempt's follow-up: asked only of a player holding a live
+# card (the engine opens a window only then). A preempt can name many subsets of the enemy's
+# men: the buttons show at most WINDOW_CHOICES of them (and always Skip); `/act preempt` says
+# any other.
+WINDOWS = ("react", "preempt", "then")
+WINDOW_CHOICES = 8
+
 
 def choices(st: GameState, seat: int, limit: int = MAX_CHOICES) -> tuple[Choice, ...]:
     """The short list of answers for what `seat` is asked now (empty if none fits); a front
@@ -143,6 +163,10 @@ def choices(st: GameState, seat: int, limit: int = MAX_CHOICES) -> tuple[Choice,
     elif kind == "act":
         # actions go by /act; the buttons only finish (the engine refuses a finish too early)
         cmds = [C.Done(seat=seat), C.Pass(seat=seat)]
+    elif kind in WINDOWS:
+        legal = legal_commands(st, seat)
+        plays = [c for c in legal if not isinstance(c, C.Skip)]
+        cmds = [*plays[:WINDOW_CHOICES], C.Skip(seat=seat)]
     else:
         cmds = legal_commands(st, seat)
     out, seen = [], set()
@@ -237,9 +261,12 @@ def prompt_text(st: GameState, seat: int, kind: str, detail: str) -> str:
                     f"Pick a placement below, or use `/plan deck:{deck.plate or 'squad'}` to choose card by "
                     "card (you may change it until everyone has placed).")
         hand = ", ".join(card_line(c, st) for c in mine.hand)
+        officer = ("\nYour officer may add extra cards: `/plan extra:2=CARD` puts CARD beside phase 2's card "
+                   "(one a phase, each matching an action of its phase card; several as `1=CARD 3=CARD`)."
+                   if "extra" in detail else "")
         return (f"{head}\nPhases: {phases}.\nYour hand: {hand}.\n"
                 "Pick a placement below, or use `/plan` to choose card by card "
-                "(you may change it until everyone has placed).")
+                f"(you may change it until everyone has placed).{officer}")
     if kind == "act":
         force = st.forces[st.active.force] if st.active is not None and st.active.force in st.forces else None
         if force is not None and force.kind == "vehicle" and force.plate in st.vehicles:
@@ -249,4 +276,26 @@ def prompt_text(st: GameState, seat: int, kind: str, detail: str) -> str:
         vehicles = " `/vehicle ...` for vehicles, crews and getting on;" if st.vehicles else ""
         return (f"{head}\nUse `/act move|face|sight|cover|rally|hold|draw|shoot|toss|charge` "
                 f"with your soldiers;{vehicles} `/act done` finishes the part in use, `/act pass` the card.")
+    if kind in WINDOWS:
+        return f"{head}\n" + window_text(st, seat, kind)
     return f"{head}\nChoose below, or answer with `/act {kind}`."
+
+
+def window_text(st: GameState, seat: int, kind: str) -> str:
+    """The private lines of a react or preempt window or a preempt's follow-up: the live cards
+    the player may play (his own hand, told only to him) and how to answer."""
+    from engine import preempt, react
+    forces = [f.id for f in st.force_of_seat(seat)]
+    skip = ("`/act skip` lets it go by (the default when time runs out); "
+            "`/game always-pass on` stops these questions.")
+    if kind == "react":
+        live = [c for f in forces for c in react.playable(st, f)]
+        cards = ", ".join(_card(st, c) for c in live)
+        return (f"Your live react cards: {cards}.\nPlay one with `/act react card:CARD` or a button; {skip}")
+    if kind == "preempt":
+        live = [c for f in forces for c in preempt.playable(st, f)]
+        cards = ", ".join(_card(st, c) for c in live)
+        return (f"Your live preempt cards: {cards}.\nPlay one with `/act preempt card:CARD target:ENEMY_CARD "
+                f"soldiers:DOG_TAGS` (the enemy men who must act first) or a button; {skip}")
+    return ("Pick which of your soldiers follows the preempt up, and against whom: "
+            "`/act then soldier:DOG_TAG target:DOG_TAG` or a button; `/act skip` lets it go.")

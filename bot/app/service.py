@@ -41,7 +41,7 @@ from engine.setup import budget, check_force
 from engine.undo import undoable
 
 from bot.app import eventlog, prompts, suggest, vehicle_words
-from bot.app.deadlines import DEFAULT_HOURS, DeadlineKey, due_of, plan, unchanged
+from bot.app.deadlines import DEFAULT_HOURS, DeadlineKey, Hours, due_of, plan, unchanged, window_hours
 from bot.app.documents import Lobby, LobbyDoc, LobbySeat, StateCodec, force_text, parse_force
 from bot.app.errors import NoGame, NotYours, OutOfDate, Refused
 from bot.app.replies import Caller, ImageRequest, Private, Prompt, Replies, Waiting, Where
@@ -207,7 +207,8 @@ class GameService:
             return _Loaded(game, state=hit.state, deadlines=hit.deadlines, hours=hit.hours)
         state = await self._parse(game.state)
         deadlines: list[Deadline | Awaited] = list(await self.store.deadlines(game_id))
-        hours = float(await self.store.get_setting(f"game:{game_id}", "deadline_hours", DEFAULT_HOURS))
+        hours = Hours(float(await self.store.get_setting(f"game:{game_id}", "deadline_hours", DEFAULT_HOURS)),
+                      await self.store.get_setting(f"game:{game_id}", "window_hours"))  # react/preempt clock
         self._remember(game, state, deadlines, hours)
         return _Loaded(game, state=state, deadlines=deadlines, hours=hours)
 
@@ -252,8 +253,9 @@ class GameService:
     # ================================================================== the lobby
 
     async def new_game(self, caller: Caller, where: Where, scenario: str, *, side: str | None = None,
-                       deadline_hours: float | None = None) -> Replies:
-        """Open a game of `scenario` in the channel; the caller organises it (and joins `side`)."""
+                       deadline_hours: float | None = None, window_hours: float | None = None) -> Replies:
+        """Open a game of `scenario` in the channel; the caller organises it (and joins `side`).
+        `window_hours`: the clock of react / preempt windows (default: bot.app.deadlines)."""
         if where.channel_id is None:
             raise Refused("A game is played in a channel: start it there, not in a direct message.")
         sc = self.catalog.scenarios.get(scenario)
@@ -262,6 +264,8 @@ class GameService:
                           + ", ".join(sorted(self.catalog.scenarios)) + ".")
         if deadline_hours is not None and not 0.05 <= deadline_hours <= 24 * 30:
             raise Refused("A deadline is between 3 minutes and 30 days (in hours, e.g. 24).")
+        if window_hours is not None and not 0.05 <= window_hours <= 24 * 30:
+            raise Refused("A react/preempt window is between 3 minutes and 30 days (in hours, e.g. 2).")
         sides = [s.id.value for s in sc.sides]
         lobby = Lobby(scenario=scenario, seed=self._seed())
         events = [eventlog.envelope("created", scenario=scenario, by=caller.user_id)]
@@ -276,6 +280,8 @@ class GameService:
             events=events)
         if deadline_hours is not None:
             await self.store.set_setting(f"game:{game.id}", "deadline_hours", deadline_hours)
+        if window_hours is not None:
+            await self.store.set_setting(f"game:{game.id}", "window_hours", window_hours)
         if side is not None:
             await self._index(caller.user_id, game.id, add=True)
         log.info("game %d created (%s)", game.id, scenario)
@@ -284,7 +290,8 @@ class GameService:
         r.public.append(
             f"**New game #{game.id}: {sc.name}** ({sc.turns} turns, {' against '.join(sides)}), "
             f"organised by {caller.name}. Join a side with `/game join` or the buttons; "
-            f"2–4 players, both sides. Each decision has {hours:g} h before its default applies.")
+            f"2–4 players, both sides. Each decision has {hours:g} h before its default applies"
+            f" ({_window_words(hours, window_hours)}).")
         if side is not None:
             r.public.append(f"{caller.name} joins {side}.")
         r.join_sides = tuple(sides)
@@ -425,7 +432,8 @@ class GameService:
             state = self._codec.shared(state)
             seats = self._lobby_seats(lobby)
             users = {s.seat_index: s.user_id for s in seats}
-            hours = float(await self.store.get_setting(f"game:{gid}", "deadline_hours", DEFAULT_HOURS))
+            hours = Hours(float(await self.store.get_setting(f"game:{gid}", "deadline_hours", DEFAULT_HOURS)),
+                          await self.store.get_setting(f"game:{gid}", "window_hours"))  # react/preempt clock
             now = self.clock()
             awaited = plan(((a.seat, a.kind, a.detail) for a in awaiting(state)), users, [],
                            now=now, hours=hours)
@@ -472,11 +480,14 @@ class GameService:
         return await self._play(caller, gid, make, version=version)
 
     async def plan(self, caller: Caller, where: Where, cards: list[str | None], *,
-                   deck: str | None = None) -> Replies:
+                   deck: str | None = None, extra: str | None = None) -> Replies:
         """Place one card per phase (None: leave a phase empty); `"1-C3:move"` declares the
         action of a multi-action card; `deck` ("squad", a plate, a deck id) says which of the
-        caller's decks when he has a squad and vehicles. Changeable until everyone has placed."""
+        caller's decks when he has a squad and vehicles; `extra` an officer's extra cards as
+        "PHASE=CARD" pairs ("2=101-C3 3=102-C1", the leading + optional). Changeable until
+        everyone has placed."""
         words = [c.strip() if c and c.strip() else "-" for c in cards]
+        words += ["+" + w.lstrip("+") for w in (extra or "").replace(",", " ").split()]
         head = f"plan for {deck.strip()} " if deck and deck.strip() else "plan "
         return await self.command(caller, where, head + " ".join(words))
 
@@ -1079,12 +1090,15 @@ class GameService:
     async def suggest(self, caller: Caller, where: Where, what: str, typed: str = "", *,
                       verb: str | None = None, soldier: str | None = None,
                       phase: int | None = None, deck: str | None = None,
-                      plate: str | None = None) -> list[tuple[str, str]]:
+                      plate: str | None = None, card: str | None = None,
+                      target: str | None = None) -> list[tuple[str, str]]:
         """(label, value) suggestions for a half-typed option. `what`: game, scenario, label,
         force (soldiers to pick), soldier, target, dest, card, plate; for vehicles and crews
         drive (tiles), weapon, ammo, post (shift, mount, repair, extinguish: `verb`), board
         (vehicles to get on), deck (the caller's decks). `soldier` is the actor already chosen,
-        `deck` the deck for cards, `plate` the vehicle for mount posts. Never raises: no game,
+        `deck` the deck for cards, `plate` the vehicle for mount posts; react and preempt
+        (cards to play), preempt-target (enemy cards, for `card`), preempt-men (for `card` and
+        `target`). Never raises: no game,
         no seat or nothing legal gives an empty list."""
         try:
             if what == "game":
@@ -1134,6 +1148,12 @@ class GameService:
                 pairs = suggest.plates(st, cmds, soldier)
             elif what == "deck":
                 pairs = suggest.decks(st, seat)
+            elif what in ("react", "preempt"):  # advanced cards: the live ones he may play now
+                pairs = suggest.window_cards(st, cmds, what)
+            elif what == "preempt-target":
+                pairs = suggest.preempt_targets(st, cmds, card)
+            elif what == "preempt-men":
+                pairs = suggest.preempt_men(st, cmds, card, target)
             else:
                 return []
             return suggest.pick(pairs, typed)
@@ -1169,6 +1189,12 @@ class GameService:
         if not asks:
             r.ephemeral.append("Nothing is waiting for you right now.")
         return r
+
+
+def _window_words(hours: float, setting: float | None) -> str:
+    """How long a react or preempt chance waits, as the new-game line says it."""
+    w = window_hours(hours, setting)
+    return f"a react or preempt chance {w * 60:g} min" if w < 1 else f"a react or preempt chance {w:g} h"
 
 
 def panel_text(pub: View, v) -> str:

@@ -186,3 +186,34 @@ def cards(st: GameState, seat: int, phase: int | None = None, cmds: list[C.Cmd] 
     if phase is not None and None in (ids or set()):
         out.append(("— leave this phase empty", "-"))
     return out
+
+
+def window_cards(st: GameState, cmds: list[C.Cmd], verb: str) -> list[tuple[str, str]]:
+    """The react or preempt cards (`verb`) the caller may play now: only live cards of his own
+    hand that the engine would accept, so nothing he may not see."""
+    out = []
+    for c in _of_verb(cmds, verb):
+        card = st.card(c.card)
+        out.append((f"{c.card} {card.title}" if card.title else c.card, c.card))
+    return out
+
+
+def preempt_targets(st: GameState, cmds: list[C.Cmd], card: str | None) -> list[tuple[str, str]]:
+    """The enemy cards revealed this phase that the chosen preempt (or any) fits."""
+    out = []
+    for c in _of_verb(cmds, "preempt"):
+        if card and c.card != card.strip().upper():
+            continue
+        acts = "/".join(a.value.upper() for a in st.card(c.target).actions)
+        out.append((f"{c.target} ({acts}), revealed for this phase", c.target))
+    return out
+
+
+def preempt_men(st: GameState, cmds: list[C.Cmd], card: str | None, target: str | None) -> list[tuple[str, str]]:
+    """Enemy men the preempt may name (the legal lists: as many as allowed, then each alone)."""
+    out = []
+    for c in _of_verb(cmds, "preempt"):
+        if (card and c.card != card.strip().upper()) or (target and c.target != target.strip().upper()):
+            continue
+        out.append((", ".join(W.who(st, s) for s in c.soldiers), " ".join(str(s) for s in c.soldiers)))
+    return out

