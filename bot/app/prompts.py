@@ -291,11 +291,11 @@ def window_text(st: GameState, seat: int, kind: str) -> str:
     if kind == "react":
         live = [c for f in forces for c in react.playable(st, f)]
         cards = ", ".join(_card(st, c) for c in live)
-        return (f"Your live react cards: {cards}.\nPlay one with `/act react card:CARD` or a button; {skip}")
+        return (f"Your live react cards: {cards}.\nPlay one with `/act react` (naming the card) or a button; {skip}")
     if kind == "preempt":
         live = [c for f in forces for c in preempt.playable(st, f)]
         cards = ", ".join(_card(st, c) for c in live)
-        return (f"Your live preempt cards: {cards}.\nPlay one with `/act preempt card:CARD target:ENEMY_CARD "
-                f"soldiers:DOG_TAGS` (the enemy men who must act first) or a button; {skip}")
+        return (f"Your live preempt cards: {cards}.\nPlay one with `/act preempt` (your card, the enemy card "
+                f"revealed for this phase, the dog tags of the enemy men who must act first) or a button; {skip}")
     return ("Pick which of your soldiers follows the preempt up, and against whom: "
-            "`/act then soldier:DOG_TAG target:DOG_TAG` or a button; `/act skip` lets it go.")
+            "`/act then` (your soldier, then the enemy man) or a button; `/act skip` lets it go.")

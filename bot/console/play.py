@@ -91,8 +91,8 @@ def run(args) -> int:
 
 SLASH = (("/game undo", "undo"), ("/act ", ""),
          (f"/vehicle {prompts.VEHICLE_ACTIONS}", prompts.SCRIPT_VEHICLE_ACTIONS), ("/vehicle ", ""),
-         ("/plan deck:", "plan for "), ("/plan", "plan"), ("/hand", "hand"), ("/board", "board"),
-         ("/log", "log"), ("/game ", ""))
+         ("/plan deck:", "plan for "), ("/plan extra:", "plan CARD CARD CARD +"), ("/plan", "plan"), ("/hand", "hand"), ("/board", "board"),
+         ("/log", "log"), ("/game always-pass", "alwayspass"), ("/game ", ""))
 
 
 def plain(line: str) -> str:
