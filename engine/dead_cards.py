@@ -2,7 +2,8 @@
 
 A specialist's react, preempt and command cards only work while he is alive and on the board
 (on foot or aboard a vehicle, and not a prisoner). A team card that names a panel slot only
-works while a live man of the force on the board fills that slot. A dead card cannot be placed
+works while that slot is filled (engine/teams.py slot_filled: its man alive and free, on the
+board or still to enter). A dead card cannot be placed
 on a phase nor played from the hand; it stays in the hand until the turn ends and is discarded
 with the rest of the hand. A placed card that has died by the time its phase comes gives no
 actions that phase. This is the one place the rule lives: placement, play and the agent ask it.
@@ -22,12 +23,9 @@ def dead_reason(st, card_id: str, force: str | None = None) -> str | None:
     if card.tagless:
         if not card.needs_slot:
             return None
-        panel = st.setup.panels.get(card.panel) if card.panel else None
-        slots = [i for i, sl in enumerate(panel.slots) if sl.label == card.needs_slot] if panel else []
-        for s in st.soldiers.values():
-            if s.panel == card.panel and s.slot in slots and (force is None or s.force == force) \
-                    and _alive_on_board(s):
-                return None
+        from engine.teams import slot_filled
+        if card.panel and slot_filled(st, force, card.panel, card.needs_slot):
+            return None
         return f"{card_id} needs a man in slot {card.needs_slot} of its team panel, and none is left there"
     if card.kind not in SPECIAL_KINDS:
         return None

@@ -126,15 +126,19 @@ def check_force(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEnt
 
 
 def preset_share(cat: Catalog, sc: ScenarioDef, side: str, index: int, teammates: int) -> list[ForceEntry]:
-    """Teammates split the side's preset squad as evenly as its VP allow: the dearest soldier
-    first, each to the teammate with the cheapest share so far."""
+    """Teammates split the side's preset squad as evenly as its VP allow: the dearest group
+    first, each to the teammate with the cheapest share so far. A group is one soldier, or all
+    the men of one team panel: a panel goes to one player whole (a panel is one player's)."""
     shares: list[list[ForceEntry]] = [[] for _ in range(teammates)]
     cost = [0] * teammates
-    squad = sorted(sc.side(side).preset, key=lambda e: (-force_cost(cat, sc, side, [e]), e.serial))
-    for e in squad:
+    groups: dict[object, list[ForceEntry]] = {}
+    for e in sc.side(side).preset:
+        groups.setdefault(e.panel or e.serial, []).append(e)
+    ordered = sorted(groups.values(), key=lambda g: (-force_cost(cat, sc, side, g), min(e.serial for e in g)))
+    for g in ordered:
         k = min(range(teammates), key=lambda i: (cost[i], i))
-        shares[k].append(e)
-        cost[k] += force_cost(cat, sc, side, [e])
+        shares[k] += g
+        cost[k] += force_cost(cat, sc, side, g)
     return sorted(shares[index], key=lambda e: e.serial)
 
 

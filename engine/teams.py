@@ -119,15 +119,17 @@ def members(st, force_id: str, panel: str) -> list[int]:
                   if s.panel == panel and s.force == force_id and s.in_play and s.controller == force_id)
 
 
-def slot_filled(st, force_id: str, panel: str, label: str) -> bool:
-    """A slot with this label (roman numeral) on the panel is filled by a live man of the force
-    on the board (on foot or aboard), as engine/dead_cards.py reads a team card's slot."""
+def slot_filled(st, force_id: str | None, panel: str, label: str) -> bool:
+    """A slot with this label (roman numeral) on the panel is filled while the man assigned to it
+    is alive and his side's: on the board on foot or aboard, or still waiting to enter (a man not
+    yet on the map is still on his team; only death, capture or leaving the board empties the
+    slot). `force_id` None: any force. The one reading engine/dead_cards.py uses."""
     p = st.setup.panels.get(panel)
     if p is None:
         return False
     idx = {i for i, sl in enumerate(p.slots) if sl.label == label}
-    return any(s.panel == panel and s.slot in idx and s.force == force_id and s.captor is None
-               and s.status in ("board", "aboard") for s in st.soldiers.values())
+    return any(s.panel == panel and s.slot in idx and (force_id is None or s.force == force_id)
+               and s.captor is None and s.status in ("board", "aboard", "waiting") for s in st.soldiers.values())
 
 
 def panels_of(st, force_id: str) -> list[str]:
