@@ -14,7 +14,7 @@ vehicle), the scrape of an entrenching tool, and the VP for equipment the enemy 
 from __future__ import annotations
 
 from engine.board import in_arc, inches
-from engine.content import Action, EquipmentDef
+from engine.content import EquipmentDef
 from engine.errors import RuleError
 from engine.log import Ctx
 from engine.ratings import current
@@ -138,30 +138,43 @@ def dig_in(ctx: Ctx, serial: int) -> None:
     ctx.say("dig_in", f"{st.name(serial)} digs a scrape with his {st.setup.equipment[tools[0]].name}.", serial=serial)
 
 
+def _ready_problem(st, serial: int, item: str, kind: str, wrong_kind: str, none_left: str,
+                   escorting_says: str) -> str | None:
+    """What stops a soldier using an item of this kind at all: off the board, not his to use,
+    the wrong kind, none left, locked in contact or escorting a prisoner."""
+    from engine.contact import in_contact
+    from engine.shoot import escorting
+    name = st.name(serial)
+    if not st.soldiers[serial].free:
+        return f"{name} is not on the board."
+    problem = may_use(st, serial, item)
+    if problem:
+        return problem
+    eq = st.setup.equipment[item]
+    if eq.kind != kind:
+        return f"the {eq.name} {wrong_kind}."
+    if uses_left(st, serial, item) == 0:
+        return f"{name} " + none_left.format(eq.name) + "."
+    if in_contact(st, serial):
+        return f"{name} is in combat contact: he may only turn to face with a MOVE."
+    if escorting(st, serial):
+        return f"{name} is escorting a prisoner and {escorting_says}."
+    return None
+
+
 # --------------------------------------------------------------------------- thrown smoke
 
 
 def smoke_problem(st, serial: int, item: str, cell) -> str | None:
     """Why the soldier cannot throw smoke to that cell, or None."""
     from engine.blast import toss_range
-    from engine.contact import in_contact
-    from engine.shoot import escorting, shoot_mods
+    from engine.shoot import shoot_mods
     me = st.soldiers[serial]
     name = st.name(serial)
-    if not me.free:
-        return f"{name} is not on the board."
-    problem = may_use(st, serial, item)
+    problem = _ready_problem(st, serial, item, "smoke", "does not make smoke", "has no {} left",
+                             "cannot throw anything")
     if problem:
         return problem
-    eq = st.setup.equipment[item]
-    if eq.kind != "smoke":
-        return f"the {eq.name} does not make smoke."
-    if uses_left(st, serial, item) == 0:
-        return f"{name} has no {eq.name} left."
-    if in_contact(st, serial):
-        return f"{name} is in combat contact: he may only turn to face with a MOVE."
-    if escorting(st, serial):
-        return f"{name} is escorting a prisoner and cannot throw anything."
     cell = tuple(cell)
     if not st.board.on_board(cell):
         return "the smoke must land on the board."
@@ -215,24 +228,13 @@ def weapon_reach(st, serial: int, eq: EquipmentDef, cell) -> int:
 def weapon_problem(st, serial: int, item: str, target: int) -> str | None:
     """Why the soldier cannot fire the weapon at that target (a spotted enemy soldier, or an enemy
     vehicle for an anti-tank weapon), or None."""
-    from engine.contact import in_contact
-    from engine.shoot import escorting
     me = st.soldiers[serial]
     name = st.name(serial)
-    if not me.free:
-        return f"{name} is not on the board."
-    problem = may_use(st, serial, item)
+    problem = _ready_problem(st, serial, item, "weapon", "is not a weapon", "has nothing left to fire from the {}",
+                             "cannot use his weapons")
     if problem:
         return problem
     eq = st.setup.equipment[item]
-    if eq.kind != "weapon":
-        return f"the {eq.name} is not a weapon."
-    if uses_left(st, serial, item) == 0:
-        return f"{name} has nothing left to fire from the {eq.name}."
-    if in_contact(st, serial):
-        return f"{name} is in combat contact: he may only turn to face with a MOVE."
-    if escorting(st, serial):
-        return f"{name} is escorting a prisoner and cannot use his weapons."
     if target in getattr(st, "vehicles", {}) and target not in st.soldiers:
         v = st.vehicles[target]
         if not eq.anti_tank:
