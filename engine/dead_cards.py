@@ -38,3 +38,15 @@ def dead_reason(st, card_id: str, force: str | None = None) -> str | None:
 
 def is_dead(st, card_id: str, force: str | None = None) -> bool:
     return dead_reason(st, card_id, force) is not None
+
+
+def require_live_in_hand(st, force: str, card_id: str, kind: str) -> None:
+    """Refuse a react or preempt play unless the card is that kind, in the force's hand, and live."""
+    from engine.errors import RuleError
+    hand = st.forces[force].hand
+    if card_id not in hand or st.card(card_id).kind != kind:
+        raise RuleError(f"{card_id} is not a {kind} card in your hand; {kind} cards there: "
+                        + (", ".join(c for c in hand if st.card(c).kind == kind) or "none") + ".")
+    reason = dead_reason(st, card_id, force)
+    if reason:
+        raise RuleError(reason + ".")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from engine import initiative
 from engine.content import ACTION_OF, Action, Do
-from engine.dead_cards import is_dead
+from engine.dead_cards import is_dead, require_live_in_hand
 from engine.errors import RuleError
 from engine.log import Ctx
 from engine.state import PreemptMark, PreemptPending, ThenPending
@@ -98,12 +98,7 @@ def play(ctx: Ctx, pcid: str, target: str, soldiers: list[int]) -> None:
     p = st.pending
     fid = p.force
     f = st.forces[fid]
-    if pcid not in f.hand or st.card(pcid).kind != "preempt":
-        raise RuleError(f"{pcid} is not a preempt card in your hand; preempt cards there: "
-                        + (", ".join(c for c in f.hand if st.card(c).kind == "preempt") or "none") + ".")
-    if is_dead(st, pcid, fid):
-        from engine.dead_cards import dead_reason
-        raise RuleError(dead_reason(st, pcid, fid) + ".")
+    require_live_in_hand(st, fid, pcid, "preempt")
     card = st.card(pcid)
     box = card.preempt
     tcard = st.setup.cards.get(target)

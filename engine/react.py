@@ -16,8 +16,7 @@ the hand. Then the interrupted card carries on.
 from __future__ import annotations
 
 from engine import initiative
-from engine.dead_cards import is_dead
-from engine.errors import RuleError
+from engine.dead_cards import is_dead, require_live_in_hand
 from engine.log import Ctx
 from engine.state import ActiveCard, ReactPending, Source, VpEntry
 
@@ -53,12 +52,7 @@ def play(ctx: Ctx, cid: str) -> None:
     p = st.pending
     fid = p.force
     f = st.forces[fid]
-    if cid not in f.hand or st.card(cid).kind != "react":
-        raise RuleError(f"{cid} is not a react card in your hand; react cards there: "
-                        + (", ".join(c for c in f.hand if st.card(c).kind == "react") or "none") + ".")
-    if is_dead(st, cid, fid):
-        from engine.dead_cards import dead_reason
-        raise RuleError(dead_reason(st, cid, fid) + ".")
+    require_live_in_hand(st, fid, cid, "react")
     card = st.card(cid)
     f.hand.remove(cid)
     st.pending = None
