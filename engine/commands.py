@@ -579,7 +579,9 @@ react CARD                       play a react card after an opponent's action
 preempt CARD ON_CARD S...        preempt an opponent's revealed card: S... must act first
 then S T                         a preempt's follow-up: your S acts against T, one of the men who acted
 skip                             let a react or preempt chance (or a follow-up) go by
-alwayspass on|off                never (on) or again (off) be asked about react and preempt cards"""
+alwayspass on|off                never (on) or again (off) be asked about react and preempt cards
+use S ITEM T | use S ITEM at X,Y a SHOOT with equipment: fire a rifle grenade or rocket at T, throw smoke at x,y
+reslot S N                       while placing: move S to slot N of his team panel (he must qualify)"""
 TILE_WORD = re.compile(r"^L?\d+[ABab]$")
 
 
@@ -847,8 +849,7 @@ class UseCmd(Cmd):
 
 Command = Annotated[Union[Command.__origin__, UseCmd], Field(discriminator="type")]  # noqa: F811
 ACTION_COMMANDS = (*ACTION_COMMANDS, UseCmd)
-# The `use` line stays out of GRAMMAR until /act has a `use` command (the Discord tree test
-# holds the two equal): [tag|team|note] use S ITEM T | use S ITEM at x,y
+# The `use` line is in ADVANCED_GRAMMAR (on Discord: /act toss with item:).
 _parse_without_equipment = parse_command
 
 

@@ -1140,6 +1140,8 @@ class GameService:
                 pairs = suggest.drives(st, cmds, soldier)
             elif what == "weapon":
                 pairs = suggest.weapons(st, cmds, soldier)
+            elif what == "item":  # equipment he may use now (/act toss item:)
+                pairs = suggest.items(st, cmds, soldier)
             elif what == "ammo":
                 pairs = suggest.ammunition(st, cmds, soldier)
             elif what == "post":

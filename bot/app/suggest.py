@@ -92,6 +92,14 @@ def drives(st: GameState, cmds: list[C.Cmd], actor: str | None) -> list[tuple[st
     return out
 
 
+def items(st: GameState, cmds: list[C.Cmd], soldier: str | None) -> list[tuple[str, str]]:
+    """The equipment the soldier can use now with the card in play (smoke, rifle grenades,
+    rockets): the items of the legal `use` commands."""
+    ids = list(dict.fromkeys(c.item for c in _of_verb(cmds, "use")
+                             if soldier is None or str(c.serial) == str(soldier)))
+    return [(f"{i} — {st.setup.equipment[i].name}", i) for i in ids if i in st.setup.equipment]
+
+
 def weapons(st: GameState, cmds: list[C.Cmd], actor: str | None) -> list[tuple[str, str]]:
     """The weapons the actor can fire now (else every weapon of his vehicle)."""
     plate = _actor_plate(st, actor)

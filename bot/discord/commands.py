@@ -68,6 +68,9 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
                                          soldier=ns(it, "soldier") or ns(it, "victim"))
         return complete
 
+    async def ac_item(it, current):
+        return await adapter.suggest(it, "item", current, game=ns(it, "game"), soldier=ns(it, "soldier"))
+
     async def ac_plate(it, current) -> list[app_commands.Choice[int]]:
         return [app_commands.Choice(name=c.name, value=int(c.value))
                 for c in await adapter.suggest(it, "plate", current, game=ns(it, "game"))]
@@ -159,6 +162,13 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
     @app_commands.autocomplete(game=ac_game)
     async def game_always_pass(it: discord.Interaction, setting: Literal["on", "off"], game: Optional[int] = None):
         await adapter.run(it, act(f"alwayspass {setting}"), game=game, name="game always-pass")
+
+    @game.command(name="reslot", description="Move one of your soldiers to another slot of his team panel")
+    @app_commands.describe(soldier="your soldier on a team panel", slot="the panel slot (0 = the first)",
+                           game=GAME_HELP)
+    @app_commands.autocomplete(soldier=ac_soldier("reslot"), game=ac_game)
+    async def game_reslot(it: discord.Interaction, soldier: str, slot: int, game: Optional[int] = None):
+        await adapter.run(it, act(line("reslot", soldier, slot)), game=game, name="game reslot")
 
     @game.command(name="abandon", description="Organiser: end the game without a result")
     @app_commands.describe(game=GAME_HELP)
@@ -265,13 +275,20 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
                         game: Optional[int] = None):
         await adapter.run(it, act(line("shoot", soldier, target, via=via)), game=game, name="act shoot")
 
-    @grp.command(name="toss", description="Toss a grenade at a spotted enemy")
-    @app_commands.describe(soldier="your soldier", target="a spotted enemy", at="move the blast to cell x,y",
+    @grp.command(name="toss", description="Toss a grenade, or use equipment: smoke, rifle grenade, rocket")
+    @app_commands.describe(soldier="your soldier", target="a spotted enemy (or vehicle, for a rocket)",
+                           at="move the blast to cell x,y; with item: where the smoke lands",
+                           item="equipment to use instead of a grenade (the script's `use` line)",
                            via=PART_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(soldier=ac_soldier("toss"), target=ac_target("toss"), game=ac_game)
-    async def act_toss(it: discord.Interaction, soldier: str, target: str, at: Optional[str] = None,
+    @app_commands.autocomplete(soldier=ac_soldier("toss"), target=ac_target("toss"), item=ac_item, game=ac_game)
+    async def act_toss(it: discord.Interaction, soldier: str, target: Optional[str] = None,
+                       at: Optional[str] = None, item: Optional[str] = None,
                        via: Optional[Part] = None, game: Optional[int] = None):
-        text = line("toss", soldier, target, *_opt("at", at), via=via)
+        if item:  # equipment goes by the `use` line: a target, or a cell for smoke
+            aim = [target] if target else ["at", at or ""]
+            text = line("use", soldier, item, *aim, via=via)
+        else:
+            text = line("toss", soldier, target or "", *_opt("at", at), via=via)
         await adapter.run(it, act(text), game=game, name="act toss")
 
     @grp.command(name="done", description="Finish the part of the card in use")

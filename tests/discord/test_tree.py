@@ -38,7 +38,8 @@ def test_the_tree_has_every_command_of_the_issue(tree):
                      "roll"}
     assert "play" in {c.name for c in command(tree, "campaign").commands}
     assert {c.name for c in command(tree, "game").commands} == {
-        "new", "join", "leave", "forces", "start", "status", "undo", "rollback", "abandon", "always-pass"}
+        "new", "join", "leave", "forces", "start", "status", "undo", "rollback", "abandon", "always-pass",
+        "reslot"}
 
 
 def test_names_are_lower_case_and_short(payloads):
@@ -98,7 +99,7 @@ def test_every_play_command_takes_an_optional_game(payloads):
             assert games and games[0]["type"] == 4 and not games[0].get("required"), leaf["name"]
             assert games[0].get("autocomplete"), leaf["name"]
             found += 1
-    assert found == 9 + 6 + 25 + 17  # /game but new; hand, plan, board, log, soldier, panel; /act; /vehicle
+    assert found == 10 + 6 + 25 + 17  # /game but new; hand, plan, board, log, soldier, panel; /act; /vehicle
 
 
 def grammar_verbs() -> set[str]:
@@ -120,8 +121,9 @@ def test_act_and_vehicle_mirror_every_verb_of_the_script_grammar(tree):
     vehicle_verbs = {cls.model_fields["type"].default for cls in VEHICLE_COMMANDS}
     act = {c.name for c in command(tree, "act").commands}
     vehicle = {VERBS.get(c.name, c.name) for c in command(tree, "vehicle").commands}
-    # /plan is its own command, `keep` is /act unhold without cards, `alwayspass` is /game always-pass
-    advanced = {line.split()[0] for line in ADVANCED_GRAMMAR.splitlines()} - {"alwayspass"}
+    # /plan is its own command, `keep` is /act unhold without cards, `alwayspass` is /game always-pass,
+    # `reslot` is /game reslot, `use` is /act toss with item:
+    advanced = {line.split()[0] for line in ADVANCED_GRAMMAR.splitlines()} - {"alwayspass", "reslot", "use"}
     assert (grammar_verbs() | advanced) - {"plan", "keep"} == act | vehicle
     assert vehicle == vehicle_verbs and not act & vehicle_verbs
 
