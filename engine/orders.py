@@ -97,16 +97,23 @@ def after_casualty(ctx: Ctx) -> None:
                 break
 
 
+def _is_radio(st, item: str) -> bool:
+    """A radio or a field telephone: any equipment of kind radio calls the guns."""
+    eq = st.setup.equipment.get(item)
+    return eq is not None and eq.kind == "radio"
+
+
 def turn_start(ctx: Ctx) -> None:
-    """Registered Fire falls at the start of its turn if the radio operator is alive and free."""
+    """Registered Fire falls at the start of its turn if an operator with a radio or a field
+    telephone is alive and free."""
     from engine.blast import blast_tile
     st = ctx.st
     for seat in st.seats:
         order = _order(st, seat.index)
         if not order or seat.order_done or order.kind != OrderKind.REGISTERED_FIRE or order.turn != st.turn:
             continue
-        radio = [s for s in st.soldiers.values() if _seat_of(st, s.serial) == seat.index and "radio" in s.equipment
-                 and s.in_play]
+        radio = [s for s in st.soldiers.values() if _seat_of(st, s.serial) == seat.index and s.in_play
+                 and any(_is_radio(st, e) for e in s.equipment)]
         tile = _landmark_tile(st, order)
         if not radio or not tile:
             continue
