@@ -99,6 +99,7 @@ class Position(P):
     story_top: list[str] = Field(default_factory=list, description="the next phase cards, in order")
     fires: list[str] = Field(default_factory=list)
     smoke: dict[str, Literal[2, 3]] = Field(default_factory=dict)
+    mines: list[str] | None = Field(None, description="mined tiles; None: the scenario's own")
     vp: dict[Nationality, int] = Field(default_factory=dict)
 
 
@@ -252,6 +253,7 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
     st = GameState(setup=setup, rng=rng.state, seats=seats, forces=forces, soldiers=soldiers, vehicles=vehicles,
                    story_deck=list(pos.phase_cards or []) + story_deck if pos.hands is None else story_deck,
                    turn=pos.turn, fires=list(pos.fires),
+                   mines=list(sc.mines if pos.mines is None else pos.mines),
                    smoke=[SmokeMarker(tile=t, density=d, turn=pos.turn) for t, d in pos.smoke.items()],
                    vp=[VpEntry(side=side, amount=v, reason="position", kind="event") for side, v in pos.vp.items()])
     ctx = Ctx(st)
@@ -351,6 +353,7 @@ def dump_position(st: GameState) -> dict:
         "decks": {key(f): list(f.deck) for f in st.forces.values()},
         "story_top": list(st.story_deck),
         "fires": list(st.fires),
+        "mines": list(st.mines),
         "smoke": st.smoke_map(),
     }
     for s in sorted(st.soldiers.values(), key=lambda x: x.serial):

@@ -242,3 +242,15 @@ def test_random_games_on_the_burning_minefield_farm_end_and_every_saved_man_live
                     assert saved.status == "board" and saved.wounded, (seed, players, e.text)
             assert st.step == "over", (seed, players)
     assert {"mine", "medic_save", "blast"} <= seen
+
+
+def test_a_position_keeps_its_minefields_through_a_round_trip(cat, position):
+    from engine.position import dump_position, load_position
+    st = position(scenario="hazards-farm", soldiers=[{"serial": 1, "seat": 0, "at": [3, 2], "facing": "e"},
+                                                      {"serial": 4, "seat": 1, "at": [27, 2], "facing": "w"}])
+    assert sorted(st.mines) == sorted(cat.scenario("hazards-farm").mines)  # the scenario's, by default
+    data = dump_position(st)
+    data["mines"] = ["31A"]
+    again, _ = load_position(cat, data)
+    assert again.mines == ["31A"]
+    assert load_position(cat, dump_position(again))[0].mines == ["31A"]
