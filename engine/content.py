@@ -929,6 +929,11 @@ def _load_panels(path: Path, cards: dict[str, ActionCardDef], panels: dict) -> N
         panel = _validate(TeamPanelDef, {**data, "cards": ids}, path, where)
         if panel.id in panels:
             raise ContentError(f"{path}: {where} (id {panel.id!r}): field id: used twice")
+        for cid in ids:
+            box = cards[cid].narrator
+            if box is not None and box.color != "red":
+                raise ContentError(f"{path}: {where}: card {cid}: field note: a team card has no dog tag, so no "
+                                   f"soldier could take its {box.color} narrator box; only red costs fit")
         labels = {sl.label for sl in panel.slots if sl.label}
         for cid in ids:
             need = cards[cid].needs_slot

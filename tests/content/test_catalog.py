@@ -414,3 +414,13 @@ def test_a_scenario_preset_with_a_stranger_names_the_entry(tmp_path):
             lambda d: d["sides"][0]["preset"][2].update(serial=205))
     msg = failure(root)
     assert "sevrette-crossing.yaml" in msg and "sides[0].preset[2]" in msg and "not US" in msg
+
+
+def test_a_team_card_refuses_a_narrator_box_nobody_could_take(tmp_path):
+    root = content_copy(tmp_path)
+
+    def change(d):
+        d["panels"][0]["cards"][0]["note"] = {"color": "white", "kind": "cover", "text": "go to ground"}
+    corrupt(root, "assets/teams/us.yaml", change)
+    msg = failure(root)
+    assert "us.yaml" in msg and "panels[0]" in msg and "-T1" in msg and "narrator box" in msg
