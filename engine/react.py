@@ -17,13 +17,18 @@ from __future__ import annotations
 
 from engine import initiative
 from engine.dead_cards import is_dead, require_live_in_hand
+from engine.errors import RuleError
 from engine.log import Ctx
 from engine.state import ActiveCard, ReactPending, Source, VpEntry
 
 
 def playable(st, force_id: str) -> list[str]:
+    """The react cards in the hand that are live and, for a team's react, whose restriction
+    (its men in one square) holds now."""
+    from engine.teams import unplayable
     f = st.forces[force_id]
-    return [c for c in f.hand if st.card(c).kind == "react" and not is_dead(st, c, force_id)]
+    return [c for c in f.hand if st.card(c).kind == "react" and not is_dead(st, c, force_id)
+            and unplayable(st, force_id, c) is None]
 
 
 def open_window(ctx: Ctx, after: str | None = None, asked: list[str] | None = None) -> None:
@@ -53,6 +58,10 @@ def play(ctx: Ctx, cid: str) -> None:
     fid = p.force
     f = st.forces[fid]
     require_live_in_hand(st, fid, cid, "react")
+    from engine.teams import unplayable
+    problem = unplayable(st, fid, cid)
+    if problem:
+        raise RuleError(f"{cid} cannot be played now: {problem}")
     card = st.card(cid)
     f.hand.remove(cid)
     st.pending = None

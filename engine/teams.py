@@ -145,13 +145,7 @@ def unplayable(st, force_id: str, card_id: str) -> str | None:
     p = st.setup.panels.get(card.panel)
     name = p.name if p else card.panel
     if card.needs_slot and not slot_filled(st, force_id, card.panel, card.needs_slot):
-        try:  # the dead-card rule lives in engine/dead_cards.py (the cards helper's), when it is there
-            from engine.dead_cards import dead_reason
-        except ImportError:
-            def dead_reason(*_):
-                return None
-        return dead_reason(st, card_id, force_id) or \
-            f"slot {card.needs_slot} of the {name} panel is empty, so the team lacks the skill for it."
+        return f"slot {card.needs_slot} of the {name} panel is empty, so the team lacks the skill for it."
     if card.restriction == "one_square":
         men = members(st, force_id, card.panel)
         if not men:

@@ -357,3 +357,24 @@ def test_a_team_react_card_lets_the_whole_team_take_its_actions(position, play):
     st, _ = play(st, "@Bo\nteam move 80 28A\nteam move 81 28A")
     assert {st.board.tile_at(st.soldiers[n].at) for n in (80, 81)} == {"28A"}
     assert st.board.tile_at(st.soldiers[83].at) == "27A"
+
+
+def test_a_team_react_card_whose_men_are_not_in_one_square_is_never_offered_nor_played(position, play):
+    # STORM-T6 given the one-square restriction, with Adler and Bauer in two different squares:
+    # the card is not playable, so the react window stays shut after Avery moves.
+    st = storm_position(position, soldiers=[
+        {"serial": 80, "seat": 1, "at": [31, 1], "panel": "storm", "slot": 0},
+        {"serial": 81, "seat": 1, "at": [38, 1], "panel": "storm", "slot": 1},
+        {"serial": 1, "seat": 0, "at": [2, 2]}],
+        phase_cards=["S07", "S10", "S12"], hands={0: ["1-C1", "1-C3", "1-C2"], 1: ["STORM-T6", "81-C3", "80-C3", "80-C2"]})
+    assert st.board.tile_at(st.soldiers[80].at) != st.board.tile_at(st.soldiers[81].at)
+    card = st.setup.cards["STORM-T6"].model_copy(update={"restriction": "one_square"})
+    st.setup = st.setup.model_copy(update={"cards": {**st.setup.cards, "STORM-T6": card}})
+    from engine.react import playable
+    assert playable(st, "DE-2") == []
+    together = st.clone()
+    together.soldiers[81].at = (33, 1)
+    assert playable(together, "DE-2") == ["STORM-T6"]
+    st, _ = play(st, "@Ann\nplan 1-C1 1-C3 1-C2\n@Bo\nplan 81-C3 80-C3 80-C2")
+    st, _ = play(st, "@Ann\ntag move 1 22A")
+    assert st.pending is None or st.pending.kind != "react"
