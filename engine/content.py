@@ -829,6 +829,20 @@ def _card_data(raw: dict, path: Path, where: str) -> dict:
     return data
 
 
+def _inline_cards(entries, path: Path, where: str, prefix: str, cards: dict[str, ActionCardDef],
+                  **fixed) -> list[str]:
+    """Cards written inline under an entry (a soldier's optional cards, a vehicle's cards, a
+    panel's team cards): each validated with the fields every one of them shares (`fixed`),
+    ids PREFIX1, PREFIX2 ... in order; returns the ids."""
+    ids = []
+    for j, c in enumerate(entries or []):
+        cid = f"{prefix}{j + 1}"
+        cards[cid] = _validate(ActionCardDef, {**_card_data(c, path, f"{where}[{j}]"), "id": cid, **fixed},
+                               path, f"{where}[{j}]")
+        ids.append(cid)
+    return ids
+
+
 def _load_soldiers(path: Path, cards: dict[str, ActionCardDef], soldiers: dict[int, SoldierDef]) -> None:
     raw = _read_yaml(path) or {}
     rank_letters = {"private": "P", "junior_nco": "J", "senior_nco": "S"}
@@ -871,13 +885,8 @@ def _load_soldiers(path: Path, cards: dict[str, ActionCardDef], soldiers: dict[i
                                        path, f"{where}.ranks[{j}].cards[{k}]")
                 ids.append(cid)
             profiles.append({**p, "cards": ids})
-        special_ids = []
-        for j, c in enumerate(data.pop("special", []) or []):
-            cid = f"{serial}-X{j + 1}"
-            cd = _card_data(c, path, f"{where}.special[{j}]")
-            cards[cid] = _validate(ActionCardDef, {**cd, "id": cid, "owner": serial, "role": "special"},
-                                   path, f"{where}.special[{j}]")
-            special_ids.append(cid)
+        special_ids = _inline_cards(data.pop("special", []), path, f"{where}.special", f"{serial}-X", cards,
+                                    owner=serial, role="special")
         data.update(ranks=profiles, core_cards=core_ids, medal_cards=medal_ids, special_cards=special_ids)
         soldier = _validate(SoldierDef, data, path, where)
         if soldier.serial in soldiers:
@@ -898,12 +907,8 @@ def _load_vehicles(path: Path, cards: dict[str, ActionCardDef], vehicles: dict) 
         data = dict(entry)
         ids = []
         for key, letter, role in (("cards", "V", "vehicle"), ("team_cards", "T", "team")):
-            for j, c in enumerate(data.pop(key, []) or []):
-                cid = f"{plate}-{letter}{j + 1}"
-                cd = _card_data(c, path, f"{where}.{key}[{j}]")
-                cards[cid] = _validate(ActionCardDef, {**cd, "id": cid, "owner": plate, "role": role},
-                                       path, f"{where}.{key}[{j}]")
-                ids.append(cid)
+            ids += _inline_cards(data.pop(key, []), path, f"{where}.{key}", f"{plate}-{letter}", cards,
+                                 owner=plate, role=role)
         v = _validate(VehicleDef, {**data, "cards": ids}, path, where)
         if v.id in vehicles:
             raise ContentError(f"{path}: {where} (id {v.id!r}): field id: used twice")
@@ -919,13 +924,9 @@ def _load_panels(path: Path, cards: dict[str, ActionCardDef], panels: dict) -> N
             raise ContentError(f"{path}: {where}: field id: every team panel needs an id")
         pid = entry["id"]
         data = dict(entry)
-        ids = []
-        for j, c in enumerate(data.pop("cards", []) or []):
-            cid = f"{pid.upper()}-T{j + 1}"  # card ids are upper case, as players type them
-            cd = _card_data(c, path, f"{where}.cards[{j}]")
-            cards[cid] = _validate(ActionCardDef, {**cd, "id": cid, "owner": 0, "role": "panel", "panel": pid},
-                                   path, f"{where}.cards[{j}]")
-            ids.append(cid)
+        # card ids are upper case, as players type them
+        ids = _inline_cards(data.pop("cards", []), path, f"{where}.cards", f"{pid.upper()}-T", cards,
+                            owner=0, role="panel", panel=pid)
         panel = _validate(TeamPanelDef, {**data, "cards": ids}, path, where)
         if panel.id in panels:
             raise ContentError(f"{path}: {where} (id {panel.id!r}): field id: used twice")
