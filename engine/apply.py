@@ -130,6 +130,17 @@ def _dispatch(ctx: Ctx, cmd: C.Cmd) -> None:
         from engine.teams import reslot
         reslot(ctx, seat, cmd.serial, cmd.slot)
         return
+    if isinstance(cmd, C.BATTLEFIELD_FREE):  # the vehicle battlefield (issue 9): free commands
+        if isinstance(cmd, C.AssailCmd):
+            from engine.close_combat import assail
+            assail(ctx, cmd)
+        elif isinstance(cmd, C.CallCmd):
+            from engine.artillery import call
+            call(ctx, cmd)
+        else:
+            from engine.artillery import plan_barrage
+            plan_barrage(ctx, cmd)
+        return
     if isinstance(cmd, C.Declare):
         if p is None or p.kind != "declare" or st.forces[p.force].seat != seat:
             raise _not_yours(st, "nothing to declare")

@@ -24,6 +24,9 @@ DO_OF = {C.MoveCmd: Do.MOVE, C.Charge: Do.MOVE, C.Face: Do.FACE, C.SightCmd: Do.
          C.HullDown: Do.HULLDOWN, C.VCover: Do.COVER, C.Mount: Do.MOUNT, C.Dismount: Do.DISMOUNT,
          C.Shift: Do.SHIFT, C.Repair: Do.REPAIR, C.Extinguish: Do.EXTINGUISH}
 DO_OF[C.UseCmd] = Do.TOSS  # equipment (engine/equipment.py): a SHOOT like a toss, taken by 'shoot' entries
+# the vehicle battlefield (issue 9): an artillery adjustment is a Sight, popping smoke a SHOOT,
+# handing off and recovering equipment MOVEs
+DO_OF.update({C.AdjustCmd: Do.SIGHT, C.PopSmokeCmd: Do.SHOOT, C.HandOffCmd: Do.MOVE, C.RecoverCmd: Do.MOVE})
 
 # The vehicle book's sub-actions a plain entry of the same action allows: "1 soldier move" lets the
 # driver drive, the gunner turn the turret, a crewman climb about; "1 soldier shoot" lets the
@@ -474,6 +477,9 @@ def _perform(ctx: Ctx, cmd, src: Source, entry_do: Do | None = None) -> None:
     active = st.active
     card = st.card(active.card)
     seat_name = st.seats[st.forces[active.force].seat].name
+    if isinstance(cmd, C.BATTLEFIELD_ACTIONS):  # the vehicle battlefield (issue 9): one module per rule
+        _battlefield(ctx, cmd)
+        return
     if isinstance(cmd, C.VEHICLE_COMMANDS) or cmd.serial in st.vehicles or (
             cmd.serial in st.soldiers and st.soldiers[cmd.serial].status == "aboard"):
         from engine.vehicle_actions import perform
@@ -526,6 +532,21 @@ def _perform(ctx: Ctx, cmd, src: Source, entry_do: Do | None = None) -> None:
         use(ctx, cmd.serial, cmd.item, cmd.target, cmd.at)
     else:
         raise RuleError(f"{seat_name}: {cmd} is not an action.")
+
+
+def _battlefield(ctx: Ctx, cmd) -> None:
+    if isinstance(cmd, C.AdjustCmd):
+        from engine.artillery import adjust
+        adjust(ctx, cmd.serial, cmd.letter)
+    elif isinstance(cmd, C.PopSmokeCmd):
+        from engine.vehicle_smoke import pop_smoke
+        pop_smoke(ctx, cmd.serial)
+    elif isinstance(cmd, C.HandOffCmd):
+        from engine.equipment import hand_off
+        hand_off(ctx, cmd.serial, cmd.item, cmd.to)
+    elif isinstance(cmd, C.RecoverCmd):
+        from engine.recovery import recover
+        recover(ctx, cmd.serial, cmd.item, cmd.plate)
 
 
 def must_left(st) -> str | None:

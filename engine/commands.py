@@ -522,16 +522,139 @@ class Stay(Cmd):
         return ["stay"]
 
 
+# --------------------------------------------------------------------------- equipment (engine/equipment.py)
+
+
+class UseCmd(Cmd):
+    """A SHOOT with an equipment card: throw smoke onto a cell, or fire a weapon at a target."""
+    type: Literal["use"] = "use"
+    serial: int
+    item: str
+    target: int | None = None
+    at: tuple[int, int] | None = None
+    via: Via | None = None
+
+    @model_validator(mode="after")
+    def _one_aim(self) -> "UseCmd":
+        if (self.target is None) == (self.at is None):
+            raise ValueError("use needs either a target or a cell (at x,y)")
+        return self
+
+    def words(self):
+        aim = [str(self.target)] if self.target is not None else ["at", f"{self.at[0]},{self.at[1]}"]
+        return [*_via(self.via), "use", str(self.serial), self.item, *aim]
+
+
+# --------------------------------------------------------------------------- vehicle battlefield (issue 9)
+# The vehicle book's battlefield: close combat against vehicles (engine/close_combat.py), artillery
+# and radios (engine/artillery.py), pop smoke (vehicles), handing off and recovering equipment.
+# Actions go through the card in play (a `via`); the others are free commands.
+
+
+class AssailCmd(Cmd):
+    """Free: a soldier in an enemy vehicle's tile says which compartment he attacks in the close
+    combat at the phase's end, and whether he drops a grenade in rather than shooting."""
+    type: Literal["assail"] = "assail"
+    serial: int
+    plate: int
+    part: Literal["hull", "turret", "cabin"]
+    grenade: bool = False
+
+    def words(self):
+        return ["assail", str(self.serial), str(self.plate), self.part, *(["grenade"] if self.grenade else [])]
+
+
+class CallCmd(Cmd):
+    """Free, once radio contact is made: call artillery of a bought kind onto a tile (a lettered
+    marker pair: one on the tile, one on the sighting track), or a fake call to bluff."""
+    type: Literal["call"] = "call"
+    serial: int  # the radio operator's dog tag or the vehicle's plate
+    kind: str  # ordnance chart id
+    tile: str
+    fake: bool = False
+
+    def words(self):
+        return ["call", str(self.serial), self.kind, self.tile, *(["fake"] if self.fake else [])]
+
+
+class AdjustCmd(Cmd):
+    """A SIGHT action for an artillery call: its marker climbs one row of the sighting track."""
+    type: Literal["adjust"] = "adjust"
+    serial: int
+    letter: str
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "adjust", str(self.serial), self.letter]
+
+
+class BarrageCmd(Cmd):
+    """Free and secret: plan a heavy artillery or rocket barrage for a later turn on a landmark."""
+    type: Literal["barrage"] = "barrage"
+    kind: str
+    turn: int
+    tile: str
+
+    def words(self):
+        return ["barrage", self.kind, str(self.turn), self.tile]
+
+
+class PopSmokeCmd(Cmd):
+    """A SHOOT action for a vehicle: pop smoke (a 2x smoke marker in its tile and a take cover)."""
+    type: Literal["popsmoke"] = "popsmoke"
+    serial: int  # the plate, or the crewman who pops it
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "popsmoke", str(self.serial)]
+
+
+class HandOffCmd(Cmd):
+    """A MOVE action: a soldier hands an equipment card to a friend beside him."""
+    type: Literal["handoff"] = "handoff"
+    serial: int
+    item: str
+    to: int
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "handoff", str(self.serial), self.item, str(self.to)]
+
+
+class RecoverCmd(Cmd):
+    """A MOVE action: search the tile for abandoned equipment (an identity check), or take over an
+    abandoned vehicle or gun (`plate`)."""
+    type: Literal["recover"] = "recover"
+    serial: int
+    item: str | None = None
+    plate: int | None = None
+    via: Via | None = None
+
+    @model_validator(mode="after")
+    def _one_thing(self) -> "RecoverCmd":
+        if (self.item is None) == (self.plate is None):
+            raise ValueError("recover needs either an item or a vehicle's plate")
+        return self
+
+    def words(self):
+        return [*_via(self.via), "recover", str(self.serial), self.item if self.item is not None else str(self.plate)]
+
+
+BATTLEFIELD_ACTIONS = (AdjustCmd, PopSmokeCmd, HandOffCmd, RecoverCmd)
+BATTLEFIELD_FREE = (AssailCmd, CallCmd, BarrageCmd)
+
+
 Command = Annotated[
     Union[Plan, Declare, Unhold, Keep, MoveCmd, Charge, Face, SightCmd, DrawCmd, CoverCmd, RallyCmd, HoldCmd,
           ShootCmd, TossCmd, VMove, VTurn, Turret, MovePlus, Unpin, Fire, Load, Acquire, Unbutton, Button,
           HullDown, VCover, Mount, Dismount, Shift, Repair, Extinguish, Done, Pass, HitPlus, Pay, Decline,
-          FightCmd, Capture, KillCmd, Stay, ReactCmd, PreemptCmd, Then, Skip, AlwaysPass, Reslot],
+          FightCmd, Capture, KillCmd, Stay, ReactCmd, PreemptCmd, Then, Skip, AlwaysPass, Reslot, UseCmd,
+          AssailCmd, CallCmd, AdjustCmd, BarrageCmd, PopSmokeCmd, HandOffCmd, RecoverCmd],
     Field(discriminator="type"),
 ]
 
 ACTION_COMMANDS = (MoveCmd, Charge, Face, SightCmd, DrawCmd, CoverCmd, RallyCmd, HoldCmd, ShootCmd, TossCmd,
-                   *VEHICLE_COMMANDS)
+                   *VEHICLE_COMMANDS, UseCmd, *BATTLEFIELD_ACTIONS)
 
 # --------------------------------------------------------------------------- parsing the text form
 
@@ -634,8 +757,12 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
     vehicle_verbs = ("vmove", "vturn", "turret", "moveplus", "unpin", "fire", "load", "acquire", "unbutton",
                      "button", "hulldown", "vcover", "mount", "dismount", "shift", "repair", "extinguish")
     if via and verb not in ("move", "charge", "face", "sight", "draw", "cover", "rally", "hold", "shoot", "toss",
-                            *vehicle_verbs):
+                            "use", *vehicle_verbs, *BATTLEFIELD_ACTION_VERBS):
         raise RuleError("tag, team and note go before an action (move, sight, shoot ...).")
+    if verb == "use":
+        return _use_command(args, seat, via, soldier)
+    if verb in BATTLEFIELD_VERBS:
+        return _battlefield_command(verb, args, seat, via, soldier)
     if verb == "plan":
         need(1, "plan [for FORCE] CARD CARD CARD(use - for an empty phase)")
         cards, declare, force, extra = [], {}, None, {}
@@ -780,7 +907,7 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
         if args and args[0].lower() not in ("on", "off"):
             raise RuleError("usage: alwayspass on|off")
         return AlwaysPass(seat=seat, on=not args or args[0].lower() == "on")
-    raise RuleError(f"unknown command {verb!r}. Commands:\n{GRAMMAR}\n{ADVANCED_GRAMMAR}")
+    raise RuleError(f"unknown command {verb!r}. Commands:\n{GRAMMAR}\n{ADVANCED_GRAMMAR}\n{BATTLEFIELD_GRAMMAR}")
 
 
 def _vehicle_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd:
@@ -822,56 +949,73 @@ def _vehicle_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd
             "vcover": VCover, "dismount": Dismount}[verb](**kw)
 
 
-# --------------------------------------------------------------------------- equipment (engine/equipment.py)
-# Appended by the equipment rules: one command, `use`, rebinding Command, ACTION_COMMANDS and
-# parse_command to include it. Everything above is unchanged.
-
-
-class UseCmd(Cmd):
-    """A SHOOT with an equipment card: throw smoke onto a cell, or fire a weapon at a target."""
-    type: Literal["use"] = "use"
-    serial: int
-    item: str
-    target: int | None = None
-    at: tuple[int, int] | None = None
-    via: Via | None = None
-
-    @model_validator(mode="after")
-    def _one_aim(self) -> "UseCmd":
-        if (self.target is None) == (self.at is None):
-            raise ValueError("use needs either a target or a cell (at x,y)")
-        return self
-
-    def words(self):
-        aim = [str(self.target)] if self.target is not None else ["at", f"{self.at[0]},{self.at[1]}"]
-        return [*_via(self.via), "use", str(self.serial), self.item, *aim]
-
-
-Command = Annotated[Union[Command.__origin__, UseCmd], Field(discriminator="type")]  # noqa: F811
-ACTION_COMMANDS = (*ACTION_COMMANDS, UseCmd)
-# The `use` line is in ADVANCED_GRAMMAR (on Discord: /act toss with item:).
-_parse_without_equipment = parse_command
-
-
-def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:  # noqa: F811
-    """Read one command line (the `use` verb here, everything else as before)."""
-    try:
-        words = shlex.split(line.strip())
-    except ValueError:
-        words = []
-    via = words[0].lower() if words and words[0].lower() in ("tag", "team", "note") else None
-    rest = words[1:] if via else words
-    if not rest or rest[0].lower() != "use":
-        return _parse_without_equipment(line, seat, resolve)
-    args = rest[1:]
-    usage = "use SOLDIER ITEM TARGET  |  use SOLDIER ITEM at x,y"
-
-    def soldier(word: str, what: str = "a soldier") -> int:
-        return resolve(word) if resolve is not None else _int(word, what)
-
+def _use_command(args: list[str], seat: int, via, soldier) -> Cmd:
+    """`use S ITEM T | use S ITEM at x,y` (equipment, engine/equipment.py)."""
     if len(args) == 3:
         return UseCmd(seat=seat, serial=soldier(args[0]), item=args[1].lower(),
                       target=soldier(args[2], "the target"), via=via)
     if len(args) == 4 and args[2].lower() == "at":
         return UseCmd(seat=seat, serial=soldier(args[0]), item=args[1].lower(), at=_cell(args[3]), via=via)
-    raise RuleError(f"usage: {usage}")
+    raise RuleError("usage: use SOLDIER ITEM TARGET  |  use SOLDIER ITEM at x,y")
+
+
+BATTLEFIELD_GRAMMAR = """\
+assail S PLATE hull|turret|cabin [grenade]   in an enemy vehicle's tile: the compartment S attacks
+call ACTOR KIND TILE [fake]      after radio contact: call artillery of a bought KIND onto TILE
+[via] adjust ACTOR LETTER        a Sight for artillery call LETTER: its marker climbs one row
+barrage KIND TURN TILE           plan heavy artillery or rockets in secret for TURN on landmark TILE
+[via] popsmoke ACTOR             a vehicle pops smoke (SHOOT): 2x smoke in its tile, then take cover
+[via] handoff S ITEM T           (MOVE) S hands equipment ITEM to T beside him
+[via] recover S ITEM|PLATE       (MOVE) search for abandoned ITEM, or take over abandoned vehicle PLATE"""
+BATTLEFIELD_VERBS = ("assail", "call", "adjust", "barrage", "popsmoke", "handoff", "recover")
+BATTLEFIELD_ACTION_VERBS = ("adjust", "popsmoke", "handoff", "recover")
+
+
+def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd:
+    usage = {line.split()[1] if line.startswith("[via]") else line.split()[0]: line.split("  ")[0].strip()
+             for line in BATTLEFIELD_GRAMMAR.splitlines()}[verb]
+    if via and verb not in BATTLEFIELD_ACTION_VERBS:
+        raise RuleError(f"{verb} is a free command: no tag, team or note before it.")
+
+    def need(n: int) -> None:
+        if len(args) < n:
+            raise RuleError(f"usage: {usage}")
+
+    if verb == "assail":
+        need(3)
+        part = args[2].lower()
+        if part not in ("hull", "turret", "cabin"):
+            raise RuleError(f"a compartment is hull, turret or cabin, not {args[2]!r}.")
+        extra = {a.lower() for a in args[3:]}
+        if extra - {"grenade"}:
+            raise RuleError(f"usage: {usage}")
+        return AssailCmd(seat=seat, serial=soldier(args[0]), plate=_int(args[1], "the vehicle's plate"), part=part,
+                         grenade="grenade" in extra)
+    if verb == "call":
+        need(3)
+        extra = {a.lower() for a in args[3:]}
+        if extra - {"fake"}:
+            raise RuleError(f"usage: {usage}")
+        return CallCmd(seat=seat, serial=soldier(args[0], "who calls"), kind=args[1].lower(), tile=args[2].upper(),
+                       fake="fake" in extra)
+    if verb == "adjust":
+        need(2)
+        return AdjustCmd(seat=seat, serial=soldier(args[0], "who sights"), letter=args[1].upper(), via=via)
+    if verb == "barrage":
+        need(3)
+        try:
+            turn = int(args[1])
+        except ValueError:
+            raise RuleError(f"a barrage's turn is a number, not {args[1]!r}.") from None
+        return BarrageCmd(seat=seat, kind=args[0].lower(), turn=turn, tile=args[2].upper())
+    if verb == "popsmoke":
+        need(1)
+        return PopSmokeCmd(seat=seat, serial=soldier(args[0], "who pops smoke"), via=via)
+    if verb == "handoff":
+        need(3)
+        return HandOffCmd(seat=seat, serial=soldier(args[0]), item=args[1].lower(), to=soldier(args[2], "who takes it"),
+                          via=via)
+    need(2)  # recover
+    if args[1].isdigit() and int(args[1]) >= 500:  # license plates are numbered from 500
+        return RecoverCmd(seat=seat, serial=soldier(args[0]), plate=int(args[1]), via=via)
+    return RecoverCmd(seat=seat, serial=soldier(args[0]), item=args[1].lower(), via=via)

@@ -489,7 +489,7 @@ class EquipmentDef(Frozen):
     # Advanced rules (Markers and Equipment). kind says which rule uses the card:
     # gear (carried, used by orders), grenade (extra grenades), optics, smoke (thrown smoke),
     # weapon (fired: rifle grenade, anti-tank rockets, charges), tool (entrenching tool), radio.
-    kind: Literal["gear", "grenade", "optics", "smoke", "weapon", "tool", "radio"] = "gear"
+    kind: Literal["gear", "grenade", "optics", "smoke", "weapon", "tool", "radio", "artillery", "mine"] = "gear"
     grenades: int = Field(0, ge=0, description="grenade pouch: grenades it adds")
     optics: int | None = Field(None, description="3 or 6: the magnification")
     look_ignore: int | None = Field(None, ge=0, description="optics: LOOK modifiers this size and below are ignored")
@@ -502,6 +502,13 @@ class EquipmentDef(Frozen):
     anti_tank: bool = Field(False, description="weapon: hits vehicles through the vehicle damage path")
     penetration: int | None = Field(None, ge=0, description="anti-tank: armour it defeats (damage checks)")
     dig: int | None = Field(None, ge=1, description="tool: cover bonus of a dug-in soldier (subtracted)")
+    # the vehicle book's Equipment/Ordnance chart (issue 9)
+    equip: bool = Field(True, description="chart 'Equip' column: counts against the carrier's equip limit")
+    search: bool = Field(False, description="chart 'Search' column: can be recovered once abandoned")
+    chart: bool = Field(True, description="listed on the chart (unlisted cards escape the equip limit)")
+    device: Literal["radio", "walkie", "phone"] | None = Field(
+        None, description="radio kind: a radio, walkie-talkie or field telephone (which artillery it may call)")
+    incendiary: bool = Field(False, description="weapon: fire against vehicles (molotov, flamethrower)")
 
     @model_validator(mode="after")
     def _coherent(self) -> "EquipmentDef":
@@ -660,12 +667,59 @@ class SideDef(Frozen):
     preset: list[ForceEntry] = Field(min_length=1)
     vehicles: list[VehicleEntry] = Field(default_factory=list, description="the preset's vehicles and guns")
     reinforcements: list[ForceEntry] = Field(default_factory=list)
+    ordnance: list[str] = Field(default_factory=list, description="artillery bought for the preset (chart ids)")
+    minefields: list[MinefieldDef] = Field(default_factory=list, description="the preset's mines, face down")
+    barrages: list[BarragePlan] = Field(default_factory=list, description="the preset's planned barrages (secret)")
 
     @model_validator(mode="after")
     def _one_way_in(self) -> "SideDef":
         if bool(self.entry) == bool(self.deploy):
             raise ValueError("a side either enters from entry areas or deploys on tiles (give exactly one)")
         return self
+
+
+# --------------------------------------------------------------------------- the vehicle book's battlefield (issue 9)
+# Contracts shared by the close-combat, artillery, mines, roadblock/smoke and equipment rules; each
+# rule module documents its own use of them (docs/battlefield.md).
+
+MineToken = Literal["at", "gp", "fake", "booby"]  # anti-tank, general purpose, fake, booby trap tokens
+
+
+class MinefieldDef(Frozen):
+    """Mine tokens laid face down in one tile at setup (two in a square, four in a landmark; the
+    kind the tokens make together is the minefield's kind, known only to its owner)."""
+
+    tile: str
+    tokens: list[MineToken] = Field(min_length=1, max_length=4)
+
+
+class RoadblockDef(Frozen):
+    """A roadblock or barricade overlay on a road tile (set at scenario setup)."""
+
+    tile: str
+    kind: Literal["roadblock", "barricade"] = "roadblock"
+    name: str = ""
+
+
+class BarragePlan(Frozen):
+    """A heavy artillery or rocket barrage planned in secret for a turn and a landmark tile."""
+
+    kind: str = Field(description="an ordnance chart id (rockets or heavy artillery)")
+    turn: int = Field(ge=1)
+    tile: str
+
+
+class ScenarioOptions(Frozen):
+    """The vehicle book's optional rules, switched on per scenario (all off by default)."""
+
+    trained_snipers: bool = Field(False, description="a sniper with a scope halves the armour protection of "
+                                                     "unbuttoned or on-deck crew")
+    ammo_loadouts: bool = Field(False, description="at most 12 VP of main-gun rounds other than HE and AP")
+    smg_vehicle_movement: bool = Field(False, description="vehicles move once per card part (the SMG style)")
+    schurzen: bool = Field(True, description="spaced armour doubles against HEAT rounds")
+    shooting_in_contact: bool = Field(False, description="every combat contact is a close combat with a "
+                                                         "shooting step")
+    fight_buttoned_up: bool = Field(False, description="a buttoned-up vehicle's crew shoot first in close combat")
 
 
 class StoryChanges(Frozen):
@@ -689,6 +743,9 @@ class ScenarioDef(Frozen):
                                                        "hidden marker in their tile")
     mines: list[str] = Field(default_factory=list, description="tiles sown with land mines")
     fires: list[str] = Field(default_factory=list, description="tiles (or landmarks) burning from the start")
+    options: ScenarioOptions = ScenarioOptions()  # the vehicle book's optional rules (issue 9)
+    roadblocks: list[RoadblockDef] = Field(default_factory=list, description="roadblock overlays on road tiles")
+    mines_allowed: bool = Field(False, description="a special rule lets both sides buy mines (not only Hold orders)")
 
     def side(self, nationality: str) -> SideDef:
         for s in self.sides:

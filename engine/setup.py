@@ -7,7 +7,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.board import direction_to
 from engine import equipment, teams, vehicle_setup
-from engine.content import ActionCardDef, Catalog, ForceEntry, Nationality, Rank, ScenarioDef, SoldierDef, VehicleEntry
+from engine.content import (
+    ActionCardDef, BarragePlan, Catalog, ForceEntry, MinefieldDef, Nationality, Rank, ScenarioDef, SoldierDef, VehicleEntry,
+)
 from engine.errors import RuleError
 from engine.log import Ctx
 from engine.rng import Rng
@@ -21,6 +23,10 @@ class SeatSpec(BaseModel):
     side: Nationality
     force: list[ForceEntry] | None = Field(None, description="None: take a share of the scenario's preset squad")
     vehicles: list[VehicleEntry] | None = Field(None, description="None: a share of the preset's vehicles")
+    # the vehicle book's battlefield (issue 9); None: the side's preset (the first player of a side gets it)
+    ordnance: list[str] | None = Field(None, description="artillery bought (ordnance chart ids)")
+    minefields: list[MinefieldDef] | None = Field(None, description="mines laid face down at setup")
+    barrages: list[BarragePlan] | None = Field(None, description="heavy artillery or rockets planned in secret")
 
 
 def soldier_cards(d: SoldierDef, rank: Rank | str, medals: int, cards: dict[str, ActionCardDef]) -> list[str]:

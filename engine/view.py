@@ -192,6 +192,71 @@ class HiddenMarker(V):
     count: int
 
 
+# ---------------------------------------------------------------- the vehicle book's battlefield (issue 9)
+# Public: markers and tokens face down. Private (Mine): letters, faces, plans and mine kinds.
+
+
+class ArtilleryMarkerView(V):
+    """An artillery marker on the map as the table sees it: cross-hairs only. Its letter, its
+    type and whether it is On Target or Fake stay with its owner until the reveal."""
+
+    id: int  # a public number for the marker (not its letter)
+    side: str
+    tile: str
+
+
+class ArtilleryCallView(V):
+    """One of a player's own artillery calls (private): the letter pair, its face and the track."""
+
+    letter: str
+    kind: str  # ordnance chart id
+    tile: str
+    rows_left: int  # Sight rows still to climb before On Target
+    fake: bool
+    caller: int | None = None  # the radio operator (dog tag) or vehicle (plate)
+
+
+class BarrageView(V):
+    """A heavy artillery or rocket barrage a player planned (private until its turn)."""
+
+    kind: str
+    turn: int
+    tile: str
+
+
+class MinefieldView(V):
+    """Mine tokens face down in a tile, as everyone sees them."""
+
+    tile: str
+    side: str
+    tokens: int
+
+
+class MyMinefieldView(V):
+    """One of his side's minefields with its tokens face up (private to that side's players)."""
+
+    tile: str
+    tokens: list[str]
+    kind: str  # at, gp, mixed, booby, fake
+
+
+class RoadblockView(V):
+    tile: str
+    kind: str
+    name: str = ""
+    defender: int | None = None  # the soldier in its fighting position
+
+
+class CloseCombatView(V):
+    """A close combat against a vehicle compartment still being fought (or due at the phase end)."""
+
+    plate: int
+    part: str  # hull, turret, cabin
+    attackers: list[int]
+    crew: list[int]
+    step: str = "due"  # due, shoot, initiative, fight
+
+
 class MyForce(V):
     """One of a seat's decks: his squad or one of his vehicles."""
 
@@ -217,6 +282,12 @@ class Mine(V):
     forces: list[MyForce] = Field(default_factory=list, description="hand and placed cards per deck")
     own_hidden: list[SoldierView] = Field(default_factory=list,
                                           description="his side's men the other side sees only as hidden markers")
+    artillery: list[ArtilleryCallView] = Field(default_factory=list, description="his artillery calls under way")
+    barrages: list[BarrageView] = Field(default_factory=list, description="his planned barrages not yet fired")
+    minefields: list[MyMinefieldView] = Field(default_factory=list, description="his side's mines, face up")
+    radio: dict[str, int] = Field(default_factory=dict, description="caller (dog tag or plate) -> LOOK phases "
+                                                                  "toward radio contact this turn")
+    ordnance: list[str] = Field(default_factory=list, description="artillery bought and not yet called")
 
 
 class View(V):
@@ -245,6 +316,11 @@ class View(V):
     vp_log: list[VpView]
     fires: list[str]
     mines: list[str] = Field(default_factory=list)  # land mines (engine/hazards.py): public
+    artillery: list[ArtilleryMarkerView] = Field(default_factory=list)  # artillery markers, face down
+    minefields: list[MinefieldView] = Field(default_factory=list)  # mine tokens, face down
+    roadblocks: list[RoadblockView] = Field(default_factory=list)
+    close_combats: list[CloseCombatView] = Field(default_factory=list)
+    options: dict[str, bool] = Field(default_factory=dict)  # the scenario's optional rules in force
     sighted: dict[str, list[int]] = Field(default_factory=dict)  # tile -> Sight markers (0 general, else a plate)
     smoke: dict[str, int]
     weather: dict[str, int]
