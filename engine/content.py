@@ -1028,6 +1028,8 @@ def load_catalog(root: Path | None = None) -> Catalog:
         _load_list(path, "tiles", TileDef, tiles)
     equipment: dict[str, EquipmentDef] = {}
     _load_list(assets / "equipment.yaml", "equipment", EquipmentDef, equipment)
+    for path in sorted((assets / "equipment").glob("*.yaml")):  # the ordnance chart's groups (issue 9)
+        _load_list(path, "equipment", EquipmentDef, equipment)
     vehicles: dict = {}
     for path in sorted((assets / "vehicles").glob("*.yaml")):
         _load_vehicles(path, cards, vehicles)
