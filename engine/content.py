@@ -509,6 +509,8 @@ class EquipmentDef(Frozen):
     device: Literal["radio", "walkie", "phone"] | None = Field(
         None, description="radio kind: a radio, walkie-talkie or field telephone (which artillery it may call)")
     incendiary: bool = Field(False, description="weapon: fire against vehicles (molotov, flamethrower)")
+    owner: int | None = Field(None, description="dog tag named on the card: always his to carry (engine/equipment.py)")
+    goal: bool = Field(False, description="a scenario's goal: never abandoned, never searched for (engine/recovery.py)")
 
     @model_validator(mode="after")
     def _coherent(self) -> "EquipmentDef":
