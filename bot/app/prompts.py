@@ -14,7 +14,7 @@ from engine import commands as C
 from engine.legal import plan_options
 from engine.view import CardView, Mine, private_view
 
-from bot.app import vehicle_words
+from bot.app import battlefield_words, vehicle_words
 from bot.app.replies import Choice
 
 # the /vehicle subcommands, as a prompt names them (the console writes the script verbs instead)
@@ -216,6 +216,8 @@ def hand_text(mine: Mine, st: GameState | None = None) -> str:
     if mine.soldier_vp:
         lines.append("**Your soldiers are worth:** " + ", ".join(
             f"{serial}: {vp} VP" for serial, vp in sorted(mine.soldier_vp.items())))
+    # the vehicle book's battlefield (issue 9): his artillery, barrages, radio, ordnance, mines
+    lines += battlefield_words.private_lines(mine, battlefield_words.ordnance_names(st) if st is not None else None)
     lines.append(f"Cards left in your deck: {mine.deck_top}.")
     return "\n".join(lines)
 
@@ -274,11 +276,20 @@ def prompt_text(st: GameState, seat: int, kind: str, detail: str) -> str:
                     f"`/vehicle {VEHICLE_ACTIONS}` with its plate or a crewman, `/act sight|shoot|draw` "
                     "likewise; `/act done` finishes the part in use, `/act pass` the card.")
         vehicles = " `/vehicle ...` for vehicles, crews and getting on;" if st.vehicles else ""
+        # issue 9: artillery, close combat against vehicles, smoke, hand-offs go by /field
+        vehicles += (" `/field assail|call|adjust|barrage|popsmoke|handoff|recover` for the battlefield;"
+                     if st.vehicles or _battlefield(st, seat) else "")
         return (f"{head}\nUse `/act move|face|sight|cover|rally|hold|draw|shoot|toss|charge` "
                 f"with your soldiers;{vehicles} `/act done` finishes the part in use, `/act pass` the card.")
     if kind in WINDOWS:
         return f"{head}\n" + window_text(st, seat, kind)
     return f"{head}\nChoose below, or answer with `/act {kind}`."
+
+
+def _battlefield(st: GameState, seat: int) -> bool:
+    """Whether the seat has artillery to call or calls under way (then his prompt names /field)."""
+    mine = private_view(st, seat)
+    return mine is not None and bool(mine.ordnance or mine.artillery or mine.barrages)
 
 
 def window_text(st: GameState, seat: int, kind: str) -> str:

@@ -40,7 +40,7 @@ from engine.script import parse_line
 from engine.setup import budget, check_force
 from engine.undo import undoable
 
-from bot.app import eventlog, prompts, suggest, vehicle_words
+from bot.app import battlefield_words, eventlog, prompts, suggest, vehicle_words
 from bot.app.deadlines import DEFAULT_HOURS, DeadlineKey, Hours, due_of, plan, unchanged, window_hours
 from bot.app.documents import Lobby, LobbyDoc, LobbySeat, StateCodec, force_text, parse_force
 from bot.app.errors import NoGame, NotYours, OutOfDate, Refused
@@ -850,6 +850,7 @@ class GameService:
             due = due_of(loaded.deadlines, a.seat, a.kind)
             lines.append(f"Waiting for {v.seats[a.seat].name} to {a.detail}"
                          + (f" (default at {due:%Y-%m-%d %H:%M} UTC)." if due else "."))
+        lines += battlefield_words.public_lines(v)  # issue 9: markers and mine tokens face down
         if v.result:
             lines.append(f"Result: {v.result.get('reason')}.")
         lines.append(f"Deadline per decision: {loaded.hours:g} h.")
@@ -1156,6 +1157,9 @@ class GameService:
                 pairs = suggest.preempt_targets(st, cmds, card)
             elif what == "preempt-men":
                 pairs = suggest.preempt_men(st, cmds, card, target)
+            elif what.startswith("field:"):  # issue 9, /field: "field:VERB:FIELD" (e.g. field:call:kind)
+                _, fverb, fname = what.split(":")
+                pairs = suggest.battlefield(st, seat, cmds, fverb, fname, soldier)
             else:
                 return []
             return suggest.pick(pairs, typed)

@@ -225,3 +225,46 @@ def preempt_men(st: GameState, cmds: list[C.Cmd], card: str | None, target: str 
             continue
         out.append((", ".join(W.who(st, s) for s in c.soldiers), " ".join(str(s) for s in c.soldiers)))
     return out
+
+
+# ----------------------------------------------------------------- the battlefield (issue 9): /field
+
+def battlefield(st: GameState, seat: int, cmds: list[C.Cmd], verb: str, field: str,
+                soldier: str | None = None) -> list[tuple[str, str]]:
+    """Values of a `/field` option: the `field` of the legal `verb` commands (for `soldier`, if
+    chosen), labelled in the game's words. Artillery kinds and letters come from the caller's
+    own `Mine` when nothing is legal yet (his ordnance, his calls): only his own secrets, and
+    autocomplete answers only him."""
+    from bot.app import battlefield_words as B
+    names = B.ordnance_names(st)
+    mine = private_view(st, seat)
+
+    def label(value) -> str:
+        if field in ("plate",) or (field == "serial" and value in st.vehicles):
+            return W.vehicle(st, value) if value in st.vehicles else str(value)
+        if field in ("serial", "to"):
+            return W.who(st, value)
+        if field == "kind":
+            return f"{B.ordnance_name(value, names)} ({value})"
+        if field == "letter":
+            call = next((c for c in (mine.artillery if mine else []) if c.letter == value), None)
+            return B.call_line(call, names) if call else value
+        if field == "item" and value in st.setup.equipment:
+            return f"{value} — {st.setup.equipment[value].name}"
+        return str(value)
+
+    values = []
+    for c in _of_verb(cmds, verb):
+        if field != "serial" and soldier and not _actor(c, soldier):
+            continue
+        v = getattr(c, field, None)
+        if v is not None and v not in values:
+            values.append(v)
+    if not values and mine is not None:
+        if field == "kind":
+            values = list(dict.fromkeys(mine.ordnance))
+        elif field == "letter":
+            values = [c.letter for c in mine.artillery]
+    if not values and field == "serial":
+        return soldiers(st, seat, cmds, verb)
+    return [(label(v), str(v)) for v in values]

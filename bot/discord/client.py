@@ -19,6 +19,7 @@ from bot.discord.campaign_cog import campaign_group
 from bot.discord.commands import commands
 from bot.discord.components import ITEMS
 from bot.discord.courier import Courier
+from bot.discord.field_cog import field_group
 from bot.discord.roll_cog import roll_group
 from bot.discord.vehicle_cog import vehicle_group
 from bot.store import SqliteStore
@@ -42,6 +43,7 @@ def build_tree(client: discord.Client, adapter: Adapter, campaigns: CampaignServ
     for command in commands(adapter):
         tree.add_command(command)
     tree.add_command(vehicle_group(adapter))
+    tree.add_command(field_group(adapter))  # issue 9: the battlefield's lines
     if campaigns is not None:
         tree.add_command(campaign_group(campaigns, adapter.service, adapter.courier))
     tree.add_command(roll_group())

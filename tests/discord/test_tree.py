@@ -34,8 +34,8 @@ def size(node: dict[str, Any]) -> int:
 
 def test_the_tree_has_every_command_of_the_issue(tree):
     names = {c.name for c in tree.get_commands()}
-    assert names == {"game", "hand", "plan", "act", "vehicle", "board", "log", "soldier", "panel", "campaign",
-                     "roll"}
+    assert names == {"game", "hand", "plan", "act", "vehicle", "field", "board", "log", "soldier", "panel",
+                     "campaign", "roll"}
     assert "play" in {c.name for c in command(tree, "campaign").commands}
     assert {c.name for c in command(tree, "game").commands} == {
         "new", "join", "leave", "forces", "start", "status", "undo", "rollback", "abandon", "always-pass",
@@ -99,7 +99,7 @@ def test_every_play_command_takes_an_optional_game(payloads):
             assert games and games[0]["type"] == 4 and not games[0].get("required"), leaf["name"]
             assert games[0].get("autocomplete"), leaf["name"]
             found += 1
-    assert found == 10 + 6 + 25 + 17  # /game but new; hand, plan, board, log, soldier, panel; /act; /vehicle
+    assert found == 10 + 6 + 25 + 17 + 7  # /game but new; hand, plan, board, log, soldier, panel; /act; /vehicle; /field
 
 
 def grammar_verbs() -> set[str]:
@@ -142,3 +142,30 @@ def test_vehicle_commands_take_the_script_lines_options(tree):
 def test_dm_only_game_group_is_guild_only(payloads):
     game = next(p for p in payloads if p["name"] == "game")
     assert game.get("dm_permission") is False or game.get("contexts") == [0]
+
+
+def test_field_mirrors_every_verb_of_the_battlefield_grammar(tree):
+    """/field has one subcommand per BATTLEFIELD_GRAMMAR verb (issue 9), and none of /act's or /vehicle's."""
+    from bot.discord.field_cog import VERBS
+    from engine.commands import BATTLEFIELD_GRAMMAR, BATTLEFIELD_VERBS
+    grammar = {row.replace("[via]", "").split()[0] for row in BATTLEFIELD_GRAMMAR.splitlines()}
+    field = {VERBS.get(c.name, c.name) for c in command(tree, "field").commands}
+    assert field == grammar == set(BATTLEFIELD_VERBS)
+    others = {c.name for c in command(tree, "act").commands} | {c.name for c in command(tree, "vehicle").commands}
+    assert not field & others
+
+
+def test_field_commands_take_the_script_lines_options(tree):
+    """Each /field command's required options are the script line's words, in order, and every
+    word option is suggested (or a choice)."""
+    words = {"assail": ["soldier", "plate", "part"], "call": ["actor", "kind", "tile"], "adjust": ["actor", "letter"],
+             "barrage": ["kind", "turn", "tile"], "popsmoke": ["actor"], "handoff": ["soldier", "item", "to"],
+             "recover": ["soldier"]}
+    for name, required in words.items():
+        cmd = command(tree, f"field {name}")
+        assert [p.name for p in cmd.parameters if p.required] == required, name
+        assert all(p.autocomplete or p.choices or p.type.name in ("boolean", "integer")
+                   for p in cmd.parameters if p.name not in ("via",)), name
+        via = [p for p in cmd.parameters if p.name == "via"]
+        from engine.commands import BATTLEFIELD_ACTION_VERBS
+        assert bool(via) == (name in BATTLEFIELD_ACTION_VERBS), name

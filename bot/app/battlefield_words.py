@@ -1,0 +1,112 @@
+"""How the vehicle book's battlefield reads to players (issue 9): artillery markers, planned
+barrages, radio contact, ordnance, minefields, roadblocks and close combats.
+
+Two kinds of lines, kept apart on purpose:
+
+- `private_lines(mine)` reads only a seat's `Mine` (engine/view.py): his own artillery calls
+  with their letters and faces, his planned barrages, his radio contact, his ordnance left and
+  his side's minefields with their kinds. They go to that player alone (his desk, his DM, the
+  console's private text).
+- `public_lines(view)` reads only the public `View`: markers and tokens face down (a number and
+  a side, never a letter, a kind or a face), roadblocks, close combats and the optional rules.
+
+Used by bot/app/prompts.py (the desk), bot/app/service.py (`/game status`), bot/console/text.py
+and bot/render (the picture's words), so every front end says the same thing.
+"""
+from __future__ import annotations
+
+from engine.view import ArtilleryCallView, Mine, View
+
+MINE_KINDS = {"at": "anti-tank", "gp": "general purpose", "mixed": "mixed", "booby": "booby trap",
+              "fake": "fake"}
+TOKEN_NAMES = {"at": "AT", "gp": "GP", "fake": "fake", "booby": "booby"}
+OPTION_NAMES = {"trained_snipers": "trained snipers", "ammo_loadouts": "ammo loadouts",
+                "smg_vehicle_movement": "SMG-style vehicle movement", "schurzen": "Schürzen",
+                "shooting_in_contact": "shooting in combat contact", "fight_buttoned_up": "fighting buttoned up"}
+PARTS = {"hull": "hull", "turret": "turret", "cabin": "cabin"}
+
+
+def ordnance_name(kind: str, names: dict[str, str] | None = None) -> str:
+    """An ordnance chart id as a player reads it: its chart name if known, else the id."""
+    if names and kind in names:
+        return names[kind]
+    return kind.replace("_", " ").replace("-", " ")
+
+
+def mine_kind(kind: str) -> str:
+    return MINE_KINDS.get(kind, kind)
+
+
+def call_state(c: ArtilleryCallView) -> str:
+    """"Fake", "On Target" or "2 rows to On Target"."""
+    if c.fake:
+        return "Fake"
+    if c.rows_left <= 0:
+        return "On Target"
+    return f"{c.rows_left} row{'s' if c.rows_left != 1 else ''} to On Target"
+
+
+def call_line(c: ArtilleryCallView, names: dict[str, str] | None = None) -> str:
+    by = f", called by {c.caller}" if c.caller is not None else ""
+    return f"{c.letter}: {ordnance_name(c.kind, names)} on {c.tile}, {call_state(c)}{by}"
+
+
+def private_lines(mine: Mine, names: dict[str, str] | None = None, *, bold: bool = True) -> list[str]:
+    """The seat's battlefield secrets, one line per subject (none when he has none). `names`
+    maps ordnance ids to their chart names; `bold` marks the heads for Discord."""
+    b = (lambda s: f"**{s}**") if bold else (lambda s: s)  # noqa: E731
+    out = []
+    if mine.artillery:
+        out.append(b("Your artillery calls:") + " " + "; ".join(call_line(c, names) for c in mine.artillery))
+    if mine.barrages:
+        out.append(b("Your planned barrages (secret):") + " " + "; ".join(
+            f"{ordnance_name(p.kind, names)} on {p.tile} at the start of turn {p.turn}" for p in mine.barrages))
+    if mine.radio:
+        out.append(b("Radio contact this turn:") + " " + "; ".join(
+            f"{caller}: {n} LOOK phase{'s' if n != 1 else ''} so far" for caller, n in sorted(mine.radio.items())))
+    if mine.ordnance:
+        counts: dict[str, int] = {}
+        for k in mine.ordnance:
+            counts[k] = counts.get(k, 0) + 1
+        out.append(b("Artillery to call:") + " " + ", ".join(
+            f"{ordnance_name(k, names)}" + (f" x{n}" if n > 1 else "") for k, n in counts.items()))
+    if mine.minefields:
+        out.append(b("Your side's minefields (face down to the enemy):") + " " + "; ".join(
+            f"{m.tile} {mine_kind(m.kind)} ({'+'.join(TOKEN_NAMES.get(t, t) for t in m.tokens)})"
+            for m in mine.minefields))
+    return out
+
+
+def public_lines(v: View, *, bold: bool = True) -> list[str]:
+    """What the table sees of the battlefield: markers and tokens face down, roadblocks,
+    close combats, optional rules in force. Reads no `mine`."""
+    b = (lambda s: f"**{s}**") if bold else (lambda s: s)  # noqa: E731
+    out = []
+    if v.artillery:
+        out.append(b("Artillery markers (face down):") + " " + ", ".join(
+            f"{m.tile} ({m.side})" for m in sorted(v.artillery, key=lambda m: (m.tile, m.side, m.id))))
+    if v.minefields:
+        out.append(b("Mine tokens (face down):") + " " + ", ".join(
+            f"{m.tile}: {m.tokens} {m.side} token{'s' if m.tokens != 1 else ''}"
+            for m in sorted(v.minefields, key=lambda m: (m.tile, m.side))))
+    if v.roadblocks:
+        out.append(b("Roadblocks:") + " " + ", ".join(
+            f"{r.tile} {r.kind}" + (f" ({r.name})" if r.name else "")
+            + (f", fighting position held by {r.defender}" if r.defender is not None else "")
+            for r in v.roadblocks))
+    if v.close_combats:
+        out.append(b("Close combats:") + " " + "; ".join(
+            f"{c.plate} {PARTS.get(c.part, c.part)}: {', '.join(map(str, c.attackers)) or 'nobody'} against "
+            f"{', '.join(map(str, c.crew)) or 'an empty compartment'} ({c.step})" for c in v.close_combats))
+    on = [OPTION_NAMES.get(k, k.replace("_", " ")) for k, val in v.options.items() if val]
+    if on:
+        out.append(b("Optional rules:") + " " + ", ".join(on))
+    return out
+
+
+def ordnance_names(st) -> dict[str, str]:
+    """Ordnance chart ids -> names, from a game's equipment cards (empty if it has none)."""
+    try:
+        return {k: e.name for k, e in st.setup.equipment.items()}
+    except AttributeError:
+        return {}
