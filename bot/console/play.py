@@ -28,7 +28,7 @@ from bot.app.errors import Refused
 from bot.console import text
 from bot.store import SqliteStore
 from engine import RuleError, load_catalog, view
-from engine.commands import GRAMMAR
+from engine.commands import ADVANCED_GRAMMAR, BATTLEFIELD_GRAMMAR, GRAMMAR
 from engine.errors import ContentError
 from engine.position import load_position
 from engine.record import Record, parse_command_json
@@ -333,6 +333,9 @@ class HotSeat:
         svc, where = self.t.service, self.t.where
         if word == "help":
             print(GRAMMAR)
+            print(ADVANCED_GRAMMAR)
+            print("the battlefield (artillery, close combat on vehicles, smoke, equipment):")
+            print(BATTLEFIELD_GRAMMAR)
             print("Also: board, soldiers, vehicles, hand, options, log, undo, quit; a number picks a listed "
                   "choice (`options` lists every command you may give now, numbered). Soldiers may be named "
                   "by dog tag or name, vehicles by license plate.")

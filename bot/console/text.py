@@ -3,6 +3,7 @@ soldiers, the vehicles and guns with their panels, the phase cards, and (for the
 prompted) his hand per deck and his orders."""
 from __future__ import annotations
 
+from bot.app import battlefield_words
 from engine.view import CardView, VehicleView, View
 
 US_MARKS = "abcdefghijklmnopqrstuvwxyz"
@@ -212,6 +213,7 @@ def header(v: View) -> str:
         extras.append(f"weather LOOK {v.weather['look']:+d} SHOOT {v.weather['shoot']:+d}")
     if extras:
         lines.append("   " + "; ".join(extras))
+    lines += ["   " + x for x in battlefield_words.public_lines(v, bold=False)]  # issue 9: face down
     return "\n".join(lines)
 
 
@@ -244,6 +246,7 @@ def private_text(v: View) -> str:
     if mine.fight_cards:
         lines.append("Your fight cards:")
         lines += ["  " + card_line(c) for c in mine.fight_cards]
+    lines += battlefield_words.private_lines(mine, bold=False)  # issue 9: his artillery, barrages, mines
     return "\n".join(lines)
 
 

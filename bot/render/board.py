@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from bot.render import battlefield
 from bot.render import style as S
 from bot.render.draw import (
     arrow_head,
@@ -143,6 +144,9 @@ LEGEND = [
     (26, "feature", "road", "Road"), (26, "feature", "water", "Water"), (26, "smoke", "", "Smoke"),
     (24, "fire", "", "Fire"), (40, "move", "", "Move"), (44, "shot", "", "Shot"), (28, "blast", "", "Blast"),
     (20, "kia", "", "Killed"),
+    # the battlefield (issue 9, battlefield.py): face down, as the table sees them
+    (24, "artillery", "US", "Artillery marker"), (24, "mines", "DE", "Mine tokens"),
+    (44, "roadblock", "", "Roadblock"), (20, "ccombat", "", "Close combat on a vehicle"),
 ]
 
 
@@ -414,6 +418,14 @@ class BoardPanel(Panel):
             draw_vehicle(img, d, (x, y - 15, x + 28, y + 13), fake, None, 22)
         elif kind == "vbadge":
             vehicle_badge(d, (x + 9 + (4 if arg == "moveplus" else 0), y), 9, arg, "M+")
+        elif kind == "artillery":  # issue 9: the battlefield's marks (battlefield.py)
+            battlefield.artillery_marker(d, (x + 12, y), 10, arg)
+        elif kind == "mines":
+            battlefield.mine_token(d, (x + 12, y), 10, arg, 2)
+        elif kind == "roadblock":
+            battlefield.roadblock_bar(d, (x, y - 6, x + 44, y + 6))
+        elif kind == "ccombat":
+            battlefield.close_combat_mark(d, (x + 10, y), 9)
 
     # ------------------------------------------------------------------ dynamic layer
 
@@ -422,6 +434,7 @@ class BoardPanel(Panel):
         d = ImageDraw.Draw(img)
         origins = tile_origins(view)
         self._effects(img, d, L, view, origins)
+        battlefield.draw_ground(img, d, L, view, origins)  # issue 9: roadblocks, mine tokens face down
         men = self.men(view)
         here = [s for s in men if s.at is not None and s.status == "board"]
         for s in here:
@@ -444,6 +457,7 @@ class BoardPanel(Panel):
         self._hidden_markers(img, d, L, view, origins)
         for v in standing:
             self._vehicle_markers(d, L, view, v, origins)
+        battlefield.draw_above(img, d, L, view, origins)  # issue 9: artillery markers face down, close combats
         self._entries(d, L, view, origins)
         self._header(img, d, L, view)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
+from bot.render import battlefield
 from bot.render import style as S
 from bot.render.board import BoardLayout, BoardPanel, tile_origins
 from bot.render.draw import dashed_rect, fit, text, text_width
@@ -21,8 +22,14 @@ CHIP_W, CHIP_H = 270, 34
 HAND_ROWS = 2
 
 
+BATTLEFIELD_ROW = 26  # issue 9: one footer line per battlefield subject (artillery, barrages, radio, mines)
+
+
 class PrivateBoardPanel(BoardPanel):
     footer_h = 236
+
+    def layout(self, view) -> BoardLayout:
+        return BoardLayout.for_view(view, self.footer_h + BATTLEFIELD_ROW * len(_battlefield_lines(view)))
 
     def draw_dynamic(self, view, img: Image.Image) -> None:
         if view.mine is None:
@@ -30,6 +37,7 @@ class PrivateBoardPanel(BoardPanel):
         super().draw_dynamic(view, img)
         L = self.layout(view)
         d = ImageDraw.Draw(img)
+        battlefield.draw_private(img, d, L, view, tile_origins(view))  # issue 9: his letters, his mine kinds
         self._unseen_rings(d, L, view)
         self._order_landmark(d, L, view)
         self._soldier_vp(d, L, view)
@@ -133,6 +141,9 @@ class PrivateBoardPanel(BoardPanel):
             held.append(f"{serial} {names.get(serial, '')}: " + ", ".join(c.id for c in cards))
         text(d, (x0, row + 10), fit("Held: " + ("; ".join(held) if held else "none"), 16, W - 2 * x0), 16,
              S.INK, anchor="lm")
+        for i, words in enumerate(_battlefield_lines(view)):  # issue 9: his artillery, barrages, radio, mines
+            text(d, (x0, row + 10 + BATTLEFIELD_ROW * (i + 1)), fit(words, 16, W - 2 * x0), 16, S.HIGHLIGHT,
+                 anchor="lm")
 
     @staticmethod
     def _chip(d, xy, card, note: str = "") -> None:
@@ -152,6 +163,14 @@ class PrivateBoardPanel(BoardPanel):
             ax += 28
         label = f"{card.id} {card.title}" + (f" ({note})" if note else "")
         text(d, (ax + 4, y + CHIP_H / 2), fit(label, 15, x + CHIP_W - ax - 10), 15, S.INK, anchor="lm")
+
+
+def _battlefield_lines(view) -> list[str]:
+    """The seat's battlefield secrets as footer lines (bot/app/battlefield_words.py)."""
+    if view.mine is None:
+        return []
+    from bot.app.battlefield_words import private_lines
+    return private_lines(view.mine, bold=False)
 
 
 def dashed_ring(d, c, r: float, fill, width: int = 3, dashes: int = 12) -> None:

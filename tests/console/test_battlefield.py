@@ -1,0 +1,63 @@
+"""The battlefield in the terminal (issue 9): `help` lists the battlefield lines; the player at
+the keyboard reads his artillery calls, barrages, radio contact, ordnance and his side's mine
+kinds in his private text; the table text shows markers and tokens face down only; the new
+lines read as commands."""
+from __future__ import annotations
+
+import asyncio
+import types
+from pathlib import Path
+
+import pytest
+
+from bot.console import text
+from bot.console.play import HotSeat
+from engine import load_catalog, view
+from engine import commands as C
+from engine.commands import BATTLEFIELD_GRAMMAR
+from engine.position import load_position
+from engine.script import parse_line
+from tests.app.battlefield_views import leaks, with_secrets
+from tests.render.conftest import yard
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
+
+
+@pytest.fixture(scope="module")
+def state():
+    return load_position(load_catalog(FIXTURE), yard())[0]
+
+
+def test_help_lists_every_battlefield_line(capsys):
+    hot = HotSeat(types.SimpleNamespace(service=None, where=None))
+    assert asyncio.run(hot._meta("help", None, 0))
+    out = capsys.readouterr().out
+    for row in BATTLEFIELD_GRAMMAR.splitlines():
+        assert row in out
+    assert "react CARD" in out  # the advanced lines too
+
+
+def test_his_private_text_lists_his_battlefield_secrets(state):
+    mine = text.private_text(with_secrets(view(state, 0), seat=0))
+    assert "Your artillery calls: QQ: howitzer zeta on 31A, 2 rows to On Target, called by 1; " \
+           "XJ: howitzer zeta on L9A, On Target, called by 1; ZV: howitzer zeta on L9A, Fake" in mine
+    assert "Your planned barrages (secret): rockets omega on L9A at the start of turn 7" in mine
+    assert "Your side's minefields (face down to the enemy): 31A booby trap (booby+booby)" in mine
+    assert "Artillery to call: howitzer zeta x2, rockets omega" in mine
+
+
+def test_the_table_text_shows_markers_and_tokens_face_down_only(state):
+    board = text.full_text(with_secrets(view(state, 0), seat=0))
+    assert "   Artillery markers (face down): 31A (DE), 31A (US), L9A (US), L9A (US)" in board
+    assert "   Mine tokens (face down): 31A: 2 US tokens, L9A: 4 US tokens" in board
+    assert "   Roadblocks: 31A roadblock" in board
+    assert leaks(board) == []
+
+
+@pytest.mark.parametrize("line, cls", [
+    ("assail 1 902 turret grenade", C.AssailCmd), ("call 1 mortar-81 33A fake", C.CallCmd),
+    ("tag adjust 1 B", C.AdjustCmd), ("barrage rockets 3 L9A", C.BarrageCmd), ("team popsmoke 1", C.PopSmokeCmd),
+    ("handoff Avery radio Brooks", C.HandOffCmd), ("note recover 1 bazooka", C.RecoverCmd),
+])
+def test_the_battlefield_lines_read_as_console_commands(state, line, cls):
+    assert isinstance(parse_line(state, line, 0), cls)
