@@ -110,3 +110,46 @@ def ordnance_names(st) -> dict[str, str]:
         return {k: e.name for k, e in st.setup.equipment.items()}
     except AttributeError:
         return {}
+
+
+def describe(st, cmd) -> str | None:
+    """A battlefield command in the game's words, for its own player only (his buttons, his
+    console options, his "Done:" reply): "Pvt. Avery (1) calls 81 mm mortar on 12A (a fake)".
+    None for any other command."""
+    from engine import commands as C
+    from bot.app import vehicle_words as W
+
+    def who(serial: int) -> str:
+        try:
+            return W.who(st, serial)
+        except (KeyError, AttributeError):
+            return str(serial)
+
+    via = f" [{cmd.via}]" if getattr(cmd, "via", None) else ""
+    names = ordnance_names(st)
+    if isinstance(cmd, C.AssailCmd):
+        how = ", dropping a grenade in" if cmd.grenade else ""
+        return f"{who(cmd.serial)} attacks the {cmd.part} of {who(cmd.plate)}{how}"
+    if isinstance(cmd, C.CallCmd):
+        return (f"{who(cmd.serial)} calls {ordnance_name(cmd.kind, names)} on {cmd.tile}"
+                + (" (a fake)" if cmd.fake else ""))
+    if isinstance(cmd, C.AdjustCmd):
+        return f"{who(cmd.serial)} adjusts artillery call {cmd.letter}{via}"
+    if isinstance(cmd, C.BarrageCmd):
+        return f"plan {ordnance_name(cmd.kind, names)} on {cmd.tile} for the start of turn {cmd.turn} (secret)"
+    if isinstance(cmd, C.PopSmokeCmd):
+        return f"{who(cmd.serial)} pops smoke{via}"
+    if isinstance(cmd, C.HandOffCmd):
+        return f"{who(cmd.serial)} hands {_item(st, cmd.item)} to {who(cmd.to)}{via}"
+    if isinstance(cmd, C.RecoverCmd):
+        if cmd.plate is not None:
+            return f"{who(cmd.serial)} takes over {who(cmd.plate)}{via}"
+        return f"{who(cmd.serial)} searches for {_item(st, cmd.item)}{via}"
+    return None
+
+
+def _item(st, item: str) -> str:
+    try:
+        return st.setup.equipment[item].name
+    except (KeyError, AttributeError):
+        return item

@@ -91,6 +91,9 @@ def label(st: GameState, cmd: C.Cmd) -> str:
         return "Always pass on react and preempt cards" if cmd.on else "Ask me about react and preempt cards"
     if vehicle_words.is_vehicle_command(st, cmd):
         return vehicle_words.describe(st, cmd)
+    words = battlefield_words.describe(st, cmd)  # issue 9: the battlefield's commands
+    if words is not None:
+        return words
     return str(cmd)
 
 
@@ -106,6 +109,9 @@ def in_words(st: GameState, cmd: C.Cmd) -> str:
             return f" — for {vehicle_words.deck_name(st, fid)}" if fid else ""
         if vehicle_words.is_vehicle_command(st, cmd):
             return f" — {vehicle_words.describe(st, cmd)}"
+        words = battlefield_words.describe(st, cmd)  # issue 9: the battlefield's commands
+        if words is not None:
+            return f" — {words}"
     except (KeyError, AttributeError):  # words are a courtesy: never fail a done command on them
         pass
     return ""

@@ -69,3 +69,31 @@ def test_no_secret_of_any_mine_reaches_the_public_lines(calls, kinds):
     a, b = _Public(**public_fields()), _Public(**public_fields())
     b.mine = mine
     assert B.public_lines(a) == B.public_lines(b)
+
+
+def test_his_battlefield_commands_read_in_the_games_words():
+    """Buttons, console options and the "Done:" reply (all his alone) name the men and the tank."""
+    from pathlib import Path
+
+    import yaml
+
+    from bot.app.prompts import in_words, label
+    from engine import load_catalog
+    from engine.position import load_position
+    from engine.script import parse_line
+    root = Path(__file__).resolve().parents[1] / "fixtures"
+    st = load_position(load_catalog(root / "rules"),
+                       yaml.safe_load((root / "positions" / "tank-duel.yaml").read_text()))[0]
+    said = {line: label(st, parse_line(st, line, 0)) for line in (
+        "assail 1 902 turret grenade", "call 1 mortar-zz 43A fake", "tag adjust 1 B", "barrage rockets-zz 3 44A",
+        "popsmoke 901", "handoff 1 radio 60", "recover 1 902")}
+    assert said["assail 1 902 turret grenade"] == "Pvt. Avery (1) attacks the turret of Test Panzer 902, " \
+                                                  "dropping a grenade in"
+    assert said["call 1 mortar-zz 43A fake"] == "Pvt. Avery (1) calls mortar zz on 43A (a fake)"
+    assert said["tag adjust 1 B"] == "Pvt. Avery (1) adjusts artillery call B [tag]"
+    assert said["barrage rockets-zz 3 44A"] == "plan rockets zz on 44A for the start of turn 3 (secret)"
+    assert said["popsmoke 901"] == "Test Sherman 901 pops smoke"
+    assert said["handoff 1 radio 60"].startswith("Pvt. Avery (1) hands ") and "Pvt. Abbott (60" in said[
+        "handoff 1 radio 60"]
+    assert said["recover 1 902"] == "Pvt. Avery (1) takes over Test Panzer 902"
+    assert in_words(st, parse_line(st, "popsmoke 901", 0)) == " — Test Sherman 901 pops smoke"
