@@ -189,16 +189,19 @@ def draw_private(img, d, L, view, origins) -> None:
     his calls, and his side's mine kinds under their tokens. Reads only `view.mine`."""
     m = view.mine
     size = max(10, L.ppi // 3)
+    sides = {s.side for s in view.seats if s.index == m.seat}
     per_tile: dict[str, int] = {}
     for c in m.artillery:
         t = _tile(view, origins, c.tile)
         if t is None:
             continue
-        i = per_tile.get(c.tile, 0)
-        per_tile[c.tile] = i + 1
-        x, y = marker_spot(L, t[0], t[1], i)
+        k = per_tile.get(c.tile, 0)
+        per_tile[c.tile] = k + 1
+        # the spots draw_above gives this tile's markers; his calls take his side's, in order
+        here = sorted((x for x in view.artillery if x.tile == c.tile), key=lambda x: (x.side, x.id))
+        his = [i for i, x in enumerate(here) if x.side in sides]
+        x, y = marker_spot(L, t[0], t[1], his[k] if k < len(his) else len(here) + k)
         private_label(d, (x - L.ppi * 0.6, y), call_label(c), size, anchor="rm")
-    sides = {s.side for s in view.seats if s.index == m.seat}
     for mf in m.minefields:
         t = _tile(view, origins, mf.tile)
         if t is None:

@@ -109,3 +109,19 @@ def test_the_private_footer_grows_a_line_per_battlefield_subject(cat):
     grow = PrivateBoardPanel().layout(secret).size[1] - PrivateBoardPanel().layout(plain).size[1]
     assert grow == private_module.BATTLEFIELD_ROW * 5
     assert BoardLayout.for_view(secret).size == BoardLayout.for_view(plain).size  # the public one does not
+
+
+def test_his_letter_stands_by_his_own_marker_when_the_enemy_has_one_in_the_tile(cat, monkeypatch):
+    """31A holds a German marker (first spot) and his (second): QQ's label is on the second's row."""
+    spots = []
+    real = battlefield.private_label
+
+    def spy(d, xy, label, size, anchor="lm"):
+        spots.append((label, xy))
+        return real(d, xy, label, size, anchor)
+    monkeypatch.setattr(battlefield, "private_label", spy)
+    v = with_secrets(farmyard(cat), seat=0)
+    PrivateBoardPanel().render(v)
+    L = PrivateBoardPanel().layout(v)
+    _, y = dict(spots)["QQ 2 to go"]
+    assert y == battlefield.marker_spot(L, tile_origins(v)["31A"], 5, 1)[1]
