@@ -261,7 +261,7 @@ def battlefield(st: GameState, seat: int, cmds: list[C.Cmd], verb: str, field: s
         if v is not None and v not in values:
             values.append(v)
     if not values and mine is not None:
-        if field == "kind":
+        if field == "kind" and verb == "call":  # a barrage's kinds come only from the legal plans
             values = list(dict.fromkeys(mine.ordnance))
         elif field == "letter":
             values = [c.letter for c in mine.artillery]
