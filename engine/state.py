@@ -179,6 +179,18 @@ class SmokeMarker(Model):
     clears_after: int | None = None  # the phase of this turn after which it clears
 
 
+class DroppedItem(Model):
+    """An equipment card lying where its carrier fell (engine/recovery.py, issue 9): public, and
+    searchable with an identity check only in the turn it was dropped."""
+
+    item: str
+    tile: str
+    turn: int
+    used: int = 0  # uses already spent on that copy
+    serial: int  # the man who carried it
+    side: Nationality  # ... and his side
+
+
 class Weather(Model):
     look: int = 0
     shoot: int = 0
@@ -365,6 +377,7 @@ class GameState(Model):
     mines: list[str] = Field(default_factory=list)  # land mines (engine/hazards.py): mined tiles, public
     sighted: dict[str, list[int]] = Field(default_factory=dict)  # tile -> Sight markers: 0 general, else a plate
     smoke: list[SmokeMarker] = Field(default_factory=list)
+    dropped: list[DroppedItem] = Field(default_factory=list)  # abandoned equipment (engine/recovery.py), public
     weather: Weather = Weather()
     lasting_weather: Weather = Weather()
     vp: list[VpEntry] = Field(default_factory=list)

@@ -257,6 +257,14 @@ class CloseCombatView(V):
     step: str = "due"  # due, shoot, initiative, fight
 
 
+class DroppedView(V):
+    """An equipment card lying where its carrier fell, searchable this turn (engine/recovery.py)."""
+
+    item: str
+    name: str
+    tile: str
+
+
 class MyForce(V):
     """One of a seat's decks: his squad or one of his vehicles."""
 
@@ -320,6 +328,7 @@ class View(V):
     minefields: list[MinefieldView] = Field(default_factory=list)  # mine tokens, face down
     roadblocks: list[RoadblockView] = Field(default_factory=list)
     close_combats: list[CloseCombatView] = Field(default_factory=list)
+    dropped: list[DroppedView] = Field(default_factory=list)  # abandoned equipment this turn (engine/recovery.py)
     options: dict[str, bool] = Field(default_factory=dict)  # the scenario's optional rules in force
     sighted: dict[str, list[int]] = Field(default_factory=dict)  # tile -> Sight markers (0 general, else a plate)
     smoke: dict[str, int]
@@ -453,6 +462,8 @@ def view(st: GameState, viewer: int | None = None) -> View:
         vp_log=[VpView(side=e.side, seat=e.seat, amount=e.amount, reason=words.scrub(e.reason) if words else e.reason)
                 for e in st.vp],
         mines=list(st.mines),  # land mines (engine/hazards.py)
+        dropped=[DroppedView(item=d.item, name=st.setup.equipment[d.item].name, tile=d.tile)  # issue 9
+                 for d in st.dropped if d.turn == st.turn],
         fires=list(st.fires), sighted={k: list(v) for k, v in st.sighted.items()}, smoke=st.smoke_map(),
         weather={"look": st.weather.look + st.lasting_weather.look, "shoot": st.weather.shoot + st.lasting_weather.shoot},
         landmark_holders={k: int(v) for k, v in st.landmark_holders.items()},
