@@ -415,6 +415,8 @@ def vmove(ctx: Ctx, plate: int, who: int, tile: str, *, road: bool = False, back
     if not entering and bog(ctx, plate, bog_checks(st, plate, road=road), "move this time"):
         return
     start = v.tile
+    if not entering and _mines().vehicle_leaves(ctx, plate):  # mines (engine/mines.py): set off leaving its tile
+        return
     if entering:
         v.status = "board"
         v.facing = _entry_facing(st, plate, path[0])
@@ -435,6 +437,8 @@ def vmove(ctx: Ctx, plate: int, who: int, tile: str, *, road: bool = False, back
         displace(ctx, plate, t, by)
         travelled.append(t)
         prev = t
+        if _mines().vehicle_enters(ctx, plate, t):  # mines (engine/mines.py): set off rolling in; it stops there
+            break
         if _run_over_vehicles(ctx, plate, t, by):
             break
     _hull_moved(st, plate, squares)
@@ -447,6 +451,11 @@ def vmove(ctx: Ctx, plate: int, who: int, tile: str, *, road: bool = False, back
             plate=plate, serial=by, path=travelled, facing=v.facing)
     if vdef.kind != "gun":
         _orders_after(ctx, plate, road)
+
+
+def _mines():
+    from engine import mines  # mines set off by the hull (engine/mines.py)
+    return mines
 
 
 def _entry_facing(st, plate: int, tid: str) -> str:
@@ -481,6 +490,8 @@ def vturn(ctx: Ctx, plate: int, who: int, facing: str) -> None:
     if steps > MAX_TURN:
         raise RuleError(f"a turn is at most {MAX_TURN} compass points.")
     if bog(ctx, plate, bog_checks(st, plate), "turn"):
+        return
+    if _mines().vehicle_leaves(ctx, plate):  # mines (engine/mines.py): a hull turn moves within the tile
         return
     before = v.facing
     turret_follows = v.turret is not None and st.vehicle_def(plate).main_gun is not None \
