@@ -12,7 +12,7 @@ from engine.equipment import carried
 from engine.errors import RuleError
 from engine.legal import legal_commands
 from engine.log import Ctx
-from engine.recovery import item_problem, live, recover_item
+from engine.recovery import item_problem, live, recover_item, vehicle_problem
 from engine.view import view
 
 BROOKS = {"serial": 2, "seat": 0, "at": [1, 1], "facing": "e"}  # 6 VP, in 21A
@@ -137,3 +137,23 @@ def test_a_taken_over_tank_fires_through_the_finders_own_card_and_its_old_deck_g
     assert not any(getattr(c, "serial", None) == PANZER for c in legal_commands(st, 1))
     with pytest.raises(RuleError):
         apply(st, C.VMove(seat=1, serial=PANZER, tile="48A", via="tag"))
+
+
+def test_a_second_man_takes_the_wheel_and_drives_the_taken_over_tank_with_his_own_move(cat):
+    st = abandoned_panzer(cat)
+    squad = st.soldiers[1].force
+    at_work(st, squad, card_of(st, squad, owner=1, action="move"), "move")
+    st, _ = apply(st, C.RecoverCmd(seat=0, serial=1, plate=PANZER, via="tag"))  # Avery: the gunner's post
+    st.soldiers[2].at = next(c for c in st.board.tile_cells("44A") if c not in st.occupied())
+    at_work(st, squad, card_of(st, squad, owner=2, action="move"), "move")
+    st, _ = apply(st, C.RecoverCmd(seat=0, serial=2, plate=PANZER, via="tag"))  # Brooks: the driver's
+    assert st.vehicles[PANZER].crew == {"gunner": 1, "driver": 2}
+    # a man of the Panzer's old crew, back in 44A, may not climb in: his cards are in its deck
+    st.soldiers[70].status, st.soldiers[70].at = "board", next(c for c in st.board.tile_cells("44A")
+                                                                if c not in st.occupied())
+    assert "only a squad's men take over a vehicle" in vehicle_problem(st, 70, PANZER)
+    at_work(st, squad, card_of(st, squad, owner=2, action="move"), "move")
+    moves = [c for c in legal_commands(st, 0) if isinstance(c, C.VMove) and c.serial == 2]
+    assert moves, "Brooks at the wheel is offered hull moves"
+    st, _ = apply(st, moves[0])
+    assert st.vehicles[PANZER].tile == moves[0].tile != "44A"
