@@ -701,6 +701,15 @@ class RoadblockDef(Frozen):
     tile: str
     kind: Literal["roadblock", "barricade"] = "roadblock"
     name: str = ""
+    # engine/roadblocks.py (docs/battlefield.md): where the overlay lies and what it gives
+    cells: list[tuple[int, int]] | None = Field(
+        None, description="overlay cells inside the tile (x, y from its top-left); None: the tile's road cells")
+    look: int = Field(-2, le=0, description="LOOK modifier for a target on the overlay (replaces the tile's)")
+    shoot: int = Field(-2, le=0, description="SHOOT modifier for a target on the overlay (replaces the tile's)")
+    move: int = Field(-2, le=0, description="the 'T' MOVE modifier a tracked vehicle pays to leave the overlay")
+    post: tuple[int, int] | None = Field(
+        None, description="the fighting position's cell inside the tile; None: the overlay cell off the "
+                          "vehicle's middle nearest the tile's centre")
 
 
 class BarragePlan(Frozen):
@@ -717,6 +726,8 @@ class ScenarioOptions(Frozen):
     trained_snipers: bool = Field(False, description="a sniper with a scope halves the armour protection of "
                                                      "unbuttoned or on-deck crew")
     ammo_loadouts: bool = Field(False, description="at most 12 VP of main-gun rounds other than HE and AP")
+    other_ammo_vp: int = Field(12, ge=0, description="ammo loadouts: the VP of other rounds allowed per vehicle "
+                                                     "(engine/vehicle_setup.py check_loadout)")
     smg_vehicle_movement: bool = Field(False, description="vehicles move once per card part (the SMG style)")
     schurzen: bool = Field(True, description="spaced armour doubles against HEAT rounds")
     shooting_in_contact: bool = Field(False, description="every combat contact is a close combat with a "

@@ -23,7 +23,16 @@ def look_mods(st, a, b, ignore: int = 0) -> int:
     """LOOK modifiers on the line from a to b (the looker's own tile left out), smoke and weather.
     `ignore`: the looker's optics (engine/optics.py) disregard square modifiers this small."""
     return (st.board.mod_sum(a, b, Action.LOOK, smoke=st.smoke_map(), ignore=ignore)
-            + st.weather.look + st.lasting_weather.look)
+            + st.weather.look + st.lasting_weather.look
+            + _roadblock(st, a, b, Action.LOOK, ignore))
+
+
+def _roadblock(st, a, b, action, ignore: int) -> int:
+    """issue 9: a target on a roadblock overlay reads its modifiers (engine/roadblocks.py)."""
+    if not st.setup.scenario.roadblocks:
+        return 0
+    from engine.roadblocks import target_delta
+    return target_delta(st, a, b, action, ignore)
 
 
 def sight_options(st, looker: int) -> tuple[list[int], list[tuple[int, int, int, bool]]]:

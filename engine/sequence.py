@@ -119,10 +119,13 @@ def _turn_start(ctx: Ctx) -> None:
     ctx.say("phase_cards", "Phase cards: " + "; ".join(
         f"{i + 1}. {c.top.value.upper()} and then {c.bottom.value.upper()} ({c.title})" for i, c in enumerate(cards)),
         cards=list(st.phase_cards))
-    _smoke_schedule(ctx)
     orders.turn_start(ctx)
     # 3. cause and effect
     events.resolve(ctx)
+    # 4. does the smoke dissipate (Hell on Wheels, Play Sequence 4: after the events of step 3)
+    _smoke_schedule(ctx)
+    from engine import artillery  # Hell on Wheels, Play Sequence 5: planned barrages fall
+    artillery.turn_start(ctx)
     # 4-5. initiative follows the hands; every force places its cards
     for f in st.forces.values():
         f.placed = [None, None, None]
@@ -151,6 +154,9 @@ def _smoke_schedule(ctx: Ctx) -> None:
             m.clears_after = 3
         else:
             m.clears_after = None
+        if m.clears_after is not None:
+            ctx.say("smoke_thins", f"The smoke over {m.tile} will clear after phase {m.clears_after}.",
+                    tile=m.tile, phase=m.clears_after)
 
 
 def _next_source(ctx: Ctx) -> None:

@@ -44,8 +44,9 @@ def read_hits(card, bands: list[str], use_hit_plus: bool) -> tuple[int, bool, li
 
 def shoot_mods(st, a, b, ignore: int = 0) -> int:
     """SHOOT modifiers on the line from a to b, smoke and weather; `ignore`: the shooter's optics."""
+    from engine.look import _roadblock  # issue 9: a target on a roadblock overlay (engine/roadblocks.py)
     return (st.board.mod_sum(a, b, Action.SHOOT, smoke=st.smoke_map(), ignore=ignore)
-            + st.weather.shoot + st.lasting_weather.shoot)
+            + st.weather.shoot + st.lasting_weather.shoot + _roadblock(st, a, b, Action.SHOOT, ignore))
 
 
 def shot_geometry(st, shooter: int, target: int) -> tuple[int, int, int, list[str]]:
@@ -133,6 +134,9 @@ def _fire(ctx: Ctx, shooter: int, target: int, bands: list[str], friendly: list[
     hits, chain, seen = read_hits(st.card(cid), bands, st.stats(shooter).hit_plus)
     ctx.say("hit_check", f"Hit check {cid}: {'; '.join(seen)} — {hits} hit{'s' if hits != 1 else ''}"
             + (", Hit+!" if chain else "."), card=cid, hits=hits, chain=chain)
+    if st.setup.scenario.roadblocks:  # issue 9: a roadblock's fighting position, -2 hits (engine/roadblocks.py)
+        from engine.roadblocks import protect
+        hits = protect(ctx, target, hits)
     if chain:
         cands = chain_candidates(st, shooter, target)
         if len(cands) > 1:

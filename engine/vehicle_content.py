@@ -195,6 +195,7 @@ class VehicleDef(Frozen):
     passengers: int = Field(0, ge=0, description="team slots in the cabin")
     riders: int | None = Field(None, ge=0, description="tank riders (default: twice the crew in hull and turret)")
     schurzen: bool = False
+    smoke_generator: bool = Field(False, description="lays smoke as it moves after popping it (engine/vehicle_smoke.py)")
     open_top: list[Compartment] = Field(default_factory=list,
                                         description="compartments with no roof: everyone in them counts as unbuttoned")
     command: bool = False

@@ -94,7 +94,7 @@ def _moves(st, active, kind: str, plate: int, who: int, seat: int) -> Iterator[C
     allow = VM.allowance(st, plate, False)
     ahead = [nb for d in VM.forward_dirs(v.facing) for nb in neighbours(st.board, v.tile, d)
              if not VM.entry_problem(st, nb)]
-    if any(VM.step_cost(st, v.tile, nb) > allow for nb in ahead):
+    if any(VM.first_step_cost(st, v.tile, nb) > allow for nb in ahead) and not (VM.smg(st) and v.move_plus):  # issue 9
         yield C.MovePlus(seat=seat, serial=who, via=kind)
 
 
@@ -133,6 +133,7 @@ def plate_options(st, active, kind: str, plate: int, seat: int) -> Iterator[C.Cm
         yield from _turns(st, plate, plate, seat, kind, hull=False)
     if ok(Do.SHOOT):
         yield from _fire_options(st, plate, plate, seat, kind, VS.weapon_ids(vdef))
+        yield from _popsmoke(st, plate, seat, kind)  # issue 9: engine/vehicle_smoke.py
     if ok(Do.LOAD):
         yield from _load_options(st, plate, plate, seat, kind)
     if ok(Do.ACQUIRE):
@@ -153,6 +154,11 @@ def plate_options(st, active, kind: str, plate: int, seat: int) -> Iterator[C.Cm
     if ok(Do.COVER) and (v.spotted or v.spotted_by) and (st.board.tiles[v.tile].mods.hide or 0) <= -3 \
             and _try(lambda: VM.driver(st, plate, plate, "cover")):
         yield C.VCover(seat=seat, serial=plate, via=kind)
+
+
+def _popsmoke(st, who: int, seat: int, kind: str) -> list:
+    from engine.vehicle_smoke import options
+    return options(st, who, seat, kind)
 
 
 def _turret_man(st, plate: int, who: int) -> int:
@@ -243,6 +249,7 @@ def aboard_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
             yield from _turns(st, plate, m, seat, kind, hull=False)
         if ok(Do.SHOOT):
             yield from _fire_options(st, plate, m, seat, kind, [w for w in loc.weapons])
+            yield from _popsmoke(st, m, seat, kind)  # issue 9: engine/vehicle_smoke.py
         if ok(Do.LOAD):
             yield from _load_options(st, plate, m, seat, kind)
         if ok(Do.ACQUIRE):

@@ -61,7 +61,8 @@ def back_dirs(facing: str) -> tuple[str, ...]:
 
 
 def tile_move_mod(st, tid: str) -> int:
-    return st.board.tiles[tid].mods.move or 0
+    from engine.roadblocks import move_mod  # issue 9: a roadblock's 'T' modifier to leave its overlay
+    return move_mod(st, tid, st.board.tiles[tid].mods.move or 0)
 
 
 def step_cost(st, frm: str, to: str) -> int:
@@ -156,8 +157,10 @@ def open_reach(st, plate: int, allowance: int, *, back: bool = False,
             continue  # backing up: one square only
         for d in dirs:
             for nb in neighbours(st.board, t, d):
-                c = cost + step_cost(st, t, nb)
+                c = cost + (smg_step(st, t, nb, t == t0) if smg(st) else step_cost(st, t, nb))  # issue 9
                 if c > allowance or entry_problem(st, nb):
+                    continue
+                if _roadblock_open(st, plate, nb):  # issue 9: only fully tracked vehicles cross a roadblock
                     continue
                 if nb not in best or c < best[nb][0]:
                     best[nb] = (c, t)
@@ -174,7 +177,7 @@ def road_reach(st, plate: int, allowance: int, *, start: str | None = None, faci
     t0 = start or st.vehicles[plate].tile
     f0 = facing or st.vehicles[plate].facing
     best: dict[str, tuple[int, str | None, str]] = {t0: (start_cost, None, f0)}
-    if f0 not in SIDES or f0 not in road_sides(board, t0):
+    if f0 not in SIDES or f0 not in road_sides(board, t0) or _roadblock_road(st, plate, None):
         return best
     frontier = [(start_cost, t0, f0, True)]
     while frontier:
@@ -184,12 +187,25 @@ def road_reach(st, plate: int, allowance: int, *, start: str | None = None, faci
             for nb in neighbours(board, t, d):
                 if not road_link(board, t, nb, d) or others_in(st, plate, nb) or entry_problem(st, nb):
                     continue
-                c = cost + (2 if board.tiles[nb].landmark else 1)
+                if _roadblock_road(st, plate, nb):  # issue 9: a road move stops before a roadblock
+                    continue
+                c = cost + (2 if board.tiles[nb].landmark else 1) * (SMG_INCHES if smg(st) else 1)  # issue 9
                 if c > allowance or (nb in best and best[nb][0] <= c):
                     continue
                 best[nb] = (c, t, d)
                 heapq.heappush(frontier, (c, nb, d, False))
     return best
+
+
+def _roadblock_open(st, plate: int, tid: str) -> str | None:
+    from engine.roadblocks import open_entry_problem  # issue 9 (engine/roadblocks.py)
+    return open_entry_problem(st, plate, tid)
+
+
+def _roadblock_road(st, plate: int, tid: str | None) -> str | None:
+    """issue 9 (engine/roadblocks.py): into a roadblock's tile (tid), or off an overlay (None)."""
+    from engine.roadblocks import road_entry_problem, road_start_problem
+    return road_start_problem(st, plate) if tid is None else road_entry_problem(st, plate, tid)
 
 
 def path_to(reach: dict, tile: str) -> list[str]:
@@ -203,7 +219,33 @@ def allowance(st, plate: int, road: bool) -> int:
     """Squares for this MOVE: the panel's Open or Road rate, or the Move+ markers saved up."""
     vdef = st.vehicle_def(plate)
     rate = vdef.road_move if road else vdef.open_move
+    if smg(st):  # issue 9: SMG-style movement counts inches, a Move+ carrying up to 2 of them
+        return rate * SMG_INCHES + st.vehicles[plate].move_plus
     return max(rate, st.vehicles[plate].move_plus)
+
+
+# --------------------------------------------------------------------------- SMG-style movement (issue 9)
+# The vehicle book's optional rule (scenario option `smg_vehicle_movement`), read for our tiles
+# (docs/battlefield.md): a MOVE is worth 5 inches per square of the panel's Open or Road rate; each
+# tile entered costs 5 inches (10 for a landmark); an Open move pays the MOVE modifier of the tile it
+# starts in once, as inches (a Road move none); a Move+ carries 2 inches over to the next MOVE.
+
+SMG_INCHES = 5  # a square's width
+SMG_CARRY = 2  # inches a Move+ carries over
+
+
+def smg(st) -> bool:
+    return st.setup.scenario.options.smg_vehicle_movement
+
+
+def smg_step(st, frm: str, to: str, first: bool) -> int:
+    """Inches to go from one tile into the next in an Open move; the start tile's MOVE modifier once."""
+    return (2 if st.board.tiles[to].landmark else 1) * SMG_INCHES + (max(0, -tile_move_mod(st, frm)) if first else 0)
+
+
+def first_step_cost(st, frm: str, to: str) -> int:
+    """What leaving a tile into the next costs, in the unit `allowance` counts (squares, or inches)."""
+    return smg_step(st, frm, to, True) if smg(st) else step_cost(st, frm, to)
 
 
 def entry_tiles(st, plate: int) -> list[tuple[str, str]]:
@@ -227,7 +269,7 @@ def destinations(st, plate: int, *, road: bool = False, back: bool = False) -> d
     out: dict[str, tuple[int, list[str], str]] = {}
     if v.status == "waiting":
         for tid, facing in entry_tiles(st, plate):
-            enter = 2 if st.board.tiles[tid].landmark else 1
+            enter = (2 if st.board.tiles[tid].landmark else 1) * (SMG_INCHES if smg(st) else 1)  # issue 9: SMG
             if enter > allow:
                 continue
             shadow = v.model_copy(update={"facing": facing, "tile": tid})
@@ -403,6 +445,8 @@ def vmove(ctx: Ctx, plate: int, who: int, tile: str, *, road: bool = False, back
                         f"the crew mounts before it drives off.")
     if road and v.status == "board" and (v.facing not in SIDES or v.facing not in road_sides(st.board, v.tile)):
         raise RuleError(f"the {name} does not face a side of {v.tile} where a road runs: only an Open move.")
+    if road and v.status == "board" and (why := _roadblock_road(st, plate, None)):  # issue 9: roadblocks
+        raise RuleError(why + ".")
     options = destinations(st, plate, road=road, back=back)
     kind = "a Road move" if road else ("backing up" if back else "an Open move")
     if tile not in options:
@@ -415,8 +459,6 @@ def vmove(ctx: Ctx, plate: int, who: int, tile: str, *, road: bool = False, back
     if not entering and bog(ctx, plate, bog_checks(st, plate, road=road), "move this time"):
         return
     start = v.tile
-    if not entering and _mines().vehicle_leaves(ctx, plate):  # mines (engine/mines.py): set off leaving its tile
-        return
     if entering:
         v.status = "board"
         v.facing = _entry_facing(st, plate, path[0])
@@ -435,10 +477,9 @@ def vmove(ctx: Ctx, plate: int, who: int, tile: str, *, road: bool = False, back
         if road and prev is not None:
             v.facing = next(d for d in SIDES if t in neighbours(st.board, prev, d) and road_link(st.board, prev, t, d))
         displace(ctx, plate, t, by)
+        _smoke_trail(ctx, plate, t)  # issue 9: a smoke generator or pot lays smoke in each new tile
         travelled.append(t)
         prev = t
-        if _mines().vehicle_enters(ctx, plate, t):  # mines (engine/mines.py): set off rolling in; it stops there
-            break
         if _run_over_vehicles(ctx, plate, t, by):
             break
     _hull_moved(st, plate, squares)
@@ -451,6 +492,12 @@ def vmove(ctx: Ctx, plate: int, who: int, tile: str, *, road: bool = False, back
             plate=plate, serial=by, path=travelled, facing=v.facing)
     if vdef.kind != "gun":
         _orders_after(ctx, plate, road)
+
+
+def _smoke_trail(ctx: Ctx, plate: int, tid: str) -> None:
+    if ctx.st.vehicles[plate].smoke_trail is not None:  # issue 9 (engine/vehicle_smoke.py)
+        from engine.vehicle_smoke import lay_trail
+        lay_trail(ctx, plate, tid)
 
 
 def _mines():
@@ -490,8 +537,6 @@ def vturn(ctx: Ctx, plate: int, who: int, facing: str) -> None:
     if steps > MAX_TURN:
         raise RuleError(f"a turn is at most {MAX_TURN} compass points.")
     if bog(ctx, plate, bog_checks(st, plate), "turn"):
-        return
-    if _mines().vehicle_leaves(ctx, plate):  # mines (engine/mines.py): a hull turn moves within the tile
         return
     before = v.facing
     turret_follows = v.turret is not None and st.vehicle_def(plate).main_gun is not None \
@@ -538,6 +583,14 @@ def move_plus(ctx: Ctx, plate: int, who: int) -> None:
         raise RuleError(f"the {st.name(plate)} is not on the board.")
     by = driver(st, plate, who, "save up movement")
     _check_hull(st, plate)
+    if smg(st):  # issue 9: SMG-style movement: a Move+ carries 2 inches to the next MOVE
+        if v.move_plus >= SMG_CARRY:
+            raise RuleError(f"the {st.name(plate)} carries {SMG_CARRY} inches over already (SMG-style movement).")
+        v.move_plus = SMG_CARRY
+        _touch(st, plate)
+        ctx.say("moveplus", f"{st.name(by)} carries {SMG_CARRY} inches of the {st.name(plate)}'s movement over to "
+                "its next MOVE.", plate=plate, serial=by, inches=SMG_CARRY)
+        return
     v.move_plus += MOVE_PLUS
     _touch(st, plate)
     ctx.say("moveplus", f"{st.name(by)} saves up the {st.name(plate)}'s movement: Move+ markers worth "

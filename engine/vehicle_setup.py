@@ -65,6 +65,31 @@ def check_entry(cat: Catalog, side: str, ve: VehicleEntry, foot: set[int], taken
         raise RuleError(f"no {ve.in_breach} round was bought to start in the breach.")
 
 
+STANDARD_ROUNDS = ("HE", "AP")  # Ammo Loadouts: the rounds the limit leaves alone
+
+
+def other_rounds_vp(cat: Catalog, ve: VehicleEntry) -> int:
+    """VP of the main-gun rounds bought other than HE and AP (special and smoke rounds)."""
+    v = cat.vehicles[ve.vehicle]
+    if v.main_gun is None:
+        return 0
+    return sum(n * a.vp for aid, n in ve.ammo.items()
+               if aid not in STANDARD_ROUNDS and (a := v.main_gun.ammo_type(aid)) is not None)
+
+
+def check_loadout(cat: Catalog, sc, ve: VehicleEntry) -> None:
+    """Optional rule Ammo Loadouts (scenario option `ammo_loadouts`): at most `other_ammo_vp` VP (12
+    unless the scenario says otherwise) of main-gun rounds other than HE and AP per vehicle or gun."""
+    opts = sc.options
+    if not opts.ammo_loadouts:
+        return
+    spent = other_rounds_vp(cat, ve)
+    if spent > opts.other_ammo_vp:
+        v = cat.vehicles[ve.vehicle]
+        raise RuleError(f"the {v.name} loads {spent} VP of rounds other than HE and AP; this scenario's ammo "
+                        f"loadouts allow {opts.other_ammo_vp} VP.")
+
+
 def deck_for(cat: Catalog, ve: VehicleEntry, soldier_cards) -> list[str]:
     """Vehicle cards, team tactics cards if a crewman is trained on it, and the crew's cards."""
     v = cat.vehicles[ve.vehicle]

@@ -91,7 +91,8 @@ def shoot_mods_for(st, a, b, optics: int = 0) -> int:
         if optics and -optics <= lt.mod < 0:
             continue
         total += lt.mod
-    return total + st.weather.shoot + st.lasting_weather.shoot
+    from engine.look import _roadblock  # issue 9: a target on a roadblock overlay (engine/roadblocks.py)
+    return total + st.weather.shoot + st.lasting_weather.shoot + _roadblock(st, a, b, Action.SHOOT, optics)
 
 
 def hull_down_against(st, target: int, shooter_point) -> bool:
@@ -329,6 +330,9 @@ def _hits_on_man(ctx: Ctx, target: int, hits: int, *, by_force: str, by_soldier:
             cid = check(ctx, s.controller)
             hurt_aboard(ctx, target, st.card(cid).damage, by_force=by_force, by_soldier=by_soldier, cause=cause)
         return
+    if st.setup.scenario.roadblocks:  # issue 9: a roadblock's fighting position, -2 hits (engine/roadblocks.py)
+        from engine.roadblocks import protect
+        hits = protect(ctx, target, hits)
     for _ in range(hits):
         if st.soldiers[target].status != "board":
             return
