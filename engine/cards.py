@@ -97,7 +97,8 @@ def start(ctx: Ctx, force_id: str, phase: int, action, card: str | None = None) 
     st.active = ActiveCard(force=force_id, card=cid, phase=phase, action=action, sources=sources)
     seat = st.seats[f.seat]
     if f.kind == "vehicle" and action == Action.LOOK and f.plate in st.vehicles \
-            and st.vehicles[f.plate].status == "board":
+            and st.vehicles[f.plate].status == "board" \
+            and st.vehicles[f.plate].controller == force_id:  # issue 9: a taken-over vehicle's old deck counts no radio LOOKs
         from engine.vehicle_look import look_card_played
         look_card_played(ctx, f.plate)
     ctx.say("card", f"{seat.name}'s {action.value.upper()}: {cid} — {describe(st, cid)}", force=force_id, card=cid)
@@ -589,4 +590,3 @@ def pass_card(ctx: Ctx) -> None:
         raise RuleError(problem)
     ctx.say("pass", f"{st.seats[st.forces[st.active.force].seat].name} is done with {st.active.card}.")
     finish(ctx)
-

@@ -79,6 +79,8 @@ def kill(ctx: Ctx, victim: int, *, by_force: str | None, cause: str, by_soldier:
             free_prisoner(ctx, p.serial, reason=f"{name} falls")
     ctx.say("killed", f"{name} is killed.", serial=victim, cause=cause)
     st.trail.append(TrailMark(kind="kill", serial=victim, path=[s.at] if s.at else []))
+    from engine.recovery import drop  # issue 9: the cards worth a search stay in his tile this turn
+    drop(ctx, victim)
     vp = st.vp_value(victim)
     if score_dead_medic(ctx, victim, by_force=by_force, cause=cause):  # medics (engine/medic.py)
         return

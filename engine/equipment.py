@@ -69,7 +69,8 @@ def meets(sdef, stats, need) -> bool:
 
 def entry_problem(cat, entry) -> str | None:
     """Force selection: may this soldier carry all the equipment he is given? A card with a
-    requirement goes to the specialist whose kit lists it or to a man who meets it."""
+    requirement goes to the specialist whose kit lists it or to a man who meets it; the whole
+    load keeps within his equip limit (`equip_problem`)."""
     d = cat.soldiers[entry.serial]
     stats = d.profile(entry.rank).healthy
     for q in entry.equipment:
@@ -77,7 +78,46 @@ def entry_problem(cat, entry) -> str | None:
         if eq is None or eq.requires is None or q in d.kit or meets(d, stats, eq.requires):
             continue
         return f"{d.name} ({d.serial}) cannot use the {eq.name}: {need_words(eq)}."
+    return equip_problem(cat.equipment, entry.serial, f"{d.name} ({d.serial})", d.profile(entry.rank).vp,
+                         list(entry.equipment))
+
+
+# --------------------------------------------------------------------------- the equip limit
+
+
+def counts_against(eq: EquipmentDef, serial: int) -> bool:
+    """Does this card weigh on the man's equip limit? Only cards on the chart with Equip "Yes",
+    and never a card bearing his own name or dog tag (the SMG reading: ruling E2)."""
+    return eq.chart and eq.equip and eq.owner != serial
+
+
+def equip_problem(catalogue: dict[str, EquipmentDef], serial: int, who: str, vp: int,
+                  items: list[str]) -> str | None:
+    """Why a man worth `vp` may not carry all these cards at once, or None (vehicle book, Equip):
+    the cards that count add up to at most twice his VP, and of any card worth more than he is
+    he carries one at most. His own named cards, cards off the chart and Equip "No" cards are free."""
+    total, count = 0, {}
+    for q in items:
+        eq = catalogue.get(q)
+        if eq is None or not counts_against(eq, serial):
+            continue
+        total += eq.vp
+        count[q] = count.get(q, 0) + 1
+    for q, n in count.items():
+        eq = catalogue[q]
+        if n > 1 and eq.vp > vp:
+            return (f"{who} may carry only one {eq.name}: at {eq.vp} VP it is worth more than he is ({vp} VP), "
+                    f"and he would have {n}.")
+    if total > 2 * vp:
+        return (f"{who} may carry {2 * vp} VP of equipment (twice his {vp} VP); "
+                f"that load is worth {total} VP.")
     return None
+
+
+def load_problem(st, serial: int, extra: list[str] = ()) -> str | None:
+    """In play: could the man carry what he has plus `extra` (a hand-off, a find)?"""
+    return equip_problem(st.setup.equipment, serial, st.name(serial), st.vp_value(serial),
+                         carried(st, serial) + list(extra))
 
 
 def need_words(eq: EquipmentDef) -> str:
@@ -364,4 +404,91 @@ def use_options(st, serial: int, seat: int, via) -> list:
                 cell = st.board.tile_centre(tid)
                 if smoke_problem(st, serial, item, cell) is None:
                     out.append(C.UseCmd(seat=seat, serial=serial, item=item, at=cell, via=via))
+    return out
+
+
+# --------------------------------------------------------------------------- handing a card on
+
+
+def take_card(st, serial: int, item: str) -> int:
+    """Take one copy of a card off a man; returns the uses already spent on that copy. He keeps
+    the most worn copies and gives the freshest; copies left with no use are thrown away."""
+    mine = st.soldiers[serial].equipment
+    eq = st.setup.equipment.get(item)
+    copies, marks = mine.count(item), mine.count(item + USED)
+    mine.remove(item)
+    if eq is None or eq.uses is None or not marks:
+        return 0
+    kept = min(marks, (copies - 1) * eq.uses)
+    for _ in range(marks - kept):
+        mine.remove(item + USED)
+    if copies > 1 and uses_left(st, serial, item) == 0:
+        while item in mine:
+            mine.remove(item)
+        while item + USED in mine:
+            mine.remove(item + USED)
+    return marks - kept
+
+
+def give_card(st, serial: int, item: str, used: int = 0) -> None:
+    """A copy of a card, with the uses already spent on it, goes under a man's soldier card."""
+    st.soldiers[serial].equipment.extend([item] + [item + USED] * used)
+
+
+def hand_off_problem(st, serial: int, item: str, to: int) -> str | None:
+    """Why the man cannot hand this card to that friend now, or None (Handing Off Equipment):
+    both free on foot in the same tile and in base-to-base contact (neighbouring cells), neither
+    locked in combat contact, the card his and not a grenade pouch already in his pockets, and
+    the receiver within his equip limits."""
+    from engine.contact import in_contact
+    me = st.soldiers.get(serial)
+    if me is None or not me.free:
+        return f"{st.name(serial) if me else serial} is not on the board on foot."
+    eq = st.setup.equipment.get(item)
+    if eq is None:
+        return f"there is no equipment {item!r}."
+    if item not in carried(st, serial):
+        return f"{st.name(serial)} does not carry the {eq.name}."
+    if eq.kind == "grenade":
+        return f"the {eq.name}'s grenades are already in {st.name(serial)}'s pockets; hand-offs move cards."
+    friend = st.soldiers.get(to)
+    if friend is None or to == serial or not friend.free or friend.side != me.side:
+        return f"{to} is not another friendly soldier on the board on foot."
+    board = st.board
+    if board.tile_at(me.at) != board.tile_at(friend.at):
+        return f"{st.name(to)} is not in {st.name(serial)}'s square ({board.tile_at(me.at)})."
+    if max(abs(me.at[0] - friend.at[0]), abs(me.at[1] - friend.at[1])) > 1:
+        return f"{st.name(to)} is not in base contact with {st.name(serial)}: they must stand side by side."
+    for who in (serial, to):
+        if in_contact(st, who):
+            return f"{st.name(who)} is in combat contact: he may only turn to face with a MOVE."
+    return load_problem(st, to, [item])
+
+
+def hand_off(ctx: Ctx, serial: int, item: str, to: int) -> None:
+    """A MOVE: one man hands a card to a friend beside him; one action for the two of them."""
+    st = ctx.st
+    problem = hand_off_problem(st, serial, item, to)
+    if problem:
+        raise RuleError(problem)
+    used = take_card(st, serial, item)
+    give_card(st, to, item, used)
+    ctx.say("hand_off", f"{st.name(serial)} hands the {st.setup.equipment[item].name} to {st.name(to)}.",
+            serial=serial, to=to, item=item)
+
+
+def hand_off_options(st, serial: int, seat: int, via) -> list:
+    """Legal `handoff` commands for one man: each card he carries to each friend beside him."""
+    from engine import commands as C
+    s = st.soldiers[serial]
+    if not s.free:
+        return []
+    out = []
+    friends = sorted(f.serial for f in st.soldiers.values()
+                     if f.free and f.side == s.side and f.serial != serial
+                     and max(abs(f.at[0] - s.at[0]), abs(f.at[1] - s.at[1])) <= 1)
+    for item in dict.fromkeys(carried(st, serial)):
+        for to in friends:
+            if hand_off_problem(st, serial, item, to) is None:
+                out.append(C.HandOffCmd(seat=seat, serial=serial, item=item, to=to, via=via))
     return out

@@ -151,6 +151,9 @@ def _soldier_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd
         return
     if ok(Do.MOVE) and not s.dismounted and not (escorted_by(st, m) and m in active.moved_escorts):
         yield from _moves(st, m, seat, kind)
+    if ok(Do.MOVE):  # issue 9: handing off equipment, searching for it, taking over a vehicle
+        from engine.recovery import move_options
+        yield from move_options(st, m, seat, kind)
     if ok(Do.SIGHT):
         try:
             check_can_look(st, m)

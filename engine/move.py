@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from engine.board import DIRS, NEIGHBOURS, adjacent, direction_to, exact_inches, in_arc
 from engine.contact import in_contact
 from engine.errors import RuleError
-from engine.hazards import mine_check  # land mines
+from engine import mines  # mines set off by a move (engine/mines.py)
 from engine.log import Ctx
 from engine.ratings import current
 from engine.state import TrailMark
@@ -223,8 +223,6 @@ def move(ctx: Ctx, serial: int, dest: Dest, facing: str | None = None, *, releas
     costs, parents, area_of = reachable(st, serial)
     allowance = walk_allowance(st, serial)
     if dest.exit:
-        if mine_check(ctx, serial):  # land mines (engine/hazards.py): checked as he starts to move
-            return s.at if s.status == "board" else None
         return exit_board(ctx, serial, dest.area, costs, allowance)
     if dest.cell is not None:
         cell = tuple(dest.cell)
@@ -253,8 +251,6 @@ def move(ctx: Ctx, serial: int, dest: Dest, facing: str | None = None, *, releas
     prisoners = escorted_by(st, serial)
     if prisoners and not release and take is None:
         place_prisoners(st, serial, cell, face, prisoners, check_only=True)
-    if mine_check(ctx, serial):  # land mines (engine/hazards.py): checked as he starts to move
-        return s.at if s.status == "board" else None
     entering = s.status == "waiting"
     if entering:
         area = _area_for(cell, parents, area_of)
@@ -262,6 +258,8 @@ def move(ctx: Ctx, serial: int, dest: Dest, facing: str | None = None, *, releas
         if f.entry_area is None and area in st.setup.scenario.entry_areas:
             f.entry_area = area
         s.status = "board"
+    if mines.walk(ctx, serial, mines.path_cells(parents, cell)):  # mines (engine/mines.py): stopped on the way
+        return s.at if s.status == "board" else None
     s.at = cell
     s.facing = face
     path = _path(parents, cell)
@@ -381,6 +379,8 @@ def exit_board(ctx: Ctx, serial: int, area_name: str | None, costs: dict[Cell, f
         raise RuleError(f"{name} cannot reach the edge of " + " or ".join(a.tile for a in areas.values())
                         + f" and step off with his modified Walk of {allowance:g}\".")
     cost, n, c = best
+    if mines.walk(ctx, serial, mines.path_to(st, serial, c), off_board=True):  # mines (engine/mines.py)
+        return None
     st.trail.append(TrailMark(kind="move", serial=serial, path=[s.at, c]))
     s.status = "exited"
     s.spotted = False
@@ -402,6 +402,8 @@ def face(ctx: Ctx, serial: int, facing: str) -> None:
         raise RuleError(f"{st.name(serial)} is not on the board.")
     if facing not in DIRS:
         raise RuleError(f"facing must be one of {', '.join(DIRS)}.")
+    if mines.turn(ctx, serial):  # mines (engine/mines.py): turning moves within the tile
+        return
     s.facing = facing
     ctx.say("face", f"{st.name(serial)} turns to face {facing.upper()}.", serial=serial, facing=facing)
 
@@ -449,7 +451,7 @@ def charge(ctx: Ctx, serial: int, target: int) -> None:
     if length > allowance + 1e-9:
         raise RuleError(f"{st.name(target)} is {length:.1f}\" away in a straight line; {name}'s modified "
                         f"Walk is {allowance:g}\".")
-    if mine_check(ctx, serial):  # land mines (engine/hazards.py): checked as he starts to move
+    if mines.walk(ctx, serial, [me.at, *st.board.straight_path(me.at, t.at)[:-1]]):  # mines (engine/mines.py)
         return
     start = me.at
     me.at = end

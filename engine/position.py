@@ -18,7 +18,9 @@ from engine.errors import ContentError
 from engine.log import Ctx
 from engine.rng import Rng
 from engine.setup import soldier_cards
-from engine.state import ForceState, GameSetup, GameState, Seat, SmokeMarker, SoldierState, VehicleState, VpEntry
+from engine.state import (
+    ForceState, GameSetup, GameState, Minefield, Seat, SmokeMarker, SoldierState, VehicleState, VpEntry,
+)
 from engine.vehicle_setup import trained
 
 PLATES = 500  # deck keys from here up are license plates, below it seat numbers
@@ -26,6 +28,16 @@ PLATES = 500  # deck keys from here up are license plates, below it seat numbers
 
 class P(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class MinefieldPos(P):
+    """Mine tokens face down in a tile (engine/mines.py): whose they are and which tokens."""
+
+    tile: str
+    side: Nationality
+    tokens: list[Literal["at", "gp", "fake", "booby"]] = Field(min_length=1, max_length=4)
+    seat: int | None = None
+    revealed: bool = Field(False, description="it has gone off: its kind is public")
 
 
 class PlayerPos(P):
@@ -100,6 +112,7 @@ class Position(P):
     fires: list[str] = Field(default_factory=list)
     smoke: dict[str, Literal[2, 3]] = Field(default_factory=dict)
     mines: list[str] | None = Field(None, description="mined tiles; None: the scenario's own")
+    minefields: list[MinefieldPos] = Field(default_factory=list, description="mines bought, face down")
     vp: dict[Nationality, int] = Field(default_factory=dict)
 
 
@@ -254,6 +267,7 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
                    story_deck=list(pos.phase_cards or []) + story_deck if pos.hands is None else story_deck,
                    turn=pos.turn, fires=list(pos.fires),
                    mines=list(sc.mines if pos.mines is None else pos.mines),
+                   minefields=[Minefield(**m.model_dump()) for m in pos.minefields],  # engine/mines.py
                    smoke=[SmokeMarker(tile=t, density=d, turn=pos.turn) for t, d in pos.smoke.items()],
                    vp=[VpEntry(side=side, amount=v, reason="position", kind="event") for side, v in pos.vp.items()])
     ctx = Ctx(st)
@@ -354,6 +368,8 @@ def dump_position(st: GameState) -> dict:
         "story_top": list(st.story_deck),
         "fires": list(st.fires),
         "mines": list(st.mines),
+        **({"minefields": [m.model_dump(mode="json", exclude_defaults=True) | {"tokens": list(m.tokens)}
+                           for m in st.minefields]} if st.minefields else {}),  # engine/mines.py
         "smoke": st.smoke_map(),
     }
     for s in sorted(st.soldiers.values(), key=lambda x: x.serial):

@@ -6,7 +6,7 @@ import math
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.board import direction_to
-from engine import equipment, teams, vehicle_setup
+from engine import equipment, mines, teams, vehicle_setup
 from engine.content import (
     ActionCardDef, BarragePlan, Catalog, ForceEntry, MinefieldDef, Nationality, Rank, ScenarioDef, SoldierDef, VehicleEntry,
 )
@@ -87,9 +87,11 @@ def force_cost(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEntr
 
 def check_force(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEntry], players: int,
                 taken: set[int] = frozenset(), teammates: int | None = None, preset: bool = False,
-                vehicles: list[VehicleEntry] = (), taken_panels: set[str] = frozenset()) -> int:
+                vehicles: list[VehicleEntry] = (), taken_panels: set[str] = frozenset(),
+                minefields: list[MinefieldDef] = (), mine_tiles: set[str] = frozenset()) -> int:
     """Validate one player's force (soldiers and vehicles); returns its cost. Raises a
-    RuleError saying what is wrong. `taken_panels`: team panels other players already use."""
+    RuleError saying what is wrong. `taken_panels`: team panels other players already use.
+    `minefields`: mines he buys (engine/mines.py); `mine_tiles`: tiles other players mined."""
     if not entries and not vehicles:
         raise RuleError("a force needs at least one soldier.")
     seen = set()
@@ -126,6 +128,7 @@ def check_force(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEnt
         vehicle_setup.check_loadout(cat, sc, ve)  # issue 9: the optional Ammo Loadouts rule
         crew |= set(ve.crew.values())
     cost = force_cost(cat, sc, side, entries) + sum(vehicle_setup.entry_cost(cat, ve) for ve in vehicles)
+    cost += mines.check_fields(cat, sc, side, list(minefields), mine_tiles)  # mines (engine/mines.py)
     limit = budget(sc, side, players, teammates)
     if cost > limit and not preset:
         raise RuleError(f"that force costs {cost} VP; the budget for {players} players is {limit} VP per player.")
@@ -196,6 +199,7 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
     taken: set[int] = set()
     chosen: list[list[ForceEntry]] = []
     rolling: list[list[VehicleEntry]] = []
+    laying: dict[int, list[MinefieldDef]] = {}  # mines (engine/mines.py): seat -> minefields
     for i, s in enumerate(seats):
         mates = [j for j, o in enumerate(seats) if o.side == s.side]
         entries = s.force if s.force is not None else preset_share(cat, sc, s.side, mates.index(i), len(mates))
@@ -204,9 +208,12 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
         if s.vehicles is None:  # a preset's passengers ride with whoever got them in his squad
             foot = {e.serial for e in entries}
             vents = [ve.model_copy(update={"passengers": [p for p in ve.passengers if p in foot]}) for ve in vents]
+        laying[i] = list(s.minefields if s.minefields is not None  # the side's preset mines: its first player
+                         else sc.side(s.side).minefields if mates.index(i) == 0 else [])
         check_force(cat, sc, s.side, entries, players, taken, teammates=len(mates),
                     preset=s.force is None and s.vehicles is None, vehicles=vents,
-                    taken_panels={e.panel for c in chosen for e in c if e.panel})
+                    taken_panels={e.panel for c in chosen for e in c if e.panel},
+                    minefields=laying[i], mine_tiles={m.tile for j in laying if j != i for m in laying[j]})
         taken |= {e.serial for e in entries} | {c for ve in vents for c in ve.crew.values()}
         chosen.append(entries)
         rolling.append(vents)
@@ -235,6 +242,10 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
         options = _orders_for(cat, sc, s.side, board_pieces)
         order = rng.choice(options) if options else None
         seat_models.append(Seat(index=i, name=s.name, side=s.side, order=order))
+        if s.minefields:  # mines bought, not the scenario's preset: Hold orders or leave to (engine/mines.py)
+            why = mines.may_lay(setup.orders, sc, order, [cat.vehicles[ve.vehicle] for ve in rolling[i]])
+            if why:
+                raise RuleError(f"{s.name} cannot lay mines: {why}.")
         fid = f"{s.side}-{i + 1}"
         deck: list[str] = []
         for e in chosen[i]:
@@ -262,10 +273,12 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
                    vehicles=vehicles, story_deck=story)
     _deploy(st)  # 7. deploy on-map soldiers; the others wait to enter
     from engine.hazards import lay
-    lay(st)  # the scenario's land mines and fires (engine/hazards.py)
+    lay(st)  # the scenario's fires (engine/hazards.py)
+    mines.lay_known(st)  # the scenario's known minefields (engine/mines.py)
     ctx = Ctx(st)
     ctx.say("setup", f"{sc.name}: {sc.turns} turns, " + ", ".join(
         f"{s.name} ({s.side}, {len(chosen[i])} soldiers)" for i, s in enumerate(seats)) + ".")
+    mines.lay(ctx, laying)  # minefields bought, face down (engine/mines.py)
     for seat in seat_models:
         if seat.order:
             o = setup.orders[seat.order]

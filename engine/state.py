@@ -180,6 +180,29 @@ class SmokeMarker(Model):
     clears_after: int | None = None  # the phase of this turn after which it clears
 
 
+class DroppedItem(Model):
+    """An equipment card lying where its carrier fell (engine/recovery.py, issue 9): public, and
+    searchable with an identity check only in the turn it was dropped."""
+
+    item: str
+    tile: str
+    turn: int
+    used: int = 0  # uses already spent on that copy
+    serial: int  # the man who carried it
+    side: Nationality  # ... and his side
+
+
+class Minefield(Model):
+    """Mine tokens laid face down in one tile (engine/mines.py; Hell on Wheels, Mines). Their
+    tokens, and so their kind, are known only to the owning side until the field goes off."""
+
+    tile: str
+    side: Nationality
+    seat: int | None = None  # the player who bought it
+    tokens: list[str]  # at, gp, fake, booby
+    revealed: bool = False  # it has gone off: its kind is known to everyone
+
+
 class Weather(Model):
     look: int = 0
     shoot: int = 0
@@ -363,9 +386,11 @@ class GameState(Model):
     pending: Pending | None = None
     pending_queue: list[Pending] = Field(default_factory=list)  # decisions to ask once the current one is answered
     fires: list[str] = Field(default_factory=list)
-    mines: list[str] = Field(default_factory=list)  # land mines (engine/hazards.py): mined tiles, public
+    mines: list[str] = Field(default_factory=list)  # known minefields (engine/mines.py): public, general purpose
+    minefields: list[Minefield] = Field(default_factory=list)  # mines bought, face down (engine/mines.py)
     sighted: dict[str, list[int]] = Field(default_factory=dict)  # tile -> Sight markers: 0 general, else a plate
     smoke: list[SmokeMarker] = Field(default_factory=list)
+    dropped: list[DroppedItem] = Field(default_factory=list)  # abandoned equipment (engine/recovery.py), public
     weather: Weather = Weather()
     lasting_weather: Weather = Weather()
     vp: list[VpEntry] = Field(default_factory=list)

@@ -80,10 +80,12 @@ def perform(ctx: Ctx, cmd, src: Source, entry_do: Do | None) -> None:
     elif isinstance(cmd, C.Unpin):
         VM.unpin(ctx, plate, who)
     elif isinstance(cmd, C.Fire):
-        if cmd.square:
-            VS.fire_at_square(ctx, plate, who, cmd.weapon, cmd.square)
-        else:
-            VS.fire(ctx, plate, who, cmd.weapon, cmd.target)
+        from engine.recovery import firing_for  # issue 9: a taken-over vehicle shoots off its finder's deck
+        with firing_for(st, plate):
+            if cmd.square:
+                VS.fire_at_square(ctx, plate, who, cmd.weapon, cmd.square)
+            else:
+                VS.fire(ctx, plate, who, cmd.weapon, cmd.target)
     elif isinstance(cmd, C.Load):
         VS.load(ctx, plate, who, cmd.ammo)
     elif isinstance(cmd, C.Acquire):

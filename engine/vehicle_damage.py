@@ -302,6 +302,7 @@ class Chain:
     cause: str
     choose_pick: PickChooser = owner_pick
     ammo_checks: int = 0
+    first: str | None = None  # a location the first damage check lands on, whatever the card (mines)
     cards: list[str] = field(default_factory=list)
     steps: list[DamageStep] = field(default_factory=list)
     pending: list[tuple[Damage, Compartment]] = field(default_factory=list)
@@ -319,6 +320,8 @@ class Chain:
             b = queue[i]
             i += 1
             where = vdef.damage[self.compartment].location(b, total) if total else None
+            if self.first is not None:  # an anti-tank mine's first hit: the wheels or tracks (engine/mines.py)
+                where, self.first = self.first, None
             cid = check(self.ctx, vs.force)
             card = st.card(cid)
             self.cards.append(cid)
@@ -684,11 +687,12 @@ def weakest(vdef: VehicleDef) -> tuple[Compartment, int]:
 
 
 def blast_vehicle(ctx: Ctx, plate: int, checks: int, *, by_force: str | None, cause: str,
-                  by_soldier: int | None = None) -> int:
+                  by_soldier: int | None = None, first: str | None = None) -> int:
     """An area blast (artillery, a round's blast on the tile) on a vehicle: its blast hit checks
     summed against the lowest armour on the vehicle; what gets through is damage checks chained
     from that compartment, started by the blast total (Vehicles and Guns in Target Square).
-    Returns the penetrating hits."""
+    `first`: a location the first damage check lands on, the chain running in its compartment
+    (an anti-tank mine's wheels or tracks, engine/mines.py). Returns the penetrating hits."""
     st = ctx.st
     vdef, vs = st.vehicle_def(plate), st.vehicles[plate]
     deck = by_force or vs.force
@@ -705,7 +709,9 @@ def blast_vehicle(ctx: Ctx, plate: int, checks: int, *, by_force: str | None, ca
     if pen:
         if plate not in st.panels:
             st.panels.append(plate)
-        Chain(ctx, plate, comp, by_force, by_soldier, cause).run(tally, "close", pen)
+        if first is not None:  # mines: the chain starts on the location the mine strikes
+            comp = vdef.location(first).compartment
+        Chain(ctx, plate, comp, by_force, by_soldier, cause, first=first).run(tally, "close", pen)
     return pen
 
 

@@ -459,6 +459,8 @@ def vmove(ctx: Ctx, plate: int, who: int, tile: str, *, road: bool = False, back
     if not entering and bog(ctx, plate, bog_checks(st, plate, road=road), "move this time"):
         return
     start = v.tile
+    if not entering and _mines().vehicle_leaves(ctx, plate):  # mines (engine/mines.py): set off leaving its tile
+        return
     if entering:
         v.status = "board"
         v.facing = _entry_facing(st, plate, path[0])
@@ -480,6 +482,8 @@ def vmove(ctx: Ctx, plate: int, who: int, tile: str, *, road: bool = False, back
         _smoke_trail(ctx, plate, t)  # issue 9: a smoke generator or pot lays smoke in each new tile
         travelled.append(t)
         prev = t
+        if _mines().vehicle_enters(ctx, plate, t):  # mines (engine/mines.py): set off rolling in; it stops there
+            break
         if _run_over_vehicles(ctx, plate, t, by):
             break
     _hull_moved(st, plate, squares)
@@ -537,6 +541,8 @@ def vturn(ctx: Ctx, plate: int, who: int, facing: str) -> None:
     if steps > MAX_TURN:
         raise RuleError(f"a turn is at most {MAX_TURN} compass points.")
     if bog(ctx, plate, bog_checks(st, plate), "turn"):
+        return
+    if _mines().vehicle_leaves(ctx, plate):  # mines (engine/mines.py): a hull turn moves within the tile
         return
     before = v.facing
     turret_follows = v.turret is not None and st.vehicle_def(plate).main_gun is not None \

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine import fight as fights
 from engine import hidden_deployment as hd
+from engine import mines  # minefields (engine/mines.py)
 from engine.contact import in_contact
 from engine.content import AreaDef, TileDef
 from engine.legal import Await, awaiting
@@ -230,6 +231,7 @@ class MinefieldView(V):
     tile: str
     side: str
     tokens: int
+    kind: str | None = None  # at, gp, mixed, booby, fake: only once it has gone off (engine/mines.py)
 
 
 class MyMinefieldView(V):
@@ -255,6 +257,14 @@ class CloseCombatView(V):
     attackers: list[int]
     crew: list[int]
     step: str = "due"  # due, shoot, initiative, fight
+
+
+class DroppedView(V):
+    """An equipment card lying where its carrier fell, searchable this turn (engine/recovery.py)."""
+
+    item: str
+    name: str
+    tile: str
 
 
 class MyForce(V):
@@ -315,11 +325,12 @@ class View(V):
     vp: dict[str, int]
     vp_log: list[VpView]
     fires: list[str]
-    mines: list[str] = Field(default_factory=list)  # land mines (engine/hazards.py): public
+    mines: list[str] = Field(default_factory=list)  # known minefields (engine/mines.py): public, general purpose
     artillery: list[ArtilleryMarkerView] = Field(default_factory=list)  # artillery markers, face down
     minefields: list[MinefieldView] = Field(default_factory=list)  # mine tokens, face down
     roadblocks: list[RoadblockView] = Field(default_factory=list)
     close_combats: list[CloseCombatView] = Field(default_factory=list)
+    dropped: list[DroppedView] = Field(default_factory=list)  # abandoned equipment this turn (engine/recovery.py)
     options: dict[str, bool] = Field(default_factory=dict)  # the scenario's optional rules in force
     sighted: dict[str, list[int]] = Field(default_factory=dict)  # tile -> Sight markers (0 general, else a plate)
     smoke: dict[str, int]
@@ -455,7 +466,11 @@ def view(st: GameState, viewer: int | None = None) -> View:
         vp={side: st.side_vp(side) for side in sides},
         vp_log=[VpView(side=e.side, seat=e.seat, amount=e.amount, reason=words.scrub(e.reason) if words else e.reason)
                 for e in st.vp],
-        mines=list(st.mines),  # land mines (engine/hazards.py)
+        mines=list(st.mines),  # known minefields (engine/mines.py)
+        minefields=[MinefieldView(tile=t, side=side, tokens=n, kind=k)  # mines bought, face down (engine/mines.py)
+                    for t, side, n, k in mines.public_fields(st)] if st.minefields else [],
+        dropped=[DroppedView(item=d.item, name=st.setup.equipment[d.item].name, tile=d.tile)  # issue 9
+                 for d in st.dropped if d.turn == st.turn],
         fires=list(st.fires), sighted={k: list(v) for k, v in st.sighted.items()}, smoke=st.smoke_map(),
         weather={"look": st.weather.look + st.lasting_weather.look, "shoot": st.weather.shoot + st.lasting_weather.shoot},
         landmark_holders={k: int(v) for k, v in st.landmark_holders.items()},
@@ -526,5 +541,7 @@ def private_view(st: GameState, seat: int) -> Mine:
             for f in forces]
     side = st.seats[seat].side
     own_hidden = [_soldier_view(st, n) for n in sorted(hd.hidden(st)) if st.soldiers[n].side == side]
+    mined = [MyMinefieldView(tile=t, tokens=tokens, kind=k or "none")  # his side's mines, face up (engine/mines.py)
+             for t, tokens, k in mines.side_fields(st, side)] if st.minefields else []
     return Mine(seat=seat, hand=hand, placed=placed, held=held, fight_cards=pool, order=order, soldier_vp=vps,
-                deck_top=sum(len(f.deck) for f in forces), forces=mine, own_hidden=own_hidden)
+                deck_top=sum(len(f.deck) for f in forces), forces=mine, own_hidden=own_hidden, minefields=mined)

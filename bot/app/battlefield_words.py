@@ -85,10 +85,13 @@ def public_lines(v: View, *, bold: bool = True) -> list[str]:
     if v.artillery:
         out.append(b("Artillery markers (face down):") + " " + ", ".join(
             f"{m.tile} ({m.side})" for m in sorted(v.artillery, key=lambda m: (m.tile, m.side, m.id))))
-    if v.minefields:
+    if v.minefields:  # a field's kind is public only once it has gone off (the engine says so)
         out.append(b("Mine tokens (face down):") + " " + ", ".join(
             f"{m.tile}: {m.tokens} {m.side} token{'s' if m.tokens != 1 else ''}"
+            + (f" ({mine_kind(getattr(m, 'kind', None))}, gone off)" if getattr(m, "kind", None) else "")
             for m in sorted(v.minefields, key=lambda m: (m.tile, m.side))))
+    if getattr(v, "mines", None):
+        out.append(b("Known minefields:") + " " + ", ".join(sorted(v.mines)))
     if v.roadblocks:
         out.append(b("Roadblocks:") + " " + ", ".join(
             f"{r.tile} {r.kind}" + (f" ({r.name})" if r.name else "")

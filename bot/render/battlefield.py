@@ -95,6 +95,14 @@ def close_combat_mark(d, c, r: float, label: str = "") -> None:
         text(d, (cx + r + 4, cy + 1), label, size, (255, 255, 255), anchor="lm", bold=True)
 
 
+def _tag(d, xy, label: str, size: int) -> None:
+    """A public word beside a mark: black on white."""
+    x, y = xy
+    w = text_width(label, size, bold=True) + 8
+    d.rectangle((x, y - size / 2 - 3, x + w, y + size / 2 + 3), fill=(255, 255, 255), outline=S.INK)
+    text(d, (x + 4, y + 1), label, size, S.INK, anchor="lm", bold=True)
+
+
 def private_label(d, xy, label: str, size: int, anchor: str = "lm") -> None:
     """One of the seat's own secrets on his board: white on the HIGHLIGHT colour."""
     x, y = xy
@@ -142,12 +150,21 @@ def draw_ground(img, d, L, view, origins) -> None:
     by_tile: dict[str, list] = {}
     for m in sorted(view.minefields, key=lambda m: (m.tile, m.side)):
         by_tile.setdefault(m.tile, []).append(m)
+    for tid in getattr(view, "mines", []):  # the scenario's known minefields: public, nobody's
+        by_tile.setdefault(tid, []).append(None)
     for tid, ms in by_tile.items():
         t = _tile(view, origins, tid)
         if t is None:
             continue
         for i, m in enumerate(ms):
-            mine_token(d, mine_spot(L, t[0], t[1], i), L.ppi * 0.42, m.side, m.tokens)
+            x, y = mine_spot(L, t[0], t[1], i)
+            if m is None:
+                mine_token(d, (x, y), L.ppi * 0.42, "", 0)
+                _tag(d, (x + L.ppi * 0.5, y), "KNOWN MINES", size)
+                continue
+            mine_token(d, (x, y), L.ppi * 0.42, m.side, m.tokens)
+            if getattr(m, "kind", None):  # gone off: its kind is public now
+                _tag(d, (x + L.ppi * 0.5, y), WORDS.get(m.kind, m.kind.upper()), size)
 
 
 def draw_above(img, d, L, view, origins) -> None:

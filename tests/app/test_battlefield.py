@@ -97,3 +97,9 @@ def test_his_battlefield_commands_read_in_the_games_words():
         "handoff 1 radio 60"]
     assert said["recover 1 902"] == "Pvt. Avery (1) takes over Test Panzer 902"
     assert in_words(st, parse_line(st, "popsmoke 901", 0)) == " — Test Sherman 901 pops smoke"
+
+
+def test_known_minefields_are_public_lines():
+    p = _Public(**public_fields())
+    p.mines = ["33A", "12A"]
+    assert "**Known minefields:** 12A, 33A" in B.public_lines(p)

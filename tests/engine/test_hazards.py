@@ -1,4 +1,4 @@
-"""Land mines and fire markers (core manual, Markers and Equipment), and story cards that name a
+"""Fire markers (core manual, Markers and Equipment), a scenario's mines laid at setup, and story cards that name a
 character or belong to a specialist (Characters; Specialists). Decks are stacked; the cards'
 boxes are quoted."""
 from __future__ import annotations
@@ -19,95 +19,8 @@ def kinds(events_, kind):
     return [e for e in events_ if e.kind == kind]
 
 
-def minefield(position, avery_at, deck, mines=("22A",), **avery):
-    """The range with a minefield in 22A (the low hedge); Avery about to move, Dorn far off."""
-    st = position(soldiers=[{"serial": 1, "seat": 0, "at": list(avery_at), "facing": "e", **avery},
-                            {"serial": 4, "seat": 1, "at": [37, 2], "facing": "w"}],
-                  decks={0: deck}, **MOVES)
-    st.mines = list(mines)
-    return st
-
-
-# ----------------------------------------------------------------------------- land mines
-
-
-def test_a_soldier_starting_a_move_in_a_minefield_takes_a_blast_check_first(position, play):
-    # Avery stands in mined 22A and walks out to 11,2. His own deck gives the mine's blast hit
-    # check: 1-C3, whose blast box reads Miss. He goes on.
-    st = minefield(position, (7, 2), ["1-C3"])
-    st, ev = play(st, PLANS + "@Ann\ntag move 1 11,2")
-    assert kinds(ev, "mine")[0].data == {"serial": 1, "tile": "22A"}
-    assert kinds(ev, "blast_check")[0].data["hits"] == 0
-    assert [e.kind for e in ev].index("blast_check") < [e.kind for e in ev].index("move")
-    assert st.soldiers[1].at == (11, 2)
-
-
-def test_a_mine_that_pins_him_stops_the_move_and_spends_it(position, play):
-    # 1-C1's blast box reads Hit; his damage check 1-C3 reads Pin. He stays in 22A, pinned,
-    # and the card's MOVE is used up.
-    st = minefield(position, (7, 2), ["1-C1", "1-C3"])
-    st, ev = play(st, PLANS + "@Ann\ntag move 1 11,2")
-    avery = st.soldiers[1]
-    assert avery.pinned and avery.at == (7, 2)
-    assert kinds(ev, "mine_stops") and not kinds(ev, "move")
-
-
-def test_a_mine_that_kills_him_leaves_him_where_he_fell(position, play):
-    # 1-C1 Hit; damage check 1-C2 reads Wound, and he was wounded already: killed in 22A.
-    st = minefield(position, (7, 2), ["1-C1", "1-C2"], wounded=True)
-    st, ev = play(st, PLANS + "@Ann\ntag move 1 11,2")
-    assert st.soldiers[1].status == "dead" and not kinds(ev, "move")
-    assert st.side_vp("DE") == 0, "nobody scores a man the mines kill"
-
-
-def test_a_wound_from_the_mine_does_not_stop_him(position, play):
-    # 1-C1 Hit; damage check 1-C2 reads Wound: he turns his card and carries on.
-    st = minefield(position, (7, 2), ["1-C1", "1-C2"])
-    st, ev = play(st, PLANS + "@Ann\ntag move 1 11,2")
-    assert st.soldiers[1].wounded and st.soldiers[1].at == (11, 2)
-
-
-def test_entering_a_mined_tile_is_safe(position, play):
-    # Avery walks from 21A into mined 22A: the mines are checked only when a move starts there.
-    st = minefield(position, (2, 2), ["1-C1", "1-C3"])
-    st, ev = play(st, PLANS + "@Ann\ntag move 1 7,2")
-    assert st.soldiers[1].at == (7, 2) and not kinds(ev, "mine") and not kinds(ev, "blast_check")
-
-
-def test_turning_to_face_in_a_minefield_is_not_a_move_that_sets_it_off(position, play):
-    st = minefield(position, (7, 2), ["1-C1", "1-C3"])
-    st, ev = play(st, PLANS + "@Ann\ntag face 1 s")
-    assert st.soldiers[1].facing == "s" and not kinds(ev, "mine")
-
-
-def test_a_charge_out_of_a_minefield_takes_the_check_too(position, play):
-    # Dorn stands 4" away; Avery charges from mined 22A and the mine pins him first.
-    st = position(soldiers=[{"serial": 1, "seat": 0, "at": [7, 2], "facing": "e"},
-                            {"serial": 4, "seat": 1, "at": [11, 2], "facing": "w", "spotted": True}],
-                  decks={0: ["1-C1", "1-C3"]}, **MOVES)
-    st.mines = ["22A"]
-    st, ev = play(st, PLANS + "@Ann\ntag charge 1 4")
-    assert kinds(ev, "mine") and not kinds(ev, "charge")
-    assert st.soldiers[1].at == (7, 2) and st.soldiers[1].pinned
-
-
-def test_a_medic_saves_a_man_the_mine_kills_but_he_does_not_move(position, play):
-    # Wounded Avery sets off the mine (1-C1 Hit, 1-C2 Wound: killed); Hale runs to him and
-    # draws 1-C3, Avery's own card: he lives, wounded, where he was.
-    st = position(soldiers=[{"serial": 1, "seat": 0, "at": [7, 2], "facing": "e", "wounded": True},
-                            {"serial": 30, "seat": 0, "at": [3, 2], "facing": "e"},
-                            {"serial": 4, "seat": 1, "at": [37, 2], "facing": "w"}],
-                  decks={0: ["1-C1", "1-C2", "1-C3"]}, **MOVES)
-    st.mines = ["22A"]
-    st, ev = play(st, PLANS + "@Ann\ntag move 1 11,2")
-    assert kinds(ev, "medic_save")
-    assert st.soldiers[1].status == "board" and st.soldiers[1].at == (7, 2)
-    assert st.soldiers[30].at == (6, 2)
-
-
-def test_mines_are_public_in_the_view(position):
-    st = minefield(position, (7, 2), [])
-    assert view(st).mines == ["22A"]
+# Land mines moved to tests/engine/test_mines.py with the one mine rule (engine/mines.py): a
+# scenario's mined tiles are known general-purpose minefields now (docs/battlefield.md, "Mines").
 
 
 # ----------------------------------------------------------------------------- fire markers

@@ -125,3 +125,14 @@ def test_his_letter_stands_by_his_own_marker_when_the_enemy_has_one_in_the_tile(
     L = PrivateBoardPanel().layout(v)
     _, y = dict(spots)["QQ 2 to go"]
     assert y == battlefield.marker_spot(L, tile_origins(v)["31A"], 5, 1)[1]
+
+
+def test_known_minefields_are_drawn_as_public_tokens(cat, monkeypatch):
+    seen = words_drawn(monkeypatch)
+    v = farmyard(cat).model_copy(update={"mines": ["33A"]})
+    img = BoardPanel().render(v)
+    L = BoardLayout.for_view(v)
+    x, y = battlefield.mine_spot(L, tile_origins(v)["33A"], 5, 0)
+    r = L.ppi * 0.5
+    assert count(img, (x - r, y - r, x + r, y + r), battlefield.MINE_FILL) > 20
+    assert "KNOWN MINES" in seen
