@@ -101,6 +101,9 @@ def start(ctx: Ctx, force_id: str, phase: int, action, card: str | None = None) 
             and st.vehicles[f.plate].controller == force_id:  # issue 9: a taken-over vehicle's old deck counts no radio LOOKs
         from engine.vehicle_look import look_card_played
         look_card_played(ctx, f.plate)
+    elif f.kind == "squad" and action == Action.LOOK:  # radio contact for men with sets (engine/artillery.py)
+        from engine.artillery import look_card_played as radio_look
+        radio_look(ctx, force_id)
     ctx.say("card", f"{seat.name}'s {action.value.upper()}: {cid} — {describe(st, cid)}", force=force_id, card=cid)
     from engine.dead_cards import dead_reason
     dead = dead_reason(st, cid, force_id)

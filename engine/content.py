@@ -509,6 +509,16 @@ class EquipmentDef(Frozen):
     device: Literal["radio", "walkie", "phone"] | None = Field(
         None, description="radio kind: a radio, walkie-talkie or field telephone (which artillery it may call)")
     incendiary: bool = Field(False, description="weapon: fire against vehicles (molotov, flamethrower)")
+    # artillery (engine/artillery.py; kind "artillery": a type of fire bought from the chart)
+    checks: int | None = Field(None, ge=1, description="artillery: blast hit checks on the target tile")
+    devices: list[Literal["radio", "walkie", "phone"]] = Field(
+        default_factory=list, description="artillery: the devices that may call it (none: planned barrages)")
+    start_row: dict[str, int] = Field(default_factory=dict,
+                                      description="artillery: device -> Sight rows from the call to On Target")
+    looks: int | None = Field(None, ge=1, description="artillery: LOOK phases a soldier needs for radio "
+                                                      "contact to call it (None: the default 2)")
+    planned: bool = Field(False, description="artillery: a barrage planned for a turn and a landmark "
+                                             "(heavy artillery, rockets), never called by radio")
     owner: int | None = Field(None, description="dog tag named on the card: always his to carry (engine/equipment.py)")
     goal: bool = Field(False, description="a scenario's goal: never abandoned, never searched for (engine/recovery.py)")
 
@@ -523,6 +533,9 @@ class EquipmentDef(Frozen):
             raise ValueError("a weapon needs a blast or anti_tank")
         if self.kind == "tool" and self.dig is None:
             raise ValueError("a tool needs its dig bonus")
+        if self.kind == "artillery" and (self.checks is None or (not self.planned and (
+                not self.devices or set(self.start_row) != set(self.devices)))):
+            raise ValueError("artillery needs checks, and unless planned its devices with a start_row for each")
         return self
 
 
@@ -759,6 +772,8 @@ class ScenarioDef(Frozen):
     options: ScenarioOptions = ScenarioOptions()  # the vehicle book's optional rules (issue 9)
     roadblocks: list[RoadblockDef] = Field(default_factory=list, description="roadblock overlays on road tiles")
     mines_allowed: bool = Field(False, description="a special rule lets both sides buy mines (not only Hold orders)")
+    artillery: list[str] | None = Field(None, description="artillery kinds players may buy here (chart ids); "
+                                                          "None: every kind but the planned barrages")
 
     def side(self, nationality: str) -> SideDef:
         for s in self.sides:

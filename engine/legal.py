@@ -124,6 +124,9 @@ def action_options(st, force: str, only_source: str | None = None,
                 yield from _soldier_options(st, active, kind, m, seat)
                 if vehicular:
                     yield from vehicle_legal.foot_options(st, active, kind, m, seat)
+            if st.artillery.calls:  # a Sight for an artillery call under way (engine/artillery.py)
+                from engine.artillery import adjust_options
+                yield from adjust_options(st, active, kind, m, seat)
 
 
 def _soldier_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
@@ -295,6 +298,9 @@ def legal_commands(st, seat: int) -> list[C.Cmd]:
         p = st.pending
         if a.kind == "place":
             out += plan_options(st, a.force)
+            if not any(isinstance(c, C.BarrageCmd) for c in out):  # barrages planned in secret (engine/artillery.py)
+                from engine.artillery import barrage_options
+                out += barrage_options(st, seat)
         elif a.kind == "declare":
             out += [C.Declare(seat=seat, card=p.card, action=x.value) for x in p.options]
         elif a.kind == "unhold":
@@ -311,6 +317,8 @@ def legal_commands(st, seat: int) -> list[C.Cmd]:
                 out.append(C.Done(seat=seat))
             if must_left(st) is None and not forced:
                 out.append(C.Pass(seat=seat))
+            from engine.artillery import call_options  # artillery called after radio contact (engine/artillery.py)
+            out += call_options(st, seat)
         elif a.kind == "hitplus":
             out += [C.HitPlus(seat=seat, target=t) for t in p.candidates]
         elif a.kind == "pay":

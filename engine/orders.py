@@ -98,9 +98,10 @@ def after_casualty(ctx: Ctx) -> None:
 
 
 def _is_radio(st, item: str) -> bool:
-    """A radio or a field telephone: any equipment of kind radio calls the guns."""
-    eq = st.setup.equipment.get(item)
-    return eq is not None and eq.kind == "radio"
+    """A radio, walkie-talkie or field telephone calls the guns (the device kinds of
+    engine/artillery.py)."""
+    from engine.artillery import device_of
+    return device_of(st.setup.equipment.get(item)) is not None
 
 
 def turn_start(ctx: Ctx) -> None:

@@ -246,6 +246,8 @@ def _turn_end(ctx: Ctx) -> None:
         f.discard.extend(f.hand)
         f.hand = []
     orders.turn_end(ctx)
+    from engine import artillery  # radio contact lapses at the turn's end
+    artillery.turn_end(ctx)
     ctx.say("turn_end", f"Turn {st.turn} ends. " + ", ".join(
         f"{side} {st.side_vp(side)} VP" for side in sorted({s.side for s in st.seats})) + ".")
     st.phase = 0

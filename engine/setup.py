@@ -88,6 +88,7 @@ def force_cost(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEntr
 def check_force(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEntry], players: int,
                 taken: set[int] = frozenset(), teammates: int | None = None, preset: bool = False,
                 vehicles: list[VehicleEntry] = (), taken_panels: set[str] = frozenset(),
+                ordnance: list[str] = (), barrages: list[BarragePlan] = (),
                 minefields: list[MinefieldDef] = (), mine_tiles: set[str] = frozenset()) -> int:
     """Validate one player's force (soldiers and vehicles); returns its cost. Raises a
     RuleError saying what is wrong. `taken_panels`: team panels other players already use.
@@ -129,6 +130,8 @@ def check_force(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEnt
         crew |= set(ve.crew.values())
     cost = force_cost(cat, sc, side, entries) + sum(vehicle_setup.entry_cost(cat, ve) for ve in vehicles)
     cost += mines.check_fields(cat, sc, side, list(minefields), mine_tiles)  # mines (engine/mines.py)
+    from engine.artillery import purchase_cost  # artillery bought (engine/artillery.py)
+    cost += purchase_cost(cat, sc, list(ordnance), list(barrages))
     limit = budget(sc, side, players, teammates)
     if cost > limit and not preset:
         raise RuleError(f"that force costs {cost} VP; the budget for {players} players is {limit} VP per player.")
@@ -199,6 +202,7 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
     taken: set[int] = set()
     chosen: list[list[ForceEntry]] = []
     rolling: list[list[VehicleEntry]] = []
+    buying: dict[int, tuple[list, list]] = {}  # artillery: seat -> (ordnance, barrages)
     laying: dict[int, list[MinefieldDef]] = {}  # mines (engine/mines.py): seat -> minefields
     for i, s in enumerate(seats):
         mates = [j for j, o in enumerate(seats) if o.side == s.side]
@@ -210,9 +214,12 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
             vents = [ve.model_copy(update={"passengers": [p for p in ve.passengers if p in foot]}) for ve in vents]
         laying[i] = list(s.minefields if s.minefields is not None  # the side's preset mines: its first player
                          else sc.side(s.side).minefields if mates.index(i) == 0 else [])
+        from engine.artillery import seat_purchases  # artillery (engine/artillery.py)
+        buying[i] = seat_purchases(sc, s, first=mates.index(i) == 0)
         check_force(cat, sc, s.side, entries, players, taken, teammates=len(mates),
                     preset=s.force is None and s.vehicles is None, vehicles=vents,
                     taken_panels={e.panel for c in chosen for e in c if e.panel},
+                    ordnance=buying[i][0], barrages=buying[i][1],
                     minefields=laying[i], mine_tiles={m.tile for j in laying if j != i for m in laying[j]})
         taken |= {e.serial for e in entries} | {c for ve in vents for c in ve.crew.values()}
         chosen.append(entries)
@@ -272,6 +279,8 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
     st = GameState(setup=setup, rng=rng.state, seats=seat_models, forces=forces, soldiers=soldiers,
                    vehicles=vehicles, story_deck=story)
     _deploy(st)  # 7. deploy on-map soldiers; the others wait to enter
+    from engine.artillery import lay as lay_artillery  # artillery bought and barrages planned, in secret
+    lay_artillery(st, {i: b[0] for i, b in buying.items()}, {i: b[1] for i, b in buying.items()})
     from engine.hazards import lay
     lay(st)  # the scenario's fires (engine/hazards.py)
     mines.lay_known(st)  # the scenario's known minefields (engine/mines.py)

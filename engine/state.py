@@ -217,6 +217,45 @@ class TrailMark(Model):
     target: int | None = None
 
 
+# ---------------------------------------------------------------------------- artillery (issue 9)
+
+
+class ArtilleryCall(Model):
+    """An artillery call under way (engine/artillery.py): the lettered marker pair, one on the
+    target tile and one on the sighting track. Everything but `id`, `seat` and `tile` is private
+    to its player until the reveal."""
+
+    id: int  # the public number of the marker on the map
+    seat: int
+    letter: str
+    kind: str  # ordnance chart id ("gun:PLATE": a main gun with a blast line as on-board artillery)
+    tile: str
+    rows_left: int  # Sight actions still needed to reach On Target
+    fake: bool = False
+    caller: int  # the radio operator's dog tag or the calling vehicle's plate
+    device: Literal["radio", "walkie", "phone"] = "radio"
+
+
+class PlannedBarrage(Model):
+    seat: int
+    kind: str
+    turn: int
+    tile: str
+
+
+class Artillery(Model):
+    """Artillery and radios (engine/artillery.py): fire missions bought, calls and barrages under
+    way, and radio contact this turn. All private to each seat except the markers' places."""
+
+    ordnance: dict[int, list[str]] = Field(default_factory=dict)  # seat -> kinds bought, not yet used
+    bought: dict[int, list[str]] = Field(default_factory=dict)  # seat -> every kind bought (fakes bluff these)
+    calls: list[ArtilleryCall] = Field(default_factory=list)
+    barrages: list[PlannedBarrage] = Field(default_factory=list)
+    looks: dict[str, int] = Field(default_factory=dict)  # squad force -> LOOK cards played this turn
+    called: dict[int, int] = Field(default_factory=dict)  # caller -> calls made this turn
+    next_id: int = 1
+
+
 # ---------------------------------------------------------------------------- the card in play
 
 
@@ -386,6 +425,7 @@ class GameState(Model):
     pending: Pending | None = None
     pending_queue: list[Pending] = Field(default_factory=list)  # decisions to ask once the current one is answered
     fires: list[str] = Field(default_factory=list)
+    artillery: Artillery = Field(default_factory=Artillery)  # artillery and radios (engine/artillery.py)
     mines: list[str] = Field(default_factory=list)  # known minefields (engine/mines.py): public, general purpose
     minefields: list[Minefield] = Field(default_factory=list)  # mines bought, face down (engine/mines.py)
     sighted: dict[str, list[int]] = Field(default_factory=dict)  # tile -> Sight markers: 0 general, else a plate

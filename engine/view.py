@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine import fight as fights
 from engine import hidden_deployment as hd
+from engine import artillery as artillery_rules  # artillery markers and calls (engine/artillery.py)
 from engine import mines  # minefields (engine/mines.py)
 from engine.contact import in_contact
 from engine.content import AreaDef, TileDef
@@ -471,6 +472,7 @@ def view(st: GameState, viewer: int | None = None) -> View:
                     for t, side, n, k in mines.public_fields(st)] if st.minefields else [],
         dropped=[DroppedView(item=d.item, name=st.setup.equipment[d.item].name, tile=d.tile)  # issue 9
                  for d in st.dropped if d.turn == st.turn],
+        artillery=artillery_rules.public_markers(st),  # face down: no letter, kind or face
         fires=list(st.fires), sighted={k: list(v) for k, v in st.sighted.items()}, smoke=st.smoke_map(),
         weather={"look": st.weather.look + st.lasting_weather.look, "shoot": st.weather.shoot + st.lasting_weather.shoot},
         landmark_holders={k: int(v) for k, v in st.landmark_holders.items()},
@@ -544,4 +546,5 @@ def private_view(st: GameState, seat: int) -> Mine:
     mined = [MyMinefieldView(tile=t, tokens=tokens, kind=k or "none")  # his side's mines, face up (engine/mines.py)
              for t, tokens, k in mines.side_fields(st, side)] if st.minefields else []
     return Mine(seat=seat, hand=hand, placed=placed, held=held, fight_cards=pool, order=order, soldier_vp=vps,
-                deck_top=sum(len(f.deck) for f in forces), forces=mine, own_hidden=own_hidden, minefields=mined)
+                deck_top=sum(len(f.deck) for f in forces), forces=mine, own_hidden=own_hidden,
+                **artillery_rules.private(st, seat), minefields=mined)
