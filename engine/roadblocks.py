@@ -110,7 +110,21 @@ def blocks(st) -> list[Block]:
 
 
 def in_tile(st, tid: str) -> list[Block]:
-    return [b for b in blocks(st) if b.tile == tid]
+    """The roadblocks in one tile (the scenario's, then wrecks), built for that tile only."""
+    board = None
+    out = []
+    for rb in st.setup.scenario.roadblocks:
+        if rb.tile == tid:
+            board = board or st.board
+            b = _scenario_block(board, rb)
+            if b is not None:
+                out.append(b)
+    for plate in sorted(st.vehicles):
+        if st.vehicles[plate].tile == tid:
+            b = _wreck_block(st, plate)
+            if b is not None:
+                out.append(b)
+    return out
 
 
 def _on(b: Block, cell: Cell, board) -> bool:

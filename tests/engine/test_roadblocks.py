@@ -105,3 +105,14 @@ def test_a_wrecked_or_immobilised_vehicle_on_a_road_is_a_roadblock(cat):
     assert [b.wreck for b in RB.blocks(st)] == [PANZER]
     st.vehicles[PANZER].tile = "45A"
     assert RB.blocks(st) == []
+
+
+def test_an_overlay_off_the_vehicles_middle_stops_no_one_in_the_open(cat):
+    # a barricade on the lane's northern verge only (cells of 43A's top row): wheels go round it in the
+    # open, a road move still stops before it, and its fighting position is where the scenario puts it
+    st = with_roadblock(motor(cat, us=[halftrack("42A", facing="e")], de=[panzer("48A")]),
+                        kind="barricade", cells=[(0, 0), (1, 0), (2, 0)], post=(2, 0))
+    (blk,) = RB.blocks(st)
+    assert not blk.middle and blk.post == (12, 0) and blk.kind == "barricade"
+    assert "43A" in VM.destinations(st, HALFTRACK) and VM.destinations(st, HALFTRACK, road=True) == {}
+    assert VM.step_cost(st, "43A", "44A") == 1  # no 'T' to pay: it never stood on the overlay
