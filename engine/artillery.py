@@ -646,7 +646,8 @@ def private(st, seat: int) -> dict:
             radio[str(p)] = v.looks
     return {
         "artillery": [ArtilleryCallView(letter=c.letter, kind=c.kind, tile=c.tile, rows_left=c.rows_left,
-                                        fake=c.fake, caller=c.caller) for c in art.calls if c.seat == seat],
+                                        fake=c.fake, caller=c.caller, marker=c.id)
+                      for c in art.calls if c.seat == seat],
         "barrages": [BarrageView(kind=b.kind, turn=b.turn, tile=b.tile) for b in art.barrages if b.seat == seat],
         "radio": radio,
         "ordnance": list(art.ordnance.get(seat, [])),

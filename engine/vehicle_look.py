@@ -413,8 +413,8 @@ def best_eye(st, plate: int) -> int | None:
 def look_card_played(ctx: Ctx, plate: int) -> None:
     """Each LOOK card a vehicle plays this turn counts toward radio contact; reaching the panel's
     Radio number makes contact at once: every target it has marked gets the marker of each other
-    friendly radio vehicle that could sight it (Radio Contact; Sight and Radio Contact). The
-    artillery call by radio is a later issue's (seam: `contact` events)."""
+    friendly radio vehicle that could sight it (Radio Contact; Sight and Radio Contact). Calling
+    artillery by radio reads the same count (engine/artillery.py)."""
     st = ctx.st
     v = st.vehicles[plate]
     vdef = st.vehicle_def(plate)

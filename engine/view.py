@@ -216,6 +216,7 @@ class ArtilleryCallView(V):
     rows_left: int  # Sight rows still to climb before On Target
     fake: bool
     caller: int | None = None  # the radio operator (dog tag) or vehicle (plate)
+    marker: int | None = None  # the public number of its marker on the map (engine/artillery.py)
 
 
 class BarrageView(V):

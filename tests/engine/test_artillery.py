@@ -98,6 +98,8 @@ def test_the_marker_starts_on_its_row_and_each_sight_climbs_one_to_on_target(pos
     st = lane(position, kit=(kit,), ordnance=(kind,), deck=["1-C3"] * 0)
     st, _ = run(st, PLANS + [f"@Ann call 1 {kind} 24A"])
     assert track(st) == [("A", rows, False)]
+    assert [m.model_dump() for m in view(st).artillery] == [{"id": 1, "side": "US", "tile": "24A"}]
+    assert private_view(st, 0).artillery[0].marker == 1, "his own view pairs the letter with the marker"
     sights = ["@Ann tag adjust 1 A", "@Ann team adjust 1 A", "@Ann team adjust 1 A"]
     for done in range(1, rows + 1):
         st, ev = run(st, [sights[done - 1]])
