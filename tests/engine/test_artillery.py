@@ -418,34 +418,31 @@ def test_a_walkie_talkie_operator_serves_registered_fire(cat):
 
 SECRET_KEYS = {"letter", "fake", "rows", "mission"}
 REVEALS = {"artillery_reveal", "barrage", "blast", "blast_check", "vehicle_blast", "damage_check"}
+PRIVATE = {"artillery_call", "artillery_track", "barrage_planned"}
 
 
-def _leaks(st, events_, seat_secrets):
-    """Public events and other seats' private events before a reveal name no letter, face, kind,
-    row or plan; public views show markers face down only."""
-    names = {st.setup.equipment[k].name.lower() for k in st.setup.equipment
-             if st.setup.equipment[k].kind == "artillery"}
+def _leaks(st, events_, seat):
+    """Public events before a reveal name no letter, face, kind, row or plan; the private ones go
+    only to the player who gave the command; public views show markers face down; each player's
+    own view holds only his own calls and plans."""
+    names = {e.name.lower() for e in st.setup.equipment.values() if e.kind == "artillery"}
     for e in events_:
-        if e.kind in REVEALS and e.to is None:
+        if e.kind in PRIVATE:
+            assert e.to == seat, (e.kind, e.to, seat)
+        if e.to is not None or e.kind in REVEALS:
             continue
-        for seat in range(len(st.seats)):
-            if e.to is not None and e.to == seat:
-                continue
-            if e.to is not None and e.to != seat and seat_secrets.get(seat) is None:
-                continue
-            assert not (SECRET_KEYS & set(e.data)) or e.to is not None, (e.kind, e.data)
-            if e.to is None:
-                assert not any(n in e.text.lower() for n in names), e.text
-                assert "ON TARGET" not in e.text and "FAKE" not in e.text, e.text
+        assert not SECRET_KEYS & set(e.data), (e.kind, e.data)
+        assert not any(n in e.text.lower() for n in names), e.text
+        assert "ON TARGET" not in e.text and "FAKE" not in e.text, e.text
     pub = view(st)
     assert set(ArtilleryMarkerView.model_fields) == {"id", "side", "tile"}
     assert len(pub.artillery) == len(st.artillery.calls)
     js = pub.model_dump_json()
     assert '"letter"' not in js and '"rows_left"' not in js and '"barrages"' not in js
-    for seat in range(len(st.seats)):
-        mine = private_view(st, seat)
-        assert len(mine.artillery) == sum(1 for c in st.artillery.calls if c.seat == seat)
-        assert len(mine.barrages) == sum(1 for b in st.artillery.barrages if b.seat == seat)
+    for other in range(len(st.seats)):
+        mine = private_view(st, other)
+        assert len(mine.artillery) == sum(1 for c in st.artillery.calls if c.seat == other)
+        assert len(mine.barrages) == sum(1 for b in st.artillery.barrages if b.seat == other)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -458,13 +455,13 @@ def test_no_artillery_secret_reaches_an_opponent_or_the_table_before_its_reveal(
                       ordnance=["heavy-mortars", "rockets"])]
     st, ev = new_game(cat, "artillery-yard", specs, seed=seed)
     agent = RandomAgent(seed)
-    _leaks(st, ev, {})
+    _leaks(st, ev, None)
     for _ in range(250):
         if st.step == "over":
             break
         seat = awaiting(st)[0].seat
         st, ev = apply(st, agent.choose(st, seat))
-        _leaks(st, ev, {})
+        _leaks(st, ev, seat)
 
 
 def test_the_agent_calls_and_walks_artillery_in(cat):
