@@ -152,11 +152,8 @@ def vehicle_problem(st, serial: int, plate: int) -> str | None:
     name = st.name(plate)
     if st.forces[s.controller].kind != "squad":
         return f"{st.name(serial)}'s cards are in a vehicle's deck: only a squad's men take over a vehicle."
-    if v.status == "abandoned":
-        pass
-    elif v.status == "board" and recovered(st, plate) and v.controller == s.controller:
-        pass  # his force took it over already: he climbs into another post
-    else:
+    ours = v.status == "board" and recovered(st, plate) and v.controller == s.controller  # his force's already
+    if v.status != "abandoned" and not ours:
         return f"the {name} is not abandoned."
     if v.tile is None or st.board.tile_at(s.at) != v.tile:
         return f"{st.name(serial)} must be in the {name}'s tile ({v.tile}) to climb in."
