@@ -214,10 +214,12 @@ def draw_private(img, d, L, view, origins) -> None:
             continue
         k = per_tile.get(c.tile, 0)
         per_tile[c.tile] = k + 1
-        # the spots draw_above gives this tile's markers; his calls take his side's, in order
+        # the spots draw_above gives this tile's markers: the call's own marker (by its public
+        # number), else his side's markers there taken in order
         here = sorted((x for x in view.artillery if x.tile == c.tile), key=lambda x: (x.side, x.id))
+        own = [i for i, x in enumerate(here) if c.marker is not None and x.id == c.marker]
         his = [i for i, x in enumerate(here) if x.side in sides]
-        x, y = marker_spot(L, t[0], t[1], his[k] if k < len(his) else len(here) + k)
+        x, y = marker_spot(L, t[0], t[1], own[0] if own else his[k] if k < len(his) else len(here) + k)
         private_label(d, (x - L.ppi * 0.6, y), call_label(c), size, anchor="rm")
     for mf in m.minefields:
         t = _tile(view, origins, mf.tile)

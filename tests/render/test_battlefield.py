@@ -136,3 +136,23 @@ def test_known_minefields_are_drawn_as_public_tokens(cat, monkeypatch):
     r = L.ppi * 0.5
     assert count(img, (x - r, y - r, x + r, y + r), battlefield.MINE_FILL) > 20
     assert "KNOWN MINES" in seen
+
+
+def test_a_call_that_names_its_marker_is_labelled_beside_that_marker(cat, monkeypatch):
+    """XJ names marker 3, the second of his two in L9A: its label goes on the second spot."""
+    spots = []
+    real = battlefield.private_label
+
+    def spy(d, xy, label, size, anchor="lm"):
+        spots.append((label, xy))
+        return real(d, xy, label, size, anchor)
+    monkeypatch.setattr(battlefield, "private_label", spy)
+    v = with_secrets(farmyard(cat), seat=0)
+    calls = [c.model_copy(update={"marker": {"QQ": 1, "XJ": 3, "ZV": 2}[c.letter]}) for c in v.mine.artillery]
+    v = v.model_copy(update={"mine": v.mine.model_copy(update={"artillery": calls})})
+    PrivateBoardPanel().render(v)
+    L = PrivateBoardPanel().layout(v)
+    at = dict(spots)
+    l9a = tile_origins(v)["L9A"]
+    assert at["XJ ON TARGET"][1] == battlefield.marker_spot(L, l9a, 10, 1)[1]
+    assert at["ZV FAKE"][1] == battlefield.marker_spot(L, l9a, 10, 0)[1]
