@@ -1,0 +1,62 @@
+"""/field end to end on the artillery test farmyard (tests/fixtures: artillery-yard, where the US
+preset buys medium mortars and plans a rocket barrage on L9A for turn 2): Ann's desk lists her
+ordnance and her secret barrage, Bo's never does, and nothing of them reaches the channel before
+the barrage falls; a barrage planned with /field is told to Ann alone."""
+from __future__ import annotations
+
+import pytest
+
+from tests.app.battlefield_views import SECRET_WORDS
+from tests.discord.conftest import command, dms, said
+
+SECRET = ("Rocket", "rocket", "L9A at the start", "barrage", "Barrage")
+
+
+@pytest.fixture
+def people(world):
+    return world.add_user(11, "Ann"), world.add_user(22, "Bo")
+
+
+@pytest.fixture
+async def guns(world, tree, people):
+    ann, bo = people
+    await command(tree, "game new").callback(world.interaction(ann), scenario="artillery-yard", side="US")
+    await command(tree, "game join").callback(world.interaction(bo), side="DE")
+    await command(tree, "game start").callback(world.interaction(ann))
+    return ann, bo
+
+
+async def run(world, tree, who, path: str, **options) -> str:
+    it = world.interaction(who, options=options)
+    await command(tree, path).callback(it, **options)
+    return said(it)
+
+
+async def test_her_ordnance_and_barrage_are_hers_alone(world, tree, guns):
+    ann, bo = guns
+    desk = await run(world, tree, ann, "hand")
+    assert "**Artillery to call:**" in desk and "**Your planned barrages (secret):**" in desk
+    assert "L9A at the start of turn 2" in desk
+    theirs = await run(world, tree, bo, "hand")
+    assert "Artillery to call" not in theirs and "barrages" not in theirs
+    status = await run(world, tree, bo, "game status")
+    assert not any(w in status for w in SECRET)
+    for post in world.public():
+        assert not any(w in (post or "") for w in SECRET), post
+    for d in dms(bo):
+        assert not any(w in d for w in SECRET), d
+
+
+async def test_a_barrage_planned_with_field_is_told_to_its_player_only(world, tree, adapter, guns):
+    ann, bo = guns
+    kinds = await command(tree, "field call")._params["kind"].autocomplete(world.interaction(ann, options={}), "")
+    assert [c.value for c in kinds] == ["medium-mortars"], "her ordnance left, before radio contact"
+    theirs = await command(tree, "field call")._params["kind"].autocomplete(world.interaction(bo, options={}), "")
+    assert theirs == []
+    told = await run(world, tree, ann, "field barrage", kind="rockets", turn=3, tile="L9A")
+    assert told and "Traceback" not in told  # done, or the engine's reason (the preset's rockets are planned)
+    if told.startswith("Done:"):
+        assert "(secret)" in told
+    assert not any("turn 3" in (p or "") for p in world.public())
+    assert not any("turn 3" in d for d in dms(bo))
+    assert SECRET_WORDS  # the shared list of secret words stays in use
