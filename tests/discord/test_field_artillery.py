@@ -60,3 +60,54 @@ async def test_a_barrage_planned_with_field_is_told_to_its_player_only(world, tr
     assert not any("turn 3" in (p or "") for p in world.public())
     assert not any("turn 3" in d for d in dms(bo))
     assert SECRET_WORDS  # the shared list of secret words stays in use
+
+
+@pytest.fixture
+async def lane(world, tree, adapter, store, cat, people):
+    """Game #1 set to the artillery tests' lane (tests/engine/test_artillery.py): Avery (1) with a
+    radio and medium mortars, Dorn (4) spotted in 24A; both have placed, Avery's LOOK card has
+    made radio contact."""
+    from engine.position import load_position
+    from tests.engine.test_artillery import LOOKS, PLANS, run as engine_run
+    ann, bo = people
+    await command(tree, "game new").callback(world.interaction(ann), scenario="range", side="US")
+    await command(tree, "game join").callback(world.interaction(bo), side="DE")
+    await command(tree, "game start").callback(world.interaction(ann))
+    st, _ = load_position(cat, {
+        "scenario": "range", "seed": 1, "players": [{"name": "Ann", "side": "US"}, {"name": "Bo", "side": "DE"}],
+        "soldiers": [{"serial": 1, "seat": 0, "at": [2, 2], "facing": "e", "equipment": ["radio"]},
+                     {"serial": 2, "seat": 0, "at": [2, 4], "facing": "e"},
+                     {"serial": 4, "seat": 1, "at": [17, 2], "facing": "w", "spotted": True},
+                     {"serial": 5, "seat": 1, "at": [37, 2], "facing": "w"}],
+        "phase_cards": LOOKS, "hands": {0: ["1-C3", "2-C3", "1-C2"], 1: ["4-C1", "4-C2", "4-P1"]},
+        "decks": {0: ["1-C1", "1-P2"], 1: []}})
+    st.artillery.ordnance[0] = ["medium-mortars"]
+    st.artillery.bought[0] = ["medium-mortars"]
+    st, _ = engine_run(st, PLANS)
+    service = adapter.service
+    g = await store.load_game(1)
+    await service._keep_setup(st)
+    await store.commit(1, g.version, service._codec.dumps(st), [])
+    service._forget(1)
+    return ann, bo
+
+
+async def test_a_fake_call_stays_hers_until_the_marker_turns_over_for_all(world, tree, lane):
+    ann, bo = lane
+    before = len(world.public())
+    told = await run(world, tree, ann, "field call", actor="1", kind="medium-mortars", tile="24A", fake=True)
+    assert told.startswith("Done: `call 1 medium-mortars 24A fake`") and "(a fake)" in told
+    desk = await run(world, tree, ann, "hand")
+    assert "**Your artillery calls:** A: Medium mortars on 24A, Fake, called by 1" in desk
+    letters = await command(tree, "field adjust")._params["letter"].autocomplete(
+        world.interaction(ann, options={"actor": "1"}), "")
+    assert [c.value for c in letters] == ["A"]
+    assert await command(tree, "field adjust")._params["letter"].autocomplete(
+        world.interaction(bo, options={}), "") == []
+    status = await run(world, tree, bo, "game status")
+    assert "**Artillery markers (face down):** 24A (US)" in status
+    for text in [*world.public()[before:], status, *dms(bo)]:
+        assert "fake" not in (text or "").lower() and "Fake" not in (text or ""), text
+    await run(world, tree, ann, "field adjust", actor="1", letter="A", via="tag")
+    await run(world, tree, ann, "field adjust", actor="1", letter="A", via="team")
+    assert any("FAKE" in (p or "") for p in world.public()[before:]), "the reveal is shown to all"
