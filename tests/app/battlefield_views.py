@@ -60,3 +60,22 @@ def with_secrets(v: View, seat: int | None = 0, **kw) -> View:
 
 def leaks(text: str) -> list[str]:
     return [w for w in SECRET_WORDS if w in text]
+
+
+def artillery_lane(cat, *, fake: bool = True):
+    """The artillery tests' lane (tests/engine/test_artillery.py) after both have placed and Ann
+    has called medium mortars onto Dorn's tile 24A (a fake, by default): a real engine state."""
+    from engine.position import load_position
+    from tests.engine.test_artillery import LOOKS, PLANS, run
+    st, _ = load_position(cat, {
+        "scenario": "range", "seed": 1, "players": [{"name": "Ann", "side": "US"}, {"name": "Bo", "side": "DE"}],
+        "soldiers": [{"serial": 1, "seat": 0, "at": [2, 2], "facing": "e", "equipment": ["radio"]},
+                     {"serial": 2, "seat": 0, "at": [2, 4], "facing": "e"},
+                     {"serial": 4, "seat": 1, "at": [17, 2], "facing": "w", "spotted": True},
+                     {"serial": 5, "seat": 1, "at": [37, 2], "facing": "w"}],
+        "phase_cards": LOOKS, "hands": {0: ["1-C3", "2-C3", "1-C2"], 1: ["4-C1", "4-C2", "4-P1"]},
+        "decks": {0: ["1-C1", "1-P2"], 1: []}})
+    st.artillery.ordnance[0] = ["medium-mortars"]
+    st.artillery.bought[0] = ["medium-mortars"]
+    st, _ = run(st, [*PLANS, "@Ann call 1 medium-mortars 24A" + (" fake" if fake else "")])
+    return st

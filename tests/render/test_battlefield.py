@@ -156,3 +156,17 @@ def test_a_call_that_names_its_marker_is_labelled_beside_that_marker(cat, monkey
     l9a = tile_origins(v)["L9A"]
     assert at["XJ ON TARGET"][1] == battlefield.marker_spot(L, l9a, 10, 1)[1]
     assert at["ZV FAKE"][1] == battlefield.marker_spot(L, l9a, 10, 0)[1]
+
+
+def test_a_real_fake_call_is_cross_hairs_for_the_table_and_a_fake_for_its_caller(cat, monkeypatch):
+    from tests.app.battlefield_views import artillery_lane
+    st = artillery_lane(cat)
+    seen = words_drawn(monkeypatch)
+    BoardPanel().render(view(st, 0))
+    draw(view(st, 0), "board")
+    draw(view(st, 1), "board_private")
+    assert not [s for s in seen if "FAKE" in s or "Fake" in s or s.startswith("A ")], seen
+    seen.clear()
+    PrivateBoardPanel().render(view(st, 0))
+    assert "A FAKE" in seen
+    assert view(st).artillery and view(st).artillery[0].tile == "24A"
