@@ -25,7 +25,8 @@ def kinds(events_, kind):
     return [e for e in events_ if e.kind == kind]
 
 
-def lane(position, kit=("radio",), ordnance=("medium-mortars",), deck=(), dorn_deck=(), **more):
+def lane(position, kit=("radio",), ordnance=("medium-mortars",), deck=(), dorn_deck=(),
+         hand=("1-C3", "2-C3", "1-C2"), **more):
     """Ann's hand: Avery's sight card 1-C3 ('1 soldier sight'), Brooks's 2-C3 (the same) and a
     SHOOT; Bo has nothing for phase 1."""
     soldiers = [{"serial": 1, "seat": 0, "at": [2, 2], "facing": "e", "equipment": list(kit)},
@@ -34,7 +35,7 @@ def lane(position, kit=("radio",), ordnance=("medium-mortars",), deck=(), dorn_d
                 {"serial": 5, "seat": 1, "at": [37, 2], "facing": "w"}]
     soldiers += more.pop("extra", [])
     st = position(soldiers=soldiers, phase_cards=LOOKS,
-                  hands={0: ["1-C3", "2-C3", "1-C2"], 1: ["4-C1", "4-C2", "4-P1"]},
+                  hands={0: list(hand), 1: ["4-C1", "4-C2", "4-P1"]},
                   decks={0: list(deck), 1: list(dorn_deck)}, **more)
     st.artillery.ordnance[0] = list(ordnance)
     st.artillery.bought[0] = list(ordnance)
@@ -117,6 +118,20 @@ def test_a_call_spends_the_mission_and_a_second_needs_another_contact(position):
     assert private_view(st, 0).ordnance == ["medium-mortars"]
     with pytest.raises(RuleError, match="used his radio contact this turn"):
         apply(st, CallCmd(seat=0, serial=1, kind="medium-mortars", tile="24A"))
+
+
+def test_a_leader_beside_the_operator_may_sight_for_his_call_a_private_may_not(position):
+    # Cole, a corporal, kneels beside Avery (base to base, facing him); Brooks stays back.
+    # Phase 2 is Cole's LOOK card: its dog tag lets Cole work the call, its team bubble does not
+    # let Brooks, a private away from the set.
+    cole = {"serial": 3, "seat": 0, "rank": "junior_nco", "at": [3, 2], "facing": "w"}
+    st = lane(position, extra=[cole], hand=("1-C3", "3-C3", "1-C2"))
+    st, _ = run(st, ["@Ann plan 1-C3 3-C3 1-C2", PLANS[1], "@Ann call 1 medium-mortars 24A"])
+    st = until(run(st, ["@Ann pass"])[0], "US-1", 2)
+    with pytest.raises(RuleError, match="only the radio operator, his vehicle, or a leader with him"):
+        apply(st, parse_command("team adjust 2 A", 0))
+    st, ev = run(st, ["@Ann tag adjust 3 A"])
+    assert track(st) == [("A", 1, False)]
 
 
 # ----------------------------------------------------------------------------- devices
