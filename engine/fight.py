@@ -46,9 +46,11 @@ def start_fights(ctx: Ctx) -> bool:
     st = ctx.st
     liberate(ctx)
     groups = fight_groups(st)
-    if not groups:
+    from engine import close_combat  # close combat against vehicles (issue 9): compartments first
+    close = close_combat.due(st) if st.vehicles else []
+    if not groups and not close:
         return False
-    st.fight = FightState(members=[], order=[], queue=groups)
+    st.fight = FightState(members=[], order=[], queue=groups, close=close)
     _next_fight(ctx)
     return True
 
@@ -56,10 +58,18 @@ def start_fights(ctx: Ctx) -> bool:
 def _next_fight(ctx: Ctx) -> None:
     st = ctx.st
     fight = st.fight
+    from engine import close_combat  # close combat against vehicles (issue 9)
+    if fight.close and close_combat.start_next(ctx):
+        return
     while fight.queue:
         group = [s for s in fight.queue.pop(0) if st.soldiers[s].free]
         if len({st.soldiers[s].side for s in group}) < 2:
             continue
+        if st.setup.scenario.options.shooting_in_contact:  # optional rule (engine/close_combat.py)
+            close_combat.contact_shots(ctx, group)
+            group = [s for s in group if st.soldiers[s].free]
+            if len({st.soldiers[s].side for s in group}) < 2:
+                continue
         forces = sorted({st.soldiers[s].controller for s in group})
         fight.members = group
         fight.order = initiative.order(st, forces)
@@ -98,6 +108,9 @@ def _fighters(st, force: str) -> list[int]:
 def targets(st, force: str) -> list[int]:
     """Enemies in this fight in contact with any of the force's fighters."""
     fight = st.fight
+    if fight.plate is not None:  # close combat against a vehicle compartment (engine/close_combat.py)
+        from engine.close_combat import targets as cc_targets
+        return cc_targets(st, force)
     down = {v for v, _, _ in fight.defeated}
     mine = [st.soldiers[s] for s in _fighters(st, force)]
     side = st.forces[force].side
@@ -132,6 +145,9 @@ def sync_turn(st) -> None:
 
 def play(ctx: Ctx, force: str, card: str, target: int) -> None:
     st = ctx.st
+    if st.fight.plate is not None:  # close combat against a vehicle compartment (engine/close_combat.py)
+        from engine.close_combat import play as cc_play
+        return cc_play(ctx, force, card, target)
     f = st.forces[force]
     if card not in f.fight_pool:
         raise RuleError(f"{card} is not one of your fight cards: " + ", ".join(
@@ -167,6 +183,9 @@ def end_fight(ctx: Ctx) -> None:
     """Fight over: discard unplayed fight cards, settle the defeated, go to the next fight."""
     st = ctx.st
     fight = st.fight
+    if fight.plate is not None:  # close combat against a vehicle compartment (engine/close_combat.py)
+        from engine.close_combat import end
+        return end(ctx)
     for fid in fight.order:
         f = st.forces[fid]
         f.discard.extend(f.fight_pool)
@@ -196,6 +215,8 @@ def capture(ctx: Ctx, pending: CapturePending, escort: int | None) -> None:
         raise RuleError("the escort must be one of " + ", ".join(f"{st.name(e)} ({e})" for e in pending.escorts) + ".")
     v = st.soldiers[pending.victim]
     e = st.soldiers[esc]
+    from engine.close_combat import take_out
+    take_out(st, pending.victim)  # a crewman beaten in close combat is led out of his vehicle (issue 9)
     v.captor = esc
     v.controller = e.controller
     e.captures += 1
@@ -205,4 +226,6 @@ def capture(ctx: Ctx, pending: CapturePending, escort: int | None) -> None:
 
 
 def refuse_capture(ctx: Ctx, pending: CapturePending) -> None:
+    from engine.close_combat import take_out
+    take_out(ctx.st, pending.victim)  # a crewman beaten in close combat (issue 9)
     kill(ctx, pending.victim, by_force=pending.force, by_soldier=pending.striker, cause="fight")

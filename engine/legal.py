@@ -319,6 +319,9 @@ def legal_commands(st, seat: int) -> list[C.Cmd]:
                 out.append(C.Pass(seat=seat))
             from engine.artillery import call_options  # artillery called after radio contact (engine/artillery.py)
             out += call_options(st, seat)
+            from engine.close_combat import assail_options  # close combat against vehicles (issue 9)
+            out += [C.AssailCmd(seat=seat, serial=n, plate=pl, part=part, grenade=g)
+                    for n, pl, part, g in assail_options(st, seat)]
         elif a.kind == "hitplus":
             out += [C.HitPlus(seat=seat, target=t) for t in p.candidates]
         elif a.kind == "pay":

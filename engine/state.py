@@ -309,6 +309,20 @@ class FightState(Model):
     passes: int = 0  # consecutive forces that could not play
     defeated: list[tuple[int, str, int | None]] = Field(default_factory=list)  # (serial, force, striker)
     queue: list[list[int]] = Field(default_factory=list)  # fights still to resolve this phase
+    # close combat against vehicles (issue 9, engine/close_combat.py): compartments still to fight
+    # this phase, as (plate, part), and the one being fought now (plate None: an ordinary fight)
+    close: list[tuple[int, str]] = Field(default_factory=list)
+    plate: int | None = None
+    part: str | None = None
+
+
+class Assault(Model):
+    """Close combat against vehicles (issue 9, engine/close_combat.py): the compartment a soldier in
+    an enemy vehicle's tile chose to attack, and whether he drops a grenade in at the shoot step."""
+
+    plate: int
+    part: Literal["hull", "turret", "cabin"]
+    grenade: bool = False
 
 
 # ---------------------------------------------------------------------------- pending decisions
@@ -422,6 +436,7 @@ class GameState(Model):
     react_after: str | None = None  # a force has just completed an action: the react window is due
     preempts: list[PreemptMark] = Field(default_factory=list)  # preempts played this phase
     fight: FightState | None = None
+    assaults: dict[int, Assault] = Field(default_factory=dict)  # close combat against vehicles (engine/close_combat.py)
     pending: Pending | None = None
     pending_queue: list[Pending] = Field(default_factory=list)  # decisions to ask once the current one is answered
     fires: list[str] = Field(default_factory=list)

@@ -320,6 +320,8 @@ def _hits_on_man(ctx: Ctx, target: int, hits: int, *, by_force: str, by_soldier:
     s = st.soldiers[target]
     if s.status == "aboard":
         prot = exposed_protection(st, target) or 0
+        from engine.close_combat import sniper_protection  # Trained Snipers, optional (issue 9)
+        prot = sniper_protection(st, by_soldier, prot)
         left = protected_hits(hits, prot)
         if prot:
             ctx.say("protection", f"The {st.name(s.vehicle)} shields {st.name(target)}: {hits} hit"

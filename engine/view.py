@@ -465,6 +465,7 @@ def view(st: GameState, viewer: int | None = None) -> View:
         roadblocks=_roadblocks(st, secret),  # roadblocks, barricades, wrecks on roads (engine/roadblocks.py)
         options={k: v for k, v in st.setup.scenario.options.model_dump().items()  # the optional rules, on or
                  if isinstance(v, bool)},  # off (issue 9; numbers such as other_ammo_vp left out)
+        close_combats=_close_combats(st, secret),  # close combat against vehicles (engine/close_combat.py)
         vp={side: st.side_vp(side) for side in sides},
         vp_log=[VpView(side=e.side, seat=e.seat, amount=e.amount, reason=words.scrub(e.reason) if words else e.reason)
                 for e in st.vp],
@@ -485,6 +486,14 @@ def view(st: GameState, viewer: int | None = None) -> View:
     if viewer is None:
         return v
     return v.model_copy(update={"mine": private_view(st, viewer)})
+
+
+def _close_combats(st: GameState, secret: set[int]) -> list[CloseCombatView]:
+    """Close combats against vehicles under way or due (engine/close_combat.py); hidden men left out."""
+    if not st.vehicles:
+        return []
+    from engine.close_combat import views
+    return [CloseCombatView(**{**d, "attackers": [m for m in d["attackers"] if m not in secret]}) for d in views(st)]
 
 
 def _roadblocks(st: GameState, secret: set[int]) -> list[RoadblockView]:
