@@ -178,9 +178,59 @@ def look_card_played(ctx: Ctx, force_id: str) -> None:
         return
     n = st.artillery.looks[force_id] = st.artillery.looks.get(force_id, 0) + 1
     men = sorted(s.serial for s in st.soldiers.values() if s.controller == force_id and devices(st, s.serial))
+    if n == DEFAULT_LOOKS:  # a soldier's radio value: his radio reaches the friendly tanks
+        for man in men:
+            if "radio" in devices(st, man):
+                spot_for_vehicles(ctx, man)
     if men:
         ctx.tell(f.seat, "radio_contact", f"{n} LOOK card{'s' if n != 1 else ''} this turn toward radio contact "
                  "for " + ", ".join(st.name(m) for m in men) + ".", looks=n, callers=men)
+
+
+# --------------------------------------------------------------------------- spotting over the radio
+
+
+def _radio_men(st, side: str) -> list[int]:
+    """Soldiers of a side on foot carrying a radio proper (walkie-talkies and telephones reach
+    only the guns)."""
+    return sorted(s.serial for s in st.soldiers.values() if s.side == side and "radio" in devices(st, s.serial))
+
+
+def spot_for_soldiers(ctx: Ctx, plate: int) -> None:
+    """A radio vehicle made contact (Sight and Radio Contact): every target it has marked that a
+    friendly soldier with a radio could spot gets the general Spotted marker."""
+    from engine.look import sight_options
+    from engine.vehicle_look import marked_by
+    st = ctx.st
+    side = st.vehicles[plate].side
+    for man in _radio_men(st, side):
+        _, table = sight_options(st, man)
+        for target, _, _, seen in table:
+            if seen and marked_by(st, target, plate):
+                holder = st.vehicles[target] if target in st.vehicles else st.soldiers[target]
+                if holder.spotted:
+                    continue
+                holder.spotted = True
+                ctx.say("radio_spot", f"Over the radio {st.name(man)} marks {st.name(target)} too.",
+                        serial=man, target=target)
+
+
+def spot_for_vehicles(ctx: Ctx, man: int) -> None:
+    """A soldier with a radio made contact: every friendly radio vehicle that could sight a
+    target carrying the general marker places its own marker there (Sight and Radio Contact)."""
+    from engine.vehicle_look import _enemy_targets, best_eye, can_see, marked_by, place_marker, radios
+    st = ctx.st
+    side = st.soldiers[man].side
+    for plate in radios(st, side):
+        eye = best_eye(st, plate)
+        if eye is None:
+            continue
+        for t in _enemy_targets(st, side):
+            holder = st.vehicles[t] if t in st.vehicles else st.soldiers[t]
+            if holder.spotted and not marked_by(st, t, plate) and can_see(st, eye, t)[0]:
+                place_marker(st, t, plate)
+                ctx.say("radio_spot", f"Over the radio the {st.name(plate)} marks {st.name(t)} too.",
+                        plate=plate, target=t)
 
 
 # --------------------------------------------------------------------------- calling

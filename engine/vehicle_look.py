@@ -435,4 +435,6 @@ def look_card_played(ctx: Ctx, plate: int) -> None:
                 shared.append((other, t))
     for other, t in shared:
         ctx.say("radio_spot", f"Over the radio the {st.name(other)} marks {st.name(t)} too.", plate=other, target=t)
+    from engine.artillery import spot_for_soldiers  # soldiers with radios mark them too
+    spot_for_soldiers(ctx, plate)
 

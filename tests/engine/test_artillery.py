@@ -208,7 +208,7 @@ def test_radio_contact_lapses_at_the_turns_end(position):
     assert st.artillery.looks == {} and st.artillery.called == {}
 
 
-def motor(position, squad=("1-C4", "1-C1", "1-C2"), **more):
+def motor(position, squad=("1-C4", "1-C1", "1-C2"), tank=("901-V3", "901-V8", "60-C3"), **more):
     """The motor pool: the Test Sherman (901, Radio 2) at 42A with its crew, the Test Panzer (902)
     at 44A carrying the Sherman's own marker, Avery at 41A with a radio."""
     crew = [{"serial": n, "seat": 0, "crew_of": 901} for n in (60, 61, 62, 63, 64)]
@@ -223,7 +223,7 @@ def motor(position, squad=("1-C4", "1-C1", "1-C2"), **more):
                    "crew": {"commander": 70, "gunner": 71, "loader": 72, "driver": 73, "co_driver": 74},
                    "ready": {"AP": 5, "HE": 5}, "in_breach": ["AP"], "spotted": True, "spotted_by": [901]}],
         phase_cards=LOOKS,
-        hands={0: list(squad), 1: ["4-C1", "4-C2", "4-P1"], 901: ["901-V3", "901-V8", "60-C3"],
+        hands={0: list(squad), 1: ["4-C1", "4-C2", "4-P1"], 901: list(tank),
                902: []}, **more)
     st.artillery.ordnance[0] = ["medium-mortars", "medium-mortars"]
     st.artillery.bought[0] = ["medium-mortars", "medium-mortars"]
@@ -246,6 +246,35 @@ def test_a_vehicle_makes_contact_at_its_panels_radio_value(position):
     st, ev = run(st, ["@Ann call 901 medium-mortars 44A"])
     assert track(st) == [("A", 2, False)]
     assert private_view(st, 0).artillery[0].caller == 901
+
+
+def test_a_tanks_radio_contact_marks_its_targets_for_a_soldier_with_a_radio(position):
+    # The Panzer carries only the Sherman's own marker. At the Sherman's second LOOK card its
+    # radio gets through, and Avery, radio on his back and the Panzer in his sight, puts the
+    # general marker on it (Sight and Radio Contact).
+    st = motor(position)
+    st.vehicles[902].spotted = False
+    st, _ = run(st, MOTOR_PLANS)
+    st = until(st, "US-1-901", 2)
+    assert st.vehicles[902].spotted
+    st2 = motor(position)
+    st2.vehicles[902].spotted = False
+    st2.soldiers[1].equipment = ["walkie-talkie"]
+    st2 = until(run(st2, MOTOR_PLANS)[0], "US-1-901", 2)
+    assert not st2.vehicles[902].spotted, "a walkie-talkie reaches the guns, not the tanks"
+
+
+def test_a_soldiers_radio_contact_marks_his_targets_for_a_radio_tank(position):
+    # The Panzer has the general marker only. Avery's two LOOK cards (phases 1 and 2) make his
+    # contact, the soldiers' radio value; the Sherman, which can see the Panzer, places its own
+    # marker on it. Its own cards are no LOOK cards this turn.
+    st = motor(position, squad=("1-C3", "1-P3", "1-C2"), tank=("901-V6", "901-V1", "901-V2"))
+    st.vehicles[902].spotted_by = []
+    st, _ = run(st, ["@Ann plan 1-C3 1-P3 1-C2", "@Ann plan for US-1-901 901-V6 901-V1 901-V2", *MOTOR_PLANS[2:]])
+    st = until(st, "US-1", 1)
+    assert 901 not in st.vehicles[902].spotted_by
+    st = until(run(st, ["@Ann pass"])[0], "US-1", 2)
+    assert 901 in st.vehicles[902].spotted_by
 
 
 def test_a_crewman_calls_through_his_vehicles_set(position):
