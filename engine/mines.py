@@ -151,12 +151,12 @@ def check_fields(cat, sc, side: str, laid: list, taken: set[str] = frozenset()) 
     return total
 
 
-def may_lay(st_or_setup_orders: dict, sc, order: str | None, vehicles: list) -> str | None:
+def may_lay(orders: dict, sc, order: str | None, vehicles: list) -> str | None:
     """Why a player may not buy mines, or None (Mines: Hold orders, a scenario rule, a vehicle's
-    notes). `vehicles`: the VehicleDefs of his force."""
+    notes). `orders`: the game's OrderDefs by id; `order`: his; `vehicles`: his VehicleDefs."""
     if sc.mines_allowed:
         return None
-    o = st_or_setup_orders.get(order) if order else None
+    o = orders.get(order) if order else None
     if o is not None and o.kind.value == "hold":
         return None
     if any(LAYS_MINES.search(note) for v in vehicles for note in v.special):
@@ -283,7 +283,7 @@ def path_to(st, serial: int, cell: Cell) -> list[Cell]:
     return path_cells(parents, cell)
 
 
-def walk(ctx: Ctx, serial: int, cells: list[Cell], *, off_board: bool = False, start: Cell | None = None) -> bool:
+def walk(ctx: Ctx, serial: int, cells: list[Cell], *, off_board: bool = False) -> bool:
     """A soldier's move along `cells` (his own cell first when he stands on the board; for a man
     coming on, the edge cell he steps onto first). `off_board`: he steps off the board at the
     end. Sets off the fields he leaves or moves within, then each one he steps into. True when a
@@ -294,7 +294,7 @@ def walk(ctx: Ctx, serial: int, cells: list[Cell], *, off_board: bool = False, s
         return False
     s = st.soldiers[serial]
     board = st.board
-    home = s.at if start is None else start
+    home = s.at
     tiles = [board.tile_at(c) for c in cells]
     done: set[str] = set()
     last = None
