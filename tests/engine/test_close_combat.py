@@ -385,3 +385,27 @@ def test_the_grenade_plan_is_told_only_to_its_player(cat):
     public = [e for e in events if e.public]
     assert public and not any("grenade" in e.text for e in public)
     assert [e.to for e in events if "grenade" in e.text] == [0]
+
+
+def test_a_half_track_is_assailed_through_its_cabin_door_and_a_shut_port(cat):
+    # a US half-track on 24A: Avery drives, Cole rides in the cabin; Dorn and Engel climb at it
+    st, _ = load_position(cat, {
+        "scenario": "range", "players": two_players(), "seed": 3,
+        "soldiers": [{"serial": 1, "seat": 0, "crew_of": 903}, {"serial": 3, "seat": 0, "crew_of": 903},
+                     {"serial": 2, "seat": 0, "at": [2, 2]},
+                     {"serial": 4, "seat": 1, "at": [15, 2], "facing": "e"},
+                     {"serial": 5, "seat": 1, "at": [19, 2], "facing": "w"}],
+        "vehicles": [{"plate": 903, "seat": 0, "tile": "24A", "facing": "e", "crew": {"driver": 1, "commander": 3}}],
+        "hands": {0: [], 1: [], 903: []}})
+    assert close_combat.openings(st, 903, "hull") == [close_combat.Opening("port", False)]
+    assert close_combat.openings(st, 903, "cabin") == [close_combat.Opening("door", False)]
+    got = {p: [(a.serial, a.opening.key) for a in m] for p, m in close_combat.assignments(st, 903).items()}
+    assert got == {"hull": [(4, "port"), (5, "port")]}  # two to the first shut opening, hull first
+    st = run(st, "assail 5 903 cabin", seat=1)
+    got = {p: [(a.serial, a.opening.key) for a in m] for p, m in close_combat.assignments(st, 903).items()}
+    assert got == {"hull": [(4, "port")], "cabin": [(5, "door")]}
+    ctx = Ctx(st)
+    fight.start_fights(ctx)
+    assert not said(ctx, "hit_check")  # nothing open: nobody shoots
+    assert (st.fight.part, {e.data["force"]: e.data["n"] for e in said(ctx, "cc_initiative")}) == \
+        ("hull", {"DE-2": 1, "US-1-903": 2})  # Dorn's Fight 2 halved at the shut port
