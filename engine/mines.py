@@ -283,6 +283,13 @@ def path_to(st, serial: int, cell: Cell) -> list[Cell]:
     return path_cells(parents, cell)
 
 
+def walk_to(ctx: Ctx, serial: int, cell: Cell, *, off_board: bool = False) -> bool:
+    """`walk` along his shortest path to `cell` (an exit's edge cell), found only when mines lie."""
+    if not any_mines(ctx.st):
+        return False
+    return walk(ctx, serial, path_to(ctx.st, serial, cell), off_board=off_board)
+
+
 def walk(ctx: Ctx, serial: int, cells: list[Cell], *, off_board: bool = False) -> bool:
     """A soldier's move along `cells` (his own cell first when he stands on the board; for a man
     coming on, the edge cell he steps onto first). `off_board`: he steps off the board at the

@@ -379,7 +379,7 @@ def exit_board(ctx: Ctx, serial: int, area_name: str | None, costs: dict[Cell, f
         raise RuleError(f"{name} cannot reach the edge of " + " or ".join(a.tile for a in areas.values())
                         + f" and step off with his modified Walk of {allowance:g}\".")
     cost, n, c = best
-    if mines.walk(ctx, serial, mines.path_to(st, serial, c), off_board=True):  # mines (engine/mines.py)
+    if mines.walk_to(ctx, serial, c, off_board=True):  # mines (engine/mines.py)
         return None
     st.trail.append(TrailMark(kind="move", serial=serial, path=[s.at, c]))
     s.status = "exited"

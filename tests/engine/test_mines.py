@@ -504,3 +504,19 @@ def test_random_games_in_a_mined_motor_pool_raise_nothing_and_set_mines_off(cat)
                 seen.update(f"{e.kind}:{e.data.get('mine_kind')}" for e in ev if e.kind == "mine")
             assert st.step == "over", (players, seed)
     assert "mine" in seen, seen
+
+
+def test_stepping_off_the_board_out_of_a_minefield_sets_it_off_first(position, play):
+    # The farmyard's exit B is 34A's north edge. Avery stands in 34A and steps off there. A booby
+    # trap goes off as he sets out: 1-C3 reads Miss and he is gone. A fake field: 1-C1 Hit, his
+    # damage check 1-C3 Pin, and he stays where he stood.
+    for tokens, deck, gone in ((["booby", "booby"], ["1-C3"], True), (["gp", "fake"], ["1-C1", "1-C3"], False)):
+        st = position(scenario="yard", phase_cards=["S07", "S08", "S09"],
+                      hands={0: ["1-P1", "1-C4", "1-C2"], 1: ["4-C1", "4-P1", "4-C4"]},
+                      soldiers=[{"serial": 1, "seat": 0, "at": [17, 1]}, {"serial": 4, "seat": 1, "at": [27, 7]}],
+                      decks={0: deck}, minefields=[{"tile": "34A", "side": "DE", "tokens": tokens}])
+        st, ev = play(st, "@Ann\nplan 1-P1 1-C4 1-C2\n@Bo\nplan 4-C1 4-C4 4-P1\n@Ann\ntag move 1 exit B")
+        assert kinds(ev, "mine")
+        assert (st.soldiers[1].status == "exited") == gone
+        if not gone:
+            assert st.soldiers[1].at == (17, 1) and st.soldiers[1].pinned and not kinds(ev, "exit")
