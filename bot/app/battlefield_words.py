@@ -46,24 +46,31 @@ def call_state(c: ArtilleryCallView) -> str:
     return f"{c.rows_left} row{'s' if c.rows_left != 1 else ''} to On Target"
 
 
-def call_line(c: ArtilleryCallView, names: dict[str, str] | None = None) -> str:
-    by = f", called by {c.caller}" if c.caller is not None else ""
+def call_line(c: ArtilleryCallView, names: dict[str, str] | None = None, who=str) -> str:
+    by = f", called by {who(c.caller)}" if c.caller is not None else ""
     return f"{c.letter}: {ordnance_name(c.kind, names)} on {c.tile}, {call_state(c)}{by}"
 
 
-def private_lines(mine: Mine, names: dict[str, str] | None = None, *, bold: bool = True) -> list[str]:
+def private_lines(mine: Mine, names: dict[str, str] | None = None, *, bold: bool = True, who=None) -> list[str]:
     """The seat's battlefield secrets, one line per subject (none when he has none). `names`
-    maps ordnance ids to their chart names; `bold` marks the heads for Discord."""
+    maps ordnance ids to their chart names; `who` names a caller's dog tag or plate ("Pvt.
+    Avery (1)"); `bold` marks the heads for Discord."""
     b = (lambda s: f"**{s}**") if bold else (lambda s: s)  # noqa: E731
+
+    def name(serial) -> str:
+        try:
+            return who(int(serial)) if who is not None else str(serial)
+        except (KeyError, ValueError, AttributeError):
+            return str(serial)
     out = []
     if mine.artillery:
-        out.append(b("Your artillery calls:") + " " + "; ".join(call_line(c, names) for c in mine.artillery))
+        out.append(b("Your artillery calls:") + " " + "; ".join(call_line(c, names, name) for c in mine.artillery))
     if mine.barrages:
         out.append(b("Your planned barrages (secret):") + " " + "; ".join(
             f"{ordnance_name(p.kind, names)} on {p.tile} at the start of turn {p.turn}" for p in mine.barrages))
     if mine.radio:
         out.append(b("Radio contact this turn:") + " " + "; ".join(
-            f"{caller}: {n} LOOK phase{'s' if n != 1 else ''} so far" for caller, n in sorted(mine.radio.items())))
+            f"{name(caller)}: {n} LOOK phase{'s' if n != 1 else ''} so far" for caller, n in sorted(mine.radio.items())))
     if mine.ordnance:
         counts: dict[str, int] = {}
         for k in mine.ordnance:
@@ -105,6 +112,13 @@ def public_lines(v: View, *, bold: bool = True) -> list[str]:
     if on:
         out.append(b("Optional rules:") + " " + ", ".join(on))
     return out
+
+
+def view_names(v: View):
+    """A `who` for `private_lines` from a view: "Pvt. Avery (1)", "Test Sherman 901"."""
+    men = {s.serial: f"{s.title} {s.name} ({s.serial})" for s in [*v.soldiers, *(v.mine.own_hidden if v.mine else [])]}
+    cars = {x.plate: f"{x.name.split(' (')[0]} {x.plate}" for x in v.vehicles}
+    return lambda serial: men.get(serial) or cars.get(serial) or str(serial)
 
 
 def ordnance_names(st) -> dict[str, str]:

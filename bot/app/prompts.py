@@ -223,7 +223,8 @@ def hand_text(mine: Mine, st: GameState | None = None) -> str:
         lines.append("**Your soldiers are worth:** " + ", ".join(
             f"{serial}: {vp} VP" for serial, vp in sorted(mine.soldier_vp.items())))
     # the vehicle book's battlefield (issue 9): his artillery, barrages, radio, ordnance, mines
-    lines += battlefield_words.private_lines(mine, battlefield_words.ordnance_names(st) if st is not None else None)
+    lines += battlefield_words.private_lines(mine, battlefield_words.ordnance_names(st) if st is not None else None,
+                                             who=(lambda s: vehicle_words.who(st, s)) if st is not None else None)
     lines.append(f"Cards left in your deck: {mine.deck_top}.")
     return "\n".join(lines)
 

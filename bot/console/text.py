@@ -246,7 +246,7 @@ def private_text(v: View) -> str:
     if mine.fight_cards:
         lines.append("Your fight cards:")
         lines += ["  " + card_line(c) for c in mine.fight_cards]
-    lines += battlefield_words.private_lines(mine, bold=False)  # issue 9: his artillery, barrages, mines
+    lines += battlefield_words.private_lines(mine, bold=False, who=battlefield_words.view_names(v))  # issue 9
     return "\n".join(lines)
 
 

@@ -220,7 +220,9 @@ def draw_private(img, d, L, view, origins) -> None:
         own = [i for i, x in enumerate(here) if c.marker is not None and x.id == c.marker]
         his = [i for i, x in enumerate(here) if x.side in sides]
         x, y = marker_spot(L, t[0], t[1], own[0] if own else his[k] if k < len(his) else len(here) + k)
-        private_label(d, (x - L.ppi * 0.6, y), call_label(c), size, anchor="rm")
+        # under its cross-hairs, against the tile's east edge (clear of the men in the middle)
+        private_label(d, (L.px(t[0][0] + t[1], 0)[0] - 3, y + L.ppi * 0.42 + size / 2 + 3), call_label(c), size,
+                      anchor="rm")
     for mf in m.minefields:
         t = _tile(view, origins, mf.tile)
         if t is None:

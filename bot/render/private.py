@@ -169,8 +169,8 @@ def _battlefield_lines(view) -> list[str]:
     """The seat's battlefield secrets as footer lines (bot/app/battlefield_words.py)."""
     if view.mine is None:
         return []
-    from bot.app.battlefield_words import private_lines
-    return private_lines(view.mine, bold=False)
+    from bot.app.battlefield_words import private_lines, view_names
+    return private_lines(view.mine, bold=False, who=view_names(view))
 
 
 def dashed_ring(d, c, r: float, fill, width: int = 3, dashes: int = 12) -> None:

@@ -39,8 +39,9 @@ def test_help_lists_every_battlefield_line(capsys):
 
 def test_his_private_text_lists_his_battlefield_secrets(state):
     mine = text.private_text(with_secrets(view(state, 0), seat=0))
-    assert "Your artillery calls: QQ: howitzer zeta on 31A, 2 rows to On Target, called by 1; " \
-           "XJ: howitzer zeta on L9A, On Target, called by 1; ZV: howitzer zeta on L9A, Fake" in mine
+    assert "Your artillery calls: QQ: howitzer zeta on 31A, 2 rows to On Target, called by Pvt. Avery (1); " \
+           "XJ: howitzer zeta on L9A, On Target, called by Pvt. Avery (1); ZV: howitzer zeta on L9A, Fake" in mine
+    assert "Radio contact this turn: Pvt. Avery (1): 1 LOOK phase so far" in mine
     assert "Your planned barrages (secret): rockets omega on L9A at the start of turn 7" in mine
     assert "Your side's minefields (face down to the enemy): 31A booby trap (booby+booby)" in mine
     assert "Artillery to call: howitzer zeta x2, rockets omega" in mine

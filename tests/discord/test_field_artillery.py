@@ -98,7 +98,8 @@ async def test_a_fake_call_stays_hers_until_the_marker_turns_over_for_all(world,
     told = await run(world, tree, ann, "field call", actor="1", kind="medium-mortars", tile="24A", fake=True)
     assert told.startswith("Done: `call 1 medium-mortars 24A fake`") and "(a fake)" in told
     desk = await run(world, tree, ann, "hand")
-    assert "**Your artillery calls:** A: Medium mortars on 24A, Fake, called by 1" in desk
+    assert "**Your artillery calls:** A: Medium mortars on 24A, Fake, called by Pvt. Avery (1)" in desk
+    assert "**Radio contact this turn:** Pvt. Avery (1): 1 LOOK phase so far" in desk
     letters = await command(tree, "field adjust")._params["letter"].autocomplete(
         world.interaction(ann, options={"actor": "1"}), "")
     assert [c.value for c in letters] == ["A"]

@@ -35,6 +35,11 @@ def words_drawn(monkeypatch) -> list[str]:
     return seen
 
 
+def under(L, spot) -> float:
+    """Where a letter's label sits: just under its marker's cross-hairs."""
+    return spot[1] + L.ppi * 0.42 + max(10, L.ppi // 3) / 2 + 3
+
+
 def farmyard(cat, seat=0):
     st = load_position(cat, yard())[0]
     return view(st, seat)
@@ -124,7 +129,7 @@ def test_his_letter_stands_by_his_own_marker_when_the_enemy_has_one_in_the_tile(
     PrivateBoardPanel().render(v)
     L = PrivateBoardPanel().layout(v)
     _, y = dict(spots)["QQ 2 to go"]
-    assert y == battlefield.marker_spot(L, tile_origins(v)["31A"], 5, 1)[1]
+    assert y == under(L, battlefield.marker_spot(L, tile_origins(v)["31A"], 5, 1))
 
 
 def test_known_minefields_are_drawn_as_public_tokens(cat, monkeypatch):
@@ -154,8 +159,8 @@ def test_a_call_that_names_its_marker_is_labelled_beside_that_marker(cat, monkey
     L = PrivateBoardPanel().layout(v)
     at = dict(spots)
     l9a = tile_origins(v)["L9A"]
-    assert at["XJ ON TARGET"][1] == battlefield.marker_spot(L, l9a, 10, 1)[1]
-    assert at["ZV FAKE"][1] == battlefield.marker_spot(L, l9a, 10, 0)[1]
+    assert at["XJ ON TARGET"][1] == under(L, battlefield.marker_spot(L, l9a, 10, 1))
+    assert at["ZV FAKE"][1] == under(L, battlefield.marker_spot(L, l9a, 10, 0))
 
 
 def test_a_real_fake_call_is_cross_hairs_for_the_table_and_a_fake_for_its_caller(cat, monkeypatch):
