@@ -103,3 +103,14 @@ def test_known_minefields_are_public_lines():
     p = _Public(**public_fields())
     p.mines = ["33A", "12A"]
     assert "**Known minefields:** 12A, 33A" in B.public_lines(p)
+
+
+def test_the_act_prompt_names_field_to_a_player_with_artillery():
+    from pathlib import Path
+
+    from bot.app.prompts import prompt_text
+    from engine import load_catalog
+    from tests.app.battlefield_views import artillery_lane
+    st = artillery_lane(load_catalog(Path(__file__).resolve().parents[1] / "fixtures" / "rules"))
+    assert "`/field assail|call|adjust|barrage|popsmoke|handoff|recover`" in prompt_text(st, 0, "act", "act")
+    assert "/field" not in prompt_text(st, 1, "act", "act")
