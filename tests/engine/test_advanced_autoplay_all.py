@@ -9,9 +9,9 @@ The agents must have used the rules, not walked past them. A failure names the s
 players and the seed."""
 from __future__ import annotations
 
-import os
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+
+from tests.engine.autoplay_kit import run_jobs
 
 GAMES = 500
 WATCH = ("react_done", "preempt", "preempt_then", "medic_move", "medic_save", "medic_fail", "mine",
@@ -39,37 +39,18 @@ def _catalog(hidden: bool):
     return cat.model_copy(update={"scenarios": {**cat.scenarios, "croix-verte-ridge": sc}})
 
 
-def _batch(args: tuple[str, bool, int, list[int]]) -> tuple[list[str], Counter]:
-    from engine.agent import RandomAgent
-    from engine.apply import apply
-    from engine.setup import SeatSpec, new_game
+def _tally(st, cmd, events, seen, n) -> None:
     from engine.view import view
+    if cmd.type == "plan" and cmd.extra:
+        seen["officer_extra"] += 1
+    if n % 25 == 0 and getattr(view(st), "hidden", None):
+        seen["hidden_markers"] += 1
+
+
+def _batch(args: tuple[str, bool, int, list[int]]) -> tuple[list[str], Counter]:
+    from tests.engine.autoplay_kit import play_batch
     scenario, hidden, players, seeds = args
-    cat = _catalog(hidden)
-    sides = [s.id.value for s in cat.scenario(scenario).sides]
-    problems, seen = [], Counter()
-    for seed in seeds:
-        try:
-            seats = [SeatSpec(name=f"P{i + 1}", side=sides[i % 2]) for i in range(players)]
-            st, _ = new_game(cat, scenario, seats, seed)
-            agent = RandomAgent(seed)
-            n = 0
-            while st.step != "over" and n < 5000:
-                cmd = agent.choose(st, agent.seat_to_act(st))
-                st, events = apply(st, cmd)
-                seen[cmd.type] += 1
-                if cmd.type == "plan" and cmd.extra:
-                    seen["officer_extra"] += 1
-                seen.update(f"event:{e.kind}" for e in events if e.kind in WATCH)
-                if n % 25 == 0 and getattr(view(st), "hidden", None):
-                    seen["hidden_markers"] += 1
-                n += 1
-            if st.step != "over":
-                problems.append(f"{scenario} hidden={hidden} players={players} seed={seed}: did not finish")
-            seen["games"] += 1
-        except Exception as exc:  # noqa: BLE001 - every failure is reported with its seed
-            problems.append(f"{scenario} hidden={hidden} players={players} seed={seed}: {type(exc).__name__}: {exc}")
-    return problems, seen
+    return play_batch(_catalog(hidden), scenario, players, seeds, watch=WATCH, label=f"hidden={hidden}", each=_tally)
 
 
 def test_five_hundred_games_with_every_advanced_rule_raise_nothing_and_use_the_rules():
@@ -80,11 +61,7 @@ def test_five_hundred_games_with_every_advanced_rule_raise_nothing_and_use_the_r
             seeds = [20_000 + s for s in range(n) if (s % 4 == 0) == (players == 4)]
             for chunk in range(0, len(seeds), 25):
                 jobs.append((scenario, hidden, players, seeds[chunk:chunk + 25]))
-    problems, seen = [], Counter()
-    with ProcessPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
-        for p, s in pool.map(_batch, jobs):
-            problems += p
-            seen += s
+    problems, seen = run_jobs(_batch, jobs)
     assert problems == [], "\n".join(problems[:20])
     assert seen["games"] == GAMES
     for what in ("react", "preempt", "then", "use", "officer_extra", "hidden_markers",

@@ -1,0 +1,59 @@
+"""The play loop the autoplay tests share: random agents play seeded games to the end, every
+failure reported with its scenario, players and seed, and a tally of the commands and events
+seen so the tests can check that the agents used the rules rather than walked past them.
+
+`fieldpost autoplay --scenario S --players N --seed K --games 1` replays a reported game on the
+shipped content."""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+
+
+def play_batch(cat, scenario: str, players: int, seeds: Iterable[int], *, watch: Iterable[str] = (),
+               label: str = "", max_commands: int = 5000,
+               each: Callable[[object, object, list, Counter, int], None] | None = None) -> tuple[list[str], Counter]:
+    """Play one game per seed. `watch`: event kinds to count (as "event:KIND"); `each(st, cmd,
+    events, seen, n)` is called after every command for test-specific tallies or checks.
+    Returns (problems, seen): `seen` counts command types, watched events and "games"."""
+    from engine.agent import RandomAgent
+    from engine.apply import apply
+    from engine.setup import SeatSpec, new_game
+    watched = set(watch)
+    sides = [s.id.value for s in cat.scenario(scenario).sides]
+    where = f"{scenario}{' ' + label if label else ''} players={players}"
+    problems: list[str] = []
+    seen: Counter = Counter()
+    for seed in seeds:
+        try:
+            seats = [SeatSpec(name=f"P{i + 1}", side=sides[i % 2]) for i in range(players)]
+            st, _ = new_game(cat, scenario, seats, seed)
+            agent = RandomAgent(seed)
+            n = 0
+            while st.step != "over" and n < max_commands:
+                cmd = agent.choose(st, agent.seat_to_act(st))
+                st, events = apply(st, cmd)
+                seen[cmd.type] += 1
+                seen.update(f"event:{e.kind}" for e in events if e.kind in watched)
+                if each is not None:
+                    each(st, cmd, events, seen, n)
+                n += 1
+            if st.step != "over":
+                problems.append(f"{where} seed={seed}: did not finish")
+            seen["games"] += 1
+        except Exception as exc:  # noqa: BLE001 - every failure is reported with its seed
+            problems.append(f"{where} seed={seed}: {type(exc).__name__}: {exc}")
+    return problems, seen
+
+
+def run_jobs(batch: Callable, jobs: list) -> tuple[list[str], Counter]:
+    """Run batch(job) for every job on every core; sum the problems and tallies."""
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+    problems: list[str] = []
+    seen: Counter = Counter()
+    with ProcessPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+        for p, s in pool.map(batch, jobs):
+            problems += p
+            seen += s
+    return problems, seen
