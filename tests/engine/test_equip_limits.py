@@ -4,6 +4,8 @@ more than he is, his own named cards always; a hand-off is one MOVE between two 
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
 
 from engine.content import ForceEntry
 from engine.equipment import carried, equip_problem, load_problem, uses_left
@@ -149,9 +151,6 @@ def test_a_half_spent_card_is_handed_on_with_the_uses_left_on_it(position):
 
 
 # ----------------------------------------------------------------------------- invariants
-
-from hypothesis import HealthCheck, given, settings, strategies as hs  # noqa: E402
-
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(copies=hs.integers(1, 3), spent=hs.integers(0, 8))

@@ -14,6 +14,15 @@ from engine.legal import legal_commands
 from engine.log import Ctx
 from engine.recovery import item_problem, live, recover_item, vehicle_problem
 from engine.view import view
+from tests.engine.test_vehicles import (
+    PANZER,
+    PANZER_CREW,
+    at_work,
+    card_of,
+    motor,
+    panzer,
+    sherman,
+)
 
 BROOKS = {"serial": 2, "seat": 0, "at": [1, 1], "facing": "e"}  # 6 VP, in 21A
 DORN = {"serial": 4, "seat": 1, "at": [4, 4], "facing": "w"}  # 3 VP, the far corner of 21A: not in contact
@@ -79,8 +88,6 @@ def test_searching_is_a_move_action_listed_when_legal(position, play):
 
 
 # ----------------------------------------------------------------------------- vehicles and guns
-
-from tests.engine.test_vehicles import PANZER, PANZER_CREW, SHERMAN, at_work, card_of, motor, panzer, sherman  # noqa: E402
 
 
 def abandoned_panzer(cat):
