@@ -74,7 +74,7 @@ def purchase_cost(cat: Catalog, sc: ScenarioDef, ordnance, barrages) -> int:
                 sorted(x for x, e in cat.equipment.items() if e.kind == "artillery")) + ".")
         if k not in allowed:
             raise RuleError(f"this scenario does not offer {cat.equipment[k].name.lower()}"
-                            + (f"; it offers " + ", ".join(allowed) if allowed else "") + ".")
+                            + ("; it offers " + ", ".join(allowed) if allowed else "") + ".")
     heavy = [k for k in kinds if cat.equipment[k].planned]
     if len(heavy) > 1:
         raise RuleError("a player may buy one heavy artillery or rocket barrage, not " + str(len(heavy)) + ".")
@@ -254,8 +254,8 @@ def _marked(st, tile: str, mark: int, side: str) -> bool:
 
 
 def _in_sight(st, caller: int, tile: str) -> tuple[bool, int, int]:
-    from engine.vehicle_look import best_eye, crew_optics, crew_sight, look_mods_for, vehicle_cell
     from engine.ratings import current
+    from engine.vehicle_look import best_eye, crew_optics, crew_sight, look_mods_for, vehicle_cell
     board = st.board
     if caller in st.vehicles:
         eye = best_eye(st, caller)

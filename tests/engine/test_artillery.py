@@ -6,7 +6,8 @@ Decks are stacked; the cards' boxes are quoted."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as hs
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
 
 from engine import artillery
 from engine.agent import RandomAgent
@@ -96,7 +97,7 @@ def track(st, seat=0):
 def test_the_marker_starts_on_its_row_and_each_sight_climbs_one_to_on_target(position, kit, kind, rows):
     # Phase 1: Avery's LOOK card makes contact; he calls onto Dorn's tile and works the set with
     # the card's dog tag and team bubble; phase 2 Brooks's LOOK card lends its team bubble.
-    st = lane(position, kit=(kit,), ordnance=(kind,), deck=["1-C3"] * 0)
+    st = lane(position, kit=(kit,), ordnance=(kind,))
     st, _ = run(st, PLANS + [f"@Ann call 1 {kind} 24A"])
     assert track(st) == [("A", rows, False)]
     assert [m.model_dump() for m in view(st).artillery] == [{"id": 1, "side": "US", "tile": "24A"}]
@@ -130,7 +131,7 @@ def test_a_leader_beside_the_operator_may_sight_for_his_call_a_private_may_not(p
     st = until(run(st, ["@Ann pass"])[0], "US-1", 2)
     with pytest.raises(RuleError, match="only the radio operator, his vehicle, or a leader with him"):
         apply(st, parse_command("team adjust 2 A", 0))
-    st, ev = run(st, ["@Ann tag adjust 3 A"])
+    st, _ = run(st, ["@Ann tag adjust 3 A"])
     assert track(st) == [("A", 1, False)]
 
 
@@ -243,7 +244,7 @@ def test_a_vehicle_makes_contact_at_its_panels_radio_value(position):
         apply(st, CallCmd(seat=0, serial=901, kind="medium-mortars", tile="44A"))
     st = until(st, "US-1-901", 2)
     assert private_view(st, 0).radio["901"] == 2
-    st, ev = run(st, ["@Ann call 901 medium-mortars 44A"])
+    st, _ = run(st, ["@Ann call 901 medium-mortars 44A"])
     assert track(st) == [("A", 2, False)]
     assert private_view(st, 0).artillery[0].caller == 901
 
@@ -444,9 +445,9 @@ def test_observer_orders_are_met_when_the_artillery_arrives(position):
     order = OrderDef(id="T-OBSERVER", kind="observer", title="Observer", text="call in the guns", vp=3)
     st.setup = st.setup.model_copy(update={"orders": {**st.setup.orders, order.id: order}})
     st.seats[0].order = order.id
-    st, ev = run(st, PLANS + ["@Ann call 1 medium-mortars 24A", "@Ann tag adjust 1 A"])
+    st, _ = run(st, PLANS + ["@Ann call 1 medium-mortars 24A", "@Ann tag adjust 1 A"])
     assert not st.seats[0].order_done
-    st, ev = run(st, ["@Ann team adjust 1 A"])
+    st, _ = run(st, ["@Ann team adjust 1 A"])
     assert st.seats[0].order_done
 
 
