@@ -1,0 +1,47 @@
+"""300 games on the vehicle battlefield between random agents, with zero exceptions (issue 9).
+
+Shells over Moulin Tardieu (observers with radios, artillery bought on both sides and a planned
+barrage each, minefields laid face down, a Sherman and a dug-in Pak 40) and The Barricade on the
+Country Road (a roadblock, petrol bombs, a Panzer IV and a half-track assaulted by paratroopers),
+with 2, 3 and 4 players. The agents must have used the rules, not walked past them: artillery
+called, adjusted and revealed, barrages planned and fired, mines gone off, close combats fought,
+smoke popped, petrol bombs thrown. A failure names the scenario, the players and the seed."""
+from __future__ import annotations
+
+from collections import Counter
+
+from tests.engine.autoplay_kit import run_jobs
+
+GAMES = 300
+SCENARIOS = ("tardieu-bombardment", "crossroads-roadblock")
+WATCH = ("artillery_marker", "artillery_reveal", "barrage", "mine", "close_combat", "cc_over", "popsmoke",
+         "radio_contact", "dropped", "vehicle_hit", "destroyed")
+
+
+def _tally(st, cmd, events, seen, n) -> None:
+    if cmd.type == "use":
+        seen[f"use:{cmd.item}"] += 1
+
+
+def _batch(args: tuple[str, int, list[int]]) -> tuple[list[str], Counter]:
+    from engine import load_catalog
+    from tests.engine.autoplay_kit import play_batch
+    scenario, players, seeds = args
+    return play_batch(load_catalog(), scenario, players, seeds, watch=WATCH, each=_tally)
+
+
+def test_three_hundred_battlefield_games_raise_nothing_and_use_the_rules():
+    jobs = []
+    per = GAMES // len(SCENARIOS)
+    for scenario in SCENARIOS:
+        for players in (2, 3, 4):
+            seeds = [30_000 + s for s in range(per) if s % 3 == players - 2]
+            for chunk in range(0, len(seeds), 25):
+                jobs.append((scenario, players, seeds[chunk:chunk + 25]))
+    problems, seen = run_jobs(_batch, jobs)
+    assert problems == [], "\n".join(problems[:20])
+    assert seen["games"] == GAMES
+    for what in ("call", "adjust", "barrage", "assail", "popsmoke", "use:molotov",
+                 "event:artillery_marker", "event:artillery_reveal", "event:barrage", "event:mine",
+                 "event:close_combat", "event:cc_over", "event:radio_contact", "event:vehicle_hit"):
+        assert seen[what] > 0, f"the agents never got to {what}: {dict(seen)}"
