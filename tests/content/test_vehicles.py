@@ -312,8 +312,13 @@ def entry_cost(cat: Catalog, ve) -> int:
 
 
 def side_cost(cat: Catalog, sc, side) -> int:
+    """The preset's whole price: soldiers and kit, vehicles with crews and rounds, and the
+    artillery and minefields it buys (the vehicle book puts them all on the force's VP)."""
+    from engine.artillery import purchase_cost
+    from engine.mines import check_fields
     from engine.setup import force_cost
-    return force_cost(cat, sc, side.id, list(side.preset)) + sum(entry_cost(cat, ve) for ve in side.vehicles)
+    return (force_cost(cat, sc, side.id, list(side.preset)) + sum(entry_cost(cat, ve) for ve in side.vehicles)
+            + purchase_cost(cat, sc, side.ordnance, side.barrages) + check_fields(cat, sc, side.id, list(side.minefields)))
 
 
 def vehicle_scenarios(cat: Catalog):
