@@ -146,7 +146,7 @@ class MainGun(Frozen):
     short: int = Field(ge=0)
     close: int = Field(ge=0, description="close range (inches)")
     ammo: list[AmmoType] = Field(min_length=1)
-    blast_line: bool = Field(False, description="may fire as on-board artillery (a later issue)")
+    blast_line: bool = Field(False, description="may fire as on-board artillery (engine/artillery.py)")
     damage_x: int = Field(1, ge=1, le=5)
     hit_plus: bool = False
     mount: Literal["turret", "hull"] = "turret"

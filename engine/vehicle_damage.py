@@ -13,8 +13,9 @@ How the rest of the engine calls in:
 - crew actions: `fight_fire`, `extinguish_free`, `repair`, `repair_free`;
 - moving, shooting and the radio ask `machinery_ok`, `position_ok`, `drive_ok`, `immobilised`
   and `weapon_ok`; small arms against men aboard use `exposed_protection` and `protected_hits`;
-- other damage sources (mines, artillery, incendiaries in a later issue) use
-  `damage_machinery` and `destroy_vehicle`.
+- other damage sources use `damage_machinery` and `destroy_vehicle`; mines and artillery
+  come through `blast_vehicle` (engine/mines.py, engine/artillery.py), petrol bombs and
+  flamethrowers through engine/incendiary.py.
 
 The owner's decisions inside a chain take deterministic defaults; `choose_pick` (a Pick) and
 `spread_fire(plan=...)` are the seams for asking the player instead.
