@@ -409,3 +409,27 @@ def test_a_half_track_is_assailed_through_its_cabin_door_and_a_shut_port(cat):
     assert not said(ctx, "hit_check")  # nothing open: nobody shoots
     assert (st.fight.part, {e.data["force"]: e.data["n"] for e in said(ctx, "cc_initiative")}) == \
         ("hull", {"DE-2": 1, "US-1-903": 2})  # Dorn's Fight 2 halved at the shut port
+
+
+def test_a_contested_compartment_fights_again_at_the_end_of_the_next_phase(cat):
+    # played through the sequence: the hull's close combat leaves both sides standing, and the next
+    # phase's end fights it again
+    st = assault(cat)
+    agent = RandomAgent(0)
+    when, fights_at, locked_at = (0, 0), [], []
+    for _ in range(800):
+        if st.step == "over" or len({w for w, p in fights_at if p == "hull"}) >= 2:
+            break
+        seat = agent.seat_to_act(st)
+        st, events = apply(st, agent.choose(st, seat))
+        for e in events:
+            if e.kind == "turn":
+                when = (e.data["turn"], 0)
+            elif e.kind == "phase":
+                when = (when[0], e.data["phase"])
+            elif e.kind == "close_combat":
+                fights_at.append((when, e.data["part"]))
+            elif e.kind == "locked" and e.data.get("part") == "hull":
+                locked_at.append(when)
+    hull = sorted({w for w, p in fights_at if p == "hull"})
+    assert len(hull) >= 2 and hull[0] in locked_at
