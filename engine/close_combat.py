@@ -150,9 +150,17 @@ def due(st) -> list[tuple[int, str]]:
 # --------------------------------------------------------------------------- the assail command
 
 
+def tidy(st) -> None:
+    """Forget the choices of men no longer free in their vehicle's tile (they chose anew on return)."""
+    for n, a in list(st.assaults.items()):
+        if a.plate not in st.vehicles or n not in enemies_in_tile(st, a.plate):
+            del st.assaults[n]
+
+
 def assail(ctx: Ctx, cmd) -> None:
     """A soldier in an enemy vehicle's tile chooses the compartment he attacks (and a grenade)."""
     st = ctx.st
+    tidy(st)
     problem = assail_problem(st, cmd.seat, cmd.serial, cmd.plate, cmd.part, cmd.grenade)
     if problem:
         raise RuleError(problem)
@@ -530,6 +538,7 @@ def end(ctx: Ctx) -> None:
     fight.members = []
     fight.order = []
     fight.plate = fight.part = None
+    tidy(st)
     _next_fight(ctx)
 
 

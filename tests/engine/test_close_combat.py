@@ -433,3 +433,11 @@ def test_a_contested_compartment_fights_again_at_the_end_of_the_next_phase(cat):
                 locked_at.append(when)
     hull = sorted({w for w, p in fights_at if p == "hull"})
     assert len(hull) >= 2 and hull[0] in locked_at
+
+
+def test_a_choice_lapses_when_the_man_leaves_the_tile(cat):
+    st = assault(cat, men=(DOYLE, CANDY))
+    st = run(st, "assail 92 902 turret")
+    st.soldiers[CANDY].at = (7, 2)  # he has gone back to 22A
+    st = run(st, "assail 90 902 hull")
+    assert set(st.assaults) == {DOYLE}
