@@ -100,6 +100,7 @@ async def test_a_tank_drives_a_crewman_unbuttons_and_a_tank_fires(service, store
     r = await service.command(BO, HERE, "pass")
     replies.append(r)
     assert any("Phase 3" in line for line in r.public)
+    replies.append(await service.command(ANN, HERE, "pass"))  # the Sherman could pop smoke (a SHOOT); it holds it
     fires = await service.suggest(BO, HERE, "soldier", verb="fire")
     assert ("Test Panzer 902", "902") in fires
     weapons = await service.suggest(BO, HERE, "weapon", soldier="902")

@@ -122,7 +122,7 @@ async def test_drive_unbutton_and_fire_name_the_crewman_and_his_tank(world, tree
     assert told.startswith("Done: `tag unbutton 60` — Pvt. Abbott (60, Test Sherman 901): open his hatch [tag].")
     assert any("Pvt. Abbott opens his hatch on the Test Sherman 901." in p for p in world.public())
     await run(world, tree, bo, "act sight", soldier="902", via="tag")
-    for who in (ann, bo):
+    for who in (ann, bo, ann):  # phase 3: the Sherman could pop smoke (a SHOOT); it holds it
         await run(world, tree, who, "act pass")
     told = await run(world, tree, bo, "vehicle fire", actor="902", weapon="main", target="901", via="tag")
     assert "Test Panzer 902: fire the 7.5 cm KwK 40 at Test Sherman 901 [tag]" in told
