@@ -19,7 +19,7 @@ WEIGHTS = {
     "react": 1, "preempt": 1, "skip": 1, "then": 4,
     # the vehicle battlefield: choose a compartment now and then, call and walk artillery in when
     # possible, pop smoke, hand kit over and search for it only sometimes
-    "assail": 2, "call": 4, "adjust": 5, "barrage": 1, "popsmoke": 1, "handoff": 0.5, "recover": 2,
+    "assail": 2, "call": 4, "adjust": 5, "barrage": 1, "popsmoke": 0.3, "handoff": 0.5, "recover": 2,
 }
 
 
