@@ -20,6 +20,7 @@ WEIGHTS = {
     # the vehicle battlefield: choose a compartment now and then, call and walk artillery in when
     # possible, pop smoke, hand kit over and search for it only sometimes
     "assail": 2, "call": 4, "adjust": 5, "barrage": 1, "popsmoke": 0.3, "handoff": 0.5, "recover": 2,
+    "use": 6,  # equipment: fired or thrown as often as a grenade is tossed
 }
 
 

@@ -281,7 +281,8 @@ def aboard_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
         for t in _enemy_targets(st, s.side):
             if VS.small_arms_problem(st, m, t) is None:
                 yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
-    if ok(Do.DISMOUNT) and v.moved <= 1:
+    if ok(Do.DISMOUNT) and v.moved <= 1 and v.status == "board" and v.tile is not None \
+            and VM.dismount_cell(st, m) is not None:
         yield C.Dismount(seat=seat, serial=m, via=kind)
 
 

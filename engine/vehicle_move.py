@@ -708,6 +708,21 @@ def mount(ctx: Ctx, serial: int, plate: int, post: str | None) -> None:
     ctx.say("mount", f"{st.name(serial)} gets on the {name} ({where}).", serial=serial, plate=plate, post=post)
 
 
+def dismount_cell(st, serial: int):
+    """Where a man aboard would stand on getting off: the free, passable cell of the vehicle's
+    tile nearest its middle, off its footprint; None when there is no room."""
+    v = st.vehicles[st.soldiers[serial].vehicle]
+    board = st.board
+    fp = footprint(board, v.tile)
+    taken = set(st.occupied())
+    climb = st.stats(serial).climb
+    free = [c for c in board.tile_cells(v.tile) if c not in fp and c not in taken and board.passable(c, climb)]
+    if not free:
+        return None
+    cx, cy = board.tile_centre(v.tile)
+    return min(free, key=lambda c: ((c[0] - cx) ** 2 + (c[1] - cy) ** 2, c))
+
+
 def dismount(ctx: Ctx, serial: int) -> None:
     """Off the vehicle into its tile, as a MOVE, while it has moved at most one square this phase;
     a crewman gets a Dismounted marker and stays in the tile (Mount and Dismount)."""
@@ -722,15 +737,9 @@ def dismount(ctx: Ctx, serial: int) -> None:
         raise RuleError(f"the {name} is not on the board.")
     if v.moved > 1:
         raise RuleError(f"the {name} has moved {v.moved} squares this phase: nobody gets off until it slows down.")
-    board = st.board
-    fp = footprint(board, v.tile)
-    taken = set(st.occupied())
-    climb = st.stats(serial).climb
-    free = [c for c in board.tile_cells(v.tile) if c not in fp and c not in taken and board.passable(c, climb)]
-    if not free:
+    cell = dismount_cell(st, serial)
+    if cell is None:
         raise RuleError(f"there is no room beside the {name} in {v.tile}.")
-    cx, cy = board.tile_centre(v.tile)
-    cell = min(free, key=lambda c: ((c[0] - cx) ** 2 + (c[1] - cy) ** 2, c))
     crewman = serial not in v.passengers and serial not in v.riders
     v.crew = {p: n for p, n in v.crew.items() if n != serial}
     v.passengers = [n for n in v.passengers if n != serial]
