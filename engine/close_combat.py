@@ -455,39 +455,19 @@ def targets(st, force: str) -> list[int]:
     return [s for s in fight.members if s not in down and fighting(st, s) and st.soldiers[s].side != side]
 
 
-def play(ctx: Ctx, force: str, card: str, target: int) -> None:
+def card_result(ctx: Ctx, force: str, target: int, result: Damage, striker: int) -> str:
+    """What a fight card played in a compartment's close combat does (engine/fight.py plays it):
+    a crewman inside beaten by a Kill goes down (taken out when the fight ends), other results
+    hit him as crew hits; a vehicle card's gear result is a Zip against a man on foot."""
     st = ctx.st
-    f = st.forces[force]
-    if card not in f.fight_pool:
-        raise RuleError(f"{card} is not one of your fight cards: " + ", ".join(
-            f"{c} ({st.card(c).damage.value})" for c in f.fight_pool) + ".")
-    legal = targets(st, force)
-    if target not in legal:
-        raise RuleError("your fight card may go against " + ", ".join(f"{st.name(t)} ({t})" for t in legal) + ".")
-    f.fight_pool.remove(card)
-    f.discard.append(card)
-    result = st.card(card).damage
-    striker = fighters(st, force)[0]
-    ctx.say("fight_card", f"{st.seats[f.seat].name} plays {card} ({result.value}) against {st.name(target)}.",
-            card=card, target=target, result=result.value)
-    t = st.soldiers[target]
-    if t.status == "aboard":
+    if st.soldiers[target].status == "aboard":
         if result == Damage.KILL:
-            outcome = "defeated"
-        else:
-            _hit_crew(ctx, target, result, by_force=force, by_soldier=striker, cause="fight")
-            outcome = ""
-    else:
-        if result not in (Damage.ZIP, Damage.PIN, Damage.WOUND, Damage.KILL):
-            result = Damage.ZIP  # a vehicle card's gear result is a Zip against a soldier
-        outcome = apply_damage(ctx, target, result, by_force=force, by_soldier=striker, cause="fight",
-                               capturable=True)
-    if outcome == "defeated":
-        st.fight.defeated.append((target, force, striker))
-        ctx.say("defeated", f"{st.name(target)} goes down; his fate is settled when the fight ends.", serial=target)
-    from engine.fight import sync_turn
-    st.fight.turn_index = (st.fight.turn_index + 1) % len(st.fight.order)
-    sync_turn(st)
+            return "defeated"
+        _hit_crew(ctx, target, result, by_force=force, by_soldier=striker, cause="fight")
+        return ""
+    if result not in (Damage.ZIP, Damage.PIN, Damage.WOUND, Damage.KILL):
+        result = Damage.ZIP
+    return apply_damage(ctx, target, result, by_force=force, by_soldier=striker, cause="fight", capturable=True)
 
 
 def take_out(st, serial: int) -> None:

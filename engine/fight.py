@@ -145,9 +145,7 @@ def sync_turn(st) -> None:
 
 def play(ctx: Ctx, force: str, card: str, target: int) -> None:
     st = ctx.st
-    if st.fight.plate is not None:  # close combat against a vehicle compartment (engine/close_combat.py)
-        from engine.close_combat import play as cc_play
-        return cc_play(ctx, force, card, target)
+    close = st.fight.plate is not None  # close combat against a vehicle compartment (engine/close_combat.py)
     f = st.forces[force]
     if card not in f.fight_pool:
         raise RuleError(f"{card} is not one of your fight cards: " + ", ".join(
@@ -159,10 +157,19 @@ def play(ctx: Ctx, force: str, card: str, target: int) -> None:
     f.discard.append(card)
     result = st.card(card).damage
     t = st.soldiers[target]
-    striker = next((m for m in _fighters(st, force) if touching(st.soldiers[m], t)), None)
+    if close:
+        from engine.close_combat import fighters as cc_fighters
+        striker = cc_fighters(st, force)[0]
+    else:
+        striker = next((m for m in _fighters(st, force) if touching(st.soldiers[m], t)), None)
     ctx.say("fight_card", f"{st.seats[f.seat].name} plays {card} ({result.value}) against {st.name(target)}.",
             card=card, target=target, result=result.value)
-    outcome = apply_damage(ctx, target, result, by_force=force, by_soldier=striker, cause="fight", capturable=True)
+    if close:
+        from engine.close_combat import card_result
+        outcome = card_result(ctx, force, target, result, striker)
+    else:
+        outcome = apply_damage(ctx, target, result, by_force=force, by_soldier=striker, cause="fight",
+                               capturable=True)
     if outcome == "defeated":
         st.fight.defeated.append((target, force, striker))
         ctx.say("defeated", f"{st.name(target)} goes down; his fate is settled when the fight ends.", serial=target)

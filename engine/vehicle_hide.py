@@ -12,11 +12,12 @@ HULL_DOWN_SHOOT = -3  # SHOOT modifier against a hull-down vehicle from its fron
 HULL_DOWN_PROTECTION = 2  # hits taken off such a shot
 
 
-def vehicle_hide_mods(st, a, b) -> int:
+def vehicle_hide_mods(st, a, b, own: int = 0) -> int:
     """HIDE modifiers from the vehicle's own tile to the enemy's, counting only those of -3 or
-    less (Take Cover), smoke included."""
-    return sum(lt.mod for lt in st.board.line(a, b, Action.HIDE, include_own=True, smoke=st.smoke_map())
-               if lt.mod <= VEHICLE_COVER)
+    less (Take Cover), smoke included. `own`: a further modifier in the vehicle's own tile (the
+    -3 of popped smoke, engine/vehicle_smoke.py)."""
+    line = st.board.line(a, b, Action.HIDE, include_own=True, smoke=st.smoke_map())
+    return sum(m for m in (lt.mod + (own if i == 0 else 0) for i, lt in enumerate(line)) if m <= VEHICLE_COVER)
 
 
 def _nearest(st, plate: int) -> list[int]:
@@ -36,8 +37,34 @@ def _nearest(st, plate: int) -> list[int]:
     return sorted(n for d, n in rows if d == d0)
 
 
-def cover_value_against(st, plate: int, enemy: int) -> int:
-    return st.vehicle_def(plate).hide + vehicle_hide_mods(st, at_of(st, plate)[0], at_of(st, enemy)[0])
+def cover_value_against(st, plate: int, enemy: int, own: int = 0) -> int:
+    return st.vehicle_def(plate).hide + vehicle_hide_mods(st, at_of(st, plate)[0], at_of(st, enemy)[0], own)
+
+
+def shed_markers(st, plate: int, nearest: list[int], own: int = 0) -> list[str]:
+    """What taking cover does to a vehicle's Spotted markers (V19): the general marker goes when
+    its cover value is below zero against every enemy in `nearest`; each other vehicle's own
+    marker is tried against that vehicle alone (one no longer on the board loses it). Returns
+    the words for the report."""
+    v = st.vehicles[plate]
+    report = []
+    if v.spotted:
+        rows = [(e, cover_value_against(st, plate, e, own)) for e in nearest]
+        if all(val < 0 for _, val in rows):
+            v.spotted = False
+            report.append("sheds the general Spotted marker")
+        else:
+            e, val = next(r for r in rows if r[1] >= 0)
+            report.append(f"stays spotted by everyone ({st.name(e)}: cover {val})")
+    for p in list(v.spotted_by):
+        on = p in st.vehicles and st.vehicles[p].status == "board"
+        val = cover_value_against(st, plate, p, own) if on else -1
+        if val < 0:
+            v.spotted_by.remove(p)
+            report.append(f"loses the {st.name(p)}'s marker" + (f" (cover {val})" if on else ""))
+        else:
+            report.append(f"keeps the {st.name(p)}'s marker (cover {val})")
+    return report
 
 
 def vcover(ctx: Ctx, plate: int, who: int) -> bool:
@@ -54,22 +81,7 @@ def vcover(ctx: Ctx, plate: int, who: int) -> bool:
     if own > VEHICLE_COVER:
         raise RuleError(f"the {name} can take cover only in a tile of HIDE {VEHICLE_COVER} or less; {v.tile} is "
                         f"{own:+d}.")
-    report = []
-    if v.spotted:
-        rows = [(e, cover_value_against(st, plate, e)) for e in _nearest(st, plate)]
-        if all(val < 0 for _, val in rows):
-            v.spotted = False
-            report.append("sheds the general Spotted marker")
-        else:
-            e, val = next(r for r in rows if r[1] >= 0)
-            report.append(f"stays spotted by everyone ({st.name(e)}: cover {val})")
-    for p in list(v.spotted_by):
-        val = cover_value_against(st, plate, p) if p in st.vehicles and st.vehicles[p].status == "board" else -1
-        if val < 0:
-            v.spotted_by.remove(p)
-            report.append(f"loses the {st.name(p)}'s marker")
-        else:
-            report.append(f"keeps the {st.name(p)}'s marker (cover {val})")
+    report = shed_markers(st, plate, _nearest(st, plate))
     _touch(st, plate)
     ctx.say("vcover", f"{st.name(by)} takes the {name} into cover in {v.tile}: "
             + ("; ".join(report) or "nobody had marked it") + ".", plate=plate, serial=by)

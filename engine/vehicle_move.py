@@ -264,7 +264,6 @@ def entry_tiles(st, plate: int) -> list[tuple[str, str]]:
 def destinations(st, plate: int, *, road: bool = False, back: bool = False) -> dict[str, tuple[int, list[str], str]]:
     """Every tile one MOVE can reach now: tile -> (cost, path, facing at the end)."""
     v = st.vehicles[plate]
-    vdef = st.vehicle_def(plate)
     allow = allowance(st, plate, road)
     out: dict[str, tuple[int, list[str], str]] = {}
     if v.status == "waiting":

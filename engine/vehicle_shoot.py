@@ -424,7 +424,7 @@ def load(ctx: Ctx, plate: int, who: int, ammo: str | None) -> None:
             v.in_hand = [f"{rid}/charge"]
             what = f"picks up the charge for the {rid} round"
         else:
-            raise RuleError(f"nothing to load: name a round from Ready Ammo ("
+            raise RuleError("nothing to load: name a round from Ready Ammo ("
                             + (", ".join(f"{k} {n}" for k, n in v.ready.items() if n) or "none left") + ").")
     _mark_panel(st, plate)
     ctx.say("load", f"{st.name(man)} {what} ({st.name(plate)}).", plate=plate, serial=man,

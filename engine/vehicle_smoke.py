@@ -119,37 +119,13 @@ def _nearest_soldiers(st, plate: int) -> list[int]:
 def cover_value(st, plate: int, enemy: int) -> int:
     """The vehicle's HIDE value plus the HIDE modifiers of -3 or less from its tile to the enemy's,
     its own tile counting a further -3 (the smoke it has just popped is on the map already)."""
-    from engine.vehicle_hide import VEHICLE_COVER
-    from engine.vehicle_look import at_of
-    a, b = at_of(st, plate)[0], at_of(st, enemy)[0]
-    total = 0
-    for i, lt in enumerate(st.board.line(a, b, Action.HIDE, include_own=True, smoke=st.smoke_map())):
-        m = lt.mod + (POP_HIDE if i == 0 else 0)
-        if m <= VEHICLE_COVER:
-            total += m
-    return st.vehicle_def(plate).hide + total
+    from engine.vehicle_hide import cover_value_against
+    return cover_value_against(st, plate, enemy, POP_HIDE)
 
 
 def _take_cover(st, plate: int) -> list[str]:
-    v = st.vehicles[plate]
-    report = []
-    if v.spotted:
-        rows = [(e, cover_value(st, plate, e)) for e in _nearest_soldiers(st, plate)]
-        if all(val < 0 for _, val in rows):
-            v.spotted = False
-            report.append("it sheds the general Spotted marker")
-        else:
-            e, val = next(r for r in rows if r[1] >= 0)
-            report.append(f"it stays spotted by everyone ({st.name(e)}: cover {val})")
-    for p in list(v.spotted_by):
-        on = p in st.vehicles and st.vehicles[p].status == "board"
-        val = cover_value(st, plate, p) if on else -1
-        if val < 0:
-            v.spotted_by.remove(p)
-            report.append(f"it loses the {st.name(p)}'s marker" + (f" (cover {val})" if on else ""))
-        else:
-            report.append(f"it keeps the {st.name(p)}'s marker (cover {val})")
-    return report
+    from engine.vehicle_hide import shed_markers
+    return [f"it {words}" for words in shed_markers(st, plate, _nearest_soldiers(st, plate), POP_HIDE)]
 
 
 # --------------------------------------------------------------------------- popping and laying

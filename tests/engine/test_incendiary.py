@@ -8,9 +8,7 @@ cards: 1-C1 Blast Hit, red; 1-C2 Blast 2 Hits, yellow; 1-C3 Blast Miss; 1-C4 Bla
 The Panzer's colours: front red hull / yellow turret; side yellow hull; rear white hull."""
 from __future__ import annotations
 
-import pytest
 
-from engine.errors import RuleError
 from engine.log import Ctx
 from engine.vehicle_content import Aspect, Compartment
 from engine import incendiary as INC

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.content import Action, RoadblockDef
+from engine.content import RoadblockDef
 from engine.errors import RuleError
 from engine.log import Ctx
 from engine.look import look_mods

@@ -14,7 +14,7 @@ from bot.render.service import draw, public
 from engine import view
 from engine.position import load_position
 from engine.view import ArtilleryCallView, MyMinefieldView
-from tests.app.battlefield_views import leaks, public_fields, with_secrets
+from tests.app.battlefield_views import leaks, with_secrets
 from tests.render.conftest import yard
 
 
