@@ -112,6 +112,32 @@ def contested(st, plate: int) -> list[str]:
     return [c.value for c in compartments(vdef) if crew_in(st, plate, c)]
 
 
+def spot_on_contact(ctx: Ctx, *, serial: int | None = None, plate: int | None = None) -> None:
+    """Moving into combat contact with an enemy vehicle spots both at once (Combat Contact): a
+    soldier ending a move on foot in the tile of an enemy vehicle with men inside, or a vehicle
+    with men inside ending its move in a tile where enemy soldiers stand on foot. The soldiers
+    take the general Spotted marker, and so does the vehicle."""
+    st = ctx.st
+    if serial is not None:
+        s = st.soldiers[serial]
+        if not s.free or s.at is None:
+            return
+        tile = st.board.tile_at(s.at)
+        pairs = [(p, [serial]) for p, v in sorted(st.vehicles.items())
+                 if v.tile == tile and v.side != s.side and contested(st, p)]
+    else:
+        pairs = [(plate, enemies_in_tile(st, plate))] if contested(st, plate) else []
+    for p, men in pairs:
+        fresh = [n for n in men if not st.soldiers[n].spotted]
+        if not men or (not fresh and st.vehicles[p].spotted):
+            continue
+        st.vehicles[p].spotted = True
+        for n in men:
+            st.soldiers[n].spotted = True
+        ctx.say("contact_spotted", f"{', '.join(st.name(n) for n in men)} and the {st.name(p)} are in combat "
+                f"contact: all are spotted.", plate=p, serials=men)
+
+
 def assignments(st, plate: int) -> dict[str, list[Attacker]]:
     """Which soldiers in the tile attack which compartment through which opening. Chosen ones
     (`assail`) first; everyone else by default: open openings before shut ones, hull before

@@ -274,6 +274,9 @@ def move(ctx: Ctx, serial: int, dest: Dest, facing: str | None = None, *, releas
         place_prisoners(st, serial, cell, face, prisoners)
     if take is not None:
         take_prisoner(ctx, serial, take)
+    if st.vehicles:  # into an enemy vehicle's tile: both spotted at once (engine/close_combat.py)
+        from engine.close_combat import spot_on_contact
+        spot_on_contact(ctx, serial=serial)
     from engine.orders import after_move
     after_move(ctx, serial, start, cell)
     return cell

@@ -493,6 +493,9 @@ def vmove(ctx: Ctx, plate: int, who: int, tile: str, *, road: bool = False, back
     ctx.say("vmove", f"{st.name(by)} drives the {name}: it {verb} {' -> '.join(travelled if not entering else travelled[1:])}"
             f" {how} ({squares} square{'s' if squares != 1 else ''}), facing {v.facing.upper()}.",
             plate=plate, serial=by, path=travelled, facing=v.facing)
+    if v.status == "board" and v.tile is not None:  # onto enemy men: both spotted at once (engine/close_combat.py)
+        from engine.close_combat import spot_on_contact
+        spot_on_contact(ctx, plate=plate)
     if vdef.kind != "gun":
         _orders_after(ctx, plate, road)
 

@@ -441,3 +441,33 @@ def test_a_choice_lapses_when_the_man_leaves_the_tile(cat):
     st.soldiers[CANDY].at = (7, 2)  # he has gone back to 22A
     st = run(st, "assail 90 902 hull")
     assert set(st.assaults) == {DOYLE}
+
+
+def test_stepping_into_an_enemy_vehicles_tile_spots_both_at_once(cat):
+    """Combat Contact: soldiers moving into contact with an enemy vehicle are spotted at once (and
+    the vehicle with them), not only when the close combat starts at the phase's end."""
+    from engine.move import Dest, move
+    st = assault(cat, men=(), more=[{"serial": DOYLE, "seat": 0, "at": [12, 2], "facing": "e"}],
+                 vehicles=[{"plate": PANZER, "seat": 1, "tile": "24A", "facing": "e", "crew": PANZER_CREW}])
+    assert not st.soldiers[DOYLE].spotted and not st.vehicles[PANZER].spotted
+    ctx = Ctx(st)
+    move(ctx, DOYLE, Dest(cell=(15, 2)))
+    assert st.board.tile_at(st.soldiers[DOYLE].at) == "24A"
+    assert st.soldiers[DOYLE].spotted and st.vehicles[PANZER].spotted
+    assert [e.data["serials"] for e in said(ctx, "contact_spotted")] == [[DOYLE]]
+
+
+def test_a_vehicle_ending_its_move_among_enemy_men_spots_them_and_itself(cat):
+    st = assault(cat, men=(DOYLE, AMES), vehicles=[{"plate": PANZER, "seat": 1, "tile": "24A", "facing": "e",
+                                                    "crew": PANZER_CREW}])
+    for n in (DOYLE, AMES):
+        st.soldiers[n].spotted = False
+    ctx = Ctx(st)
+    close_combat.spot_on_contact(ctx, plate=PANZER)
+    assert st.vehicles[PANZER].spotted and st.soldiers[DOYLE].spotted and st.soldiers[AMES].spotted
+    # an empty tank (nobody inside) is no combat contact
+    st2 = assault(cat, men=(DOYLE,), vehicles=[{"plate": PANZER, "seat": 1, "tile": "24A", "facing": "e"}])
+    st2.soldiers[DOYLE].spotted = False
+    ctx2 = Ctx(st2)
+    close_combat.spot_on_contact(ctx2, plate=PANZER)
+    assert not st2.soldiers[DOYLE].spotted and said(ctx2, "contact_spotted") == []
