@@ -62,9 +62,10 @@ def leaks(text: str) -> list[str]:
     return [w for w in SECRET_WORDS if w in text]
 
 
-def artillery_lane(cat, *, fake: bool = True):
+def artillery_lane(cat, *, fake: bool = True, call: bool = True):
     """The artillery tests' lane (tests/engine/test_artillery.py) after both have placed and Ann
-    has called medium mortars onto Dorn's tile 24A (a fake, by default): a real engine state."""
+    has called medium mortars onto Dorn's tile 24A (a fake, by default; `call=False`: not yet,
+    her radio contact made): a real engine state."""
     from engine.position import load_position
     from tests.engine.test_artillery import LOOKS, PLANS, run
     st, _ = load_position(cat, {
@@ -77,5 +78,5 @@ def artillery_lane(cat, *, fake: bool = True):
         "decks": {0: ["1-C1", "1-P2"], 1: []}})
     st.artillery.ordnance[0] = ["medium-mortars"]
     st.artillery.bought[0] = ["medium-mortars"]
-    st, _ = run(st, [*PLANS, "@Ann call 1 medium-mortars 24A" + (" fake" if fake else "")])
+    st, _ = run(st, [*PLANS, *(["@Ann call 1 medium-mortars 24A" + (" fake" if fake else "")] if call else [])])
     return st

@@ -67,23 +67,12 @@ async def lane(world, tree, adapter, store, cat, people):
     """Game #1 set to the artillery tests' lane (tests/engine/test_artillery.py): Avery (1) with a
     radio and medium mortars, Dorn (4) spotted in 24A; both have placed, Avery's LOOK card has
     made radio contact."""
-    from engine.position import load_position
-    from tests.engine.test_artillery import LOOKS, PLANS, run as engine_run
+    from tests.app.battlefield_views import artillery_lane
     ann, bo = people
     await command(tree, "game new").callback(world.interaction(ann), scenario="range", side="US")
     await command(tree, "game join").callback(world.interaction(bo), side="DE")
     await command(tree, "game start").callback(world.interaction(ann))
-    st, _ = load_position(cat, {
-        "scenario": "range", "seed": 1, "players": [{"name": "Ann", "side": "US"}, {"name": "Bo", "side": "DE"}],
-        "soldiers": [{"serial": 1, "seat": 0, "at": [2, 2], "facing": "e", "equipment": ["radio"]},
-                     {"serial": 2, "seat": 0, "at": [2, 4], "facing": "e"},
-                     {"serial": 4, "seat": 1, "at": [17, 2], "facing": "w", "spotted": True},
-                     {"serial": 5, "seat": 1, "at": [37, 2], "facing": "w"}],
-        "phase_cards": LOOKS, "hands": {0: ["1-C3", "2-C3", "1-C2"], 1: ["4-C1", "4-C2", "4-P1"]},
-        "decks": {0: ["1-C1", "1-P2"], 1: []}})
-    st.artillery.ordnance[0] = ["medium-mortars"]
-    st.artillery.bought[0] = ["medium-mortars"]
-    st, _ = engine_run(st, PLANS)
+    st = artillery_lane(cat, call=False)
     service = adapter.service
     g = await store.load_game(1)
     await service._keep_setup(st)
