@@ -3,7 +3,7 @@
     service = GameService(store, load_catalog())
     replies = await service.command(Caller(user_id, "Ann"), Where(channel_id=c), "move 101 12A")
 """
-from bot.app.errors import NoGame, NotYours, OutOfDate, Refused
+from bot.app.errors import AlreadyDone, NoGame, NotYours, OutOfDate, Refused
 from bot.app.replies import (
     Caller,
     Choice,
@@ -17,6 +17,7 @@ from bot.app.replies import (
 from bot.app.service import GameService
 
 __all__ = [
+    "AlreadyDone",
     "Caller",
     "Choice",
     "GameService",

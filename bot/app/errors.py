@@ -21,3 +21,12 @@ class OutOfDate(Refused):
     def __init__(self, message: str = "This choice is out of date: the game has moved on. "
                  "Nothing was changed; use the newest message or /game status.") -> None:
         super().__init__(message)
+
+
+class AlreadyDone(Refused):
+    """The same answer was already carried out (a double press, a repeated command): nothing
+    was changed this time."""
+
+    def __init__(self, message: str = "Already done: that answer was carried out already. "
+                 "Nothing was changed this time.") -> None:
+        super().__init__(message)

@@ -24,6 +24,7 @@ from bot.store.locks import GameLocks
 from bot.store.protocol import (
     UNFINISHED,
     Awaited,
+    BadDatabase,
     Committed,
     Deadline,
     Event,
@@ -38,6 +39,7 @@ from bot.store.protocol import (
     SnapshotNotFound,
     StoredGame,
     StoreError,
+    StoreUnavailable,
     VersionConflict,
 )
 from bot.store.sqlite import SqliteStore
@@ -45,6 +47,7 @@ from bot.store.sqlite import SqliteStore
 __all__ = [
     "UNFINISHED",
     "Awaited",
+    "BadDatabase",
     "CampaignCommitted",
     "CampaignLogEntry",
     "CampaignNotFound",
@@ -73,6 +76,7 @@ __all__ = [
     "SnapshotNotFound",
     "SqliteStore",
     "StoreError",
+    "StoreUnavailable",
     "StoredCampaign",
     "StoredGame",
     "StoredResult",

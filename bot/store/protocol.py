@@ -113,6 +113,25 @@ class StoreError(Exception):
     """The store cannot do what was asked; the message says why."""
 
 
+class StoreUnavailable(StoreError):
+    """The database cannot take or give data right now (a lock held elsewhere past the busy
+    timeout, a full disk, an I/O error). Nothing was changed. `str()` is safe to show a player;
+    `reason` is for the admin log."""
+
+    def __init__(self, reason: str, *, busy: bool = False) -> None:
+        super().__init__(
+            "The bot cannot save right now (the database is busy); nothing was changed. Try again in a moment."
+            if busy else "The bot cannot save right now; nothing was changed. The bot's admin has been told why."
+        )
+        self.reason = reason
+        self.busy = busy
+
+
+class BadDatabase(StoreError):
+    """The database file is not one Fieldpost can use (empty, truncated, corrupt, foreign).
+    Raised at open, before anything is written; the message names the file and what to do."""
+
+
 class GameNotFound(StoreError):
     def __init__(self, game_id: int) -> None:
         super().__init__(f"no game with id {game_id}")
