@@ -3,8 +3,11 @@ what to do, and keeps every byte; the bot and the console stop on it without a t
 from __future__ import annotations
 
 import logging
+import os
 import random
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +15,8 @@ import pytest
 from bot.store import BadDatabase, SchemaTooNew, SqliteStore, StoreUnavailable
 from bot.store.migrations import MIGRATIONS, migrate
 from tests.store.sample import new_game, state
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def a_real_database(path: Path, games: int = 40) -> None:
@@ -102,6 +107,58 @@ async def test_a_newer_schema_reads_as_one_line_naming_the_file(tmp_path: Path) 
         await SqliteStore(path).open()
     message = str(refused.value)
     assert str(path) in message and "newer" in message and "\n" not in message
+
+
+# -- the front ends: one line and an exit code, never a traceback ----------------------------
+
+
+def fieldpost(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    script = Path(sys.executable).with_name("fieldpost")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "bot.cli"]
+    return subprocess.run(
+        [*command, *args], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
+        cwd=ROOT, env={**os.environ, **(env or {})}, check=False,
+    )
+
+
+def one_line_about(done: subprocess.CompletedProcess[str], path: Path) -> str:
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr + done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(path) in lines[0], done.stderr
+    return lines[0]
+
+
+def test_the_console_stops_on_an_empty_db_file_with_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "game.db"
+    path.touch()
+    line = one_line_about(fieldpost("play", "--db", str(path)), path)
+    assert line.startswith("fieldpost play: ") and "empty" in line
+    assert path.stat().st_size == 0
+
+
+def test_the_bot_stops_on_a_garbage_db_before_it_connects(tmp_path: Path) -> None:
+    path = tmp_path / "fieldpost.db"
+    path.write_bytes(random.Random(7).randbytes(20_000))
+    # a proxy nobody listens on: a login attempt would fail loudly, not hang
+    done = fieldpost("bot", env={"DISCORD_TOKEN": "x", "FIELDPOST_DB": str(path),
+                                 "HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9"})
+    line = one_line_about(done, path)
+    assert line.startswith("fieldpost bot: ") and "restore a backup" in line
+
+
+def test_the_bot_stops_on_a_newer_schema_with_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from bot import cli
+
+    path = tmp_path / "fieldpost.db"
+    migrate(path, (*MIGRATIONS, "CREATE TABLE later (id INTEGER PRIMARY KEY) STRICT;"))
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("FIELDPOST_DB", str(path))
+    assert cli.main(["bot"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(path) in err[0] and "newer" in err[0]
+
 
 
 async def test_a_file_damaged_while_the_store_is_open_fails_reads_as_unavailable(
