@@ -1,13 +1,15 @@
-"""The database file itself: what an SQLite error means for it, and what Fieldpost checks
-before using a file.
+"""The database file itself: what an SQLite error means for it, what Fieldpost checks before
+using a file, and how to copy a live one.
 
     check_file(Path("fieldpost.db"))                  # BadDatabase if it cannot be used
+    backup(Path("fieldpost.db"), Path("copy.db"))     # SQLite's online backup, while the bot runs
 
 The check opens the file read-only, so a refused file keeps every byte it had.
 """
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -149,3 +151,66 @@ def _check_contents(path: Path, timeout: float) -> None:
         raise (opening_error(path, exc) or exc) from exc
     finally:
         conn.close()
+
+
+def backup(source: Path, target: Path, *, force: bool = False, timeout: float = 5.0) -> int:
+    """Copy the database at `source` to `target` with SQLite's online backup API and return the
+    copy's size in bytes. Safe while the bot writes: the copy is one consistent moment (WAL
+    readers do not block the writer). The copy is written beside `target` under a temporary
+    name, must pass `PRAGMA integrity_check`, and only then takes `target`'s name; an existing
+    `target` is refused unless `force`."""
+    if not source.is_file():
+        raise StoreError(f"there is no database at {source}: set FIELDPOST_DB or give --db")
+    if target.exists() and not force:
+        raise StoreError(f"{target} already exists: choose another name, or give --force to overwrite it")
+    if target.exists() and target.resolve() == source.resolve():
+        raise StoreError(f"{target} is the live database itself: choose another name")
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    try:
+        copy_into(source, partial, timeout)
+        if force:
+            os.replace(partial, target)
+        else:
+            os.link(partial, target)  # fails if someone made `target` meanwhile: never overwrite
+        _sync_directory(target.parent)
+    except FileExistsError as exc:
+        raise StoreError(f"{target} already exists: choose another name, or give --force to overwrite it") from exc
+    except OSError as exc:
+        raise StoreError(f"cannot write {target}: {exc.strerror or exc}") from exc
+    finally:
+        partial.unlink(missing_ok=True)
+    return target.stat().st_size
+
+
+def copy_into(source: Path, partial: Path, timeout: float) -> None:
+    """The online backup of `source` into the new file `partial`, checked whole."""
+    try:
+        src = read_only(source, timeout)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open {source}: {exc}") from exc
+    try:
+        dst = sqlite3.connect(partial)
+        try:
+            src.backup(dst)  # every page in one step, so a concurrent write cannot restart it
+            problems = _problems(dst.execute("PRAGMA integrity_check(3)").fetchall())
+            if problems:
+                raise StoreError(f"the copy of {source} fails integrity_check ({problems}): "
+                                 "the live database may be damaged; nothing was written")
+        finally:
+            dst.close()
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot copy {source}: {describe(source, exc)}") from exc
+    finally:
+        src.close()
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make the new name durable, not only the bytes (POSIX; a no-op where directories cannot be opened)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
