@@ -21,9 +21,10 @@ log = logging.getLogger(__name__)
 # Primary result codes (https://sqlite.org/rescode.html); extended codes keep them in the low byte.
 _BUSY = {5, 6}  # SQLITE_BUSY, SQLITE_LOCKED: another connection holds a lock
 _BROKEN = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB: the file's content is damaged
+_CANTOPEN = 14  # SQLITE_CANTOPEN: a missing directory, no permission, a directory as the file
 # The disk, the OS or the file failed the database: SQLITE_NOMEM, READONLY, IOERR, FULL,
 # CANTOPEN, PROTOCOL, NOLFS, and the damaged file above.
-_UNAVAILABLE = {7, 8, 10, 13, 14, 15, 22} | _BROKEN
+_UNAVAILABLE = {7, 8, 10, 13, _CANTOPEN, 15, 22} | _BROKEN
 
 WHAT_TO_DO = "restore a backup (docs/store.md, Backups), or move the file away to start a new database"
 
@@ -55,7 +56,7 @@ def opening_error(path: Path, exc: BaseException) -> StoreError | None:
     file, `StoreUnavailable` for a busy or failing one, None for anything else."""
     if _code(exc) in _BROKEN:
         return BadDatabase(f"{path} is not a usable Fieldpost database ({exc}): {WHAT_TO_DO}")
-    if _code(exc) == 14:  # SQLITE_CANTOPEN: a missing directory, no permission
+    if _code(exc) == _CANTOPEN:
         return BadDatabase(f"cannot open {path} ({exc}): check the path and its permissions")
     if is_unavailable(exc):
         return StoreUnavailable(describe(path, exc), busy=is_busy(exc))
