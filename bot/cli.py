@@ -19,6 +19,7 @@ SUBCOMMANDS = {
     "roll": "bot.console.roll",
     "render": "bot.console.render",
     "campaign": "bot.console.campaign",
+    "backup": "bot.console.backup",
 }
 
 

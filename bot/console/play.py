@@ -26,7 +26,7 @@ from bot.app import Caller, GameService, Replies, Where
 from bot.app import eventlog, prompts
 from bot.app.errors import Refused
 from bot.console import text
-from bot.store import SqliteStore
+from bot.store import SqliteStore, StoreError, StoreUnavailable
 from engine import RuleError, load_catalog, view
 from engine.commands import ADVANCED_GRAMMAR, BATTLEFIELD_GRAMMAR, GRAMMAR
 from engine.errors import ContentError
@@ -84,6 +84,9 @@ def run(args) -> int:
     except (ContentError, RuleError) as exc:
         print(f"fieldpost play: {exc}", file=sys.stderr)
         return 2
+    except StoreError as exc:  # a bad --db file, a newer schema, a full disk: one line, no traceback
+        print(f"fieldpost play: {exc.reason if isinstance(exc, StoreUnavailable) else exc}", file=sys.stderr)
+        return 1
 
 
 # ------------------------------------------------------------------------------ the table
@@ -168,11 +171,11 @@ class Table:
 
 
 async def _table(args) -> int:
-    cat = load_catalog()
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or Path(tmp) / "console.db"
-        async with SqliteStore(db) as store:
+        async with SqliteStore(db) as store:  # a bad --db file stops here, before the content loads
+            cat = load_catalog()
             service = GameService(store, cat, seed=lambda: seed)
             table = await _open(service, cat, args)
             if args.script:

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import sys
+from pathlib import Path
 
 from pydantic import ValidationError
 
 from bot.config import Settings
+from bot.store import SqliteStore, StoreError, StoreUnavailable
 
 NO_TOKEN = """\
 fieldpost bot needs a Discord bot token. Set:
@@ -40,7 +43,19 @@ def run(args: argparse.Namespace) -> int:
         return 2
     logging.basicConfig(level=settings.fieldpost_log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from bot.discord.client import FieldpostBot  # discord.py and the content load only here
+    try:
+        # The file first: a bad database stops the bot before it logs in to Discord.
+        asyncio.run(_check_database(settings.fieldpost_db))
+        from bot.discord.client import FieldpostBot  # discord.py and the content load only here
 
-    FieldpostBot(settings).run(settings.discord_token.get_secret_value(), log_handler=None)
+        FieldpostBot(settings).run(settings.discord_token.get_secret_value(), log_handler=None)
+    except StoreError as exc:  # BadDatabase, SchemaTooNew, StoreUnavailable: one line, no traceback
+        print(f"fieldpost bot: {exc.reason if isinstance(exc, StoreUnavailable) else exc}", file=sys.stderr)
+        return 1
     return 0
+
+
+async def _check_database(path: Path) -> None:
+    """Open (check and migrate) and close the store: what the bot does at start-up, before it connects."""
+    async with SqliteStore(path):
+        pass

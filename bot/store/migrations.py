@@ -205,7 +205,7 @@ def migrate(
         try:
             found = conn.execute("PRAGMA user_version").fetchone()[0]
             if found > known:
-                raise SchemaTooNew(found, known)
+                raise SchemaTooNew(found, known, path)
             for script in migrations[found:]:
                 for statement in statements(script):
                     conn.execute(statement)

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
+from os import PathLike
 from typing import Any, Protocol
 
 
@@ -160,9 +161,10 @@ class VersionConflict(StoreError):
 class SchemaTooNew(StoreError):
     """The database was migrated by a newer Fieldpost; opening it could corrupt it."""
 
-    def __init__(self, found: int, known: int) -> None:
+    def __init__(self, found: int, known: int, path: str | PathLike[str] | None = None) -> None:
         super().__init__(
-            f"database schema version {found} is newer than this Fieldpost knows ({known}); "
+            ("" if path is None else f"{path}: ")
+            + f"database schema version {found} is newer than this Fieldpost knows ({known}); "
             "upgrade Fieldpost or restore an older backup"
         )
         self.found = found

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import suppress
+from dataclasses import fields, is_dataclass
 from datetime import UTC, datetime
-from queue import Empty, SimpleQueue
 from pathlib import Path
+from queue import Empty, SimpleQueue
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
@@ -42,6 +45,7 @@ from bot.store.campaigns import (
     StoredCampaign,
     StoredResult,
 )
+from bot.store.database_file import Trouble, check_file, is_busy, is_unavailable, opening_error
 from bot.store.migrations import MIGRATIONS, migrate
 from bot.store.protocol import (
     UNFINISHED,
@@ -58,22 +62,34 @@ from bot.store.protocol import (
     SnapshotNotFound,
     StoredGame,
     StoreError,
+    StoreUnavailable,
     VersionConflict,
 )
 
-# How long a statement waits for another process's lock (a backup, the sqlite3 shell).
-BUSY_TIMEOUT_S = 5.0
+log = logging.getLogger(__name__)
 
-# Durability: WAL with synchronous=NORMAL. A COMMIT has reached the WAL file in the OS page
-# cache when it returns, so it survives SIGKILL or any crash of this process; only a power
-# loss or OS crash before the next checkpoint's fsync can lose the last transactions, and
-# even then the file stays consistent (atomic, never corrupt). FULL would fsync on every
-# commit, costing a disk flush per move for a risk a play-by-post game can bear.
-_CONNECTION_PRAGMAS = (
-    "PRAGMA foreign_keys = ON",
-    "PRAGMA synchronous = NORMAL",
-    f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}",
-)
+# How long SQLite's own busy handler waits for a lock another connection holds (a VACUUM, an
+# admin's sqlite3 shell, a second process), per statement and on every connection. It polls,
+# sleeping at most 100 ms between tries, so short transactions elsewhere never reach us.
+BUSY_TIMEOUT_S = 3.0
+# Then the writer tries BEGIN again after each of these pauses before its callers hear "busy":
+# at most 3 x 3 s + 0.5 s + 1 s = 10.5 s, about as long as a player watches Discord's
+# "thinking..." before he would rather be told to try again.
+BUSY_BACKOFF_S = (0.5, 1.0)
+
+
+def _connection_pragmas(busy_timeout: float) -> tuple[str, ...]:
+    # Durability: WAL with synchronous=NORMAL. A COMMIT has reached the WAL file in the OS page
+    # cache when it returns, so it survives SIGKILL or any crash of this process; only a power
+    # loss or OS crash before the next checkpoint's fsync can lose the last transactions, and
+    # even then the file stays consistent (atomic, never corrupt). FULL would fsync on every
+    # commit, costing a disk flush per move for a risk a play-by-post game can bear.
+    return (
+        "PRAGMA foreign_keys = ON",
+        "PRAGMA synchronous = NORMAL",
+        f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}",
+    )
+
 
 _SUMMARY_COLUMNS = (
     "id, guild_id, channel_id, thread_id, scenario_id, status, organiser_id, version,"
@@ -148,6 +164,64 @@ def _deadline(row: Sequence[Any]) -> Deadline:
 
 T = TypeVar("T")
 
+_INT64 = range(-(2**63), 2**63)  # what an SQLite INTEGER (and a Discord snowflake) can be
+
+
+def _unkeepable(value: Any) -> str | None:
+    """Why SQLite cannot keep `value` (" does not fit…", "[2].display_name is…"), or None.
+    Walks sequences and the store's records (seats, deadlines, campaign results)."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return None if value in _INT64 else f" = {value} does not fit SQLite's 64-bit integers"
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return f" is not valid text (a lone surrogate at character {exc.start})"
+        return None
+    if isinstance(value, Sequence):
+        for n, item in enumerate(value):
+            if (why := _unkeepable(item)) is not None:
+                return f"[{n}]{why}"
+        return None
+    if is_dataclass(value):
+        for field in fields(value):
+            if (why := _unkeepable(getattr(value, field.name))) is not None:
+                return f".{field.name}{why}"
+    return None
+
+
+def _seq_bound(after_seq: int) -> int:
+    """`after_seq` within SQLite's integers, meaning the same: below 0 is all, past the end none."""
+    return min(max(after_seq, 0), _INT64[-1])
+
+
+def _refuse_unkeepable(**arguments: Any) -> None:
+    """Refuse, before anything is written, a value SQLite cannot keep: a `StoreError` naming
+    the argument (and the part of it) that is at fault."""
+    for name, value in arguments.items():
+        if (why := _unkeepable(value)) is not None:
+            raise StoreError(f"{name}{why}; nothing was written")
+
+
+_CLOSE = "close"
+
+
+def _again(failure: StoreUnavailable) -> StoreUnavailable:
+    """A fresh error for each caller, so no two callers share one traceback."""
+    return StoreUnavailable(failure.reason, busy=failure.busy)
+
+
+def _refusal(exc: BaseException) -> BaseException:
+    """What a caller hears when his transaction raised: a value SQLite cannot bind becomes a
+    `StoreError` (the store's methods name the argument before this; this is the backstop)."""
+    if isinstance(exc, OverflowError | UnicodeEncodeError):
+        refused = StoreError(f"the store cannot keep a value it was given ({exc})")
+        refused.__cause__ = exc
+        return refused
+    return exc
+
 
 class _Writer:
     """The writing connection and the one thread it lives on.
@@ -158,15 +232,32 @@ class _Writer:
     conflict, is rolled back alone and its caller gets the error), then commits them all with
     one COMMIT. A caller hears back only after that COMMIT, so nothing reported is ever lost.
     Transactions run in the order they were asked for. A caller cancelled while his
-    transaction waits drops it; one cancelled while it runs finds it done either way."""
+    transaction waits drops it; one cancelled while it runs finds it done either way.
+
+    The thread outlives every failure: a lock held elsewhere is waited for (SQLite's busy
+    timeout, then BEGIN again after each pause of `backoff`), then the batch's callers, and
+    those already waiting behind them, get `StoreUnavailable(busy=True)`. A full disk or an I/O
+    error rolls the whole batch back and its callers get `StoreUnavailable`. The next batch
+    starts afresh (on a new connection if the old one could not even roll back)."""
 
     MAX_BATCH = 64
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, busy_timeout: float, backoff: Sequence[float]) -> None:
         self.path = path
+        self._busy_timeout = busy_timeout
+        self._backoff = tuple(backoff)
         self._queue: SimpleQueue = SimpleQueue()
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._gate = threading.Lock()  # a caller's put and the dying thread's last drain never cross
+        self._dead: str | None = None
+        self._closing = threading.Event()  # set by close(): no more back-off waits
+        self._trouble = Trouble(path, "write to the database")
+
+    @property
+    def patience(self) -> float:
+        """The longest a batch waits for another connection's lock before its callers are told."""
+        return self._busy_timeout * (len(self._backoff) + 1) + sum(self._backoff)
 
     async def open(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -176,127 +267,307 @@ class _Writer:
         try:
             await ready
         except BaseException:
-            self._thread.join()
+            await asyncio.to_thread(self._thread.join, self.patience)
             self._thread = None
             raise
 
     def _connect(self) -> sqlite3.Connection:
         # isolation_level=None: sqlite3 opens no implicit transactions; BEGIN is ours.
-        conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
-        for pragma in _CONNECTION_PRAGMAS:
-            conn.execute(pragma)
+        conn = sqlite3.connect(self.path, isolation_level=None, timeout=self._busy_timeout)
+        try:
+            for pragma in _connection_pragmas(self._busy_timeout):
+                conn.execute(pragma)
+        except BaseException:
+            conn.close()
+            raise
         return conn
 
     async def run(self, tx: Callable[[sqlite3.Connection], T]) -> T:
         if self._thread is None:
             raise StoreError(f"{self.path} is not open")
         done = self._loop.create_future()
-        self._queue.put((tx, done))
+        with self._gate:
+            if self._dead is not None:
+                raise StoreUnavailable(self._dead)
+            self._queue.put((tx, done))
         return await done
 
-    def _settle(self, done: asyncio.Future, out: Any, error: BaseException | None) -> None:
-        if done.cancelled():
+    @staticmethod
+    def _settle(done: asyncio.Future, out: Any, error: BaseException | None) -> None:
+        if done.done():  # cancelled by its caller, or already failed by a dying thread
             return
         if error is None:
             done.set_result(out)
         else:
             done.set_exception(error)
 
+    def _notify(self, done: asyncio.Future, out: Any, error: BaseException | None) -> None:
+        try:
+            self._loop.call_soon_threadsafe(self._settle, done, out, error)
+        except RuntimeError:  # the event loop has closed: nobody is waiting any more
+            pass
+
     def _serve(self, ready: asyncio.Future) -> None:
         try:
-            conn = self._connect()
+            conn: sqlite3.Connection | None = self._connect()
         except BaseException as exc:  # noqa: BLE001 (handed to the opener)
-            self._loop.call_soon_threadsafe(self._settle, ready, None, exc)
+            self._notify(ready, None, opening_error(self.path, exc) or exc)
             return
-        self._loop.call_soon_threadsafe(self._settle, ready, None, None)
-        closing = None
-        while closing is None:
-            item = self._queue.get()
-            batch = []
-            while item is not None and not isinstance(item[0], str):
-                batch.append(item)
-                if len(batch) >= self.MAX_BATCH:
-                    break
-                try:
-                    item = self._queue.get_nowait()
-                except Empty:
-                    item = None
-            if item is not None and isinstance(item[0], str):  # ("close", future)
-                closing = item[1]
-            if batch:
-                self._run_batch(conn, batch)
-        conn.close()
-        self._loop.call_soon_threadsafe(self._settle, closing, None, None)
-
-    def _run_batch(self, conn: sqlite3.Connection, batch: list) -> None:
-        outcomes = []
-        conn.execute("BEGIN IMMEDIATE")
+        self._notify(ready, None, None)
+        closing: asyncio.Future | None = None
+        batch: list = []
         try:
+            while closing is None:
+                batch, closing = self._take()
+                if batch:
+                    conn, drained_to_close = self._run_batch(conn, batch)
+                    closing = closing or drained_to_close
+                batch = []
+        except BaseException as exc:  # a fault of the writer itself: fail everyone, hang no one
+            log.critical("the writer thread of %s failed; every write now fails until a restart",
+                         self.path, exc_info=True)
+            failure = StoreUnavailable(f"{self.path}: the writer thread failed ({exc!r})")
+            with self._gate:
+                self._dead = failure.reason
+                closing = self._drain(failure) or closing
+            for _, done in batch:
+                self._notify(done, None, _again(failure))
+        finally:
+            if conn is not None:
+                with suppress(sqlite3.Error):
+                    conn.close()
+            if closing is not None:
+                self._notify(closing, None, None)
+
+    def _take(self) -> tuple[list, asyncio.Future | None]:
+        """Wait for the next transaction and take those already waiting behind it (at most
+        MAX_BATCH); stop at close()'s marker, which comes after everything asked before it."""
+        batch: list = []
+        item = self._queue.get()
+        while True:
+            if item[0] is _CLOSE:
+                return batch, item[1]
+            batch.append(item)
+            if len(batch) >= self.MAX_BATCH:
+                return batch, None
+            try:
+                item = self._queue.get_nowait()
+            except Empty:
+                return batch, None
+
+    def _run_batch(
+        self, conn: sqlite3.Connection | None, batch: list
+    ) -> tuple[sqlite3.Connection | None, asyncio.Future | None]:
+        """Run and commit one batch; return the connection for the next one (None: reconnect)
+        and close()'s marker if failing the waiting transactions reached it."""
+        outcomes: list[tuple[asyncio.Future, Any, BaseException | None]] = []
+        closing = None
+        try:
+            if conn is None:
+                conn = self._connect()
+            self._begin(conn)
             for tx, done in batch:
                 if done.cancelled():  # its caller gave up before its turn came
                     continue
                 conn.execute("SAVEPOINT one")
                 try:
                     out = tx(conn)
-                except BaseException as exc:  # noqa: BLE001 (handed to its caller)
+                except BaseException as exc:  # handed to its caller
+                    if is_unavailable(exc) or not conn.in_transaction:
+                        raise  # SQLite may have rolled the whole batch back: it cannot go on
                     conn.execute("ROLLBACK TO one")
                     conn.execute("RELEASE one")
-                    outcomes.append((done, None, exc))
+                    outcomes.append((done, None, _refusal(exc)))
                 else:
                     conn.execute("RELEASE one")
                     outcomes.append((done, out, None))
             conn.execute("COMMIT")
-        except BaseException as exc:  # noqa: BLE001 (the COMMIT itself failed: nothing was written)
+        except BaseException as exc:  # noqa: BLE001 (nothing of this batch was written)
+            failure = self._failure(exc)
+            conn = self._abandon(conn)
+            refused = {id(done): error for done, _, error in outcomes if error is not None}
+            outcomes = [(done, None, refused.get(id(done)) or _again(failure)) for _, done in batch]
+            if failure.busy:  # those waiting behind this batch waited for the same lock
+                closing = self._drain(failure)
+        else:
+            self._trouble.ok()
+        for done, out, error in outcomes:
+            self._notify(done, out, error)
+        return conn, closing
+
+    def _begin(self, conn: sqlite3.Connection) -> None:
+        """BEGIN IMMEDIATE, waiting out another connection's write lock: SQLite's busy handler
+        waits `busy_timeout` each time, and between tries the writer pauses per `backoff`."""
+        pauses = iter(self._backoff)
+        while True:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.Error as exc:
+                pause = next(pauses, None)
+                if not is_busy(exc) or pause is None or self._closing.is_set():
+                    raise
+                log.info("%s is locked by another connection; trying again in %.2f s", self.path, pause)
+                if self._closing.wait(pause):
+                    raise
+
+    def _failure(self, exc: BaseException) -> StoreUnavailable:
+        if is_unavailable(exc):
+            return self._trouble.unavailable(exc)
+        log.error("a write on %s failed unexpectedly; rolled back", self.path, exc_info=exc)
+        return StoreUnavailable(f"{self.path}: {exc!r}")
+
+    def _abandon(self, conn: sqlite3.Connection | None) -> sqlite3.Connection | None:
+        """Roll back whatever is open; a connection that cannot is closed and replaced next time."""
+        if conn is None:
+            return None
+        try:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            outcomes = [(done, None, exc) for _, done in batch]
-        for done, out, error in outcomes:
-            self._loop.call_soon_threadsafe(self._settle, done, out, error)
+            return conn
+        except sqlite3.Error:
+            log.warning("cannot roll back on %s; the writer reconnects", self.path, exc_info=True)
+            with suppress(sqlite3.Error):
+                conn.close()
+            return None
+
+    def _drain(self, failure: StoreUnavailable | StoreError) -> asyncio.Future | None:
+        """Fail every transaction still waiting; return close()'s marker if it was among them."""
+        closing = None
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except Empty:
+                return closing
+            if item[0] is _CLOSE:
+                closing = item[1]
+            elif isinstance(failure, StoreUnavailable):
+                self._notify(item[1], None, _again(failure))
+            else:
+                self._notify(item[1], None, StoreError(str(failure)))
 
     async def close(self) -> None:
+        """Stop the thread once every transaction already asked for is done, waiting at most a
+        batch's patience and a second: a thread that does not stop by then is left behind (it
+        is a daemon) and the log says so; close() itself always returns."""
         thread, self._thread = self._thread, None
         if thread is None:
             return
+        self._closing.set()
         done = self._loop.create_future()
-        self._queue.put(("close", done))  # after every transaction already asked for
-        await done
-        thread.join()
+        with self._gate:
+            if self._dead is None:
+                self._queue.put((_CLOSE, done))
+            else:
+                done.set_result(None)
+        wait = self.patience + 1.0
+        try:
+            await asyncio.wait_for(asyncio.shield(done), wait)
+        except TimeoutError:
+            log.error("the writer thread of %s did not stop within %.1f s; leaving it behind", self.path, wait)
+            with self._gate:
+                self._dead = f"{self.path} is closed"
+                self._drain(StoreError(self._dead))
+            return
+        await asyncio.to_thread(thread.join, wait)
+        if thread.is_alive():
+            log.error("the writer thread of %s did not end within %.1f s; leaving it behind", self.path, wait)
+
+
+class _Reads:
+    """The reading connection (aiosqlite), answering in the store's terms: a busy or failing
+    database is `StoreUnavailable`, and a key SQLite cannot hold (an id beyond 64 bits, text
+    with a lone surrogate) matches no row, since no row can hold it."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path, busy_timeout: float) -> None:
+        self._conn = conn
+        self._path = path
+        self._busy_timeout = busy_timeout
+        self._trouble = Trouble(path, "read the database")
+
+    async def execute_fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> Iterable[Any]:
+        try:
+            rows = await self._conn.execute_fetchall(sql, parameters)
+        except (OverflowError, UnicodeEncodeError):
+            return []
+        except sqlite3.Error as exc:
+            if not is_unavailable(exc):
+                raise
+            raise self._trouble.unavailable(exc) from exc
+        self._trouble.ok()
+        return rows
+
+    async def close(self) -> None:
+        wait = self._busy_timeout + 1.0  # a read in SQLite's busy wait finishes within its timeout
+        try:
+            await asyncio.wait_for(self._conn.close(), wait)
+        except TimeoutError:
+            log.error("the reader of %s did not close within %.1f s; leaving it behind", self._path, wait)
 
 
 class SqliteStore:
-    """A `GameStore` on the SQLite file at `path`; migrates it on open."""
+    """A `GameStore` on the SQLite file at `path`; checks and migrates it on open.
+
+    `busy_timeout` and `busy_backoff` bound how long a write waits for a lock held by another
+    connection (docs/store.md, When the database fails); tests make them small."""
 
     def __init__(
-        self, path: str | Path, *, clock: Callable[[], datetime] = _utc_now
+        self,
+        path: str | Path,
+        *,
+        clock: Callable[[], datetime] = _utc_now,
+        busy_timeout: float = BUSY_TIMEOUT_S,
+        busy_backoff: Sequence[float] = BUSY_BACKOFF_S,
     ) -> None:
         self.path = Path(path)
         self._clock = clock
+        self._busy_timeout = busy_timeout
+        self._busy_backoff = tuple(busy_backoff)
         self._writer: _Writer | None = None
-        self._reader: aiosqlite.Connection | None = None
+        self._reader: _Reads | None = None
 
     # -- lifecycle -------------------------------------------------------------------------
 
     async def open(self) -> Self:
+        """Check the file (`check_file`: BadDatabase if it is empty, damaged or foreign), migrate
+        it (SchemaTooNew if a newer Fieldpost made it), then connect the writer and the reader."""
         if self._writer is not None:
             raise StoreError(f"{self.path} is already open")
-        await asyncio.to_thread(migrate, self.path, MIGRATIONS, timeout=BUSY_TIMEOUT_S)
-        writer = _Writer(self.path)
+        await asyncio.to_thread(self._prepare)
+        writer = _Writer(self.path, busy_timeout=self._busy_timeout, backoff=self._busy_backoff)
         await writer.open()
         try:
-            reader = await aiosqlite.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
-            try:
-                for pragma in (*_CONNECTION_PRAGMAS, "PRAGMA query_only = ON"):
-                    await reader.execute(pragma)
-            except BaseException:
-                await reader.close()
-                raise
+            reader = await self._connect_reader()
         except BaseException:
             await writer.close()
             raise
         self._writer, self._reader = writer, reader
         return self
 
+    def _prepare(self) -> None:
+        check_file(self.path, timeout=self._busy_timeout)
+        try:
+            migrate(self.path, MIGRATIONS, timeout=self._busy_timeout)
+        except sqlite3.Error as exc:
+            raise (opening_error(self.path, exc) or exc) from exc
+
+    async def _connect_reader(self) -> _Reads:
+        try:
+            reader = await aiosqlite.connect(self.path, isolation_level=None, timeout=self._busy_timeout)
+        except sqlite3.Error as exc:
+            raise (opening_error(self.path, exc) or exc) from exc
+        try:
+            for pragma in (*_connection_pragmas(self._busy_timeout), "PRAGMA query_only = ON"):
+                await reader.execute(pragma)
+        except BaseException as exc:
+            await reader.close()
+            if isinstance(exc, sqlite3.Error) and opening_error(self.path, exc):
+                raise opening_error(self.path, exc) from exc
+            raise
+        return _Reads(reader, self.path, self._busy_timeout)
+
     async def close(self) -> None:
+        """Always returns: transactions already asked for finish first, within the writer's bound."""
         writer, reader = self._writer, self._reader
         self._writer = self._reader = None
         if writer is not None:
@@ -315,7 +586,7 @@ class SqliteStore:
     ) -> None:
         await self.close()
 
-    def _read(self) -> aiosqlite.Connection:
+    def _read(self) -> _Reads:
         if self._reader is None:
             raise StoreError(f"{self.path} is not open")
         return self._reader
@@ -342,6 +613,9 @@ class SqliteStore:
         events: Sequence[str] = (),
         snapshot: str | None = None,
     ) -> StoredGame:
+        _refuse_unkeepable(guild_id=guild_id, channel_id=channel_id, scenario_id=scenario_id,
+                           organiser_id=organiser_id, state=state, thread_id=thread_id,
+                           seats=seats, events=events, snapshot=snapshot)
         now = _stamp(self._clock())
 
         def tx(db: sqlite3.Connection) -> int:
@@ -414,6 +688,8 @@ class SqliteStore:
         return [_summary(row) for row in rows]
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
+        _refuse_unkeepable(game_id=game_id, thread_id=thread_id)
+
         def tx(db: sqlite3.Connection) -> None:
             cursor = db.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
             if cursor.rowcount != 1:
@@ -435,6 +711,8 @@ class SqliteStore:
         seats: Sequence[Seat] | None = None,
         awaited: Sequence[Awaited] | None = None,
     ) -> Committed:
+        _refuse_unkeepable(game_id=game_id, expected_version=expected_version, state=state,
+                           events=events, snapshot=snapshot, seats=seats, awaited=awaited)
         now = _stamp(self._clock())
         version = expected_version + 1
 
@@ -460,6 +738,8 @@ class SqliteStore:
         by_user_id: int | None = None,
         status: GameStatus | None = None,
     ) -> Committed:
+        _refuse_unkeepable(game_id=game_id, expected_version=expected_version, label=label,
+                           by_user_id=by_user_id)
         now = _stamp(self._clock())
 
         def tx(db: sqlite3.Connection) -> int:
@@ -578,7 +858,7 @@ class SqliteStore:
         rows = await self._read().execute_fetchall(
             "SELECT game_id, seq, body, created_at FROM events"
             " WHERE game_id = ? AND seq > ? ORDER BY seq",
-            (game_id, after_seq),
+            (game_id, _seq_bound(after_seq)),
         )
         return [Event(row[0], row[1], row[2], _unstamp(row[3])) for row in rows]
 
@@ -617,6 +897,8 @@ class SqliteStore:
         return {key: json.loads(value) for key, value in rows}
 
     async def set_setting(self, scope: str, key: str, value: Any) -> None:
+        # json.dumps escapes a lone surrogate into valid ASCII; refuse it as any other bad text.
+        _refuse_unkeepable(scope=scope, key=key, value=json.dumps(value, ensure_ascii=False))
         text = json.dumps(value)
         await self._write(lambda db: db.execute(
             "INSERT INTO settings (scope, key, value) VALUES (?, ?, ?)"
@@ -625,6 +907,7 @@ class SqliteStore:
         ))
 
     async def delete_setting(self, scope: str, key: str) -> None:
+        _refuse_unkeepable(scope=scope, key=key)
         await self._write(lambda db: db.execute(
             "DELETE FROM settings WHERE scope = ? AND key = ?", (scope, key)))
 
@@ -637,6 +920,7 @@ class SqliteStore:
         return {user_id: channel_id for user_id, channel_id in rows}
 
     async def set_private_channel(self, game_id: int, user_id: int, channel_id: int) -> None:
+        _refuse_unkeepable(game_id=game_id, user_id=user_id, channel_id=channel_id)
         await self._write(lambda db: db.execute(
             "INSERT INTO private_channels (game_id, user_id, channel_id) VALUES (?, ?, ?)"
             " ON CONFLICT (game_id, user_id) DO UPDATE SET channel_id = excluded.channel_id",
@@ -662,6 +946,7 @@ class SqliteStore:
         return [_deadline(row) for row in rows]
 
     async def mark_reminded(self, game_id: int, key: str, user_id: int) -> None:
+        _refuse_unkeepable(game_id=game_id, key=key, user_id=user_id)
         await self._write(lambda db: db.execute(
             "UPDATE deadlines SET reminded = 1 WHERE game_id = ? AND key = ? AND user_id = ?",
             (game_id, key, user_id),
@@ -682,6 +967,8 @@ class SqliteStore:
         log: Sequence[str] = (),
         results: Sequence[StoredResult] = (),
     ) -> StoredCampaign:
+        _refuse_unkeepable(guild_id=guild_id, channel_id=channel_id, definition_id=definition_id,
+                           name=name, organiser_id=organiser_id, state=state, log=log, results=results)
         now = _stamp(self._clock())
 
         def tx(db: sqlite3.Connection) -> int:
@@ -736,7 +1023,7 @@ class SqliteStore:
         return [_campaign(row) for row in rows]
 
     async def campaigns(self, ids: Sequence[int]) -> list[CampaignSummary]:
-        wanted = sorted({int(i) for i in ids})
+        wanted = sorted({int(i) for i in ids if int(i) in _INT64})  # ids beyond 64 bits match none
         if not wanted:
             return []
         rows = await self._read().execute_fetchall(
@@ -757,6 +1044,8 @@ class SqliteStore:
         new_result: NewResult | None = None,
         change: ResultChange | None = None,
     ) -> CampaignCommitted:
+        _refuse_unkeepable(campaign_id=campaign_id, expected_version=expected_version, state=state,
+                           log=log, new_result=new_result, change=change)
         now = _stamp(self._clock())
 
         def tx(db: sqlite3.Connection) -> tuple[int, int | None]:
@@ -858,6 +1147,6 @@ class SqliteStore:
         rows = await self._read().execute_fetchall(
             "SELECT campaign_id, seq, body, created_at FROM campaign_log"
             " WHERE campaign_id = ? AND seq > ? ORDER BY seq",
-            (campaign_id, after_seq),
+            (campaign_id, _seq_bound(after_seq)),
         )
         return [CampaignLogEntry(r[0], r[1], r[2], _unstamp(r[3])) for r in rows]

@@ -1,0 +1,105 @@
+"""Values SQLite cannot keep (an integer beyond 64 bits, text with a lone surrogate) are refused
+with a StoreError naming the argument, before anything is written; looked up, they find nothing."""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.store import (
+    Awaited,
+    GameNotFound,
+    Seat,
+    SnapshotNotFound,
+    SqliteStore,
+    StoreError,
+)
+from tests.store.sample import ALICE, SEATS, new_game, state
+
+TOO_BIG = 2**63
+TOO_SMALL = -(2**63) - 1
+LONE = "Sgt \udc80Rock"  # a lone surrogate: a Python str, but not Unicode text
+DUE = datetime(2026, 6, 6, tzinfo=UTC)
+
+
+async def test_an_id_beyond_64_bits_is_no_game(store: SqliteStore) -> None:
+    await new_game(store)
+    for game_id in (TOO_BIG, TOO_SMALL, 2**200):
+        with pytest.raises(GameNotFound):
+            await store.load_game(game_id)
+        assert await store.events_since(game_id) == []
+        assert await store.deadlines(game_id) == []
+        assert await store.private_channels(game_id) == {}
+        with pytest.raises(SnapshotNotFound):
+            await store.load_snapshot(game_id, "setup")
+    assert await store.games_in_channel(TOO_BIG) == []
+    assert await store.campaigns([TOO_BIG, -TOO_BIG * 2]) == []
+
+
+async def test_a_seq_beyond_64_bits_means_what_it_says(store: SqliteStore) -> None:
+    game = await new_game(store, events=('{"a": 1}', '{"b": 2}'))
+    assert await store.events_since(game.id, after_seq=TOO_BIG) == []
+    assert [e.seq for e in await store.events_since(game.id, after_seq=TOO_SMALL)] == [1, 2]
+
+
+@pytest.mark.parametrize(("call", "named"), [
+    (lambda s, g: s.commit(TOO_BIG, 1, state()), "game_id"),
+    (lambda s, g: s.commit(g, TOO_BIG, state()), "expected_version"),
+    (lambda s, g: s.commit(g, 1, state(), seats=[*SEATS, Seat(2, "US", TOO_BIG, "Pvt Big")]),
+     "seats[2].user_id"),
+    (lambda s, g: s.commit(g, 1, state(), awaited=[Awaited("orders", TOO_SMALL, DUE)]),
+     "awaited[0].user_id"),
+    (lambda s, g: s.rollback(g, 1, "setup", by_user_id=TOO_BIG), "by_user_id"),
+    (lambda s, g: s.set_thread(g, TOO_BIG), "thread_id"),
+    (lambda s, g: s.set_private_channel(g, ALICE, TOO_BIG), "channel_id"),
+    (lambda s, g: s.mark_reminded(TOO_BIG, "orders", ALICE), "game_id"),
+    (lambda s, g: s.create_game(guild_id=TOO_BIG, channel_id=1, scenario_id="x", organiser_id=1,
+                                state=state()), "guild_id"),
+], ids=["game", "version", "seat", "deadline", "rollback-by", "thread", "private-channel",
+        "reminded", "guild"])
+async def test_an_id_beyond_64_bits_is_refused_naming_it(store: SqliteStore, call, named: str) -> None:
+    game = await new_game(store, snapshot="setup")
+    with pytest.raises(StoreError) as refused:
+        await call(store, game.id)
+    assert str(refused.value).startswith(f"{named} = ") and "64-bit" in str(refused.value), refused.value
+    await unchanged(store, game.id)
+
+
+@pytest.mark.parametrize(("call", "named"), [
+    (lambda s, g: s.commit(g, 1, '{"name": "' + LONE + '"}'), "state"),
+    (lambda s, g: s.commit(g, 1, state(), [state(a=1), f'{{"said": "{LONE}"}}']), "events[1]"),
+    (lambda s, g: s.commit(g, 1, state(), seats=[Seat(0, "US", ALICE, LONE)]), "seats[0].display_name"),
+    (lambda s, g: s.commit(g, 1, state(), snapshot=LONE), "snapshot"),
+    (lambda s, g: s.rollback(g, 1, LONE), "label"),
+    (lambda s, g: s.set_setting("guild:1", "motto", {"text": LONE}), "value"),
+    (lambda s, g: s.set_setting(f"user:{LONE}", "k", 1), "scope"),
+    (lambda s, g: s.create_game(guild_id=1, channel_id=1, scenario_id=LONE, organiser_id=1,
+                                state=state()), "scenario_id"),
+    (lambda s, g: s.create_campaign(guild_id=1, channel_id=1, definition_id="normandy", name=LONE,
+                                    organiser_id=1, state=state()), "name"),
+], ids=["state", "event", "name", "snapshot", "label", "setting", "scope", "scenario", "campaign-name"])
+async def test_text_with_a_lone_surrogate_is_refused_naming_it(store: SqliteStore, call, named: str) -> None:
+    game = await new_game(store, snapshot="setup")
+    with pytest.raises(StoreError) as refused:
+        await call(store, game.id)
+    assert str(refused.value).startswith(f"{named} is not valid text"), refused.value
+    await unchanged(store, game.id)
+    assert await store.settings("guild:1") == {}
+
+
+async def test_looking_up_text_with_a_lone_surrogate_finds_nothing(store: SqliteStore) -> None:
+    game = await new_game(store, snapshot="setup")
+    assert await store.get_setting(f"user:{LONE}", "k", "none") == "none"
+    assert await store.settings(LONE) == {}
+    with pytest.raises(SnapshotNotFound):
+        await store.load_snapshot(game.id, LONE)
+
+
+async def unchanged(store: SqliteStore, game_id: int) -> None:
+    """Nothing was written: the sample game is as created, and no second game exists."""
+    game = await store.load_game(game_id)
+    assert (game.version, game.thread_id, game.seats) == (1, None, SEATS)
+    assert await store.events_since(game_id) == []
+    assert [s.label for s in await store.snapshots(game_id)] == ["setup"]
+    assert await store.private_channels(game_id) == {}
+    assert [g.id for g in await store.games_in_channel(game.channel_id)] == [game_id]
