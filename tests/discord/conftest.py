@@ -99,9 +99,14 @@ class World:
         it.channel = self.channels.get(channel) if channel is not None else MagicMock(spec=discord.DMChannel)
         it.permissions = discord.Permissions(manage_channels=organiser)
         it.response = MagicMock(spec=discord.InteractionResponse)
-        it.response.is_done = MagicMock(return_value=False)
-        it.response.defer = AsyncMock()
-        it.response.send_message = AsyncMock()
+        answered = []  # like Discord: an interaction is answered once (defer or a message)
+
+        async def answer(*args, **kwargs) -> None:
+            answered.append(True)
+
+        it.response.is_done = MagicMock(side_effect=lambda: bool(answered))
+        it.response.defer = AsyncMock(side_effect=answer)
+        it.response.send_message = AsyncMock(side_effect=answer)
         it.followup = MagicMock(spec=discord.Webhook)
         it.followup.send = AsyncMock()
         it.namespace = types.SimpleNamespace(**(options or {}))
