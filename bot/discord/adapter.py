@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 UseCase = Callable[[Caller, Where], Awaitable[Replies]]
 
 NOT_YOURS = "These buttons are for someone else: nothing was changed."
+LOBBY_CLOSED = "Game #{game} has already started: its join buttons are closed. Nothing was changed."
 
 
 class Adapter:
@@ -64,8 +65,18 @@ class Adapter:
                           game=game, what="a choice button", pressed=True)
 
     async def join_pressed(self, interaction: discord.Interaction, game: int, side: str) -> None:
-        await self._serve(interaction, lambda c, w: self.service.join(c, w, side), game=game,
-                          what="a join button")
+        """A lobby's Join button. On a game that has left its lobby it says so, and the stale
+        buttons go from the lobby message and from the message pressed."""
+        async def join(caller: Caller, where: Where) -> Replies:
+            if await self.courier.lobby_closed(game):
+                raise Refused(LOBBY_CLOSED.format(game=game))
+            return await self.service.join(caller, where, side)
+
+        async def refused() -> None:
+            if await self.courier.lobby_closed(game):
+                await self.courier.close_lobby(game, interaction.message)
+
+        await self._serve(interaction, join, game=game, what="a join button", refused=refused)
 
     async def _serve(self, interaction: discord.Interaction, call: UseCase, *, game: int | None, what: str,
                      pressed: bool = False, refused: Callable[[], Awaitable[None]] | None = None

@@ -37,10 +37,26 @@ def user(uid: int, name: str, *, dms: bool = True) -> MagicMock:
     return u
 
 
+def messages_in(channel: MagicMock) -> None:
+    """`send` answers with a message (with an id), `get_partial_message` hands out the ones a
+    test can check edits of (`channel.partial[message_id].edit`)."""
+    channel.send = AsyncMock(side_effect=lambda *a, **kw: MagicMock(spec=discord.Message, id=next(_ids)))
+    channel.partial = {}
+
+    def partial(message_id: int) -> MagicMock:
+        if message_id not in channel.partial:
+            m = MagicMock(spec=discord.PartialMessage, id=message_id)
+            m.edit = AsyncMock()
+            channel.partial[message_id] = m
+        return channel.partial[message_id]
+
+    channel.get_partial_message = MagicMock(side_effect=partial)
+
+
 def thread(name: str, parent) -> MagicMock:
     t = MagicMock(spec=discord.Thread)
     t.id, t.name, t.parent_id, t.parent = next(_ids), name, parent.id, parent
-    t.send = AsyncMock()
+    messages_in(t)
     t.add_user = AsyncMock()
     t.edit = AsyncMock()
     return t
@@ -67,7 +83,7 @@ class World:
     def text_channel(self, cid: int) -> MagicMock:
         ch = MagicMock(spec=discord.TextChannel)
         ch.id, ch.guild = cid, MagicMock(id=GUILD)
-        ch.send = AsyncMock()
+        messages_in(ch)
         ch.threads = []
 
         async def create_thread(*, name, type=None, invitable=True, auto_archive_duration=None, **kw):

@@ -487,8 +487,10 @@ class Table:
     """The running bot on the offline Discord, and what a test does and reads there."""
 
     def __init__(self, tmp_path: Path, catalog: Catalog, *, seed: int = 7, pictures: bool = False,
-                 error_channel: int | None = ERRORS) -> None:
-        self.discord = Discord()
+                 error_channel: int | None = ERRORS, wire: Discord | None = None) -> None:
+        """`wire`: another Table's Discord, for a second bot process on the same guild (and, on
+        the same `tmp_path`, the same database file)."""
+        self.discord = wire or Discord()
         self.settings = Settings(discord_token="offline", fieldpost_db=tmp_path / "fieldpost.db",
                                  fieldpost_dev_guild=GUILD, fieldpost_error_channel=error_channel)
         self.bot = FieldpostBot(self.settings, catalog=catalog, seed=lambda: seed)
@@ -633,10 +635,11 @@ class Table:
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component["type"]}
         if component["type"] != 2:
             data["values"] = values if values is not None else [component["options"][0]["value"]]
-        return self.payload(who, 3, data, message=self.discord.messages[message.id], organiser=organiser)
+        return self.payload(who, 3, data, message=message, organiser=organiser)
 
     async def press(self, who: Player, message: Sent, custom_id: str, values: list[str] | None = None) -> Asked:
-        """`who` presses the button `custom_id` (or picks `values` in that select) on `message`."""
+        """`who` presses the button `custom_id` (or picks `values` in that select) on `message`
+        as he sees it (a copy taken earlier is a stale view of it)."""
         asked = self.dispatch(self.press_payload(who, message, custom_id, values))
         await self.settle()
         return asked
