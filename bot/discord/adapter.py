@@ -14,7 +14,6 @@ from discord import app_commands
 from bot.app import Caller, GameService, NotYours, Refused, Replies, Where
 from bot.discord.courier import Courier
 from bot.discord.error_report import ErrorReporter, tell
-from bot.discord.text import trim
 from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)

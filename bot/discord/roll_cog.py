@@ -15,7 +15,6 @@ from discord import app_commands
 
 from engine import rolls
 
-
 MESSAGE_LIMIT = 2000
 
 

@@ -23,9 +23,9 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import discord
 from discord import app_commands
@@ -58,7 +58,7 @@ _TEMPLATE = re.compile(r"{(\w+)}")
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat()
+    return datetime.now(UTC).isoformat()
 
 
 class _Response:
@@ -498,7 +498,7 @@ class Table:
         self._webhooks = RecordingWebhooks(self.discord)
         self._before: set[asyncio.Task[Any]] = set()
 
-    async def __aenter__(self) -> Table:
+    async def __aenter__(self) -> Self:
         bot = self.bot
         await bot._async_setup_hook()  # what login() does first: the loop, the ready event
         bot.http = bot._connection.http = RecordingHTTP(bot.loop, self.discord)
