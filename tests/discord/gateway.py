@@ -57,6 +57,45 @@ BOT_PERMISSIONS = PLAYER | discord.Permissions(create_private_threads=True, mana
 _TEMPLATE = re.compile(r"{(\w+)}")
 
 
+def invalid(body: dict[str, Any], files: dict[str, bytes]) -> list[str]:
+    """What Discord would refuse in a message body (400, Invalid Form Body): content over 2,000
+    characters, more than 5 rows, 5 buttons or 1 menu a row, custom ids over 100, button labels
+    over 80, menus outside 1-25 options or with labels, values, descriptions over 100, more
+    than 25 suggestions, embeds over 6,000 characters, more than 10 files."""
+    bad = []
+    if len(body.get("content") or "") > 2000:
+        bad.append("content over 2000 characters")
+    rows = body.get("components") or []
+    if len(rows) > 5:
+        bad.append("more than 5 action rows")
+    for row in rows:
+        items = row.get("components", [])
+        menus = [c for c in items if c["type"] != 2]
+        if len(items) > 5 or (menus and len(items) > 1):
+            bad.append("a row with more than 5 buttons or a menu and more")
+        for c in items:
+            if not 1 <= len(c.get("custom_id", "x")) <= 100:
+                bad.append(f"custom_id of {len(c.get('custom_id', ''))} characters")
+            if c["type"] == 2 and len(c.get("label") or "") > 80:
+                bad.append("button label over 80 characters")
+            if c["type"] == 3:
+                options = c.get("options", [])
+                if not 1 <= len(options) <= 25:
+                    bad.append(f"a menu of {len(options)} options")
+                for o in options:
+                    if max(len(o["label"]), len(o["value"]), len(o.get("description") or "")) > 100:
+                        bad.append("a menu option over 100 characters")
+    choices = body.get("choices") or []
+    if len(choices) > 25 or any(not 1 <= len(c["name"]) <= 100 or len(str(c["value"])) > 100 for c in choices):
+        bad.append("autocomplete over 25 choices or 100 characters")
+    embeds = body.get("embeds") or []
+    if sum(len(e.get("title", "")) + len(e.get("description", "")) for e in embeds) > 6000:
+        bad.append("embeds over 6000 characters")
+    if len(files) > 10:
+        bad.append("more than 10 files")
+    return bad
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat()
 
@@ -173,6 +212,7 @@ class Discord:
         self._ids = itertools.count(1_200_000_000_000_000_000)
         self.requests: list[Request] = []
         self.unhandled: list[Request] = []
+        self.refused: list[tuple[Request, list[str]]] = []  # bodies Discord would not take
         self.channels: dict[int, dict[str, Any]] = {}
         self.users: dict[int, dict[str, Any]] = {}
         self.closed_dms: set[int] = set()
@@ -313,6 +353,11 @@ class Discord:
         if handler is None:
             self.unhandled.append(req)
             raise refusal(404, 0, f"the offline Discord has no route {req.route}")
+        body = (req.json or {}).get("data") if req.route.endswith("/callback") else req.json
+        problems = invalid(body, req.files) if isinstance(body, dict) else []
+        if problems:
+            self.refused.append((req, problems))
+            raise refusal(400, 50035, "Invalid Form Body: " + "; ".join(problems))
         return handler(self, req, **{k: int(v) if v.isdigit() else v for k, v in req.params.items()})
 
     # ------------------------------------------------------------------ routes
@@ -515,9 +560,12 @@ class Table:
         await self.settle()
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
+    async def __aexit__(self, kind: type[BaseException] | None, *exc: object) -> None:
         await self.settle()
         await self.bot.close()
+        if kind is None:  # every test on the wire also checks the bot asked nothing Discord refuses
+            assert not self.discord.unhandled, [r.route for r in self.discord.unhandled]
+            assert not self.discord.refused, [(r.route, why) for r, why in self.discord.refused]
 
     @property
     def store(self):

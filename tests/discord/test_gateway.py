@@ -14,7 +14,7 @@ import pytest
 from bot.app import Caller, Where
 from bot.store import GameStatus
 from tests.app.test_secrets import found, secrets_of, shown_cards
-from tests.discord.gateway import CHANNEL, Asked, Player, Sent, Table
+from tests.discord.gateway import CHANNEL, Asked, Player, Sent, Table, invalid
 
 ACT = re.compile(r"(?:(?P<via>tag|team|note) )?(?P<verb>move|face|cover|sight|shoot|draw) (?P<rest>.+)")
 
@@ -80,6 +80,16 @@ async def test_a_join_button_and_autocomplete_through_payloads(table):
     theirs = {c["value"] for c in await table.autocomplete(bo, "plan", "phase1", phase1="")}
     assert not theirs & hand, "Bo is never offered Ann's cards"
     assert table.threads_of(bo) and not table.dms(bo), "Bo's closed DMs went to a private thread"
+
+
+async def test_pictures_travel_as_files_and_a_private_board_only_to_its_player(tmp_path, cat):
+    async with Table(tmp_path, cat, pictures=True) as t:
+        ann, _ = await open_yard(t)
+        (start,) = [m for m in t.public() if m.files]
+        assert list(start.files) == ["board.png"] and start.files["board.png"][:8] == b"\x89PNG\r\n\x1a\n"
+        assert start.payload["attachments"][0]["filename"] == "board.png"
+        asked = await t.command(ann, "board")
+        assert [list(m.files) for m in asked.messages] == [["board_private.png"]] and asked.ephemeral
 
 
 class Watch:
@@ -168,3 +178,17 @@ def test_the_watch_catches_a_leak():
     watch = Watch(None, {})  # type: ignore[arg-type]
     watch._check("the channel", Sent(1, CHANNEL, {"content": f"Ann holds {card}"}), secrets_of(st)[0])
     assert watch.leaks
+
+
+def test_the_offline_discord_refuses_what_discord_refuses():
+    """Every harness test checks the bot's messages against Discord's limits (Table.__aexit__)."""
+    row = {"type": 1, "components": [{"type": 2, "custom_id": "fp:c:1", "label": "Done"}]}
+    assert invalid({"content": "x" * 2000, "components": [row] * 5}, {}) == []
+    assert invalid({"content": "x" * 2001}, {}) == ["content over 2000 characters"]
+    assert invalid({"components": [row] * 6}, {}) == ["more than 5 action rows"]
+    menu = {"type": 3, "custom_id": "fp:s:1", "options": [{"label": "a", "value": "b"}] * 26}
+    assert invalid({"components": [{"type": 1, "components": [menu]}]}, {}) == ["a menu of 26 options"]
+    long_id = {"type": 2, "custom_id": "c" * 101, "label": "b"}
+    assert invalid({"components": [{"type": 1, "components": [long_id]}]}, {}) == ["custom_id of 101 characters"]
+    assert invalid({"choices": [{"name": "n", "value": "v"}] * 26}, {})
+    assert invalid({}, {f"{n}.png": b"" for n in range(11)}) == ["more than 10 files"]
