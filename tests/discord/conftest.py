@@ -17,6 +17,7 @@ from bot.discord.client import build_tree, intents
 from bot.discord.courier import Courier
 from bot.store import SqliteStore
 from engine import load_catalog
+from tests.discord.gateway import Table
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "rules"
 GUILD = 900
@@ -155,6 +156,13 @@ async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
 @pytest.fixture(scope="session")
 def cat():
     return load_catalog(FIXTURE)
+
+
+@pytest.fixture
+async def table(tmp_path: Path, cat) -> AsyncIterator[Table]:
+    """The bot on the offline Discord (tests/discord/gateway.py), on the fixture catalogue."""
+    async with Table(tmp_path, cat) as t:
+        yield t
 
 
 @pytest.fixture

@@ -627,9 +627,11 @@ class Table:
             self.bot._connection.parse_interaction_create(payload)
         return self.discord.asked[payload["token"]]
 
-    def command_data(self, path: str, options: dict[str, Any], focused: str | None = None) -> dict[str, Any]:
+    def command_data(self, path: str, options: dict[str, Any], focused: str | None = None, *,
+                     guild: bool = True) -> dict[str, Any]:
         """The `data` of an application command: `path` ("game new") with its options typed as
-        the tree declares them. `focused` marks the option being typed (autocomplete)."""
+        the tree declares them. `focused` marks the option being typed (autocomplete); `guild`:
+        given in the guild, where the development guild's copy of the command answers."""
         names = path.split()
         node: Any = self.bot.tree.get_command(names[0])
         if node is None:
@@ -656,22 +658,23 @@ class Table:
         data: dict[str, Any] = {"id": str(self.discord.commands.get(top.name, 0)), "name": top.name, "type": 1}
         if leaf:
             data["options"] = leaf
-        if self.settings.fieldpost_dev_guild:
+        if guild and self.settings.fieldpost_dev_guild:
             data["guild_id"] = str(GUILD)
         return data
 
     async def command(self, who: Player, path: str, *, channel: int | None = CHANNEL, organiser: bool = False,
                       **options: Any) -> Asked:
         """`/path option:value ...` typed by `who`, answered in full."""
-        asked = self.dispatch(self.payload(who, 2, self.command_data(path, options), channel=channel,
-                                           organiser=organiser))
+        data = self.command_data(path, options, guild=channel is not None)
+        asked = self.dispatch(self.payload(who, 2, data, channel=channel, organiser=organiser))
         await self.settle()
         return asked
 
     async def autocomplete(self, who: Player, path: str, focused: str, *, channel: int | None = CHANNEL,
                            **options: Any) -> list[dict[str, Any]]:
         """The suggestions for option `focused` while `who` types `options[focused]`."""
-        asked = self.dispatch(self.payload(who, 4, self.command_data(path, options, focused), channel=channel))
+        data = self.command_data(path, options, focused, guild=channel is not None)
+        asked = self.dispatch(self.payload(who, 4, data, channel=channel))
         await self.settle()
         return asked.choices
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 import logging
 import re
 
-import pytest
-
 from bot.app import Replies
 from bot.discord.error_report import frames
 from bot.store import StoreUnavailable
@@ -17,12 +15,6 @@ from tests.discord.gateway import ERRORS, Table
 from tests.discord.test_gateway import open_yard
 
 ERROR_ID = re.compile(r"error `([0-9a-f]{8})`")
-
-
-@pytest.fixture
-async def table(tmp_path, cat):
-    async with Table(tmp_path, cat) as t:
-        yield t
 
 
 def reported(t: Table) -> str:
@@ -99,6 +91,20 @@ async def test_the_store_unavailable_is_told_in_its_own_words_and_is_no_bug(tabl
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert any("/game status" in w and "database is locked (held by pid 4242)" in w for w in warnings)
     assert not [r for r in caplog.records if r.levelname == "ERROR"] and not table.public(ERRORS)
+
+
+async def test_a_failing_suggestion_leaves_the_list_empty_and_is_reported(table, caplog, monkeypatch):
+    ann, _ = await open_yard(table)
+    typed = await hand_card(table)
+
+    async def broken(*args, **kwargs):
+        raise IndexError(typed)
+
+    monkeypatch.setattr(table.service, "suggest", broken)
+    assert await table.autocomplete(ann, "plan", "phase1", phase1=typed) == []
+    report = reported(table)
+    assert "autocomplete card failed" in report and "IndexError" in report
+    assert typed not in report and typed not in caplog.text
 
 
 async def test_a_bug_a_callback_lets_through_reaches_the_trees_on_error(table, monkeypatch):

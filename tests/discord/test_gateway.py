@@ -9,8 +9,6 @@ from __future__ import annotations
 import random
 import re
 
-import pytest
-
 from bot.app import Caller, Where
 from bot.store import GameStatus
 from tests.app.test_secrets import found, secrets_of, shown_cards
@@ -41,12 +39,6 @@ def act_options(line: str) -> tuple[str, dict[str, str]] | None:
     elif len(words) != 1:
         return None
     return f"act {verb}", options
-
-
-@pytest.fixture
-async def table(tmp_path, cat):
-    async with Table(tmp_path, cat) as t:
-        yield t
 
 
 async def open_yard(t: Table, *, bo_dms: bool = True) -> tuple[Player, Player]:
@@ -90,6 +82,13 @@ async def test_pictures_travel_as_files_and_a_private_board_only_to_its_player(t
         assert start.payload["attachments"][0]["filename"] == "board.png"
         asked = await t.command(ann, "board")
         assert [list(m.files) for m in asked.messages] == [["board_private.png"]] and asked.ephemeral
+
+
+async def test_a_command_in_a_dm_finds_the_players_game(table):
+    ann, _ = await open_yard(table)
+    asked = await table.command(ann, "hand", channel=None)
+    assert asked.ephemeral and "Your hand" in asked.text
+    assert asked.channel_id == table.discord.dm_of[ann.id]
 
 
 class Watch:

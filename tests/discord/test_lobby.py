@@ -6,18 +6,10 @@ from __future__ import annotations
 
 import copy
 
-import pytest
-
 from bot.discord.courier import LOBBY_MESSAGE
 from tests.discord.gateway import CHANNEL, Sent, Table
 
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
-
-
-@pytest.fixture
-async def table(tmp_path, cat):
-    async with Table(tmp_path, cat) as t:
-        yield t
 
 
 def edits_of(t: Table, message: Sent) -> list[list]:

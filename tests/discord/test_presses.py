@@ -17,12 +17,6 @@ EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 IDEMPOTENT = pytest.mark.xfail(strict=True, reason="idempotent presses: bot/app, issue 14, merged by the lead")
 
 
-@pytest.fixture
-async def table(tmp_path, cat):
-    async with Table(tmp_path, cat) as t:
-        yield t
-
-
 async def twice(t: Table, who: Player, prompt: Sent, custom_id: str, values: list[str] | None,
                 mode: str) -> list[Asked]:
     seen = copy.deepcopy(prompt)  # the message as the presser's client shows it
