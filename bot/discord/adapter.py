@@ -5,7 +5,6 @@ hears about it from the public summary the courier posts.
 """
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable
 
 import discord
@@ -15,8 +14,6 @@ from bot.app import Caller, GameService, NotYours, Refused, Replies, Where
 from bot.discord.courier import Courier
 from bot.discord.error_report import ErrorReporter, tell
 from bot.store import StoreUnavailable
-
-log = logging.getLogger(__name__)
 
 UseCase = Callable[[Caller, Where], Awaitable[Replies]]
 
