@@ -4,6 +4,8 @@
     FIELDPOST_DB         the SQLite file (default ./fieldpost.db)
     FIELDPOST_DEV_GUILD  a server id: commands are synced there at once (development)
     FIELDPOST_LOG_LEVEL  DEBUG, INFO (default), WARNING, ERROR
+    FIELDPOST_ERROR_CHANNEL  a channel id: unexpected errors are reported there (id, command,
+                         game, exception type and traceback; never what a player typed)
 """
 from __future__ import annotations
 
@@ -20,15 +22,16 @@ class Settings(BaseSettings):
     fieldpost_db: Path = Field(Path("./fieldpost.db"), description="the SQLite database file")
     fieldpost_dev_guild: int | None = Field(None, description="sync commands to this guild at once")
     fieldpost_log_level: str = Field("INFO", description="logging level")
+    fieldpost_error_channel: int | None = Field(None, description="report unexpected errors in this channel")
 
     @field_validator("discord_token", mode="before")
     @classmethod
     def _blank_is_none(cls, value):
         return None if isinstance(value, str) and not value.strip() else value
 
-    @field_validator("fieldpost_dev_guild", mode="before")
+    @field_validator("fieldpost_dev_guild", "fieldpost_error_channel", mode="before")
     @classmethod
-    def _blank_guild_is_none(cls, value):
+    def _blank_id_is_none(cls, value):
         return None if isinstance(value, str) and not value.strip() else value
 
     @field_validator("fieldpost_log_level")

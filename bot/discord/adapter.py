@@ -5,28 +5,27 @@ hears about it from the public summary the courier posts.
 """
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
 
-from bot.app import Caller, GameService, NotYours, OutOfDate, Refused, Replies, Where
+from bot.app import Caller, GameService, NotYours, Refused, Replies, Where
 from bot.discord.courier import Courier
-from bot.discord.text import trim
-
-log = logging.getLogger(__name__)
+from bot.discord.error_report import ErrorReporter, tell
+from bot.store import StoreUnavailable
 
 UseCase = Callable[[Caller, Where], Awaitable[Replies]]
 
-OOPS = "Something went wrong on our side; it has been logged and nothing was changed."
 NOT_YOURS = "These buttons are for someone else: nothing was changed."
+LOBBY_CLOSED = "Game #{game} has already started: its join buttons are closed. Nothing was changed."
 
 
 class Adapter:
-    def __init__(self, service: GameService, courier: Courier) -> None:
+    def __init__(self, service: GameService, courier: Courier, errors: ErrorReporter | None = None) -> None:
         self.service = service
         self.courier = courier
+        self.errors = errors or ErrorReporter(courier.client)
 
     @staticmethod
     def caller(interaction: discord.Interaction) -> Caller:
@@ -49,63 +48,100 @@ class Adapter:
 
     async def run(self, interaction: discord.Interaction, call: UseCase, *, game: int | None = None,
                   name: str = "command") -> Replies | None:
-        """Defer (ephemerally), run the use-case, deliver; a refusal is told to the caller only."""
-        await self._defer(interaction)
+        """Defer (ephemerally), run the use-case, deliver; a refusal is told to the caller only,
+        a bug is reported (error_report) and the caller gets an apology with its id."""
+        return await self._serve(interaction, call, game=game, what=f"/{name}")
+
+    async def press(self, interaction: discord.Interaction, game: int, seat: int, version: int,
+                    stamp: str) -> None:
+        """A button or select from a prompt: checked for seat and version by the use-case. The
+        prompt loses its buttons only once its answer was carried out (a refused or repeated
+        press leaves them)."""
+        await self._serve(interaction, lambda c, w: self.service.choose(c, game, seat, version, stamp),
+                          game=game, what="a choice button", pressed=True)
+
+    async def join_pressed(self, interaction: discord.Interaction, game: int, side: str) -> None:
+        """A lobby's Join button. On a game that has left its lobby it says so, and the stale
+        buttons go from the lobby message and from the message pressed."""
+        async def join(caller: Caller, where: Where) -> Replies:
+            if await self.courier.lobby_closed(game):
+                raise Refused(LOBBY_CLOSED.format(game=game))
+            return await self.service.join(caller, where, side)
+
+        async def refused() -> None:
+            if await self.courier.lobby_closed(game):
+                await self.courier.close_lobby(game, interaction.message)
+
+        await self._serve(interaction, join, game=game, what="a join button", refused=refused)
+
+    async def _serve(self, interaction: discord.Interaction, call: UseCase, *, game: int | None, what: str,
+                     pressed: bool = False, refused: Callable[[], Awaitable[None]] | None = None
+                     ) -> Replies | None:
+        """Defer, run the use-case, take a pressed prompt's buttons away, deliver. A refusal is
+        told to the caller alone; the store being unavailable is told in its own words; anything
+        else is a bug, reported under an error id (error_report)."""
+        carried_out = False
         try:
-            replies = await call(self.caller(interaction), self.where(interaction, game))
-        except Refused as exc:
-            await interaction.followup.send(trim(str(exc)), ephemeral=True)
+            await self._defer(interaction)
+            try:
+                replies = await call(self.caller(interaction), self.where(interaction, game))
+            except NotYours as exc:
+                await tell(interaction, NOT_YOURS if pressed else str(exc))
+                return None
+            except Refused as exc:  # out of date, already done, not allowed: the use-case's words
+                await tell(interaction, str(exc))
+                if refused is not None:
+                    await refused()
+                return None
+            carried_out = True
+            if pressed and interaction.message is not None:
+                try:  # the prompt is answered: take its buttons away
+                    await interaction.message.edit(view=None)
+                except discord.HTTPException:
+                    pass
+            await self.courier.deliver(replies, interaction)
+            return replies
+        except StoreUnavailable as exc:
+            if not carried_out:
+                await self.errors.unavailable(exc, what=what, game_id=game, interaction=interaction)
+                return None
+            await self.errors.unexpected(exc, what=what, game_id=game, interaction=interaction, carried_out=True)
+        except Exception as exc:  # noqa: BLE001 (a bug: reported with an id, never a traceback to the player)
+            await self.errors.unexpected(exc, what=what, game_id=game or await self._game_of(interaction),
+                                         interaction=interaction, carried_out=carried_out)
+        return None
+
+    async def deliver(self, replies: Replies, *, what: str) -> None:
+        """Send what happened without an interaction (a deadline, a restart); a failure is
+        reported and the next delivery goes on."""
+        try:
+            await self.courier.deliver(replies)
+        except Exception as exc:  # noqa: BLE001 (reported with an id; the game itself is saved)
+            await self.errors.unexpected(exc, what=what, game_id=replies.game_id)
+
+    async def _game_of(self, interaction: discord.Interaction) -> int | None:
+        """The game a failed command was about, for the error report, if it can be told."""
+        try:
+            return await self.service.resolve(self.caller(interaction), self.where(interaction))
+        except Exception:  # noqa: BLE001 (a report without its game is still a report)
             return None
-        except Exception:
-            log.exception("%s failed", name)
-            await interaction.followup.send(OOPS, ephemeral=True)
-            return None
-        await self.courier.deliver(replies, interaction)
-        return replies
 
     @staticmethod
     async def _defer(interaction: discord.Interaction) -> None:
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
 
-    async def press(self, interaction: discord.Interaction, game: int, seat: int, version: int,
-                    stamp: str) -> None:
-        """A button or select from a prompt: checked for seat and version by the use-case."""
-        await self._defer(interaction)
-        try:
-            replies = await self.service.choose(self.caller(interaction), game, seat, version, stamp)
-        except NotYours:
-            await interaction.followup.send(NOT_YOURS, ephemeral=True)
-            return
-        except OutOfDate as exc:
-            await interaction.followup.send(str(exc), ephemeral=True)
-            return
-        except Refused as exc:
-            await interaction.followup.send(trim(str(exc)), ephemeral=True)
-            return
-        except Exception:
-            log.exception("a choice in game %s failed", game)
-            await interaction.followup.send(OOPS, ephemeral=True)
-            return
-        message = interaction.message
-        if message is not None:
-            try:  # the prompt is answered: take its buttons away
-                await message.edit(view=None)
-            except discord.HTTPException:
-                pass
-        await self.courier.deliver(replies, interaction)
-
-    async def join_pressed(self, interaction: discord.Interaction, game: int, side: str) -> None:
-        await self.run(interaction, lambda c, w: self.service.join(c, w, side), game=game,
-                       name="join button")
-
     async def suggest(self, interaction: discord.Interaction, what: str, current: str, *,
                       game: int | None = None, **kw) -> list[app_commands.Choice[str]]:
-        """Autocomplete: at most 25 (label, value) suggestions; never an error."""
+        """Autocomplete: at most 25 (label, value) suggestions; never an error (a bug is logged
+        under an error id, and the player sees no suggestions)."""
         try:
             pairs = await self.service.suggest(self.caller(interaction), self.where(interaction, game),
                                                what, current or "", **kw)
-        except Exception:
-            log.exception("autocomplete %s failed", what)
+        except StoreUnavailable as exc:
+            await self.errors.unavailable(exc, what=f"autocomplete {what}", game_id=game)
+            return []
+        except Exception as exc:  # noqa: BLE001
+            await self.errors.unexpected(exc, what=f"autocomplete {what}", game_id=game)
             return []
         return [app_commands.Choice(name=label or value, value=value) for label, value in pairs]

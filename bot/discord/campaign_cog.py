@@ -29,7 +29,6 @@ from engine.campaign import AWARDS
 log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000
-OOPS = "Something went wrong on our side; it has been logged and nothing was changed."
 CAMPAIGN_HELP = "the campaign's number (only needed where several campaigns run)"
 RESULT_HELP = "the result's number (default: the latest)"
 Side = Literal["US", "DE"]
@@ -95,19 +94,15 @@ async def deliver(it: discord.Interaction, r: CampaignReplies) -> None:
         await it.followup.send(text, ephemeral=True, files=files if k == len(private) - 1 else [])
 
 
-async def run(it: discord.Interaction, call: UseCase, *, campaign: int | None = None, name: str = "campaign"
-              ) -> CampaignReplies | None:
-    """Defer (ephemerally), run the use-case, deliver; a refusal is told to the caller only."""
+async def run(it: discord.Interaction, call: UseCase, *, campaign: int | None = None) -> CampaignReplies | None:
+    """Defer (ephemerally), run the use-case, deliver; a refusal is told to the caller only. A bug
+    goes on to the tree's error handler (bot.discord.error_report): an apology with an error id."""
     if not it.response.is_done():
         await it.response.defer(ephemeral=True, thinking=True)
     try:
         replies = await call(caller(it), where(it, campaign))
     except Refused as exc:
         await it.followup.send(chunks([str(exc)])[0], ephemeral=True)
-        return None
-    except Exception:
-        log.exception("/campaign %s failed", name)
-        await it.followup.send(OOPS, ephemeral=True)
         return None
     await deliver(it, replies)
     return replies
@@ -178,25 +173,25 @@ def campaign_group(service: CampaignService, games=None, courier=None) -> app_co
                 game_where = Where(channel_id=it.channel_id, guild_id=it.guild_id or 0)
                 await courier.deliver(await games.new_campaign_game(c, game_where, prepared))
                 return prepared_replies
-            await run(it, start, campaign=campaign, name="play")
+            await run(it, start, campaign=campaign)
 
     @group.command(name="new", description="Open a campaign in this channel; you organise it")
     @app_commands.describe(definition="the campaign to run", name="a name of your own for it")
     @app_commands.autocomplete(definition=ac_definition)
     async def new(it: discord.Interaction, definition: str, name: str | None = None):
-        await run(it, lambda c, w: s.new(c, w, definition, name=name), name="new")
+        await run(it, lambda c, w: s.new(c, w, definition, name=name))
 
     @group.command(name="join", description="Join a side; its company is shared among its players")
     @app_commands.describe(side="US or DE", campaign=CAMPAIGN_HELP)
     @app_commands.autocomplete(campaign=ac_campaign)
     async def join(it: discord.Interaction, side: Side, campaign: int | None = None):
-        await run(it, lambda c, w: s.join(c, w, side), campaign=campaign, name="join")
+        await run(it, lambda c, w: s.join(c, w, side), campaign=campaign)
 
     @group.command(name="status", description="The next scenario, budgets, who has picked, what waits")
     @app_commands.describe(campaign=CAMPAIGN_HELP)
     @app_commands.autocomplete(campaign=ac_campaign)
     async def status(it: discord.Interaction, campaign: int | None = None):
-        await run(it, s.status, campaign=campaign, name="status")
+        await run(it, s.status, campaign=campaign)
 
     @group.command(name="roster", description="Your roster with VP (privately), or a player's without")
     @app_commands.describe(player="another player's name", public="post the public version (no VP) here",
@@ -204,13 +199,13 @@ def campaign_group(service: CampaignService, games=None, courier=None) -> app_co
     @app_commands.autocomplete(campaign=ac_campaign)
     async def roster(it: discord.Interaction, player: str | None = None, public: bool = False,
                      campaign: int | None = None):
-        await run(it, lambda c, w: s.roster(c, w, player, public=public), campaign=campaign, name="roster")
+        await run(it, lambda c, w: s.roster(c, w, player, public=public), campaign=campaign)
 
     @group.command(name="soldier", description="A soldier's service record (his VP only for his own player)")
     @app_commands.describe(soldier="dog tag or name", public="post it here without VP", campaign=CAMPAIGN_HELP)
     @app_commands.autocomplete(soldier=ac_soldier, campaign=ac_campaign)
     async def soldier(it: discord.Interaction, soldier: str, public: bool = False, campaign: int | None = None):
-        await run(it, lambda c, w: s.soldier(c, w, soldier, public=public), campaign=campaign, name="soldier")
+        await run(it, lambda c, w: s.soldier(c, w, soldier, public=public), campaign=campaign)
 
     @group.command(name="pick", description="Choose your force for the next scenario from your roster")
     @app_commands.describe(soldiers="dog tags and plates, e.g. `101 109:g6 601:AP6:gunner=153`; leave out: "
@@ -218,7 +213,7 @@ def campaign_group(service: CampaignService, games=None, courier=None) -> app_co
                            campaign=CAMPAIGN_HELP)
     @app_commands.autocomplete(campaign=ac_campaign)
     async def pick(it: discord.Interaction, soldiers: str | None = None, campaign: int | None = None):
-        await run(it, lambda c, w: s.pick(c, w, soldiers), campaign=campaign, name="pick")
+        await run(it, lambda c, w: s.pick(c, w, soldiers), campaign=campaign)
 
     @group.command(name="enlist", description="A recruit from the depot fills an open place on a roster")
     @app_commands.describe(soldier="dog tag or name (default: the next in the depot)",
@@ -226,19 +221,19 @@ def campaign_group(service: CampaignService, games=None, courier=None) -> app_co
     @app_commands.autocomplete(campaign=ac_campaign)
     async def enlist(it: discord.Interaction, soldier: str | None = None, player: str | None = None,
                      campaign: int | None = None):
-        await run(it, lambda c, w: s.enlist(c, w, soldier, player=player), campaign=campaign, name="enlist")
+        await run(it, lambda c, w: s.enlist(c, w, soldier, player=player), campaign=campaign)
 
     @group.command(name="choose", description="Winners: choose where the campaign goes next")
     @app_commands.describe(step="the branch to take", campaign=CAMPAIGN_HELP)
     @app_commands.autocomplete(step=ac_step, campaign=ac_campaign)
     async def choose(it: discord.Interaction, step: str, campaign: int | None = None):
-        await run(it, lambda c, w: s.choose(c, w, step), campaign=campaign, name="choose")
+        await run(it, lambda c, w: s.choose(c, w, step), campaign=campaign)
 
     def result_command(name: str, description: str, call):
         @app_commands.describe(result=RESULT_HELP, campaign=CAMPAIGN_HELP)
         @app_commands.autocomplete(campaign=ac_campaign)
         async def callback(it: discord.Interaction, result: int | None = None, campaign: int | None = None):
-            await run(it, lambda c, w: call(c, w, result), campaign=campaign, name=name)
+            await run(it, lambda c, w: call(c, w, result), campaign=campaign)
 
         group.add_command(app_commands.Command(name=name, description=description, callback=callback,
                                                parent=group))
@@ -255,21 +250,21 @@ def campaign_group(service: CampaignService, games=None, courier=None) -> app_co
     @app_commands.autocomplete(soldier=ac_soldier, campaign=ac_campaign)
     async def award(it: discord.Interaction, soldier: str, award: str, citation: str,
                     campaign: int | None = None):
-        await run(it, lambda c, w: s.award(c, w, soldier, award, citation), campaign=campaign, name="award")
+        await run(it, lambda c, w: s.award(c, w, soldier, award, citation), campaign=campaign)
 
     @group.command(name="promote", description="Organiser: promote a leader one rank")
     @app_commands.describe(soldier="dog tag or name", citation="why", campaign=CAMPAIGN_HELP)
     @app_commands.autocomplete(soldier=ac_soldier, campaign=ac_campaign)
     async def promote(it: discord.Interaction, soldier: str, citation: str | None = None,
                       campaign: int | None = None):
-        await run(it, lambda c, w: s.promote(c, w, soldier, citation or ""), campaign=campaign, name="promote")
+        await run(it, lambda c, w: s.promote(c, w, soldier, citation or ""), campaign=campaign)
 
     @group.command(name="crews", description="Organiser: who fills a vehicle's empty driver's or gunner's seat")
     @app_commands.describe(rule="stay_home, cross_trained (crew of that vehicle) or untrained (any of your men)",
                            campaign=CAMPAIGN_HELP)
     @app_commands.autocomplete(campaign=ac_campaign)
     async def crews(it: discord.Interaction, rule: CrewRule, campaign: int | None = None):
-        await run(it, lambda c, w: s.crews(c, w, rule), campaign=campaign, name="crews")
+        await run(it, lambda c, w: s.crews(c, w, rule), campaign=campaign)
 
     @group.command(name="mark", description="Organiser: correct a status (treated, exchanged, missing)")
     @app_commands.describe(soldier="dog tag, plate or name", status="his (its) status now", note="why",
@@ -277,25 +272,25 @@ def campaign_group(service: CampaignService, games=None, courier=None) -> app_co
     @app_commands.autocomplete(soldier=ac_soldier, campaign=ac_campaign)
     async def mark(it: discord.Interaction, soldier: str, status: StatusWord, note: str | None = None,
                    campaign: int | None = None):
-        await run(it, lambda c, w: s.mark(c, w, soldier, status, note or ""), campaign=campaign, name="mark")
+        await run(it, lambda c, w: s.mark(c, w, soldier, status, note or ""), campaign=campaign)
 
     @group.command(name="standings", description="VP per player over the scenarios, with a chart")
     @app_commands.describe(campaign=CAMPAIGN_HELP)
     @app_commands.autocomplete(campaign=ac_campaign)
     async def standings(it: discord.Interaction, campaign: int | None = None):
-        await run(it, s.standings, campaign=campaign, name="standings")
+        await run(it, s.standings, campaign=campaign)
 
     @group.command(name="history", description="The campaign's results and the organiser's acts, in order")
     @app_commands.describe(campaign=CAMPAIGN_HELP)
     @app_commands.autocomplete(campaign=ac_campaign)
     async def history(it: discord.Interaction, campaign: int | None = None):
-        await run(it, s.history, campaign=campaign, name="history")
+        await run(it, s.history, campaign=campaign)
 
     @group.command(name="export", description="JSON and CSV files (organiser: all; a player: his roster)")
     @app_commands.describe(campaign=CAMPAIGN_HELP)
     @app_commands.autocomplete(campaign=ac_campaign)
     async def export(it: discord.Interaction, campaign: int | None = None):
-        await run(it, s.export, campaign=campaign, name="export")
+        await run(it, s.export, campaign=campaign)
 
     @group.command(name="import", description="A new campaign in this channel from an exported JSON file")
     @app_commands.describe(file="the .json file from /campaign export")
@@ -310,7 +305,7 @@ def campaign_group(service: CampaignService, games=None, courier=None) -> app_co
                 raise Refused("That file is not a JSON text file.") from None
             return await s.import_json(c, w, text)
 
-        await run(it, call, name="import")
+        await run(it, call)
 
     return group
 

@@ -6,12 +6,13 @@ whatever the intents, DMs are sent without any, and nothing reads message conten
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
 from discord.ext import tasks
 
-from bot.app import GameService
+from bot.app import GameService, Replies
 from bot.app.campaign import CampaignService
 from bot.config import Settings
 from bot.discord.adapter import Adapter
@@ -19,10 +20,11 @@ from bot.discord.campaign_cog import campaign_group
 from bot.discord.commands import commands
 from bot.discord.components import ITEMS
 from bot.discord.courier import Courier
+from bot.discord.error_report import ErrorReporter
 from bot.discord.field_cog import field_group
 from bot.discord.roll_cog import roll_group
 from bot.discord.vehicle_cog import vehicle_group
-from bot.store import SqliteStore
+from bot.store import SqliteStore, StoreUnavailable
 from engine import Catalog, ContentError, load_catalog
 
 log = logging.getLogger(__name__)
@@ -38,8 +40,10 @@ def intents() -> discord.Intents:
 
 def build_tree(client: discord.Client, adapter: Adapter, campaigns: CampaignService | None = None
                ) -> app_commands.CommandTree:
-    """The command tree: Fieldpost's commands, /vehicle, the /campaign group and the /roll group."""
+    """The command tree: Fieldpost's commands, /vehicle, the /campaign group and the /roll group.
+    Whatever a callback lets through goes to the adapter's error reporter (bot.discord.error_report)."""
     tree = app_commands.CommandTree(client)
+    tree.error(adapter.errors.on_tree_error)
     for command in commands(adapter):
         tree.add_command(command)
     tree.add_command(vehicle_group(adapter))
@@ -51,11 +55,13 @@ def build_tree(client: discord.Client, adapter: Adapter, campaigns: CampaignServ
 
 
 class FieldpostBot(discord.Client):
-    def __init__(self, settings: Settings, catalog: Catalog | None = None) -> None:
+    def __init__(self, settings: Settings, catalog: Catalog | None = None,
+                 seed: Callable[[], int] | None = None) -> None:
         super().__init__(intents=intents(), allowed_mentions=discord.AllowedMentions(
             everyone=False, roles=False, users=True))
         self.settings = settings
         self._catalog = catalog
+        self._seed = seed  # new games' seeds (tests fix it); random by default
         self.store: SqliteStore | None = None
         self.adapter: Adapter | None = None
         self.tree: app_commands.CommandTree | None = None
@@ -64,12 +70,13 @@ class FieldpostBot(discord.Client):
     async def setup_hook(self) -> None:
         self.store = await SqliteStore(self.settings.fieldpost_db).open()
         catalog = self._catalog or load_catalog()
-        service = GameService(self.store, catalog)
+        service = GameService(self.store, catalog, **({"seed": self._seed} if self._seed else {}))
         try:  # finished campaign games go back to their campaign
             service.campaigns = CampaignService(self.store, catalog)
         except ContentError:
             log.exception("the campaign definitions do not fit this catalogue: /campaign is off")
-        self.adapter = Adapter(service, Courier(self, service))
+        self.adapter = Adapter(service, Courier(self, service),
+                               ErrorReporter(self, self.settings.fieldpost_error_channel))
         self.tree = build_tree(self, self.adapter, service.campaigns)
         self.add_dynamic_items(*ITEMS)  # buttons of messages sent before a restart still work
         guild = self.settings.fieldpost_dev_guild
@@ -88,16 +95,26 @@ class FieldpostBot(discord.Client):
         if self._resumed:
             return
         self._resumed = True
-        for replies in await self.adapter.service.resume():
-            await self.adapter.courier.deliver(replies)
+        await self._each(self.adapter.service.resume, "the restart's re-prompts")
 
     @tasks.loop(seconds=DEADLINE_CHECK_SECONDS)
     async def deadlines(self) -> None:
+        await self._each(self.adapter.service.tick, "the deadline check")
+
+    async def _each(self, work: Callable[[], Awaitable[list[Replies]]], what: str) -> None:
+        """Deliver every Replies `work()` returns; a failure is reported (error_report) and never
+        stops the loop (a tasks.loop that raises stops for good)."""
+        errors = self.adapter.errors
         try:
-            for replies in await self.adapter.service.tick():
-                await self.adapter.courier.deliver(replies)
-        except Exception:
-            log.exception("the deadline check failed; trying again in a minute")
+            due = await work()
+        except StoreUnavailable as exc:
+            await errors.unavailable(exc, what=what)
+            return
+        except Exception as exc:  # noqa: BLE001 (reported with an id; tried again next minute)
+            await errors.unexpected(exc, what=what)
+            return
+        for replies in due:
+            await self.adapter.deliver(replies, what=what)
 
     @deadlines.before_loop
     async def _wait_until_ready(self) -> None:

@@ -5,7 +5,10 @@
   waits for, and never anything else (no @everyone, no roles);
 - private news and prompts: a DM; if DMs are closed, the player's private thread in the game
   channel (looked up by stored id, then by name, then among archived threads, and only then
-  created: AsyncTI4 #264/#4004), and the player is told once how to open his DMs.
+  created: AsyncTI4 #264/#4004), and the player is told once how to open his DMs;
+- a new game's Join buttons: the message is remembered in the store (setting `lobby_message`
+  of scope `game:<id>`: [channel id, message id]), and once the game has left its lobby
+  (started, abandoned) the buttons are taken off it, whichever process or restart sees it first.
 
 Nothing secret is logged: log lines name games, seats and kinds, never texts.
 """
@@ -21,6 +24,7 @@ import discord
 from bot.app import GameService, ImageRequest, Private, Prompt, Replies
 from bot.discord.components import join_view, prompt_view
 from bot.discord.text import FILES_PER_MESSAGE, chunks
+from bot.store import GameNotFound, GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +35,7 @@ DM_HINT = ("I could not send you a direct message, so your cards come here, in a
            "only you and the bot can read. To get them by DM instead: right-click the server "
            "icon → Privacy Settings → turn on Direct Messages (or allow DMs from server members).")
 DM_FORBIDDEN = 50007  # Discord: cannot send messages to this user
+LOBBY_MESSAGE = "lobby_message"  # setting of scope game:<id>: [channel id, message id] of its Join buttons
 
 
 def _renderer():
@@ -72,6 +77,8 @@ class Courier:
             await self.hint_once(interaction)
         if r.ended and r.game_id is not None:
             await self.archive_threads(r.game_id)
+        if r.game_id is not None:
+            await self.sweep_lobby(r.game_id)
 
     async def answer(self, interaction: discord.Interaction, r: Replies) -> None:
         """The caller's own reply: ephemeral text and pictures (after a deferred response)."""
@@ -111,16 +118,55 @@ class Courier:
         parts = chunks(text) or ([""] if files or r.join_sides else [])
         for n, part in enumerate(parts):
             kwargs: dict[str, Any] = {"allowed_mentions": PUBLIC_MENTIONS}
-            if n == len(parts) - 1:
-                if files:
-                    kwargs["files"] = files[:FILES_PER_MESSAGE]
-                if r.join_sides and r.game_id is not None:
-                    kwargs["view"] = join_view(r.game_id, r.join_sides)
+            lobby = n == len(parts) - 1 and bool(r.join_sides) and r.game_id is not None
+            if n == len(parts) - 1 and files:
+                kwargs["files"] = files[:FILES_PER_MESSAGE]
+            if lobby:
+                kwargs["view"] = join_view(r.game_id, r.join_sides)
             try:
-                await target.send(part or "\u200b", **kwargs)
+                sent = await target.send(part or "\u200b", **kwargs)
             except discord.HTTPException as exc:
                 log.warning("game %s: public message not sent (%s)", r.game_id, exc.status)
                 return
+            if lobby:
+                await self.store.set_setting(f"game:{r.game_id}", LOBBY_MESSAGE, [target.id, sent.id])
+
+    # ------------------------------------------------------------------ the lobby's Join buttons
+
+    async def sweep_lobby(self, game_id: int) -> None:
+        """Once the game has left its lobby, its Join buttons go (looked at only while the store
+        keeps a lobby message for it)."""
+        if await self.store.get_setting(f"game:{game_id}", LOBBY_MESSAGE) is None:
+            return
+        if await self.lobby_closed(game_id):
+            await self.close_lobby(game_id)
+
+    async def lobby_closed(self, game_id: int) -> bool:
+        """The game has left its lobby (started, abandoned, gone)."""
+        try:
+            game = await self.store.load_game(game_id)
+        except GameNotFound:
+            return True
+        return game.status != GameStatus.LOBBY
+
+    async def close_lobby(self, game_id: int, pressed: discord.Message | None = None) -> None:
+        """Take the Join buttons off the lobby message the store remembers (and off `pressed`,
+        a message whose stale Join button was just pressed), then forget it."""
+        kept = await self.store.get_setting(f"game:{game_id}", LOBBY_MESSAGE)
+        targets = []
+        if kept is not None:
+            channel = await self.channel(int(kept[0]))
+            if channel is not None:
+                targets.append(channel.get_partial_message(int(kept[1])))
+        if pressed is not None and (kept is None or pressed.id != int(kept[1])):
+            targets.append(pressed)
+        for message in targets:
+            try:
+                await message.edit(view=None)
+            except discord.HTTPException as exc:  # deleted meanwhile: nothing left to close
+                log.info("game %s: lobby message not edited (%s)", game_id, exc.status)
+        if kept is not None:
+            await self.store.delete_setting(f"game:{game_id}", LOBBY_MESSAGE)
 
     async def file(self, request: ImageRequest) -> discord.File | None:
         if self.renders is None:

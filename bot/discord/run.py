@@ -19,6 +19,7 @@ fieldpost bot needs a Discord bot token. Set:
   FIELDPOST_DB=./fieldpost.db    where the games are kept (optional)
   FIELDPOST_DEV_GUILD=...        a server id to get the commands there at once (optional)
   FIELDPOST_LOG_LEVEL=INFO       DEBUG, INFO, WARNING or ERROR (optional)
+  FIELDPOST_ERROR_CHANNEL=...    a channel id where unexpected errors are reported (optional)
 
 README.md, "Running the bot on Discord", walks through it. To play without Discord, in a
 terminal: fieldpost play"""
@@ -31,6 +32,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     return parser
 
 
+def configure_logging(level: str) -> None:
+    """Fieldpost's own loggers at `level`; discord.py's at INFO at most, because at DEBUG it logs
+    every request and answer body, and those carry hands and plans (DMs, ephemeral replies)."""
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    discord_log = logging.getLogger("discord")
+    discord_log.setLevel(max(logging.getLevelName(level), logging.INFO))
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         settings = Settings()
@@ -41,8 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if settings.discord_token is None:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.fieldpost_log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(settings.fieldpost_log_level)
     try:
         # The file first: a bad database stops the bot before it logs in to Discord.
         asyncio.run(_check_database(settings.fieldpost_db))

@@ -12,7 +12,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.discord.campaign_cog import OOPS, campaign_group, chunks
+from bot.discord.campaign_cog import campaign_group, chunks
 from tests.campaign.conftest import (
     ANN,
     BO,
@@ -172,14 +172,17 @@ async def test_a_refusal_is_told_to_the_caller_only(group, service):
     it.channel.send.assert_not_awaited()
 
 
-async def test_an_unexpected_failure_is_not_shown_as_a_traceback(group, service, monkeypatch):
+async def test_an_unexpected_failure_goes_on_to_the_trees_error_handler(group, service, monkeypatch):
+    """A bug is not answered here: the command tree's on_error apologises with an error id
+    (bot.discord.error_report; tests/discord/test_errors.py through gateway payloads)."""
     async def broken(*a, **kw):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(service, "status", broken)
     it = interaction(ANN)
-    await command(group, "status").callback(it, campaign=1)
-    assert told(it) == OOPS
+    with pytest.raises(RuntimeError):
+        await command(group, "status").callback(it, campaign=1)
+    it.followup.send.assert_not_awaited()
 
 
 async def test_confirm_by_a_channel_manager_posts_the_result(group, service):

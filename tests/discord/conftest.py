@@ -17,6 +17,7 @@ from bot.discord.client import build_tree, intents
 from bot.discord.courier import Courier
 from bot.store import SqliteStore
 from engine import load_catalog
+from tests.discord.gateway import Table
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "rules"
 GUILD = 900
@@ -37,10 +38,26 @@ def user(uid: int, name: str, *, dms: bool = True) -> MagicMock:
     return u
 
 
+def messages_in(channel: MagicMock) -> None:
+    """`send` answers with a message (with an id), `get_partial_message` hands out the ones a
+    test can check edits of (`channel.partial[message_id].edit`)."""
+    channel.send = AsyncMock(side_effect=lambda *a, **kw: MagicMock(spec=discord.Message, id=next(_ids)))
+    channel.partial = {}
+
+    def partial(message_id: int) -> MagicMock:
+        if message_id not in channel.partial:
+            m = MagicMock(spec=discord.PartialMessage, id=message_id)
+            m.edit = AsyncMock()
+            channel.partial[message_id] = m
+        return channel.partial[message_id]
+
+    channel.get_partial_message = MagicMock(side_effect=partial)
+
+
 def thread(name: str, parent) -> MagicMock:
     t = MagicMock(spec=discord.Thread)
     t.id, t.name, t.parent_id, t.parent = next(_ids), name, parent.id, parent
-    t.send = AsyncMock()
+    messages_in(t)
     t.add_user = AsyncMock()
     t.edit = AsyncMock()
     return t
@@ -67,7 +84,7 @@ class World:
     def text_channel(self, cid: int) -> MagicMock:
         ch = MagicMock(spec=discord.TextChannel)
         ch.id, ch.guild = cid, MagicMock(id=GUILD)
-        ch.send = AsyncMock()
+        messages_in(ch)
         ch.threads = []
 
         async def create_thread(*, name, type=None, invitable=True, auto_archive_duration=None, **kw):
@@ -99,9 +116,14 @@ class World:
         it.channel = self.channels.get(channel) if channel is not None else MagicMock(spec=discord.DMChannel)
         it.permissions = discord.Permissions(manage_channels=organiser)
         it.response = MagicMock(spec=discord.InteractionResponse)
-        it.response.is_done = MagicMock(return_value=False)
-        it.response.defer = AsyncMock()
-        it.response.send_message = AsyncMock()
+        answered = []  # like Discord: an interaction is answered once (defer or a message)
+
+        async def answer(*args, **kwargs) -> None:
+            answered.append(True)
+
+        it.response.is_done = MagicMock(side_effect=lambda: bool(answered))
+        it.response.defer = AsyncMock(side_effect=answer)
+        it.response.send_message = AsyncMock(side_effect=answer)
         it.followup = MagicMock(spec=discord.Webhook)
         it.followup.send = AsyncMock()
         it.namespace = types.SimpleNamespace(**(options or {}))
@@ -134,6 +156,13 @@ async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
 @pytest.fixture(scope="session")
 def cat():
     return load_catalog(FIXTURE)
+
+
+@pytest.fixture
+async def table(tmp_path: Path, cat) -> AsyncIterator[Table]:
+    """The bot on the offline Discord (tests/discord/gateway.py), on the fixture catalogue."""
+    async with Table(tmp_path, cat) as t:
+        yield t
 
 
 @pytest.fixture

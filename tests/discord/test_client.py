@@ -4,6 +4,7 @@ and `fieldpost bot` without a token."""
 from __future__ import annotations
 
 import argparse
+import logging
 import re
 from unittest.mock import AsyncMock, patch
 
@@ -113,11 +114,32 @@ def test_a_bad_setting_is_named(monkeypatch, capsys):
 
 
 def test_settings_defaults(monkeypatch):
-    for name in ("DISCORD_TOKEN", "FIELDPOST_DB", "FIELDPOST_DEV_GUILD", "FIELDPOST_LOG_LEVEL"):
+    for name in ("DISCORD_TOKEN", "FIELDPOST_DB", "FIELDPOST_DEV_GUILD", "FIELDPOST_LOG_LEVEL",
+                 "FIELDPOST_ERROR_CHANNEL"):
         monkeypatch.delenv(name, raising=False)
     s = Settings()
     assert s.discord_token is None and str(s.fieldpost_db) == "fieldpost.db"
     assert s.fieldpost_dev_guild is None and s.fieldpost_log_level == "INFO"
+    assert s.fieldpost_error_channel is None
+
+
+def test_the_error_channel_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv("FIELDPOST_ERROR_CHANNEL", "123456789012345678")
+    assert Settings().fieldpost_error_channel == 123456789012345678
+    monkeypatch.setenv("FIELDPOST_ERROR_CHANNEL", " ")
+    assert Settings().fieldpost_error_channel is None
+
+
+def test_debug_logging_never_lets_discord_py_log_message_bodies():
+    """At DEBUG discord.py logs each request's body: DMs with hands, ephemeral plans."""
+    logger = logging.getLogger("discord")
+    before = logger.level
+    try:
+        bot_run.configure_logging("DEBUG")
+        assert not logging.getLogger("discord.http").isEnabledFor(logging.DEBUG)
+        assert logging.getLogger("discord.http").isEnabledFor(logging.INFO)
+    finally:
+        logger.setLevel(before)
 
 
 def test_fieldpost_bot_is_a_subcommand():

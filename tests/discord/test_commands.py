@@ -195,9 +195,11 @@ async def test_a_bug_is_logged_and_the_player_gets_no_details(world, tree, adapt
     adapter.service.status = AsyncMock(side_effect=KeyError("secret-card-1-C3"))
     it = world.interaction(people[0])
     await command(tree, "game status").callback(it)
-    assert said(it) == "Something went wrong on our side; it has been logged and nothing was changed."
-    assert "secret" not in said(it)
-    assert any(r.levelname == "ERROR" and r.getMessage() == "game status failed" for r in caplog.records)
+    eid = re.search(r"error `([0-9a-f]{8})`", said(it))[1]
+    assert said(it).startswith("Sorry: something went wrong on our side, and nothing was changed.")
+    (record,) = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert f"error {eid}: /game status failed" in record.getMessage() and "KeyError" in record.getMessage()
+    assert "secret" not in said(it) and "secret" not in caplog.text
 
 
 async def test_commands_in_a_dm_find_the_players_game(world, tree, people):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discord.adapter import OOPS
 from engine.script import parse_line
 from engine.view import ArtilleryCallView, Mine
 from tests.discord.conftest import command, said
@@ -57,7 +56,7 @@ async def test_an_engine_refusal_or_fault_never_shows_a_traceback(world, tree, a
     told = await run(world, tree, ann, "field barrage", kind="rockets", turn=2, tile="43A")
     assert told and "Traceback" not in told and "File \"" not in told
     st = await adapter.service.load_state(1)
-    assert told == OOPS or "Done:" in told or st is not None  # a refusal's sentence, a done line, or the apology
+    assert "went wrong on our side" in told or "Done:" in told or st is not None  # a refusal, a done line, or the apology
 
 
 async def test_kinds_and_letters_are_suggested_from_his_own_mine(world, tree, adapter, duel, monkeypatch):
