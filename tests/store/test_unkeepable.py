@@ -9,12 +9,14 @@ import pytest
 from bot.store import (
     Awaited,
     GameNotFound,
+    GameStore,
     Seat,
     SnapshotNotFound,
-    SqliteStore,
     StoreError,
 )
 from tests.store.sample import ALICE, SEATS, new_game, state
+
+pytestmark = pytest.mark.both_stores
 
 TOO_BIG = 2**63
 TOO_SMALL = -(2**63) - 1
@@ -22,7 +24,7 @@ LONE = "Sgt \udc80Rock"  # a lone surrogate: a Python str, but not Unicode text
 DUE = datetime(2026, 6, 6, tzinfo=UTC)
 
 
-async def test_an_id_beyond_64_bits_is_no_game(store: SqliteStore) -> None:
+async def test_an_id_beyond_64_bits_is_no_game(store: GameStore) -> None:
     await new_game(store)
     for game_id in (TOO_BIG, TOO_SMALL, 2**200):
         with pytest.raises(GameNotFound):
@@ -36,7 +38,7 @@ async def test_an_id_beyond_64_bits_is_no_game(store: SqliteStore) -> None:
     assert await store.campaigns([TOO_BIG, -TOO_BIG * 2]) == []
 
 
-async def test_a_seq_beyond_64_bits_means_what_it_says(store: SqliteStore) -> None:
+async def test_a_seq_beyond_64_bits_means_what_it_says(store: GameStore) -> None:
     game = await new_game(store, events=('{"a": 1}', '{"b": 2}'))
     assert await store.events_since(game.id, after_seq=TOO_BIG) == []
     assert [e.seq for e in await store.events_since(game.id, after_seq=TOO_SMALL)] == [1, 2]
@@ -57,7 +59,7 @@ async def test_a_seq_beyond_64_bits_means_what_it_says(store: SqliteStore) -> No
                                 state=state()), "guild_id"),
 ], ids=["game", "version", "seat", "deadline", "rollback-by", "thread", "private-channel",
         "reminded", "guild"])
-async def test_an_id_beyond_64_bits_is_refused_naming_it(store: SqliteStore, call, named: str) -> None:
+async def test_an_id_beyond_64_bits_is_refused_naming_it(store: GameStore, call, named: str) -> None:
     game = await new_game(store, snapshot="setup")
     with pytest.raises(StoreError) as refused:
         await call(store, game.id)
@@ -78,7 +80,7 @@ async def test_an_id_beyond_64_bits_is_refused_naming_it(store: SqliteStore, cal
     (lambda s, g: s.create_campaign(guild_id=1, channel_id=1, definition_id="normandy", name=LONE,
                                     organiser_id=1, state=state()), "name"),
 ], ids=["state", "event", "name", "snapshot", "label", "setting", "scope", "scenario", "campaign-name"])
-async def test_text_with_a_lone_surrogate_is_refused_naming_it(store: SqliteStore, call, named: str) -> None:
+async def test_text_with_a_lone_surrogate_is_refused_naming_it(store: GameStore, call, named: str) -> None:
     game = await new_game(store, snapshot="setup")
     with pytest.raises(StoreError) as refused:
         await call(store, game.id)
@@ -87,7 +89,7 @@ async def test_text_with_a_lone_surrogate_is_refused_naming_it(store: SqliteStor
     assert await store.settings("guild:1") == {}
 
 
-async def test_looking_up_text_with_a_lone_surrogate_finds_nothing(store: SqliteStore) -> None:
+async def test_looking_up_text_with_a_lone_surrogate_finds_nothing(store: GameStore) -> None:
     game = await new_game(store, snapshot="setup")
     assert await store.get_setting(f"user:{LONE}", "k", "none") == "none"
     assert await store.settings(LONE) == {}
@@ -95,7 +97,7 @@ async def test_looking_up_text_with_a_lone_surrogate_finds_nothing(store: Sqlite
         await store.load_snapshot(game.id, LONE)
 
 
-async def unchanged(store: SqliteStore, game_id: int) -> None:
+async def unchanged(store: GameStore, game_id: int) -> None:
     """Nothing was written: the sample game is as created, and no second game exists."""
     game = await store.load_game(game_id)
     assert (game.version, game.thread_id, game.seats) == (1, None, SEATS)
