@@ -121,6 +121,8 @@ def is_unavailable(exc: BaseException) -> bool:
     caller's request: the caller is told "try again later" and the admin log gets the reason."""
     if isinstance(exc, OSError | TimeoutError):  # refused, reset, unreachable, no answer in time
         return True
+    if isinstance(exc, asyncpg.InternalClientError):  # a connection the server cut while idle
+        return True
     state = _sqlstate(exc)
     return state[:2] in _UNAVAILABLE_CLASSES or state in _UNAVAILABLE
 

@@ -21,6 +21,7 @@ pytestmark = pytest.mark.both_stores
 TOO_BIG = 2**63
 TOO_SMALL = -(2**63) - 1
 LONE = "Sgt \udc80Rock"  # a lone surrogate: a Python str, but not Unicode text
+NUL = "Sgt\x00Rock"  # Unicode, but PostgreSQL's text cannot hold it, so neither store keeps it
 DUE = datetime(2026, 6, 6, tzinfo=UTC)
 
 
@@ -89,12 +90,35 @@ async def test_text_with_a_lone_surrogate_is_refused_naming_it(store: GameStore,
     assert await store.settings("guild:1") == {}
 
 
-async def test_looking_up_text_with_a_lone_surrogate_finds_nothing(store: GameStore) -> None:
+@pytest.mark.parametrize(("call", "named"), [
+    (lambda s, g: s.commit(g, 1, state(), seats=[Seat(0, "US", ALICE, NUL)]), "seats[0].display_name"),
+    (lambda s, g: s.commit(g, 1, state(), [state(a=1), '{"said": "' + NUL + '"}']), "events[1]"),
+    (lambda s, g: s.commit(g, 1, state(), snapshot=NUL), "snapshot"),
+    (lambda s, g: s.set_setting("guild:1", NUL, 1), "key"),
+    (lambda s, g: s.mark_reminded(g, NUL, ALICE), "key"),
+], ids=["name", "event", "snapshot", "setting-key", "deadline-key"])
+async def test_text_with_a_nul_character_is_refused_naming_it(store: GameStore, call, named: str) -> None:
     game = await new_game(store, snapshot="setup")
-    assert await store.get_setting(f"user:{LONE}", "k", "none") == "none"
-    assert await store.settings(LONE) == {}
+    with pytest.raises(StoreError) as refused:
+        await call(store, game.id)
+    assert str(refused.value).startswith(f"{named} is not valid text (a NUL character at character "), \
+        refused.value
+    await unchanged(store, game.id)
+    assert await store.settings("guild:1") == {}
+
+
+async def test_a_nul_inside_a_setting_value_is_kept_as_json_writes_it(store: GameStore) -> None:
+    await store.set_setting("guild:1", "motto", {"text": NUL})
+    assert await store.get_setting("guild:1", "motto") == {"text": NUL}
+
+
+@pytest.mark.parametrize("bad", [LONE, NUL])
+async def test_looking_up_text_that_cannot_be_kept_finds_nothing(store: GameStore, bad: str) -> None:
+    game = await new_game(store, snapshot="setup")
+    assert await store.get_setting(f"user:{bad}", "k", "none") == "none"
+    assert await store.settings(bad) == {}
     with pytest.raises(SnapshotNotFound):
-        await store.load_snapshot(game.id, LONE)
+        await store.load_snapshot(game.id, bad)
 
 
 async def unchanged(store: GameStore, game_id: int) -> None:
