@@ -6,6 +6,7 @@ whatever the intents, DMs are sent without any, and nothing reads message conten
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -22,8 +23,11 @@ from bot.discord.courier import Courier
 from bot.discord.field_cog import field_group
 from bot.discord.roll_cog import roll_group
 from bot.discord.vehicle_cog import vehicle_group
-from bot.store import SqliteStore
+from bot.store import SqliteStore, open_store
 from engine import Catalog, ContentError, load_catalog
+
+if TYPE_CHECKING:
+    from bot.store.postgres import PostgresStore
 
 log = logging.getLogger(__name__)
 
@@ -56,13 +60,13 @@ class FieldpostBot(discord.Client):
             everyone=False, roles=False, users=True))
         self.settings = settings
         self._catalog = catalog
-        self.store: SqliteStore | None = None
+        self.store: SqliteStore | PostgresStore | None = None
         self.adapter: Adapter | None = None
         self.tree: app_commands.CommandTree | None = None
         self._resumed = False
 
     async def setup_hook(self) -> None:
-        self.store = await SqliteStore(self.settings.fieldpost_db).open()
+        self.store = await open_store(self.settings.fieldpost_db).open()
         catalog = self._catalog or load_catalog()
         service = GameService(self.store, catalog)
         try:  # finished campaign games go back to their campaign
