@@ -108,12 +108,12 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def _stamp(moment: datetime) -> str:
+def stamp(moment: datetime) -> str:
     """UTC ISO 8601 with fixed microseconds, so comparing the text compares the times."""
     return aware(moment).astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def _unstamp(text: str) -> datetime:
+def unstamp(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
@@ -127,8 +127,8 @@ def _summary(row: Sequence[Any]) -> GameSummary:
         status=GameStatus(row[5]),
         organiser_id=row[6],
         version=row[7],
-        created_at=_unstamp(row[8]),
-        updated_at=_unstamp(row[9]),
+        created_at=unstamp(row[8]),
+        updated_at=unstamp(row[9]),
     )
 
 
@@ -145,7 +145,7 @@ def _campaign(row: Sequence[Any]) -> CampaignSummary:
     return CampaignSummary(
         id=row[0], guild_id=row[1], channel_id=row[2], definition_id=row[3], name=row[4],
         status=CampaignStatus(row[5]), organiser_id=row[6], version=row[7],
-        created_at=_unstamp(row[8]), updated_at=_unstamp(row[9]),
+        created_at=unstamp(row[8]), updated_at=unstamp(row[9]),
     )
 
 
@@ -153,7 +153,7 @@ def _result(row: Sequence[Any]) -> StoredResult:
     return StoredResult(
         campaign_id=row[0], number=row[1], key=row[2], step=row[3], scenario_id=row[4], game_id=row[5],
         status=ResultStatus(row[6]), body=row[7], before=row[8], submitted_by=row[9], decided_by=row[10],
-        created_at=_unstamp(row[11]), decided_at=_unstamp(row[12]) if row[12] else None,
+        created_at=unstamp(row[11]), decided_at=unstamp(row[12]) if row[12] else None,
     )
 
 
@@ -163,7 +163,7 @@ def _by_index(seat: Seat) -> int:
 
 def _deadline(row: Sequence[Any]) -> Deadline:
     return Deadline(
-        game_id=row[0], key=row[1], user_id=row[2], due=_unstamp(row[3]), reminded=bool(row[4])
+        game_id=row[0], key=row[1], user_id=row[2], due=unstamp(row[3]), reminded=bool(row[4])
     )
 
 
@@ -581,7 +581,7 @@ class SqliteStore:
         refuse_unkeepable(guild_id=guild_id, channel_id=channel_id, scenario_id=scenario_id,
                            organiser_id=organiser_id, state=state, thread_id=thread_id,
                            seats=seats, events=events, snapshot=snapshot)
-        now = _stamp(self._clock())
+        now = stamp(self._clock())
 
         def tx(db: sqlite3.Connection) -> int:
             cursor = db.execute(
@@ -609,8 +609,8 @@ class SqliteStore:
             status=GameStatus(status),
             organiser_id=organiser_id,
             version=1,
-            created_at=_unstamp(now),
-            updated_at=_unstamp(now),
+            created_at=unstamp(now),
+            updated_at=unstamp(now),
             state=state,
             seats=tuple(sorted(seats, key=_by_index)),
         )
@@ -678,7 +678,7 @@ class SqliteStore:
     ) -> Committed:
         refuse_unkeepable(game_id=game_id, expected_version=expected_version, state=state,
                            events=events, snapshot=snapshot, seats=seats, awaited=awaited)
-        now = _stamp(self._clock())
+        now = stamp(self._clock())
         version = expected_version + 1
 
         def tx(db: sqlite3.Connection) -> int:
@@ -705,7 +705,7 @@ class SqliteStore:
     ) -> Committed:
         refuse_unkeepable(game_id=game_id, expected_version=expected_version, label=label,
                            by_user_id=by_user_id)
-        now = _stamp(self._clock())
+        now = stamp(self._clock())
 
         def tx(db: sqlite3.Connection) -> int:
             rows = db.execute(
@@ -814,7 +814,7 @@ class SqliteStore:
                 " VALUES (?, ?, ?, ?, 0)"
                 " ON CONFLICT (game_id, key, user_id) DO UPDATE SET due = excluded.due,"
                 " reminded = (deadlines.reminded AND deadlines.due = excluded.due)",
-                [(game_id, a.key, a.user_id, _stamp(a.due)) for a in awaited],
+                [(game_id, a.key, a.user_id, stamp(a.due)) for a in awaited],
             )
 
     # -- the event log and snapshots -------------------------------------------------------
@@ -825,7 +825,7 @@ class SqliteStore:
             " WHERE game_id = ? AND seq > ? ORDER BY seq",
             (game_id, seq_bound(after_seq)),
         )
-        return [Event(row[0], row[1], row[2], _unstamp(row[3])) for row in rows]
+        return [Event(row[0], row[1], row[2], unstamp(row[3])) for row in rows]
 
     async def snapshots(self, game_id: int) -> list[SnapshotInfo]:
         rows = await self._read().execute_fetchall(
@@ -833,7 +833,7 @@ class SqliteStore:
             " WHERE game_id = ? ORDER BY seq, version",
             (game_id,),
         )
-        return [SnapshotInfo(r[0], r[1], r[2], r[3], _unstamp(r[4])) for r in rows]
+        return [SnapshotInfo(r[0], r[1], r[2], r[3], unstamp(r[4])) for r in rows]
 
     async def load_snapshot(self, game_id: int, label: str) -> Snapshot:
         rows = await self._read().execute_fetchall(
@@ -842,7 +842,7 @@ class SqliteStore:
             (game_id, label),
         )
         for r in rows:
-            return Snapshot(r[0], r[1], r[2], r[3], _unstamp(r[4]), r[5])
+            return Snapshot(r[0], r[1], r[2], r[3], unstamp(r[4]), r[5])
         raise SnapshotNotFound(game_id, label)
 
     # -- settings --------------------------------------------------------------------------
@@ -906,7 +906,7 @@ class SqliteStore:
             " FROM deadlines AS d JOIN games AS g ON g.id = d.game_id"
             " WHERE d.reminded = 0 AND d.due <= ? AND g.status IN (?, ?)"
             " ORDER BY d.due, d.game_id, d.key, d.user_id",
-            (_stamp(now), *(status.value for status in UNFINISHED)),
+            (stamp(now), *(status.value for status in UNFINISHED)),
         )
         return [_deadline(row) for row in rows]
 
@@ -934,7 +934,7 @@ class SqliteStore:
     ) -> StoredCampaign:
         refuse_unkeepable(guild_id=guild_id, channel_id=channel_id, definition_id=definition_id,
                            name=name, organiser_id=organiser_id, state=state, log=log, results=results)
-        now = _stamp(self._clock())
+        now = stamp(self._clock())
 
         def tx(db: sqlite3.Connection) -> int:
             cursor = db.execute(
@@ -953,7 +953,7 @@ class SqliteStore:
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(campaign_id, r.number, r.key, r.step, r.scenario_id, r.game_id,
                       ResultStatus(r.status).value, r.body, r.before, r.submitted_by, r.decided_by,
-                      _stamp(r.created_at), _stamp(r.decided_at) if r.decided_at else None)
+                      stamp(r.created_at), stamp(r.decided_at) if r.decided_at else None)
                      for r in results],
                 )
             return campaign_id
@@ -962,7 +962,7 @@ class SqliteStore:
         return StoredCampaign(
             id=campaign_id, guild_id=guild_id, channel_id=channel_id, definition_id=definition_id,
             name=name, status=CampaignStatus(status), organiser_id=organiser_id, version=1,
-            created_at=_unstamp(now), updated_at=_unstamp(now), state=state,
+            created_at=unstamp(now), updated_at=unstamp(now), state=state,
         )
 
     async def load_campaign(self, campaign_id: int) -> StoredCampaign:
@@ -1011,7 +1011,7 @@ class SqliteStore:
     ) -> CampaignCommitted:
         refuse_unkeepable(campaign_id=campaign_id, expected_version=expected_version, state=state,
                            log=log, new_result=new_result, change=change)
-        now = _stamp(self._clock())
+        now = stamp(self._clock())
 
         def tx(db: sqlite3.Connection) -> tuple[int, int | None]:
             rows = db.execute(
@@ -1114,4 +1114,4 @@ class SqliteStore:
             " WHERE campaign_id = ? AND seq > ? ORDER BY seq",
             (campaign_id, seq_bound(after_seq)),
         )
-        return [CampaignLogEntry(r[0], r[1], r[2], _unstamp(r[3])) for r in rows]
+        return [CampaignLogEntry(r[0], r[1], r[2], unstamp(r[3])) for r in rows]
