@@ -4,15 +4,8 @@ picture may show. Public fields (markers and tokens face down) are set to match.
 from __future__ import annotations
 
 from engine.view import (
-    ArtilleryCallView,
-    ArtilleryMarkerView,
-    BarrageView,
-    CloseCombatView,
-    Mine,
-    MinefieldView,
-    MyMinefieldView,
-    RoadblockView,
-    View,
+    ArtilleryCallView, ArtilleryMarkerView, BarrageView, CloseCombatView, Mine, MinefieldView, MyMinefieldView,
+    RoadblockView, View,
 )
 
 # what must never reach a public text or picture before its reveal

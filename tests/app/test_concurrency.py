@@ -10,7 +10,8 @@ import random
 
 import pytest
 
-from bot.app import GameService, Refused, Where, eventlog
+from bot.app import GameService, Refused, Where
+from bot.app import eventlog
 from bot.store import open_store
 from tests.app.conftest import ANN, BO, Clock, open_table
 

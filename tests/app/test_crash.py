@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import GameService, Where, eventlog
+from bot.app import GameService, Where
+from bot.app import eventlog
 from bot.store import SqliteStore
 from tests.app.conftest import ANN, BO, open_table
 from tests.app.players import play_randomly

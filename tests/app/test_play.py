@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.app import Caller, GameService, NotYours, OutOfDate, Refused, Where, eventlog
+from bot.app import Caller, GameService, NotYours, OutOfDate, Refused, Where
+from bot.app import eventlog
 from bot.store import GameStatus
 from engine import GameState
 from engine.position import load_position
@@ -162,9 +163,8 @@ async def test_a_command_that_revealed_cards_cannot_be_taken_back(service, store
 async def test_the_organiser_rolls_back_to_an_earlier_phase(service, store, cat):
     gid = (await open_table(service)).game_id
     start, _ = await state_of(store, gid)
-    import random
-
     from tests.app.players import play_randomly
+    import random
     await play_randomly(service, {0: ANN, 1: BO}, HERE, random.Random(3), limit=12)
     labels = [label for label, _ in await service.snapshot_labels(ANN, HERE)]
     assert labels[0] == "T1P0" and len(labels) > 1
@@ -233,7 +233,6 @@ async def test_board_requests_the_right_view(service):
 @pytest.mark.both_stores
 async def test_a_finished_game_is_still_read_but_not_played(service, store):
     import random
-
     from tests.app.players import play_randomly
     gid = (await open_table(service)).game_id
     await play_randomly(service, {0: ANN, 1: BO}, HERE, random.Random(5))

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from bot.app import GameService, Where, eventlog
+from bot.app import GameService, Where
+from bot.app import eventlog
 from bot.store import GameStatus, open_store
 from tests.app.conftest import ANN, BO, HERE, Clock, open_table
 from tests.app.players import play_randomly

@@ -138,8 +138,8 @@ def seats_of(players, caller) -> int:
 
 def test_the_watch_catches_a_leak():
     """The check above can fail: a hand card in a public line is caught."""
-    from engine import SeatSpec, load_catalog, new_game
     from tests.app.conftest import FIXTURE
+    from engine import SeatSpec, load_catalog, new_game
     st, _ = new_game(load_catalog(FIXTURE), "yard", [SeatSpec(name="A", side="US"), SeatSpec(name="B", side="DE")], 1)
     card = st.forces["US-1"].hand[0]
     watch = Watch(None, 0, {})

@@ -1,7 +1,8 @@
 """`/act toss item:` suggests the equipment the soldier may use now, from the legal `use` lines."""
-from bot.app import suggest
 from engine import commands as C
 from engine.setup import SeatSpec, new_game
+
+from bot.app import suggest
 
 
 def test_items_are_those_of_the_legal_use_commands_for_that_soldier(cat):
