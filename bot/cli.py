@@ -20,6 +20,7 @@ SUBCOMMANDS = {
     "render": "bot.console.render",
     "campaign": "bot.console.campaign",
     "backup": "bot.console.backup",
+    "migrate-store": "bot.console.migrate_store",
 }
 
 

@@ -1,7 +1,8 @@
 """Settings from the environment (pydantic-settings): what the bot needs to run.
 
     DISCORD_TOKEN        the bot's token (Discord developer portal, Bot page)
-    FIELDPOST_DB         the SQLite file (default ./fieldpost.db)
+    FIELDPOST_DB         the database: an SQLite file (default ./fieldpost.db), sqlite:///PATH,
+                         or postgresql://USER:PASSWORD@HOST/DATABASE
     FIELDPOST_DEV_GUILD  a server id: commands are synced there at once (development)
     FIELDPOST_LOG_LEVEL  DEBUG, INFO (default), WARNING, ERROR
     FIELDPOST_ERROR_CHANNEL  a channel id: unexpected errors are reported there (id, command,
@@ -9,17 +10,18 @@
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.store.database_url import DEFAULT, check_url
+from bot.store.protocol import StoreError
 
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(case_sensitive=False, extra="ignore")
 
     discord_token: SecretStr | None = Field(None, description="the bot's token")
-    fieldpost_db: Path = Field(Path("./fieldpost.db"), description="the SQLite database file")
+    fieldpost_db: str = Field(DEFAULT, description="the database: a file path, sqlite:///PATH or postgresql://…")
     fieldpost_dev_guild: int | None = Field(None, description="sync commands to this guild at once")
     fieldpost_log_level: str = Field("INFO", description="logging level")
     fieldpost_error_channel: int | None = Field(None, description="report unexpected errors in this channel")
@@ -28,6 +30,14 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_none(cls, value):
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("fieldpost_db", mode="before")
+    @classmethod
+    def _known_database(cls, value):
+        try:
+            return check_url(str(value))
+        except StoreError as exc:
+            raise ValueError(str(exc)) from exc
 
     @field_validator("fieldpost_dev_guild", "fieldpost_error_channel", mode="before")
     @classmethod

@@ -24,7 +24,7 @@ from pathlib import Path
 from bot.app.campaign import CampaignReplies, CampaignService
 from bot.app.errors import Refused
 from bot.app.replies import Caller, Where
-from bot.store import SqliteStore, StoreError
+from bot.store import StoreError, open_store
 from engine import apply, load_catalog, new_game
 from engine.agent import RandomAgent
 from engine.errors import ContentError
@@ -42,8 +42,8 @@ def user_id(name: str) -> int:
 def add_parser(sub) -> None:
     p = sub.add_parser("campaign", help="run and inspect campaigns (rosters between scenarios)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--db", type=Path, default=None,
-                   help="the SQLite file (default: $FIELDPOST_DB or ./fieldpost.db)")
+    p.add_argument("--db", default=None,
+                   help="the database, an SQLite file or postgresql://… (default: $FIELDPOST_DB or ./fieldpost.db)")
     p.add_argument("--as", dest="who", default="Organiser", help="who gives the command (default Organiser)")
     cmds = p.add_subparsers(dest="action", required=True)
 
@@ -121,13 +121,13 @@ def run(args) -> int:
         return 1
 
 
-def _db(args) -> Path:
-    return args.db or Path(os.environ.get("FIELDPOST_DB") or "fieldpost.db")
+def _db(args) -> str:
+    return args.db or os.environ.get("FIELDPOST_DB") or "fieldpost.db"
 
 
 async def _run(args) -> int:
     cat = load_catalog()
-    async with SqliteStore(_db(args)) as store:
+    async with open_store(_db(args)) as store:
         service = CampaignService(store, cat)
         me = Caller(user_id(args.who), args.who, organiser=True)
         here = Where(channel_id=CHANNEL)

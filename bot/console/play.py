@@ -26,7 +26,7 @@ from bot.app import Caller, GameService, Replies, Where
 from bot.app import eventlog, prompts
 from bot.app.errors import Refused
 from bot.console import text
-from bot.store import SqliteStore, StoreError, StoreUnavailable
+from bot.store import StoreError, StoreUnavailable, open_store
 from engine import RuleError, load_catalog, view
 from engine.commands import ADVANCED_GRAMMAR, BATTLEFIELD_GRAMMAR, GRAMMAR
 from engine.errors import ContentError
@@ -49,7 +49,8 @@ def add_parser(sub) -> None:
                    help="comma-separated NAME:SIDE pairs, 2 to 4 (default 'US:US,Germany:DE')")
     p.add_argument("--position", type=Path, help="start from a position file (YAML or JSON, docs/position.md)")
     p.add_argument("--script", type=Path, help="run the commands in this file and print the log")
-    p.add_argument("--db", type=Path, help="keep the game in this SQLite file (run again to resume it)")
+    p.add_argument("--db", help="keep the game in this database, an SQLite file or postgresql://… "
+                   "(run again to resume it)")
     p.add_argument("--state-out", type=Path, help="write the final game state as JSON here")
     p.add_argument("--record", type=Path, help="write the game record (for fieldpost replay) here")
     p.add_argument("--images", type=Path,
@@ -174,7 +175,7 @@ async def _table(args) -> int:
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or Path(tmp) / "console.db"
-        async with SqliteStore(db) as store:  # a bad --db file stops here, before the content loads
+        async with open_store(db) as store:  # a bad --db stops here, before the content loads
             cat = load_catalog()
             service = GameService(store, cat, seed=lambda: seed)
             table = await _open(service, cat, args)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -24,8 +25,11 @@ from bot.discord.error_report import ErrorReporter
 from bot.discord.field_cog import field_group
 from bot.discord.roll_cog import roll_group
 from bot.discord.vehicle_cog import vehicle_group
-from bot.store import SqliteStore, StoreUnavailable
+from bot.store import SqliteStore, StoreUnavailable, open_store
 from engine import Catalog, ContentError, load_catalog
+
+if TYPE_CHECKING:
+    from bot.store.postgres import PostgresStore
 
 log = logging.getLogger(__name__)
 
@@ -62,13 +66,13 @@ class FieldpostBot(discord.Client):
         self.settings = settings
         self._catalog = catalog
         self._seed = seed  # new games' seeds (tests fix it); random by default
-        self.store: SqliteStore | None = None
+        self.store: SqliteStore | PostgresStore | None = None
         self.adapter: Adapter | None = None
         self.tree: app_commands.CommandTree | None = None
         self._resumed = False
 
     async def setup_hook(self) -> None:
-        self.store = await SqliteStore(self.settings.fieldpost_db).open()
+        self.store = await open_store(self.settings.fieldpost_db).open()
         catalog = self._catalog or load_catalog()
         service = GameService(self.store, catalog, **({"seed": self._seed} if self._seed else {}))
         try:  # finished campaign games go back to their campaign

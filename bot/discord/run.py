@@ -5,18 +5,17 @@ import argparse
 import asyncio
 import logging
 import sys
-from pathlib import Path
 
 from pydantic import ValidationError
 
 from bot.config import Settings
-from bot.store import SqliteStore, StoreError, StoreUnavailable
+from bot.store import StoreError, StoreUnavailable, open_store
 
 NO_TOKEN = """\
 fieldpost bot needs a Discord bot token. Set:
 
   DISCORD_TOKEN=...              the token from https://discord.com/developers/applications (Bot page)
-  FIELDPOST_DB=./fieldpost.db    where the games are kept (optional)
+  FIELDPOST_DB=./fieldpost.db    where the games are kept: a file, or postgresql://… (optional)
   FIELDPOST_DEV_GUILD=...        a server id to get the commands there at once (optional)
   FIELDPOST_LOG_LEVEL=INFO       DEBUG, INFO, WARNING or ERROR (optional)
   FIELDPOST_ERROR_CHANNEL=...    a channel id where unexpected errors are reported (optional)
@@ -63,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _check_database(path: Path) -> None:
+async def _check_database(url: str) -> None:
     """Open (check and migrate) and close the store: what the bot does at start-up, before it connects."""
-    async with SqliteStore(path):
+    async with open_store(url):
         pass

@@ -1,7 +1,8 @@
-"""Persistence: the `GameStore` and `CampaignStore` protocols and `SqliteStore`, their SQLite
-implementation.
+"""Persistence: the `GameStore` and `CampaignStore` protocols, `SqliteStore` (their SQLite
+implementation) and `PostgresStore` (bot/store/postgres.py, with asyncpg installed).
 
-The bot depends on the protocols; only start-up code names `SqliteStore`.
+The bot depends on the protocols; start-up code opens the store `FIELDPOST_DB` names with
+`open_store(url)`.
 """
 from bot.store.campaigns import (
     CampaignCommitted,
@@ -20,6 +21,7 @@ from bot.store.campaigns import (
     StoredCampaign,
     StoredResult,
 )
+from bot.store.database_url import open_store
 from bot.store.locks import GameLocks
 from bot.store.protocol import (
     UNFINISHED,
@@ -81,4 +83,5 @@ __all__ = [
     "StoredGame",
     "StoredResult",
     "VersionConflict",
+    "open_store",
 ]

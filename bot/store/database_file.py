@@ -8,15 +8,11 @@ The check opens the file read-only, so a refused file keeps every byte it had.
 """
 from __future__ import annotations
 
-import logging
 import os
 import sqlite3
-import threading
 from pathlib import Path
 
 from bot.store.protocol import BadDatabase, StoreError, StoreUnavailable
-
-log = logging.getLogger(__name__)
 
 # Primary result codes (https://sqlite.org/rescode.html); extended codes keep them in the low byte.
 _BUSY = {5, 6}  # SQLITE_BUSY, SQLITE_LOCKED: another connection holds a lock
@@ -61,36 +57,6 @@ def opening_error(path: Path, exc: BaseException) -> StoreError | None:
     if is_unavailable(exc):
         return StoreUnavailable(describe(path, exc), busy=is_busy(exc))
     return None
-
-
-class Trouble:
-    """The admin log's account of one connection's failures: one line when the database stops
-    working (ERROR; WARNING if it is only busy), none while the same failure repeats, and one
-    INFO line when it works again. Shared by the threads that use the connection."""
-
-    def __init__(self, path: Path, doing: str) -> None:
-        self.path = path
-        self.doing = doing
-        self._reason: str | None = None
-        self._lock = threading.Lock()
-
-    def unavailable(self, exc: BaseException) -> StoreUnavailable:
-        """The player-safe error for `exc`, logged once while it lasts."""
-        reason = describe(self.path, exc)
-        busy = is_busy(exc)
-        with self._lock:
-            new, self._reason = reason != self._reason, reason
-        if new:
-            log.log(logging.WARNING if busy else logging.ERROR, "cannot %s: %s", self.doing, reason)
-        return StoreUnavailable(reason, busy=busy)
-
-    def ok(self) -> None:
-        if self._reason is None:  # the usual case, without the lock
-            return
-        with self._lock:
-            was, self._reason = self._reason, None
-        if was is not None:
-            log.info("can %s again: %s", self.doing, self.path)
 
 
 def read_only(path: Path, timeout: float) -> sqlite3.Connection:

@@ -20,7 +20,6 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
-from dataclasses import fields, is_dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from queue import Empty, SimpleQueue
@@ -45,7 +44,14 @@ from bot.store.campaigns import (
     StoredCampaign,
     StoredResult,
 )
-from bot.store.database_file import Trouble, check_file, is_busy, is_unavailable, opening_error
+from bot.store.database_file import (
+    check_file,
+    describe,
+    is_busy,
+    is_unavailable,
+    opening_error,
+)
+from bot.store.keepable import INT64, aware, refuse_unkeepable, seq_bound
 from bot.store.migrations import MIGRATIONS, migrate
 from bot.store.protocol import (
     UNFINISHED,
@@ -65,6 +71,7 @@ from bot.store.protocol import (
     StoreUnavailable,
     VersionConflict,
 )
+from bot.store.trouble import Trouble
 
 log = logging.getLogger(__name__)
 
@@ -101,14 +108,12 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def _stamp(moment: datetime) -> str:
+def stamp(moment: datetime) -> str:
     """UTC ISO 8601 with fixed microseconds, so comparing the text compares the times."""
-    if moment.tzinfo is None:
-        raise ValueError(f"naive datetime {moment!r}: give the store aware datetimes")
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+    return aware(moment).astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def _unstamp(text: str) -> datetime:
+def unstamp(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
@@ -122,8 +127,8 @@ def _summary(row: Sequence[Any]) -> GameSummary:
         status=GameStatus(row[5]),
         organiser_id=row[6],
         version=row[7],
-        created_at=_unstamp(row[8]),
-        updated_at=_unstamp(row[9]),
+        created_at=unstamp(row[8]),
+        updated_at=unstamp(row[9]),
     )
 
 
@@ -140,7 +145,7 @@ def _campaign(row: Sequence[Any]) -> CampaignSummary:
     return CampaignSummary(
         id=row[0], guild_id=row[1], channel_id=row[2], definition_id=row[3], name=row[4],
         status=CampaignStatus(row[5]), organiser_id=row[6], version=row[7],
-        created_at=_unstamp(row[8]), updated_at=_unstamp(row[9]),
+        created_at=unstamp(row[8]), updated_at=unstamp(row[9]),
     )
 
 
@@ -148,7 +153,7 @@ def _result(row: Sequence[Any]) -> StoredResult:
     return StoredResult(
         campaign_id=row[0], number=row[1], key=row[2], step=row[3], scenario_id=row[4], game_id=row[5],
         status=ResultStatus(row[6]), body=row[7], before=row[8], submitted_by=row[9], decided_by=row[10],
-        created_at=_unstamp(row[11]), decided_at=_unstamp(row[12]) if row[12] else None,
+        created_at=unstamp(row[11]), decided_at=unstamp(row[12]) if row[12] else None,
     )
 
 
@@ -158,51 +163,11 @@ def _by_index(seat: Seat) -> int:
 
 def _deadline(row: Sequence[Any]) -> Deadline:
     return Deadline(
-        game_id=row[0], key=row[1], user_id=row[2], due=_unstamp(row[3]), reminded=bool(row[4])
+        game_id=row[0], key=row[1], user_id=row[2], due=unstamp(row[3]), reminded=bool(row[4])
     )
 
 
 T = TypeVar("T")
-
-_INT64 = range(-(2**63), 2**63)  # what an SQLite INTEGER (and a Discord snowflake) can be
-
-
-def _unkeepable(value: Any) -> str | None:
-    """Why SQLite cannot keep `value` (" does not fit…", "[2].display_name is…"), or None.
-    Walks sequences and the store's records (seats, deadlines, campaign results)."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, int):
-        return None if value in _INT64 else f" = {value} does not fit SQLite's 64-bit integers"
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            return f" is not valid text (a lone surrogate at character {exc.start})"
-        return None
-    if isinstance(value, Sequence):
-        for n, item in enumerate(value):
-            if (why := _unkeepable(item)) is not None:
-                return f"[{n}]{why}"
-        return None
-    if is_dataclass(value):
-        for field in fields(value):
-            if (why := _unkeepable(getattr(value, field.name))) is not None:
-                return f".{field.name}{why}"
-    return None
-
-
-def _seq_bound(after_seq: int) -> int:
-    """`after_seq` within SQLite's integers, meaning the same: below 0 is all, past the end none."""
-    return min(max(after_seq, 0), _INT64[-1])
-
-
-def _refuse_unkeepable(**arguments: Any) -> None:
-    """Refuse, before anything is written, a value SQLite cannot keep: a `StoreError` naming
-    the argument (and the part of it) that is at fault."""
-    for name, value in arguments.items():
-        if (why := _unkeepable(value)) is not None:
-            raise StoreError(f"{name}{why}; nothing was written")
 
 
 _CLOSE = "close"
@@ -252,7 +217,7 @@ class _Writer:
         self._gate = threading.Lock()  # a caller's put and the dying thread's last drain never cross
         self._dead: str | None = None
         self._closing = threading.Event()  # set by close(): no more back-off waits
-        self._trouble = Trouble(path, "write to the database")
+        self._trouble = Trouble(path, "write to the database", describe=lambda exc: describe(path, exc), busy=is_busy)
 
     @property
     def patience(self) -> float:
@@ -483,7 +448,7 @@ class _Reads:
         self._conn = conn
         self._path = path
         self._busy_timeout = busy_timeout
-        self._trouble = Trouble(path, "read the database")
+        self._trouble = Trouble(path, "read the database", describe=lambda exc: describe(path, exc), busy=is_busy)
 
     async def execute_fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> Iterable[Any]:
         try:
@@ -613,10 +578,10 @@ class SqliteStore:
         events: Sequence[str] = (),
         snapshot: str | None = None,
     ) -> StoredGame:
-        _refuse_unkeepable(guild_id=guild_id, channel_id=channel_id, scenario_id=scenario_id,
+        refuse_unkeepable(guild_id=guild_id, channel_id=channel_id, scenario_id=scenario_id,
                            organiser_id=organiser_id, state=state, thread_id=thread_id,
                            seats=seats, events=events, snapshot=snapshot)
-        now = _stamp(self._clock())
+        now = stamp(self._clock())
 
         def tx(db: sqlite3.Connection) -> int:
             cursor = db.execute(
@@ -644,8 +609,8 @@ class SqliteStore:
             status=GameStatus(status),
             organiser_id=organiser_id,
             version=1,
-            created_at=_unstamp(now),
-            updated_at=_unstamp(now),
+            created_at=unstamp(now),
+            updated_at=unstamp(now),
             state=state,
             seats=tuple(sorted(seats, key=_by_index)),
         )
@@ -688,7 +653,7 @@ class SqliteStore:
         return [_summary(row) for row in rows]
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
-        _refuse_unkeepable(game_id=game_id, thread_id=thread_id)
+        refuse_unkeepable(game_id=game_id, thread_id=thread_id)
 
         def tx(db: sqlite3.Connection) -> None:
             cursor = db.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
@@ -711,9 +676,9 @@ class SqliteStore:
         seats: Sequence[Seat] | None = None,
         awaited: Sequence[Awaited] | None = None,
     ) -> Committed:
-        _refuse_unkeepable(game_id=game_id, expected_version=expected_version, state=state,
+        refuse_unkeepable(game_id=game_id, expected_version=expected_version, state=state,
                            events=events, snapshot=snapshot, seats=seats, awaited=awaited)
-        now = _stamp(self._clock())
+        now = stamp(self._clock())
         version = expected_version + 1
 
         def tx(db: sqlite3.Connection) -> int:
@@ -738,9 +703,9 @@ class SqliteStore:
         by_user_id: int | None = None,
         status: GameStatus | None = None,
     ) -> Committed:
-        _refuse_unkeepable(game_id=game_id, expected_version=expected_version, label=label,
+        refuse_unkeepable(game_id=game_id, expected_version=expected_version, label=label,
                            by_user_id=by_user_id)
-        now = _stamp(self._clock())
+        now = stamp(self._clock())
 
         def tx(db: sqlite3.Connection) -> int:
             rows = db.execute(
@@ -849,7 +814,7 @@ class SqliteStore:
                 " VALUES (?, ?, ?, ?, 0)"
                 " ON CONFLICT (game_id, key, user_id) DO UPDATE SET due = excluded.due,"
                 " reminded = (deadlines.reminded AND deadlines.due = excluded.due)",
-                [(game_id, a.key, a.user_id, _stamp(a.due)) for a in awaited],
+                [(game_id, a.key, a.user_id, stamp(a.due)) for a in awaited],
             )
 
     # -- the event log and snapshots -------------------------------------------------------
@@ -858,9 +823,9 @@ class SqliteStore:
         rows = await self._read().execute_fetchall(
             "SELECT game_id, seq, body, created_at FROM events"
             " WHERE game_id = ? AND seq > ? ORDER BY seq",
-            (game_id, _seq_bound(after_seq)),
+            (game_id, seq_bound(after_seq)),
         )
-        return [Event(row[0], row[1], row[2], _unstamp(row[3])) for row in rows]
+        return [Event(row[0], row[1], row[2], unstamp(row[3])) for row in rows]
 
     async def snapshots(self, game_id: int) -> list[SnapshotInfo]:
         rows = await self._read().execute_fetchall(
@@ -868,7 +833,7 @@ class SqliteStore:
             " WHERE game_id = ? ORDER BY seq, version",
             (game_id,),
         )
-        return [SnapshotInfo(r[0], r[1], r[2], r[3], _unstamp(r[4])) for r in rows]
+        return [SnapshotInfo(r[0], r[1], r[2], r[3], unstamp(r[4])) for r in rows]
 
     async def load_snapshot(self, game_id: int, label: str) -> Snapshot:
         rows = await self._read().execute_fetchall(
@@ -877,7 +842,7 @@ class SqliteStore:
             (game_id, label),
         )
         for r in rows:
-            return Snapshot(r[0], r[1], r[2], r[3], _unstamp(r[4]), r[5])
+            return Snapshot(r[0], r[1], r[2], r[3], unstamp(r[4]), r[5])
         raise SnapshotNotFound(game_id, label)
 
     # -- settings --------------------------------------------------------------------------
@@ -898,7 +863,7 @@ class SqliteStore:
 
     async def set_setting(self, scope: str, key: str, value: Any) -> None:
         # json.dumps escapes a lone surrogate into valid ASCII; refuse it as any other bad text.
-        _refuse_unkeepable(scope=scope, key=key, value=json.dumps(value, ensure_ascii=False))
+        refuse_unkeepable(scope=scope, key=key, value=json.dumps(value, ensure_ascii=False))
         text = json.dumps(value)
         await self._write(lambda db: db.execute(
             "INSERT INTO settings (scope, key, value) VALUES (?, ?, ?)"
@@ -907,7 +872,7 @@ class SqliteStore:
         ))
 
     async def delete_setting(self, scope: str, key: str) -> None:
-        _refuse_unkeepable(scope=scope, key=key)
+        refuse_unkeepable(scope=scope, key=key)
         await self._write(lambda db: db.execute(
             "DELETE FROM settings WHERE scope = ? AND key = ?", (scope, key)))
 
@@ -920,7 +885,7 @@ class SqliteStore:
         return {user_id: channel_id for user_id, channel_id in rows}
 
     async def set_private_channel(self, game_id: int, user_id: int, channel_id: int) -> None:
-        _refuse_unkeepable(game_id=game_id, user_id=user_id, channel_id=channel_id)
+        refuse_unkeepable(game_id=game_id, user_id=user_id, channel_id=channel_id)
         await self._write(lambda db: db.execute(
             "INSERT INTO private_channels (game_id, user_id, channel_id) VALUES (?, ?, ?)"
             " ON CONFLICT (game_id, user_id) DO UPDATE SET channel_id = excluded.channel_id",
@@ -941,12 +906,12 @@ class SqliteStore:
             " FROM deadlines AS d JOIN games AS g ON g.id = d.game_id"
             " WHERE d.reminded = 0 AND d.due <= ? AND g.status IN (?, ?)"
             " ORDER BY d.due, d.game_id, d.key, d.user_id",
-            (_stamp(now), *(status.value for status in UNFINISHED)),
+            (stamp(now), *(status.value for status in UNFINISHED)),
         )
         return [_deadline(row) for row in rows]
 
     async def mark_reminded(self, game_id: int, key: str, user_id: int) -> None:
-        _refuse_unkeepable(game_id=game_id, key=key, user_id=user_id)
+        refuse_unkeepable(game_id=game_id, key=key, user_id=user_id)
         await self._write(lambda db: db.execute(
             "UPDATE deadlines SET reminded = 1 WHERE game_id = ? AND key = ? AND user_id = ?",
             (game_id, key, user_id),
@@ -967,9 +932,9 @@ class SqliteStore:
         log: Sequence[str] = (),
         results: Sequence[StoredResult] = (),
     ) -> StoredCampaign:
-        _refuse_unkeepable(guild_id=guild_id, channel_id=channel_id, definition_id=definition_id,
+        refuse_unkeepable(guild_id=guild_id, channel_id=channel_id, definition_id=definition_id,
                            name=name, organiser_id=organiser_id, state=state, log=log, results=results)
-        now = _stamp(self._clock())
+        now = stamp(self._clock())
 
         def tx(db: sqlite3.Connection) -> int:
             cursor = db.execute(
@@ -988,7 +953,7 @@ class SqliteStore:
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(campaign_id, r.number, r.key, r.step, r.scenario_id, r.game_id,
                       ResultStatus(r.status).value, r.body, r.before, r.submitted_by, r.decided_by,
-                      _stamp(r.created_at), _stamp(r.decided_at) if r.decided_at else None)
+                      stamp(r.created_at), stamp(r.decided_at) if r.decided_at else None)
                      for r in results],
                 )
             return campaign_id
@@ -997,7 +962,7 @@ class SqliteStore:
         return StoredCampaign(
             id=campaign_id, guild_id=guild_id, channel_id=channel_id, definition_id=definition_id,
             name=name, status=CampaignStatus(status), organiser_id=organiser_id, version=1,
-            created_at=_unstamp(now), updated_at=_unstamp(now), state=state,
+            created_at=unstamp(now), updated_at=unstamp(now), state=state,
         )
 
     async def load_campaign(self, campaign_id: int) -> StoredCampaign:
@@ -1023,7 +988,7 @@ class SqliteStore:
         return [_campaign(row) for row in rows]
 
     async def campaigns(self, ids: Sequence[int]) -> list[CampaignSummary]:
-        wanted = sorted({int(i) for i in ids if int(i) in _INT64})  # ids beyond 64 bits match none
+        wanted = sorted({int(i) for i in ids if int(i) in INT64})  # ids beyond 64 bits match none
         if not wanted:
             return []
         rows = await self._read().execute_fetchall(
@@ -1044,9 +1009,9 @@ class SqliteStore:
         new_result: NewResult | None = None,
         change: ResultChange | None = None,
     ) -> CampaignCommitted:
-        _refuse_unkeepable(campaign_id=campaign_id, expected_version=expected_version, state=state,
+        refuse_unkeepable(campaign_id=campaign_id, expected_version=expected_version, state=state,
                            log=log, new_result=new_result, change=change)
-        now = _stamp(self._clock())
+        now = stamp(self._clock())
 
         def tx(db: sqlite3.Connection) -> tuple[int, int | None]:
             rows = db.execute(
@@ -1147,6 +1112,6 @@ class SqliteStore:
         rows = await self._read().execute_fetchall(
             "SELECT campaign_id, seq, body, created_at FROM campaign_log"
             " WHERE campaign_id = ? AND seq > ? ORDER BY seq",
-            (campaign_id, _seq_bound(after_seq)),
+            (campaign_id, seq_bound(after_seq)),
         )
-        return [CampaignLogEntry(r[0], r[1], r[2], _unstamp(r[3])) for r in rows]
+        return [CampaignLogEntry(r[0], r[1], r[2], unstamp(r[3])) for r in rows]

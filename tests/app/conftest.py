@@ -1,5 +1,6 @@
-"""Shared pieces for the use-case tests: the fixture catalogue, a real SQLite file, a clock
-the test moves, and a table of players."""
+"""Shared pieces for the use-case tests: the fixture catalogue, a real SQLite file (or, for
+tests marked `both_stores`, also a real PostgreSQL database), a clock the test moves, and a
+table of players."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import Caller, GameService, Where
-from bot.store import SqliteStore
+from bot.store import SqliteStore, open_store
 from engine import load_catalog
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "rules"
@@ -44,13 +45,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "fieldpost.db"
-
-
-@pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
-    async with SqliteStore(db_path) as opened:
+async def store(store_url: str) -> AsyncIterator[SqliteStore]:
+    async with open_store(store_url) as opened:
         yield opened
 
 

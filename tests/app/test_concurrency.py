@@ -1,5 +1,5 @@
 """Many commands at once: on one game (placement may change any number of times, so 50
-re-plans are 50 accepted commands), from two service instances on one file (the version check
+re-plans are 50 accepted commands), from two service instances on one database (the version check
 decides), and on 500 games in parallel. The version goes up by exactly one per accepted
 command, the log holds one envelope per accepted command, and nothing is lost."""
 from __future__ import annotations
@@ -8,10 +8,14 @@ import asyncio
 import json
 import random
 
+import pytest
+
 from bot.app import GameService, Refused, Where
 from bot.app import eventlog
-from bot.store import SqliteStore
+from bot.store import open_store
 from tests.app.conftest import ANN, BO, Clock, open_table
+
+pytestmark = pytest.mark.both_stores
 
 
 async def envelopes(store, gid: int) -> int:
@@ -44,9 +48,9 @@ async def test_fifty_concurrent_commands_on_one_game(service, store, cat):
         await service.load_state(gid)
 
 
-async def test_two_instances_on_one_file_never_overwrite_each_other(db_path, cat):
+async def test_two_instances_on_one_database_never_overwrite_each_other(store_url, cat):
     clock = Clock()
-    async with SqliteStore(db_path) as a_store, SqliteStore(db_path) as b_store:
+    async with open_store(store_url) as a_store, open_store(store_url) as b_store:
         a = GameService(a_store, cat, clock=clock, seed=lambda: 3)
         b = GameService(b_store, cat, clock=clock)
         gid = (await open_table(a)).game_id
@@ -68,6 +72,7 @@ async def test_two_instances_on_one_file_never_overwrite_each_other(db_path, cat
         assert sum(results) >= 30  # losers retried on the new version
 
 
+@pytest.mark.sqlite_only  # the engine's time, not the store's: tests/store runs 500 games on both stores
 async def test_five_hundred_games_in_parallel(service, store):
     games = 500
     starts = await asyncio.gather(*(open_table(service, where=Where(channel_id=1000 + n))

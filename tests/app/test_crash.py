@@ -20,6 +20,8 @@ from bot.store import SqliteStore
 from tests.app.conftest import ANN, BO, open_table
 from tests.app.players import play_randomly
 
+pytestmark = pytest.mark.sqlite_only  # kills an SQLite child process mid-commit
+
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 8
 

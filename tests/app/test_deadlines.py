@@ -3,9 +3,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from bot.app.deadlines import plan, unchanged
 from bot.store import Awaited
 from tests.app.conftest import ANN, BO, HERE, open_table
+
+pytestmark = pytest.mark.both_stores
 
 
 async def test_each_awaited_player_gets_a_reminder_at_half_time_and_an_expiry(service, store, clock):

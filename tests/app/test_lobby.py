@@ -10,6 +10,7 @@ from bot.store import GameStatus
 from tests.app.conftest import ANN, BO, CY, EVE, HERE, open_table
 
 
+@pytest.mark.both_stores
 async def test_a_new_game_is_a_lobby_in_the_channel_with_its_creator_seated(service, store):
     r = await service.new_game(ANN, HERE, "yard", side="US")
     game = await store.load_game(r.game_id)
@@ -27,6 +28,7 @@ async def test_an_unknown_scenario_or_a_direct_message_is_refused(service):
         await service.new_game(ANN, Where(channel_id=None), "yard")
 
 
+@pytest.mark.both_stores
 async def test_join_switch_side_and_leave(service, store):
     gid = (await service.new_game(ANN, HERE, "yard", side="US")).game_id
     r = await service.join(BO, HERE, "de")
@@ -88,6 +90,7 @@ async def test_only_the_organiser_starts_and_only_when_both_sides_have_players(s
     assert [s.label for s in snaps] == ["T1P0"]
 
 
+@pytest.mark.both_stores
 async def test_abandon_is_for_the_organiser_and_ends_the_game(service, store):
     r = await open_table(service)
     with pytest.raises(NotYours):

@@ -132,6 +132,7 @@ async def test_a_hit_plus_button_carries_the_choice_out(service, store, cat):
     assert r.ephemeral[0] == "Done: `hitplus 5`."
 
 
+@pytest.mark.both_stores
 async def test_undo_takes_back_only_your_own_last_command_that_revealed_nothing(service, store):
     gid = (await open_table(service)).game_id
     before, v0 = await state_of(store, gid)
@@ -158,6 +159,7 @@ async def test_a_command_that_revealed_cards_cannot_be_taken_back(service, store
         await service.undo(BO, HERE)
 
 
+@pytest.mark.both_stores
 async def test_the_organiser_rolls_back_to_an_earlier_phase(service, store, cat):
     gid = (await open_table(service)).game_id
     start, _ = await state_of(store, gid)
@@ -205,6 +207,7 @@ async def test_a_soldiers_vp_is_shown_only_to_his_own_player(service, store):
         await service.soldier(ANN, HERE, "nobody")
 
 
+@pytest.mark.both_stores
 async def test_the_log_since_you_last_acted(service, store):
     await open_table(service)
     await service.command(ANN, HERE, (await service.options(ANN, HERE))[0])
@@ -227,6 +230,7 @@ async def test_board_requests_the_right_view(service):
     assert posted.images[0].public and posted.images[0].view.mine is None
 
 
+@pytest.mark.both_stores
 async def test_a_finished_game_is_still_read_but_not_played(service, store):
     import random
     from tests.app.players import play_randomly

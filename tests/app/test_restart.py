@@ -1,19 +1,23 @@
-"""A restarted bot (a second service on the same file) resumes every game mid-turn, asks the
+"""A restarted bot (a second service on the same database) resumes every game mid-turn, asks the
 awaited players again, and plays on to the end; the log replays to the stored state."""
 from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.app import GameService, Where
 from bot.app import eventlog
-from bot.store import GameStatus, SqliteStore
+from bot.store import GameStatus, open_store
 from tests.app.conftest import ANN, BO, HERE, Clock, open_table
 from tests.app.players import play_randomly
 
+pytestmark = pytest.mark.both_stores
 
-async def test_a_second_instance_continues_the_game_mid_turn(db_path, cat):
+
+async def test_a_second_instance_continues_the_game_mid_turn(store_url, cat):
     clock = Clock()
-    async with SqliteStore(db_path) as store:
+    async with open_store(store_url) as store:
         first = GameService(store, cat, clock=clock, seed=lambda: 11)
         gid = (await open_table(first)).game_id
         where = Where(channel_id=HERE.channel_id, game_id=gid)
@@ -22,7 +26,7 @@ async def test_a_second_instance_continues_the_game_mid_turn(db_path, cat):
         awaited = {w.user_id for w in await first.waiting(ANN, where)}
     assert before.status == GameStatus.ACTIVE and awaited
 
-    async with SqliteStore(db_path) as store:
+    async with open_store(store_url) as store:
         second = GameService(store, cat, clock=clock)
         resumed = await second.resume()
         assert [r.game_id for r in resumed] == [gid]
@@ -39,8 +43,8 @@ async def test_a_second_instance_continues_the_game_mid_turn(db_path, cat):
         assert await second.resume() == []
 
 
-async def test_resume_skips_lobbies_and_finished_games(db_path, cat):
-    async with SqliteStore(db_path) as store:
+async def test_resume_skips_lobbies_and_finished_games(store_url, cat):
+    async with open_store(store_url) as store:
         service = GameService(store, cat)
         await service.new_game(ANN, Where(channel_id=1), "yard", side="US")
         gid = (await open_table(service, where=Where(channel_id=2))).game_id

@@ -5,13 +5,12 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.app.campaign import CampaignService
 from bot.app.replies import Caller, Where
-from bot.store import SqliteStore
+from bot.store import SqliteStore, open_store
 from engine import apply, load_catalog, new_game
 from engine.agent import RandomAgent
 from engine.campaign import (
@@ -91,13 +90,9 @@ def autoplay(cat, scenario: str, seats, seed: int):
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "fieldpost.db"
-
-
-@pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
-    async with SqliteStore(db_path) as opened:
+async def store(store_url: str) -> AsyncIterator[SqliteStore]:
+    """SQLite, or PostgreSQL for tests marked `both_stores` (tests/conftest.py)."""
+    async with open_store(store_url) as opened:
         yield opened
 
 

@@ -1,5 +1,6 @@
-"""Campaign persistence on real SQLite files: versions, results recorded once, confirm and
-revert in one transaction, the append-only log, and a database from before campaigns."""
+"""Campaign persistence on both stores (a real SQLite file, a real PostgreSQL database):
+versions, results recorded once, confirm and revert in one transaction, the append-only log,
+and an SQLite database from before campaigns."""
 from __future__ import annotations
 
 import sqlite3
@@ -20,6 +21,9 @@ from bot.store import (
     StoreError,
 )
 from bot.store.migrations import MIGRATIONS, migrate
+from tests.store import raw
+
+pytestmark = pytest.mark.both_stores
 
 STATE = '{"n": 1}'
 
@@ -99,17 +103,20 @@ async def test_a_confirmation_without_the_state_before_is_refused(store):
     assert (await store.load_campaign(c.id)).version == 2
 
 
-async def test_the_campaign_log_is_append_only(store, db_path):
+async def test_the_campaign_log_is_append_only(store, store_kind, store_url):
     c = await created(store)
-    with sqlite3.connect(db_path) as conn:
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            conn.execute("UPDATE campaign_log SET body = '{}' WHERE campaign_id = ?", (c.id,))
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            conn.execute("DELETE FROM campaign_log WHERE campaign_id = ?", (c.id,))
-        with pytest.raises(sqlite3.IntegrityError, match="must follow"):
-            conn.execute("INSERT INTO campaign_log VALUES (?, 5, '{}', 'x')", (c.id,))
+    refused = raw.REFUSED[store_kind]
+    with pytest.raises(refused, match="append-only"):
+        await raw.execute(store_kind, store_url, "UPDATE campaign_log SET body = '{}' WHERE campaign_id = ?", c.id)
+    with pytest.raises(refused, match="append-only"):
+        await raw.execute(store_kind, store_url, "DELETE FROM campaign_log WHERE campaign_id = ?", c.id)
+    with pytest.raises(refused, match="must follow"):
+        await raw.execute(store_kind, store_url,
+                          f"INSERT INTO campaign_log VALUES (?, 5, '{{}}', '{raw.A_TIME}')", c.id)
+    assert [e.seq for e in await store.campaign_log(c.id)] == [1]
 
 
+@pytest.mark.sqlite_only  # SQLite's migration 2; PostgreSQL's schema began with campaigns
 async def test_a_database_from_before_campaigns_gains_them_and_keeps_its_games(tmp_path: Path):
     path = tmp_path / "old.db"
     assert migrate(path, MIGRATIONS[:1]) == 1

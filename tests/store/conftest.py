@@ -1,19 +1,13 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
-from bot.store import SqliteStore
+from bot.store import open_store
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "fieldpost.db"
-
-
-@pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
-    async with SqliteStore(db_path) as opened:
+async def store(store_url: str) -> AsyncIterator:
+    async with open_store(store_url) as opened:
         yield opened

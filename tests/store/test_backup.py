@@ -13,6 +13,8 @@ from bot import cli
 from bot.store import SqliteStore
 from tests.store.sample import new_game, state
 
+pytestmark = pytest.mark.sqlite_only  # the SQLite file itself; tests/store/test_postgres.py for PostgreSQL
+
 
 async def test_a_backup_taken_while_the_store_writes_is_a_consistent_database(
     db_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]

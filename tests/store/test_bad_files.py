@@ -16,6 +16,8 @@ from bot.store import BadDatabase, SchemaTooNew, SqliteStore, StoreUnavailable
 from bot.store.migrations import MIGRATIONS, migrate
 from tests.store.sample import new_game, state
 
+pytestmark = pytest.mark.sqlite_only  # the SQLite file itself; tests/store/test_postgres.py for PostgreSQL
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

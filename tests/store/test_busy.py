@@ -16,6 +16,8 @@ import pytest
 from bot.store import SqliteStore, StoreError, StoreUnavailable
 from tests.store.sample import new_game, state
 
+pytestmark = pytest.mark.sqlite_only  # the SQLite file itself; tests/store/test_postgres.py for PostgreSQL
+
 # Small enough that giving up takes a fraction of a second; the defaults are 3 s and (0.5, 1).
 FAST = {"busy_timeout": 0.05, "busy_backoff": (0.01, 0.02)}
 HANG = 20  # seconds: a guard that turns a hang into a failure, not a timing assertion

@@ -5,11 +5,15 @@ import asyncio
 import json
 import random
 
-from bot.store import SqliteStore, VersionConflict
+import pytest
+
+from bot.store import GameStore, VersionConflict
 from tests.store.sample import new_game, state
 
+pytestmark = pytest.mark.both_stores
 
-async def command_with_retry(store: SqliteStore, game_id: int, who: int) -> int:
+
+async def command_with_retry(store: GameStore, game_id: int, who: int) -> int:
     """Load, 'apply', commit; on a conflict reload and apply again. Returns the conflicts met."""
     conflicts = 0
     while True:
@@ -23,7 +27,7 @@ async def command_with_retry(store: SqliteStore, game_id: int, who: int) -> int:
             conflicts += 1
 
 
-async def test_fifty_tasks_on_one_game_lose_no_update(store: SqliteStore) -> None:
+async def test_fifty_tasks_on_one_game_lose_no_update(store: GameStore) -> None:
     game = await new_game(store)
     conflicts = await asyncio.gather(*(command_with_retry(store, game.id, n) for n in range(50)))
 
@@ -37,7 +41,7 @@ async def test_fifty_tasks_on_one_game_lose_no_update(store: SqliteStore) -> Non
 
 
 async def test_five_hundred_games_committed_in_parallel_keep_exact_versions(
-    store: SqliteStore,
+    store: GameStore,
 ) -> None:
     games = [await new_game(store) for _ in range(500)]
     rounds = 3
@@ -55,7 +59,7 @@ async def test_five_hundred_games_committed_in_parallel_keep_exact_versions(
         assert [e.seq for e in await store.events_since(game.id)] == list(range(1, rounds + 1))
 
 
-async def test_a_cancelled_commit_lands_whole_or_not_at_all(store: SqliteStore) -> None:
+async def test_a_cancelled_commit_lands_whole_or_not_at_all(store: GameStore) -> None:
     game = await new_game(store)
     rng = random.Random(1944)
     for n in range(60):
@@ -81,7 +85,7 @@ async def test_a_cancelled_commit_lands_whole_or_not_at_all(store: SqliteStore) 
     assert loaded.state == state(v=loaded.version)
 
 
-async def test_a_failing_transaction_in_a_group_commit_rolls_back_alone(store: SqliteStore) -> None:
+async def test_a_failing_transaction_in_a_group_commit_rolls_back_alone(store: GameStore) -> None:
     """Commits asked for together are committed together (group commit), each in its own
     savepoint: a stale one fails alone while the others land, and nothing half-written stays."""
     good = [await new_game(store) for _ in range(6)]

@@ -18,6 +18,8 @@ import pytest
 from bot.store import SqliteStore
 from tests.store.sample import new_game
 
+pytestmark = pytest.mark.sqlite_only  # the SQLite file itself; tests/store/test_postgres.py for PostgreSQL
+
 CHILD = Path(__file__).with_name("crash_child.py")
 KILLS = 12
 

@@ -4,13 +4,15 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from bot.store import Awaited, GameStatus, SqliteStore
+from bot.store import Awaited, GameStatus, GameStore
 from tests.store.sample import ALICE, BOB, new_game, state
+
+pytestmark = pytest.mark.both_stores
 
 NOON = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
 
-async def test_a_commit_sets_what_the_game_awaits(store: SqliteStore) -> None:
+async def test_a_commit_sets_what_the_game_awaits(store: GameStore) -> None:
     game = await new_game(store)
     await store.commit(game.id, 1, state(), awaited=[
         Awaited("orders", BOB, NOON + timedelta(hours=24)),
@@ -26,7 +28,7 @@ async def test_a_commit_sets_what_the_game_awaits(store: SqliteStore) -> None:
     assert await store.deadlines(game.id) == deadlines
 
 
-async def test_due_deadlines_are_those_passed_and_not_yet_reminded(store: SqliteStore) -> None:
+async def test_due_deadlines_are_those_passed_and_not_yet_reminded(store: GameStore) -> None:
     game = await new_game(store)
     await store.commit(game.id, 1, state(), awaited=[
         Awaited("orders", ALICE, NOON), Awaited("orders", BOB, NOON + timedelta(hours=1)),
@@ -40,7 +42,7 @@ async def test_due_deadlines_are_those_passed_and_not_yet_reminded(store: Sqlite
     assert [d.user_id for d in await store.due_deadlines(NOON + timedelta(hours=2))] == [BOB]
 
 
-async def test_a_reminder_is_kept_until_the_due_time_changes(store: SqliteStore) -> None:
+async def test_a_reminder_is_kept_until_the_due_time_changes(store: GameStore) -> None:
     game = await new_game(store)
     await store.commit(game.id, 1, state(), awaited=[Awaited("orders", ALICE, NOON)])
     await store.mark_reminded(game.id, "orders", ALICE)
@@ -60,14 +62,14 @@ async def test_a_reminder_is_kept_until_the_due_time_changes(store: SqliteStore)
     assert await store.deadlines(game.id) == []
 
 
-async def test_finished_games_have_nothing_due(store: SqliteStore) -> None:
+async def test_finished_games_have_nothing_due(store: GameStore) -> None:
     game = await new_game(store)
     await store.commit(game.id, 1, state(), awaited=[Awaited("orders", ALICE, NOON)])
     await store.commit(game.id, 2, state(), status=GameStatus.FINISHED)
     assert await store.due_deadlines(NOON + timedelta(days=1)) == []
 
 
-async def test_times_in_other_zones_compare_as_the_same_instant(store: SqliteStore) -> None:
+async def test_times_in_other_zones_compare_as_the_same_instant(store: GameStore) -> None:
     game = await new_game(store)
     paris_summer = timezone(timedelta(hours=2))
     await store.commit(game.id, 1, state(), awaited=[
@@ -79,7 +81,7 @@ async def test_times_in_other_zones_compare_as_the_same_instant(store: SqliteSto
     assert len(await store.due_deadlines(datetime(2026, 3, 1, 7, tzinfo=new_york_winter))) == 1
 
 
-async def test_times_must_say_their_zone(store: SqliteStore) -> None:
+async def test_times_must_say_their_zone(store: GameStore) -> None:
     game = await new_game(store)
     with pytest.raises(ValueError, match="naive"):
         await store.commit(game.id, 1, state(), awaited=[

@@ -16,6 +16,8 @@ import pytest
 from bot.store import SqliteStore, StoreUnavailable
 from tests.store.sample import new_game, state
 
+pytestmark = pytest.mark.sqlite_only  # the SQLite file itself; tests/store/test_postgres.py for PostgreSQL
+
 BIG = "x" * 300_000  # a state that needs new pages (and WAL frames) wherever it goes
 PAGE_LIMIT_MAX = 1_073_741_823  # SQLite's default max_page_count
 

@@ -9,6 +9,8 @@ from bot.store import SchemaTooNew, SqliteStore, StoreError
 from bot.store.migrations import MIGRATIONS, migrate, statements
 from tests.store.sample import new_game
 
+pytestmark = pytest.mark.sqlite_only  # the SQLite file itself; tests/store/test_postgres.py for PostgreSQL
+
 # A made-up later migration (the real campaign tables are migration 2).
 LATER = """
 CREATE TABLE later_things (

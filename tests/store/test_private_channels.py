@@ -2,11 +2,15 @@
 (AsyncTI4 lost and duplicated such threads when it looked them up by name)."""
 from __future__ import annotations
 
-from bot.store import SqliteStore
+import pytest
+
+from bot.store import GameStore
 from tests.store.sample import ALICE, BOB, THREAD, new_game
 
+pytestmark = pytest.mark.both_stores
 
-async def test_private_channels_are_remembered_per_game_and_player(store: SqliteStore) -> None:
+
+async def test_private_channels_are_remembered_per_game_and_player(store: GameStore) -> None:
     one = await new_game(store)
     two = await new_game(store)
     assert await store.private_channels(one.id) == {}

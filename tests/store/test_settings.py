@@ -1,10 +1,14 @@
 from __future__ import annotations
 
-from bot.store import SqliteStore
+import pytest
+
+from bot.store import GameStore
 from tests.store.sample import GUILD
 
+pytestmark = pytest.mark.both_stores
 
-async def test_settings_round_trip_as_json_per_scope(store: SqliteStore) -> None:
+
+async def test_settings_round_trip_as_json_per_scope(store: GameStore) -> None:
     guild = f"guild:{GUILD}"
     assert await store.get_setting(guild, "deadline_hours") is None
     assert await store.get_setting(guild, "deadline_hours", 48) == 48
@@ -21,7 +25,7 @@ async def test_settings_round_trip_as_json_per_scope(store: SqliteStore) -> None
     assert await store.settings("user:1") == {}
 
 
-async def test_a_setting_is_overwritten_or_deleted(store: SqliteStore) -> None:
+async def test_a_setting_is_overwritten_or_deleted(store: GameStore) -> None:
     await store.set_setting("user:1", "dm", True)
     await store.set_setting("user:1", "dm", False)
     assert await store.get_setting("user:1", "dm") is False

@@ -5,11 +5,13 @@ import json
 
 import pytest
 
-from bot.store import GameStatus, SnapshotNotFound, SqliteStore, VersionConflict
+from bot.store import GameStatus, GameStore, SnapshotNotFound, VersionConflict
 from tests.store.sample import ALICE, new_game, state
 
+pytestmark = pytest.mark.both_stores
 
-async def test_a_commit_can_snapshot_its_new_state(store: SqliteStore) -> None:
+
+async def test_a_commit_can_snapshot_its_new_state(store: GameStore) -> None:
     game = await new_game(store, events=('{"e": "setup"}',), snapshot="setup")
     await store.commit(game.id, 1, state(turn=1, phase=1), ['{"e": 1}'], snapshot="T1P1")
     await store.commit(game.id, 2, state(turn=1, phase=1, moved=True), ['{"e": 2}'])
@@ -23,7 +25,7 @@ async def test_a_commit_can_snapshot_its_new_state(store: SqliteStore) -> None:
         await store.load_snapshot(game.id, "T9P9")
 
 
-async def test_a_label_names_the_latest_snapshot_taken_under_it(store: SqliteStore) -> None:
+async def test_a_label_names_the_latest_snapshot_taken_under_it(store: GameStore) -> None:
     game = await new_game(store)
     await store.commit(game.id, 1, state(n=1), ['{"e": 1}'], snapshot="T1P1")
     await store.commit(game.id, 2, state(n=2), ['{"e": 2}'], snapshot="T1P1")
@@ -32,7 +34,7 @@ async def test_a_label_names_the_latest_snapshot_taken_under_it(store: SqliteSto
     assert (await store.load_snapshot(game.id, "T1P1")).state == state(n=2)
 
 
-async def played_through_turn_two(store: SqliteStore) -> int:
+async def played_through_turn_two(store: GameStore) -> int:
     game = await new_game(store, events=('{"e": 1}',), snapshot="setup")  # v1, seq 1
     await store.commit(game.id, 1, state(turn=1), ['{"e": 2}'], snapshot="T1P1")  # v2, seq 2
     await store.commit(game.id, 2, state(turn=1, shot=True), ['{"e": 3}'])  # v3, seq 3
@@ -41,7 +43,7 @@ async def played_through_turn_two(store: SqliteStore) -> int:
     return game.id
 
 
-async def test_rollback_commits_the_snapshot_state_as_a_new_version(store: SqliteStore) -> None:
+async def test_rollback_commits_the_snapshot_state_as_a_new_version(store: GameStore) -> None:
     game_id = await played_through_turn_two(store)
     history = await store.events_since(game_id)
 
@@ -67,7 +69,7 @@ async def test_rollback_commits_the_snapshot_state_as_a_new_version(store: Sqlit
     ]
 
 
-async def test_rollback_can_reopen_a_finished_game(store: SqliteStore) -> None:
+async def test_rollback_can_reopen_a_finished_game(store: GameStore) -> None:
     game_id = await played_through_turn_two(store)
     await store.commit(game_id, 5, state(over=True), ['{"e": "end"}'], status=GameStatus.FINISHED)
     await store.rollback(game_id, 6, "T2P1", status=GameStatus.ACTIVE)
@@ -75,7 +77,7 @@ async def test_rollback_can_reopen_a_finished_game(store: SqliteStore) -> None:
     assert (game.status, game.state, game.version) == (GameStatus.ACTIVE, state(turn=2), 7)
 
 
-async def test_a_stale_or_unknown_rollback_changes_nothing(store: SqliteStore) -> None:
+async def test_a_stale_or_unknown_rollback_changes_nothing(store: GameStore) -> None:
     game_id = await played_through_turn_two(store)
     before = await store.load_game(game_id)
     with pytest.raises(VersionConflict):

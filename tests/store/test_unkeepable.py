@@ -9,20 +9,23 @@ import pytest
 from bot.store import (
     Awaited,
     GameNotFound,
+    GameStore,
     Seat,
     SnapshotNotFound,
-    SqliteStore,
     StoreError,
 )
 from tests.store.sample import ALICE, SEATS, new_game, state
 
+pytestmark = pytest.mark.both_stores
+
 TOO_BIG = 2**63
 TOO_SMALL = -(2**63) - 1
 LONE = "Sgt \udc80Rock"  # a lone surrogate: a Python str, but not Unicode text
+NUL = "Sgt\x00Rock"  # Unicode, but PostgreSQL's text cannot hold it, so neither store keeps it
 DUE = datetime(2026, 6, 6, tzinfo=UTC)
 
 
-async def test_an_id_beyond_64_bits_is_no_game(store: SqliteStore) -> None:
+async def test_an_id_beyond_64_bits_is_no_game(store: GameStore) -> None:
     await new_game(store)
     for game_id in (TOO_BIG, TOO_SMALL, 2**200):
         with pytest.raises(GameNotFound):
@@ -36,7 +39,7 @@ async def test_an_id_beyond_64_bits_is_no_game(store: SqliteStore) -> None:
     assert await store.campaigns([TOO_BIG, -TOO_BIG * 2]) == []
 
 
-async def test_a_seq_beyond_64_bits_means_what_it_says(store: SqliteStore) -> None:
+async def test_a_seq_beyond_64_bits_means_what_it_says(store: GameStore) -> None:
     game = await new_game(store, events=('{"a": 1}', '{"b": 2}'))
     assert await store.events_since(game.id, after_seq=TOO_BIG) == []
     assert [e.seq for e in await store.events_since(game.id, after_seq=TOO_SMALL)] == [1, 2]
@@ -57,7 +60,7 @@ async def test_a_seq_beyond_64_bits_means_what_it_says(store: SqliteStore) -> No
                                 state=state()), "guild_id"),
 ], ids=["game", "version", "seat", "deadline", "rollback-by", "thread", "private-channel",
         "reminded", "guild"])
-async def test_an_id_beyond_64_bits_is_refused_naming_it(store: SqliteStore, call, named: str) -> None:
+async def test_an_id_beyond_64_bits_is_refused_naming_it(store: GameStore, call, named: str) -> None:
     game = await new_game(store, snapshot="setup")
     with pytest.raises(StoreError) as refused:
         await call(store, game.id)
@@ -78,7 +81,7 @@ async def test_an_id_beyond_64_bits_is_refused_naming_it(store: SqliteStore, cal
     (lambda s, g: s.create_campaign(guild_id=1, channel_id=1, definition_id="normandy", name=LONE,
                                     organiser_id=1, state=state()), "name"),
 ], ids=["state", "event", "name", "snapshot", "label", "setting", "scope", "scenario", "campaign-name"])
-async def test_text_with_a_lone_surrogate_is_refused_naming_it(store: SqliteStore, call, named: str) -> None:
+async def test_text_with_a_lone_surrogate_is_refused_naming_it(store: GameStore, call, named: str) -> None:
     game = await new_game(store, snapshot="setup")
     with pytest.raises(StoreError) as refused:
         await call(store, game.id)
@@ -87,15 +90,38 @@ async def test_text_with_a_lone_surrogate_is_refused_naming_it(store: SqliteStor
     assert await store.settings("guild:1") == {}
 
 
-async def test_looking_up_text_with_a_lone_surrogate_finds_nothing(store: SqliteStore) -> None:
+@pytest.mark.parametrize(("call", "named"), [
+    (lambda s, g: s.commit(g, 1, state(), seats=[Seat(0, "US", ALICE, NUL)]), "seats[0].display_name"),
+    (lambda s, g: s.commit(g, 1, state(), [state(a=1), '{"said": "' + NUL + '"}']), "events[1]"),
+    (lambda s, g: s.commit(g, 1, state(), snapshot=NUL), "snapshot"),
+    (lambda s, g: s.set_setting("guild:1", NUL, 1), "key"),
+    (lambda s, g: s.mark_reminded(g, NUL, ALICE), "key"),
+], ids=["name", "event", "snapshot", "setting-key", "deadline-key"])
+async def test_text_with_a_nul_character_is_refused_naming_it(store: GameStore, call, named: str) -> None:
     game = await new_game(store, snapshot="setup")
-    assert await store.get_setting(f"user:{LONE}", "k", "none") == "none"
-    assert await store.settings(LONE) == {}
+    with pytest.raises(StoreError) as refused:
+        await call(store, game.id)
+    assert str(refused.value).startswith(f"{named} is not valid text (a NUL character at character "), \
+        refused.value
+    await unchanged(store, game.id)
+    assert await store.settings("guild:1") == {}
+
+
+async def test_a_nul_inside_a_setting_value_is_kept_as_json_writes_it(store: GameStore) -> None:
+    await store.set_setting("guild:1", "motto", {"text": NUL})
+    assert await store.get_setting("guild:1", "motto") == {"text": NUL}
+
+
+@pytest.mark.parametrize("bad", [LONE, NUL])
+async def test_looking_up_text_that_cannot_be_kept_finds_nothing(store: GameStore, bad: str) -> None:
+    game = await new_game(store, snapshot="setup")
+    assert await store.get_setting(f"user:{bad}", "k", "none") == "none"
+    assert await store.settings(bad) == {}
     with pytest.raises(SnapshotNotFound):
-        await store.load_snapshot(game.id, LONE)
+        await store.load_snapshot(game.id, bad)
 
 
-async def unchanged(store: SqliteStore, game_id: int) -> None:
+async def unchanged(store: GameStore, game_id: int) -> None:
     """Nothing was written: the sample game is as created, and no second game exists."""
     game = await store.load_game(game_id)
     assert (game.version, game.thread_id, game.seats) == (1, None, SEATS)

@@ -1,0 +1,71 @@
+"""What a store can keep: the values SQLite and PostgreSQL both hold exactly, and the refusal of
+the rest, shared by both stores so they refuse the same things with the same words.
+
+    refuse_unkeepable(game_id=2**63)   # StoreError: "game_id = 9223372036854775808 does not fit …"
+
+Both keep signed 64-bit integers (a Discord snowflake) and Unicode text without NUL characters
+(PostgreSQL's text cannot hold one; SQLite could, but a game that could not move to PostgreSQL
+is refused on both). Times are aware datetimes.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import fields, is_dataclass
+from datetime import datetime
+from typing import Any
+
+from bot.store.protocol import StoreError
+
+INT64 = range(-(2**63), 2**63)  # an SQLite INTEGER, a PostgreSQL bigint, a Discord snowflake
+
+
+def unkeepable(value: Any) -> str | None:
+    """Why a store cannot keep `value` (" does not fit…", "[2].display_name is…"), or None.
+    Walks sequences and the store's records (seats, deadlines, campaign results)."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return None if value in INT64 else f" = {value} does not fit the database's 64-bit integers"
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return f" is not valid text (a lone surrogate at character {exc.start})"
+        if (nul := value.find("\x00")) >= 0:
+            return f" is not valid text (a NUL character at character {nul})"
+        return None
+    if isinstance(value, Sequence):
+        for n, item in enumerate(value):
+            if (why := unkeepable(item)) is not None:
+                return f"[{n}]{why}"
+        return None
+    if is_dataclass(value):
+        for field in fields(value):
+            if (why := unkeepable(getattr(value, field.name))) is not None:
+                return f".{field.name}{why}"
+    return None
+
+
+def refuse_unkeepable(**arguments: Any) -> None:
+    """Refuse, before anything is written, a value the store cannot keep: a `StoreError` naming
+    the argument (and the part of it) that is at fault."""
+    for name, value in arguments.items():
+        if (why := unkeepable(value)) is not None:
+            raise StoreError(f"{name}{why}; nothing was written")
+
+
+def findable(*keys: Any) -> bool:
+    """False if some key of a lookup cannot be kept, so no row can hold it: the lookup finds nothing."""
+    return all(unkeepable(key) is None for key in keys)
+
+
+def seq_bound(after_seq: int) -> int:
+    """`after_seq` within 64-bit integers, meaning the same: below 0 is all, past the end none."""
+    return min(max(after_seq, 0), INT64[-1])
+
+
+def aware(moment: datetime) -> datetime:
+    """`moment` itself, if it says its zone; a naive datetime is refused (ValueError)."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"naive datetime {moment!r}: give the store aware datetimes")
+    return moment
