@@ -18,7 +18,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from queue import Empty, SimpleQueue
 from pathlib import Path
 from types import TracebackType
@@ -53,6 +53,7 @@ from bot.store.protocol import (
     GameStatus,
     GameSummary,
     Seat,
+    SeatDecision,
     Snapshot,
     SnapshotInfo,
     SnapshotNotFound,
@@ -144,6 +145,11 @@ def _deadline(row: Sequence[Any]) -> Deadline:
     return Deadline(
         game_id=row[0], key=row[1], user_id=row[2], due=_unstamp(row[3]), reminded=bool(row[4])
     )
+
+
+def _seat_decision(row: Sequence[Any]) -> SeatDecision:
+    return SeatDecision(seat=row[0], asked=row[1], asked_version=row[2], answered=row[3],
+                        command=row[4], sent_at=None if row[5] is None else _unstamp(row[5]))
 
 
 T = TypeVar("T")
@@ -413,6 +419,15 @@ class SqliteStore:
         )
         return [_summary(row) for row in rows]
 
+    async def games_of_user(self, user_id: int, *, include_finished: bool = False) -> list[GameSummary]:
+        rows = await self._read().execute_fetchall(
+            f"SELECT {_SUMMARY_COLUMNS} FROM games"
+            " WHERE id IN (SELECT game_id FROM seats WHERE user_id = ?1)"
+            " AND (?2 OR status IN (?3, ?4)) ORDER BY id",
+            (user_id, include_finished, *(status.value for status in UNFINISHED)),
+        )
+        return [_summary(row) for row in rows]
+
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
         def tx(db: sqlite3.Connection) -> None:
             cursor = db.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
@@ -434,6 +449,7 @@ class SqliteStore:
         snapshot: str | None = None,
         seats: Sequence[Seat] | None = None,
         awaited: Sequence[Awaited] | None = None,
+        decisions: Sequence[SeatDecision] | None = None,
     ) -> Committed:
         now = _stamp(self._clock())
         version = expected_version + 1
@@ -447,6 +463,8 @@ class SqliteStore:
                 self._replace_seats(db, game_id, seats)
             if awaited is not None:
                 self._replace_deadlines(db, game_id, awaited)
+            if decisions:
+                self._replace_decisions(db, game_id, decisions)
             return last_seq
 
         return Committed(game_id, version, await self._write(tx))
@@ -459,6 +477,8 @@ class SqliteStore:
         *,
         by_user_id: int | None = None,
         status: GameStatus | None = None,
+        awaited: Sequence[Awaited] | None = None,
+        decisions: Sequence[SeatDecision] | None = None,
     ) -> Committed:
         now = _stamp(self._clock())
 
@@ -482,6 +502,10 @@ class SqliteStore:
             last_seq = self._append(db, game_id, last_seq, [event], now)
             # Later snapshots belong to the timeline just abandoned.
             db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > ?", (game_id, snap_seq))
+            if awaited is not None:
+                self._replace_deadlines(db, game_id, awaited)
+            if decisions:
+                self._replace_decisions(db, game_id, decisions)
             return last_seq
 
         return Committed(game_id, expected_version + 1, await self._write(tx))
@@ -568,9 +592,40 @@ class SqliteStore:
                 "INSERT INTO deadlines (game_id, key, user_id, due, reminded)"
                 " VALUES (?, ?, ?, ?, 0)"
                 " ON CONFLICT (game_id, key, user_id) DO UPDATE SET due = excluded.due,"
-                " reminded = (deadlines.reminded AND deadlines.due = excluded.due)",
+                " reminded = (deadlines.reminded AND deadlines.due = excluded.due),"
+                " claimed_until = CASE WHEN deadlines.due = excluded.due THEN deadlines.claimed_until END",
                 [(game_id, a.key, a.user_id, _stamp(a.due)) for a in awaited],
             )
+
+    @staticmethod
+    def _replace_decisions(db: sqlite3.Connection, game_id: int, decisions: Sequence[SeatDecision]) -> None:
+        db.executemany(
+            "INSERT INTO seat_decisions (game_id, seat, asked, asked_version, answered, command, sent_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET asked = excluded.asked,"
+            " asked_version = excluded.asked_version, answered = excluded.answered,"
+            " command = excluded.command, sent_at = excluded.sent_at",
+            [(game_id, d.seat, d.asked, d.asked_version, d.answered, d.command,
+              None if d.sent_at is None else _stamp(d.sent_at)) for d in decisions],
+        )
+
+    async def decisions(self, game_id: int) -> list[SeatDecision]:
+        rows = await self._read().execute_fetchall(
+            "SELECT seat, asked, asked_version, answered, command, sent_at FROM seat_decisions"
+            " WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        return [_seat_decision(row) for row in rows]
+
+    async def record_decisions(self, game_id: int, version: int, decisions: Sequence[SeatDecision]) -> bool:
+        def tx(db: sqlite3.Connection) -> bool:
+            at = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchall()
+            if at != [(version,)]:
+                return False
+            self._replace_decisions(db, game_id, decisions)
+            return True
+
+        return await self._write(tx)
 
     # -- the event log and snapshots -------------------------------------------------------
 
@@ -660,6 +715,21 @@ class SqliteStore:
             (_stamp(now), *(status.value for status in UNFINISHED)),
         )
         return [_deadline(row) for row in rows]
+
+    async def claim_deadlines(self, now: datetime, lease: timedelta) -> list[Deadline]:
+        moment, until = _stamp(now), _stamp(now + lease)
+
+        def tx(db: sqlite3.Connection) -> list[Deadline]:
+            rows = db.execute(
+                "UPDATE deadlines SET claimed_until = ?1"
+                " WHERE reminded = 0 AND due <= ?2 AND (claimed_until IS NULL OR claimed_until <= ?2)"
+                " AND game_id IN (SELECT id FROM games WHERE status IN (?3, ?4))"
+                " RETURNING game_id, key, user_id, due, reminded",
+                (until, moment, *(status.value for status in UNFINISHED)),
+            ).fetchall()
+            return sorted((_deadline(row) for row in rows), key=lambda d: (d.due, d.game_id, d.key, d.user_id))
+
+        return await self._write(tx)
 
     async def mark_reminded(self, game_id: int, key: str, user_id: int) -> None:
         await self._write(lambda db: db.execute(
