@@ -4,10 +4,11 @@ more version and one more command, never two. For every kind of choice a prompt 
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 
-from bot.app import AlreadyDone, GameService, Prompt, Replies, Where
+from bot.app import AlreadyDone, GameService, Prompt, Refused, Replies, Where
 from bot.app.replies import Choice
 from engine import awaiting
 from engine.legal import default_command
@@ -90,8 +91,9 @@ async def test_a_choice_pressed_twice_in_a_row_is_carried_out_once(service, stor
 async def test_a_choice_pressed_twice_at_once_is_carried_out_once(service, store, cat, clock, kind, word):
     service, gid, prompt, choice = await asked(kind, word, service, store, cat, clock)
     before = await commits(store, gid)
-    press = lambda: service.choose(_who(prompt), gid, prompt.seat, prompt.version, choice.stamp)  # noqa: E731
-    outcomes = await asyncio.gather(press(), press(), return_exceptions=True)
+    press = service.choose(_who(prompt), gid, prompt.seat, prompt.version, choice.stamp)
+    again = service.choose(_who(prompt), gid, prompt.seat, prompt.version, choice.stamp)
+    outcomes = await asyncio.gather(press, again, return_exceptions=True)
     assert sorted(type(o).__name__ for o in outcomes) == ["AlreadyDone", "Replies"], outcomes
     assert await commits(store, gid) == (before[0] + 1, before[1] + 1)
 
@@ -116,4 +118,34 @@ async def test_the_same_plan_typed_again_is_already_done_and_commits_nothing(ser
         await service.command(ANN, HERE, line)
     with pytest.raises(AlreadyDone):
         await service.command(ANN, HERE, "alwayspass off")  # the setting it already has
+    assert await commits(store, gid) == once
+
+
+async def test_the_same_command_sent_twice_within_seconds_is_carried_out_once(service, store, cat, clock):
+    service, gid, prompt, _ = await asked("act", "done", service, store, cat, clock)
+    caller, where = _who(prompt), Where(game_id=gid)
+    sent = clock.now
+    await service.command(caller, where, "done", sent_at=sent)
+    once = await commits(store, gid)
+    with pytest.raises(AlreadyDone, match="twice"):  # a double submit: the second was sent a second later
+        await service.command(caller, where, "done", sent_at=sent + timedelta(seconds=1))
+    assert await commits(store, gid) == once
+    for later in (sent + timedelta(seconds=30), None):  # sent after he saw the first one's answer; or a script
+        try:
+            await service.command(caller, where, "done", sent_at=later)
+        except AlreadyDone:
+            pytest.fail("a command sent on purpose was taken for a repeat")
+        except Refused:
+            pass  # the engine's own reason (nothing left to finish)
+
+
+async def test_a_typed_answer_given_again_once_its_decision_has_gone_is_already_done(service, store, cat):
+    gid, _ = await react_window(service, store, cat)
+    await service.command(ANN, HERE, "skip")
+    once = await commits(store, gid)
+    with pytest.raises(AlreadyDone):
+        await service.command(ANN, HERE, "skip")
+    with pytest.raises(Refused) as refused:  # not her last answer: the engine's own reason
+        await service.command(ANN, HERE, "keep")
+    assert not isinstance(refused.value, AlreadyDone)
     assert await commits(store, gid) == once

@@ -7,14 +7,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
 
 from bot.app import GameService, Where
 from bot.store import SqliteStore
-from tests.app.conftest import ANN, Clock, open_table
+from tests.app.conftest import Clock, open_table
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = 100
@@ -66,10 +65,11 @@ async def test_legal_commands_from_four_real_processes_are_all_carried_out(db_pa
         gid = (await open_table(service)).game_id
         v0 = (await store.load_game(gid)).version
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    children = [subprocess.Popen([sys.executable, "-m", "tests.app.busy_child", str(db_path), str(gid),
-                                  str(COMMANDS), str(n)], stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env)
-                for n in range(PROCESSES)]
-    tallies = [json.loads(child.communicate(timeout=300)[0].splitlines()[-1]) for child in children]
+    children = [await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.app.busy_child", str(db_path), str(gid), str(COMMANDS), str(n),
+        stdout=asyncio.subprocess.PIPE, cwd=ROOT, env=env) for n in range(PROCESSES)]
+    outputs = await asyncio.wait_for(asyncio.gather(*(child.communicate() for child in children)), 300)
+    tallies = [json.loads(out.decode().splitlines()[-1]) for out, _ in outputs]
     assert [t["refused"] for t in tallies] == [[]] * PROCESSES
     accepted = sum(t["accepted"] for t in tallies)
     assert accepted + sum(t["already"] for t in tallies) == PROCESSES * COMMANDS
