@@ -22,7 +22,7 @@ from tests.app.players import play_randomly
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 8
-ROLLBACK_KILLS = 10
+ROLLBACK_KILLS = 6
 
 
 def wait_for(out: Path, child: subprocess.Popen, word: bytes, timeout: float = 30) -> None:
