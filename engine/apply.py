@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine import cards, commands as C, fight, placement, preempt, react
 from engine.errors import RuleError
 from engine.hide import unhold
-from engine.legal import awaiting
+from engine.legal import awaiting, note_asked
 from engine.log import Ctx, Event
 from engine.move import Dest, move
 from engine.sequence import advance
@@ -24,6 +24,7 @@ def apply(state: GameState, cmd: C.Cmd) -> tuple[GameState, list[Event]]:
     _dispatch(ctx, cmd)
     advance(ctx)
     st.seq += 1
+    note_asked(state, st, cmd)
     ctx.close()
     return st, ctx.events
 

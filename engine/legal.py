@@ -28,10 +28,82 @@ class Await(BaseModel):
     kind: str  # place, declare, unhold, act, hitplus, pay, fight, capture, release, react, preempt, then
     force: str | None = None
     detail: str = ""
+    key: str = ""  # the decision's identity (decision_key): unchanged while it is the same decision
+
+
+# Commands a player may give while another decision is open, answering none
+FREE_COMMANDS = (C.AlwaysPass, C.Reslot, *C.BATTLEFIELD_FREE)
+
+
+def decision_key(st, kind: str, force: str | None) -> str:
+    """A decision's identity, the same while it is the same decision and new when it is new:
+    placing a deck's cards in a turn; the part in use of the card in play (the turn, phase, slot,
+    force, which of its cards, its action and how many of its parts are finished); the held-card
+    window of a phase;
+    any other decision (a Hit+, a fight card, a react...) is tied to one moment, and told apart
+    by the command after which it was asked (GameState.asked_at, set by note_asked)."""
+    if kind == "place":
+        return f"place:T{st.turn}:{force}"
+    if kind == "unhold":
+        return f"unhold:T{st.turn}:P{st.phase}:{force}"
+    if kind == "act":
+        a = st.active
+        finished = sum(s.state == "closed" for s in a.sources)
+        # a card by how many came before it in the slot: a hidden man's card id is secret (a
+        # react card is played openly, and several may interrupt one card)
+        card = a.card if a.react else len(st.done_cards)
+        return f"act:T{st.turn}:P{st.phase}:S{st.slot}:{a.force}:{card}:{a.action.value}:{finished}"
+    return f"{kind}:T{st.turn}:P{st.phase}:{st.asked_at}"
 
 
 def awaiting(st) -> list[Await]:
-    """Who the engine waits for, and for what. Empty when the game is over."""
+    """Who the engine waits for, and for what (each with its decision_key). Empty when the game is over."""
+    out = _awaiting(st)
+    for a in out:
+        a.key = decision_key(st, a.kind, a.force)
+    return out
+
+
+def answerable(st, seat: int) -> list[Await]:
+    """The decisions a seat may answer now: those he is awaited for and, while cards are placed,
+    the placement of each of his decks (he may change it until the last player has placed)."""
+    out = [a for a in awaiting(st) if a.seat == seat]
+    if st.step == "place" and st.pending is None:
+        placing = {a.force for a in out if a.kind == "place"}
+        for f in st.force_of_seat(seat):
+            if f.id not in placing:
+                out.append(Await(seat=seat, kind="place", force=f.id, detail="change the cards placed",
+                                 key=decision_key(st, "place", f.id)))
+    return out
+
+
+def _moment(st) -> tuple[BaseModel, int] | None:
+    """The one-moment decision open now as a value (the pending decision, or the fight whose
+    turn it is), and the seat it waits for."""
+    p = st.pending
+    if p is not None:
+        return None if p.kind == "unhold" else (p, st.forces[p.force].seat)
+    if st.step == "fighting" and st.fight is not None:
+        f = fights.whose_turn(st)
+        if f:
+            return st.fight, st.forces[f].seat
+    return None
+
+
+def note_asked(before, after, cmd: C.Cmd) -> None:
+    """After `cmd` took `before` to `after`: number a one-moment decision that is newly asked
+    (another than before, or the same kind again once the one before was answered) by the
+    command count, so its decision_key is new; one left open keeps its number."""
+    now = _moment(after)
+    if now is None:
+        return
+    was = _moment(before)
+    answered = was is not None and cmd.seat == was[1] and not isinstance(cmd, FREE_COMMANDS)
+    if was is None or answered or was[0] != now[0]:
+        after.asked_at = after.seq
+
+
+def _awaiting(st) -> list[Await]:
     if st.step == "over":
         return []
     p = st.pending
@@ -370,40 +442,45 @@ def _preempt_options(st, force: str, seat: int) -> list[C.Cmd]:
 
 
 def default_command(st, seat: int) -> C.Cmd | None:
-    """What happens when a seat's deadline runs out (docs/rulings.md): cards placed by the
-    first maximal fit, the rest of a card passed, the first fight card at the first target,
-    a Hit+ kept on the same man, prisoners taken, held cards kept, costs declined."""
+    """What happens when a seat's deadline runs out (docs/rulings.md): the default of the
+    first decision he is awaited for (default_for)."""
+    a = next((a for a in awaiting(st) if a.seat == seat), None)
+    return None if a is None else default_for(st, a)
+
+
+def default_for(st, a: Await) -> C.Cmd | None:
+    """The default answer to one awaited decision: cards placed by the first maximal fit, the
+    rest of a card passed, the first fight card at the first target, a Hit+ kept on the same
+    man, prisoners taken, held cards kept, costs declined, react and preempt chances skipped."""
     from engine.placement import auto_plan
-    for a in awaiting(st):
-        if a.seat != seat:
-            continue
-        p = st.pending
-        if a.kind == "place":
-            return C.Plan(seat=seat, cards=auto_plan(st, a.force),
-                          force=a.force if len(st.force_of_seat(seat)) > 1 else None)
-        if a.kind == "declare":
-            return C.Declare(seat=seat, card=p.card, action=p.options[0].value)
-        if a.kind == "unhold":
-            return C.Keep(seat=seat)
-        if a.kind == "act":
-            from engine.cards import must_left
-            from engine.preempt import forced_problem
-            if st.preempts and forced_problem(st) is not None:  # preempted men act first
-                return next(iter(action_options(st, a.force)))
-            if must_left(st) is None:
-                return C.Pass(seat=seat)
-            return next(iter(action_options(st, a.force, only_source="note")))
-        if a.kind == "hitplus":
-            return C.HitPlus(seat=seat, target=p.target if p.target in p.candidates else p.candidates[0])
-        if a.kind == "pay":
-            return C.Decline(seat=seat)
-        if a.kind == "fight":
-            card = st.forces[a.force].fight_pool[0]
-            return C.FightCmd(seat=seat, card=card, target=fights.targets(st, a.force)[0])
-        if a.kind == "capture":
-            return C.Capture(seat=seat, victim=p.victim, escort=p.escorts[0])
-        if a.kind == "release":
-            return C.Stay(seat=seat)
-        if a.kind in ("react", "preempt", "then"):
-            return C.Skip(seat=seat)
+    seat = a.seat
+    p = st.pending
+    if a.kind == "place":
+        return C.Plan(seat=seat, cards=auto_plan(st, a.force),
+                      force=a.force if len(st.force_of_seat(seat)) > 1 else None)
+    if a.kind == "declare":
+        return C.Declare(seat=seat, card=p.card, action=p.options[0].value)
+    if a.kind == "unhold":
+        return C.Keep(seat=seat)
+    if a.kind == "act":
+        from engine.cards import must_left
+        from engine.preempt import forced_problem
+        if st.preempts and forced_problem(st) is not None:  # preempted men act first
+            return next(iter(action_options(st, a.force)))
+        if must_left(st) is None:
+            return C.Pass(seat=seat)
+        return next(iter(action_options(st, a.force, only_source="note")))
+    if a.kind == "hitplus":
+        return C.HitPlus(seat=seat, target=p.target if p.target in p.candidates else p.candidates[0])
+    if a.kind == "pay":
+        return C.Decline(seat=seat)
+    if a.kind == "fight":
+        card = st.forces[a.force].fight_pool[0]
+        return C.FightCmd(seat=seat, card=card, target=fights.targets(st, a.force)[0])
+    if a.kind == "capture":
+        return C.Capture(seat=seat, victim=p.victim, escort=p.escorts[0])
+    if a.kind == "release":
+        return C.Stay(seat=seat)
+    if a.kind in ("react", "preempt", "then"):
+        return C.Skip(seat=seat)
     return None

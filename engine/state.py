@@ -458,6 +458,7 @@ class GameState(Model):
     landmark_holders: dict[str, str] = Field(default_factory=dict)  # landmark -> side, captured landmarks
     result: Result | None = None
     seq: int = 0  # commands applied
+    asked_at: int = 0  # the seq after which the one-moment decision open now was asked (engine/legal.py decision_key)
 
     # ------------------------------------------------------------------ helpers (no rules here)
 

@@ -1,9 +1,10 @@
 """Deadlines: each awaited decision gets a reminder at half time and an expiry at full time.
 
-Two store deadline rows per awaited (seat, decision): `remind:<kind>:<seat>` and
-`expire:<kind>:<seat>`. A decision still awaited after a commit (same seat, kind and detail:
-placing cards while the others place, carrying out the same card move after move) keeps its
-time; a new decision (the next card, a Hit+ target) starts a new clock.
+Two store deadline rows per awaited decision, named by the seat and the decision's id
+(`engine.legal.decision_key`): `remind:<seat>:<id>` and `expire:<seat>:<id>`. A decision still
+awaited after a change has the same id and keeps its time (placing cards while the others
+place, the same part of a card carried out move after move); a new decision has a new id and
+a new clock (the next turn's placement, the next part of a card, a Hit+ target).
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.store import Awaited, Deadline
+from engine import Await
 
 DEFAULT_HOURS = 24.0
 
@@ -46,55 +48,84 @@ def window_hours(hours: float, setting: float | None = None) -> float:
 
 @dataclass(frozen=True, slots=True)
 class DeadlineKey:
+    """A deadline row's key: `remind:<seat>:<decision id>` or `expire:<seat>:<decision id>`.
+    Databases written before decision ids name the kind instead (`expire:<kind>:<seat>`):
+    such a key reads with `decision` None and stands for the seat's decision of that kind."""
+
     stage: str  # remind or expire
-    kind: str
     seat: int
+    decision: str | None = None
+    kind: str | None = None
 
     @classmethod
     def parse(cls, key: str) -> DeadlineKey | None:
-        parts = key.split(":")
-        if len(parts) != 3 or parts[0] not in ("remind", "expire") or not parts[2].isdigit():
+        parts = key.split(":", 2)
+        if len(parts) != 3 or parts[0] not in ("remind", "expire"):
             return None
-        return cls(parts[0], parts[1], int(parts[2]))
+        stage, first, rest = parts
+        if first.isdigit() and rest:
+            return cls(stage, int(first), decision=rest, kind=rest.split(":", 1)[0])
+        if rest.isdigit() and first:
+            return cls(stage, int(rest), kind=first)
+        return None
+
+    @classmethod
+    def of(cls, stage: str, a: Await) -> DeadlineKey:
+        return cls(stage, a.seat, decision=a.key, kind=a.kind)
+
+    def names(self, a: Await) -> bool:
+        """Whether this deadline is for the awaited decision `a`."""
+        if a.seat != self.seat:
+            return False
+        return a.key == self.decision if self.decision is not None else a.kind == self.kind
 
     def __str__(self) -> str:
-        return f"{self.stage}:{self.kind}:{self.seat}"
+        if self.decision is None:
+            return f"{self.stage}:{self.kind}:{self.seat}"
+        return f"{self.stage}:{self.seat}:{self.decision}"
 
 
 def plan(
-    awaited: Iterable[tuple[int, str, str]],
+    awaited: Iterable[Await],
     users: Mapping[int, int],
     previous: Iterable[Deadline | Awaited],
     *,
-    still: Iterable[tuple[int, str, str]] = (),
     now: datetime,
     hours: float,
     window: float | None = None,
 ) -> list[Awaited]:
-    """The deadlines after a commit. `awaited` are the (seat, kind, detail) decisions now
-    awaited, `users` maps seats to user ids, `previous` the deadlines before the commit, and
-    `still` the decisions awaited before it: one awaited before and after is the same decision
-    and keeps its time; a new one gets a fresh clock. The WINDOW_KINDS run on `window` hours
-    (else `window_hours(hours)`)."""
-    kept = {(d.key, d.user_id): d.due for d in previous}
-    ongoing = set(still)
+    """The deadlines after a change: a reminder and an expiry for each awaited decision. One
+    that had its deadline before (the same decision id, or in a database written before decision
+    ids the same seat and kind) keeps it; a new one gets the whole time from `now`. The
+    WINDOW_KINDS run on `window` hours (else `window_hours(hours)`). `previous` empty: every
+    clock starts afresh (a rollback)."""
+    kept: dict[tuple[str, int], datetime] = {}
+    legacy: dict[tuple[str, int, str, int], datetime] = {}  # (stage, seat, kind, user)
+    for d in previous:
+        key = DeadlineKey.parse(d.key)
+        if key is None:
+            continue
+        if key.decision is None:
+            legacy[(key.stage, key.seat, key.kind or "", d.user_id)] = d.due
+        else:
+            kept[(d.key, d.user_id)] = d.due
     full = timedelta(hours=hours)
     short = timedelta(hours=window if window is not None else window_hours(hours))
     out: list[Awaited] = []
-    seen: set[tuple[int, str]] = set()
-    for seat, kind, detail in awaited:
-        user = users.get(seat)
-        if user is None or (seat, kind) in seen:
-            continue  # one clock per seat and kind
-        seen.add((seat, kind))
-        span = short if kind in WINDOW_KINDS else full
-        remind, expire = f"remind:{kind}:{seat}", f"expire:{kind}:{seat}"
-        due = kept.get((expire, user)) if (seat, kind, detail) in ongoing else None
+    seen: set[str] = set()
+    for a in awaited:
+        user = users.get(a.seat)
+        if user is None or a.key in seen:
+            continue
+        seen.add(a.key)
+        span = short if a.kind in WINDOW_KINDS else full
+        remind, expire = str(DeadlineKey.of("remind", a)), str(DeadlineKey.of("expire", a))
+        due = kept.get((expire, user)) or legacy.get(("expire", a.seat, a.kind, user))
         if due is None:
             out += [Awaited(remind, user, now + span / 2), Awaited(expire, user, now + span)]
         else:
-            out += [Awaited(remind, user, kept.get((remind, user), due - span / 2)),
-                    Awaited(expire, user, due)]
+            was = kept.get((remind, user)) or legacy.get(("remind", a.seat, a.kind, user))
+            out += [Awaited(remind, user, was or due - span / 2), Awaited(expire, user, due)]
     return out
 
 
@@ -103,6 +134,10 @@ def unchanged(previous: Iterable[Deadline | Awaited], new: Iterable[Awaited]) ->
     return {(d.key, d.user_id, d.due) for d in previous} == {(a.key, a.user_id, a.due) for a in new}
 
 
-def due_of(deadlines: Iterable[Deadline | Awaited], seat: int, kind: str) -> datetime | None:
-    key = f"expire:{kind}:{seat}"
-    return next((d.due for d in deadlines if d.key == key), None)
+def due_of(deadlines: Iterable[Deadline | Awaited], a: Await) -> datetime | None:
+    """When the awaited decision `a` runs out, if it has a deadline."""
+    for d in deadlines:
+        key = DeadlineKey.parse(d.key)
+        if key is not None and key.stage == "expire" and key.names(a):
+            return d.due
+    return None

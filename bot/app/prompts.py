@@ -1,15 +1,16 @@
 """What to ask an awaited player, and how a player's private things read.
 
-`choices(state, seat)` is the short list of answers offered as buttons or a select for the
-decision the seat is awaited for. Each answer carries a `stamp` of itself in its context; a
-press names (game, seat, version, stamp) and is carried out only if the same answer is still
-on offer — at the same version, or for the LENIENT decisions at any version.
+`choices(state, decision)` is the short list of answers offered as buttons or a select for one
+decision (an `engine.Await`, by default the first the seat is awaited for). Each answer carries
+a `stamp`: 8 hex digits naming the decision (its id, `engine.legal.decision_key`) and 8 naming
+the answer. A press names (game, seat, version, stamp) and is carried out only while that
+decision is still open and the same answer is on offer for it, whatever the version.
 """
 from __future__ import annotations
 
 import hashlib
 
-from engine import GameState, awaiting, legal_commands
+from engine import Await, GameState, awaiting, legal_commands
 from engine import commands as C
 from engine.legal import plan_options
 from engine.view import CardView, Mine, private_view
@@ -135,20 +136,21 @@ def placing(st: GameState, seat: int) -> str:
     return waiting[0] if waiting else st.force_of_seat(seat)[0].id
 
 
-def stamp(st: GameState, kind: str, command: str) -> str:
-    """A short fingerprint of one offered answer in its context (turn, phase, card in play):
-    a press made at an older version still counts for the decisions several players answer
-    at once (see LENIENT) if this fingerprint is unchanged."""
-    card = st.active.card if st.active is not None else ""
-    body = f"{st.turn}:{st.phase}:{kind}:{card}:{command}"
-    return hashlib.blake2s(body.encode(), digest_size=4).hexdigest()
+def tag(text: str) -> str:
+    """Eight hex digits standing for a decision id or an answer (a custom id has 100 characters)."""
+    return hashlib.blake2s(text.encode(), digest_size=4).hexdigest()
 
 
-# Decisions whose offered answers stay valid while other players act: simultaneous placement,
-# the held-card window (several players at once), and done/pass of the card in play (the
-# player's own actions must not turn his "pass" button stale). Every other answer (Hit+,
-# fight, capture, declare, pay, release) is tied to the exact version it was offered at.
-LENIENT = {"place", "unhold", "act"}
+def stamp(decision: str, command: str) -> str:
+    """An offered answer's stamp: the tag of its decision, then the tag of the answer to it."""
+    return tag(decision) + tag(f"{decision}\n{command}")
+
+
+def stamp_decision(stamp_: str) -> str | None:
+    """The decision tag a stamp carries; None for a stamp of another form (a button sent before
+    stamps named their decision)."""
+    ok = len(stamp_) == 16 and all(c in "0123456789abcdef" for c in stamp_)
+    return stamp_[:8] if ok else None
 
 # The react / preempt windows and a preempt's follow-up: asked only of a player holding a live
 # card (the engine opens a window only then). A preempt can name many subsets of the enemy's
@@ -158,14 +160,12 @@ WINDOWS = ("react", "preempt", "then")
 WINDOW_CHOICES = 8
 
 
-def choices(st: GameState, seat: int, limit: int = MAX_CHOICES) -> tuple[Choice, ...]:
-    """The short list of answers for what `seat` is asked now (empty if none fits); a front
-    end offers the first MAX_CHOICES and finds a pick again by its stamp."""
-    kind = decision(st, seat)
-    if kind is None:
-        return ()
+def choices(st: GameState, decision: Await, limit: int = MAX_CHOICES) -> tuple[Choice, ...]:
+    """The short list of answers to one decision (empty if none fits); a front end offers the
+    first MAX_CHOICES and finds a pick again by its stamp."""
+    seat, kind = decision.seat, decision.kind
     if kind == "place":
-        cmds: list[C.Cmd] = list(plan_options(st, placing(st, seat), limit=max(limit * 4, 100)))
+        cmds: list[C.Cmd] = list(plan_options(st, decision.force, limit=max(limit * 4, 100)))
     elif kind == "act":
         # actions go by /act; the buttons only finish (the engine refuses a finish too early)
         cmds = [C.Done(seat=seat), C.Pass(seat=seat)]
@@ -181,7 +181,7 @@ def choices(st: GameState, seat: int, limit: int = MAX_CHOICES) -> tuple[Choice,
         if text in seen:
             continue
         seen.add(text)
-        out.append(Choice(label=_trim(label(st, cmd)), command=text, stamp=stamp(st, kind, text)))
+        out.append(Choice(label=_trim(label(st, cmd)), command=text, stamp=stamp(decision.key, text)))
         if len(out) == limit:
             break
     return tuple(out)

@@ -73,17 +73,21 @@ class ImageRequest:
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """One answer offered as a button or select option; `command` is its script line."""
+    """One answer offered as a button or select option; `command` is its script line. `stamp`
+    is 16 hex digits: the tag of the decision it answers, then the tag of the answer
+    (prompts.stamp); a front end hands it back with the press."""
 
     label: str
     command: str
-    stamp: str = ""  # fingerprint of the answer in its context (prompts.stamp)
+    stamp: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class Prompt:
-    """Ask one seat for a decision. The choices are numbered by position; a front end names
-    a pick by (game_id, seat, version, index), and a pick at another version is refused."""
+    """Ask one seat for a decision: `decision` is its id (engine.legal.decision_key), `version`
+    the game's version it was drawn at. A front end names a pick by (game_id, seat, version,
+    choice.stamp); the pick counts while that decision is open, whatever the version, and a
+    second press of it, or a press once it is answered, is refused as already done."""
 
     game_id: int
     version: int
@@ -93,6 +97,7 @@ class Prompt:
     text: str
     choices: tuple[Choice, ...] = ()
     due: datetime | None = None
+    decision: str = ""
 
 
 @dataclass(frozen=True, slots=True)

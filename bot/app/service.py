@@ -13,13 +13,15 @@ only thing that changes a game. Nothing here knows Discord: users are ints.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import random
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from engine import (
     Catalog,
@@ -35,7 +37,7 @@ from engine import (
 )
 from engine.commands import Cmd, Plan
 from engine.hidden_deployment import public_text  # waiting lines are public: no hidden man's name or card
-from engine.legal import default_command
+from engine.legal import Await, answerable, default_for
 from engine.script import parse_line
 from engine.setup import budget, check_force
 from engine.undo import undoable
@@ -43,7 +45,7 @@ from engine.undo import undoable
 from bot.app import battlefield_words, eventlog, prompts, suggest, vehicle_words
 from bot.app.deadlines import DEFAULT_HOURS, DeadlineKey, Hours, due_of, plan, unchanged, window_hours
 from bot.app.documents import Lobby, LobbyDoc, LobbySeat, StateCodec, force_text, parse_force
-from bot.app.errors import NoGame, NotYours, OutOfDate, Refused
+from bot.app.errors import AlreadyDone, NoGame, NotYours, OutOfDate, Refused
 from bot.app.replies import Caller, ImageRequest, Private, Prompt, Replies, Waiting, Where
 from bot.store import (
     Awaited,
@@ -54,6 +56,7 @@ from bot.store import (
     GameStore,
     GameSummary,
     Seat,
+    SeatDecision,
     SnapshotNotFound,
     StoredGame,
     VersionConflict,
@@ -61,8 +64,12 @@ from bot.store import (
 
 log = logging.getLogger(__name__)
 
-RETRIES = 3
+RETRIES = 3  # a lobby change against another process's commit
+PLAY_RETRIES = 12  # a command against other processes' commits, with jittered back-off between
+BACKOFF_S = 0.2  # the longest wait between two of those tries
 MAX_SEATS = 4
+LEASE = timedelta(minutes=5)  # a claimed deadline is left to its claimer this long (then retried)
+REPEAT = timedelta(seconds=5)  # the same typed command sent twice within this is one command
 
 
 def _utc_now() -> datetime:
@@ -79,6 +86,7 @@ class _Cached:
     state: GameState
     deadlines: list[Deadline | Awaited]
     hours: float
+    decisions: dict[int, SeatDecision]
 
 
 @dataclass(slots=True)
@@ -88,6 +96,7 @@ class _Loaded:
     state: GameState | None = None
     deadlines: list[Deadline | Awaited] = field(default_factory=list)
     hours: float = DEFAULT_HOURS
+    decisions: dict[int, SeatDecision] = field(default_factory=dict)  # by seat: last asked, last answered
 
     @property
     def id(self) -> int:
@@ -98,6 +107,29 @@ class _Loaded:
 
     def users(self) -> dict[int, int]:
         return {s.seat_index: s.user_id for s in self.game.seats}
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """A player's command as the seat's decision record keeps it: the decision it answered
+    (None: it left his decisions open), its text, when it was sent (if the front end knows)."""
+
+    seat: int
+    decision: str | None
+    command: str
+    sent_at: datetime | None
+
+
+@dataclass(slots=True)
+class _Next:
+    """What follows a change, worked out before it is committed: the deadlines, whom the game
+    waits for, the prompts to send, each seat's decision record and the records that changed."""
+
+    awaited: list[Awaited]
+    waiting: list[Waiting]
+    asks: list[Prompt]
+    decisions: dict[int, SeatDecision]
+    changed: list[SeatDecision]
 
 
 class GameService:
@@ -121,6 +153,7 @@ class GameService:
         self._cache_size = cache_size
         # legal commands per (game, version, seat): autocomplete asks for them on every keystroke
         self._legal_cache: OrderedDict[tuple[int, int, int], list[Cmd]] = OrderedDict()
+        self._jitter = random.Random()  # back-off between tries against other processes
         # set by the front end to record finished campaign games (bot.app.campaign.CampaignService)
         self.campaigns = None
 
@@ -128,48 +161,42 @@ class GameService:
 
     async def resolve(self, caller: Caller, where: Where, *, finished_ok: bool = False) -> int:
         """The game a command is about: the one named, else the only unfinished game in the
-        channel (or the private thread) it was given in, else the caller's only game; for
-        reading (`finished_ok`), else the channel's most recent finished game."""
+        channel (or the private thread) it was given in, else — in a channel whose games have
+        all ended — for reading (`finished_ok`) the latest of them, for playing a refusal that
+        says it is over; else the caller's only unfinished game."""
         if where.game_id is not None:
             return where.game_id
-        here: list[GameSummary] = []
         spot = where.thread_id or where.channel_id
         if spot is not None:
             here = await self.store.games_in_channel(spot)
-            if not here:  # a player's private thread names its game
-                owner = await self.store.get_setting(f"channel:{spot}", "game")
-                if owner is not None:
-                    return int(owner)
-        if not here:
-            mine = await self.my_games(caller)
-            if len(mine) == 1:
-                return mine[0].id
-            here = mine
-        if len(here) == 1:
-            return here[0].id
-        if not here and finished_ok and spot is not None:
+            if len(here) == 1:
+                return here[0].id
+            if here:
+                raise NoGame(self._several(here))
+            owner = await self.store.get_setting(f"channel:{spot}", "game")  # a player's private thread
+            if owner is not None:
+                return int(owner)
             ended = await self.store.games_in_channel(spot, include_finished=True)
             if ended:
-                return ended[-1].id
-        if not here:
+                if finished_ok:
+                    return ended[-1].id
+                raise NoGame(_over(ended[-1]) + " To play another game, name it with the game option.")
+        mine = await self.my_games(caller)
+        if len(mine) == 1:
+            return mine[0].id
+        if not mine:
             raise NoGame("There is no game here. Start one with /game new, or name one with the "
                          "game option.")
-        listed = ", ".join(f"#{g.id} ({g.scenario_id})" for g in here[:10])
-        raise NoGame(f"Several games could be meant: {listed}. Name one with the game option.")
+        raise NoGame(self._several(mine))
+
+    @staticmethod
+    def _several(games: list[GameSummary]) -> str:
+        listed = ", ".join(f"#{g.id} ({g.scenario_id})" for g in games[:10])
+        return f"Several games could be meant: {listed}. Name one with the game option."
 
     async def my_games(self, caller: Caller) -> list[GameSummary]:
-        """Unfinished games the caller sits in (from his user index, checked against seats)."""
-        ids = await self.store.get_setting(f"user:{caller.user_id}", "games", [])
-        out = []
-        for gid in ids:
-            try:
-                game = await self.store.load_game(gid)
-            except GameNotFound:
-                continue
-            if game.status in (GameStatus.LOBBY, GameStatus.ACTIVE) and any(
-                    s.user_id == caller.user_id for s in game.seats):
-                out.append(game)
-        return out
+        """Unfinished games the caller holds a seat in (lobbies included)."""
+        return await self.store.games_of_user(caller.user_id)
 
     async def games_for(self, caller: Caller, where: Where) -> list[GameSummary]:
         """Games to offer in a `game` option: this channel's unfinished games, then the caller's."""
@@ -182,35 +209,36 @@ class GameService:
             seen.setdefault(g.id, g)
         return list(seen.values())
 
-    async def _index(self, user_id: int, game_id: int, add: bool) -> None:
-        scope = f"user:{user_id}"
-        ids = [g for g in await self.store.get_setting(scope, "games", []) if g != game_id]
-        await self.store.set_setting(scope, "games", ids + [game_id] if add else ids)
-
     # ================================================================== loading and caching
 
     async def _load(self, game_id: int, *, cached: bool = False) -> _Loaded:
         """The game as stored; with `cached`, the parsed game this process last committed, if
         any (the commit's version check catches a game changed elsewhere)."""
-        hit = self._cache.get(game_id)
-        if cached and hit is not None:
-            self._cache.move_to_end(game_id)
-            return _Loaded(hit.game, state=hit.state, deadlines=hit.deadlines, hours=hit.hours)
+        if cached:
+            hit = self._cache.get(game_id)
+            if hit is not None:
+                self._cache.move_to_end(game_id)
+                return _Loaded(hit.game, state=hit.state, deadlines=hit.deadlines, hours=hit.hours,
+                               decisions=hit.decisions)
         try:
             game = await self.store.load_game(game_id)
         except GameNotFound:
             raise NoGame(f"There is no game #{game_id}.") from None
         if game.state.startswith('{"lobby"'):
             return _Loaded(game, lobby=LobbyDoc.model_validate_json(game.state).lobby)
+        # other tasks may have changed the cache while the store was read: look it up only now
+        hit = self._cache.get(game_id)
         if hit is not None and hit.game.version == game.version:
             self._cache.move_to_end(game_id)
-            return _Loaded(game, state=hit.state, deadlines=hit.deadlines, hours=hit.hours)
+            return _Loaded(game, state=hit.state, deadlines=hit.deadlines, hours=hit.hours,
+                           decisions=hit.decisions)
         state = await self._parse(game.state)
         deadlines: list[Deadline | Awaited] = list(await self.store.deadlines(game_id))
+        decisions = {d.seat: d for d in await self.store.decisions(game_id)}
         hours = Hours(float(await self.store.get_setting(f"game:{game_id}", "deadline_hours", DEFAULT_HOURS)),
                       await self.store.get_setting(f"game:{game_id}", "window_hours"))  # react/preempt clock
-        self._remember(game, state, deadlines, hours)
-        return _Loaded(game, state=state, deadlines=deadlines, hours=hours)
+        self._remember(game, state, deadlines, hours, decisions)
+        return _Loaded(game, state=state, deadlines=deadlines, hours=hours, decisions=decisions)
 
     async def _parse(self, text: str) -> GameState:
         ref, data = self._codec.split(text)
@@ -233,8 +261,12 @@ class GameService:
         loaded = await self._load(game_id)
         return loaded.state
 
-    def _remember(self, game: StoredGame, state: GameState, deadlines: list, hours: float) -> None:
-        self._cache[game.id] = _Cached(replace(game, state=""), state, deadlines, hours)
+    def _remember(self, game: StoredGame, state: GameState, deadlines: list, hours: float,
+                  decisions: dict[int, SeatDecision]) -> None:
+        held = self._cache.get(game.id)
+        if held is not None and held.game.version > game.version:
+            return  # a read that started before this process's own later commit
+        self._cache[game.id] = _Cached(replace(game, state=""), state, deadlines, hours, decisions)
         self._cache.move_to_end(game.id)
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
@@ -282,8 +314,6 @@ class GameService:
             await self.store.set_setting(f"game:{game.id}", "deadline_hours", deadline_hours)
         if window_hours is not None:
             await self.store.set_setting(f"game:{game.id}", "window_hours", window_hours)
-        if side is not None:
-            await self._index(caller.user_id, game.id, add=True)
         log.info("game %d created (%s)", game.id, scenario)
         hours = deadline_hours or DEFAULT_HOURS
         r = Replies(game_id=game.id, version=game.version, channel_id=where.thread_id or where.channel_id)
@@ -357,7 +387,6 @@ class GameService:
             body = eventlog.envelope("joined", user=caller.user_id, name=caller.name, side=chosen)
             return [body], [line, self._seats_line(lobby)], Replies()
         r = await self._lobby_change(caller, where, change)
-        await self._index(caller.user_id, r.game_id, add=True)
         r.ephemeral.append(f"You play {side.upper()} in game #{r.game_id}. `/game forces` picks "
                            "your soldiers; otherwise you take a share of the scenario's squad.")
         return r
@@ -371,7 +400,6 @@ class GameService:
             body = eventlog.envelope("left", user=caller.user_id)
             return [body], [f"{caller.name} leaves the game.", self._seats_line(lobby)], Replies()
         r = await self._lobby_change(caller, where, change)
-        await self._index(caller.user_id, r.game_id, add=False)
         r.ephemeral.append(f"You left game #{r.game_id}.")
         return r
 
@@ -431,12 +459,10 @@ class GameService:
                 raise Refused(f"Game #{gid} cannot start yet: {exc}") from None
             state = self._codec.shared(state)
             seats = self._lobby_seats(lobby)
-            users = {s.seat_index: s.user_id for s in seats}
             hours = Hours(float(await self.store.get_setting(f"game:{gid}", "deadline_hours", DEFAULT_HOURS)),
                           await self.store.get_setting(f"game:{gid}", "window_hours"))  # react/preempt clock
-            now = self.clock()
-            awaited = plan(((a.seat, a.kind, a.detail) for a in awaiting(state)), users, [],
-                           now=now, hours=hours)
+            started = _Loaded(replace(loaded.game, seats=tuple(seats)), state=state, hours=hours)
+            nxt = self._next(started, state, fresh=True)
             await self._keep_setup(state)
             bodies = [eventlog.envelope("started", scenario=lobby.scenario, seed=lobby.seed,
                                         seats=[s.model_dump(mode="json") for s in specs]),
@@ -445,27 +471,29 @@ class GameService:
                 done = await self.store.commit(
                     gid, loaded.game.version, self._codec.dumps(state), bodies,
                     status=GameStatus.ACTIVE, snapshot=eventlog.phase_label(state), seats=seats,
-                    awaited=awaited)
+                    awaited=nxt.awaited, decisions=nxt.changed)
             except VersionConflict:
                 raise Refused("Someone changed the game at the same moment; try again.") from None
             game = replace(loaded.game, version=done.version, status=GameStatus.ACTIVE,
                            seats=tuple(seats), state="")
-            self._remember(game, state, list(awaited), hours)
+            self._remember(game, state, list(nxt.awaited), hours, nxt.decisions)
             log.info("game %d started with %d players", gid, len(seats))
-            r = self._outcome(game, None, state, events, version=done.version,
-                              deadlines=awaited, board=True)
+            r = self._outcome(game, None, state, events, version=done.version, nxt=nxt, board=True)
             r.public.insert(0, f"**Game #{gid} begins.**")
             return r
 
     # ================================================================== playing
 
     async def command(self, caller: Caller, where: Where, command: str | Cmd, *,
-                      version: int | None = None) -> Replies:
+                      version: int | None = None, sent_at: datetime | None = None) -> Replies:
         """Carry out one engine command for the caller's seat: a script line (`"move 101 12A"`,
-        soldier names allowed) or a command model (its seat is replaced by the caller's)."""
+        soldier names allowed) or a command model (its seat is replaced by the caller's).
+        `sent_at`: when the player sent it, if the front end knows (a Discord interaction's
+        creation time); the same command sent twice within REPEAT is carried out once."""
         gid = await self.resolve(caller, where)
 
-        def make(state: GameState, seat: int) -> Cmd:
+        def make(loaded: _Loaded, seat: int) -> Cmd:
+            state = loaded.state
             if isinstance(command, str):
                 cmd = parse_line(state, command, seat)
             else:
@@ -475,52 +503,67 @@ class GameService:
                 fid = vehicle_words.deck_for(state, seat, cmd.force)
                 if fid is not None:
                     cmd = cmd.model_copy(update={"force": fid})
+            last = loaded.decisions.get(seat)
+            if (sent_at is not None and last is not None and last.sent_at is not None
+                    and last.command == str(cmd) and abs(sent_at - last.sent_at) <= REPEAT):
+                raise AlreadyDone("Already done: the same command came twice within a few seconds, and "
+                                  "was carried out once. Nothing was changed this time.")
             return cmd
 
-        return await self._play(caller, gid, make, version=version)
+        return await self._play(caller, gid, make, version=version, sent_at=sent_at, typed=True)
 
     async def plan(self, caller: Caller, where: Where, cards: list[str | None], *,
-                   deck: str | None = None, extra: str | None = None) -> Replies:
+                   deck: str | None = None, extra: str | None = None,
+                   sent_at: datetime | None = None) -> Replies:
         """Place one card per phase (None: leave a phase empty); `"1-C3:move"` declares the
         action of a multi-action card; `deck` ("squad", a plate, a deck id) says which of the
         caller's decks when he has a squad and vehicles; `extra` an officer's extra cards as
         "PHASE=CARD" pairs ("2=101-C3 3=102-C1", the leading + optional). Changeable until
-        everyone has placed."""
+        everyone has placed; the placement already standing again is already done."""
         words = [c.strip() if c and c.strip() else "-" for c in cards]
         words += ["+" + w.lstrip("+") for w in (extra or "").replace(",", " ").split()]
         head = f"plan for {deck.strip()} " if deck and deck.strip() else "plan "
-        return await self.command(caller, where, head + " ".join(words))
+        return await self.command(caller, where, head + " ".join(words), sent_at=sent_at)
 
     async def choose(self, caller: Caller, game_id: int, seat: int, version: int,
                      stamp: str) -> Replies:
-        """A pressed button or select option: the answer `stamp` offered to `seat` at `version`."""
-        def make(state: GameState, mine: int) -> Cmd:
+        """A pressed button or select option: the answer `stamp` offered to `seat` in a prompt
+        drawn at `version`. Carried out while the decision it names is open (at any version);
+        refused as already done once the seat has answered that decision, else as out of date."""
+        tag = prompts.stamp_decision(stamp)
+
+        def make(loaded: _Loaded, mine: int) -> Cmd:
             if mine != seat:
                 raise NotYours("These choices are for another player.")
-            kind = prompts.decision(state, seat)
-            pick = next((c for c in prompts.choices(state, seat, limit=400) if c.stamp == stamp), None)
-            if pick is None or kind is None:
-                raise OutOfDate()
-            return parse_line(state, pick.command, seat)
+            st = loaded.state
+            if tag is not None and version <= loaded.game.version:
+                for a in answerable(st, seat):
+                    if prompts.tag(a.key) == tag:
+                        pick = next((c for c in prompts.choices(st, a, limit=400) if c.stamp == stamp), None)
+                        if pick is None:
+                            raise OutOfDate()
+                        return parse_line(st, pick.command, seat)
+                last = loaded.decisions.get(seat)
+                if last is not None and last.answered is not None and prompts.tag(last.answered) == tag:
+                    raise AlreadyDone()
+            raise OutOfDate()
 
-        async def check(loaded: _Loaded) -> None:
-            if loaded.seat_of(caller.user_id) != seat:
-                raise NotYours("These choices are for another player.")
-            kind = prompts.decision(loaded.state, seat)
-            if loaded.game.version != version and kind not in prompts.LENIENT:
-                raise OutOfDate()
+        return await self._play(caller, game_id, make, bound=True)
 
-        return await self._play(caller, game_id, make, precheck=check, bound=True)
-
-    async def _play(self, caller: Caller, gid: int, make: Callable[[GameState, int], Cmd], *,
-                    version: int | None = None, precheck=None, bound: bool = False) -> Replies:
-        bound = bound or version is not None
-        trust_cache = not bound  # a press names a version: judge it on the stored game
-        for _ in range(RETRIES):
+    async def _play(self, caller: Caller, gid: int, make: Callable[[_Loaded, int], Cmd], *,
+                    version: int | None = None, bound: bool = False,
+                    sent_at: datetime | None = None, typed: bool = False) -> Replies:
+        """Carry a command out under the game's lock. A commit that loses to another process is
+        tried again on the stored game, after a jittered pause, up to PLAY_RETRIES times: each
+        try asks `make` and the engine afresh, so a command that no longer makes sense is
+        refused for its own reason. A command bound to `version` is out of date instead."""
+        trust_cache = not (bound or version is not None)  # a press is judged on the stored game
+        conflicts = 0
+        while conflicts < PLAY_RETRIES:
             async with self.locks.for_game(gid):
                 loaded = await self._load(gid, cached=trust_cache)
                 try:
-                    after, events, cmd, mine = await self._try(caller, loaded, make, version, precheck)
+                    after, events, cmd, mine = self._try(caller, loaded, make, version, typed)
                 except Refused:
                     if not trust_cache:
                         raise
@@ -530,22 +573,27 @@ class GameService:
                     continue
                 try:
                     r = await self._commit(loaded, loaded.state, after, events, cmd=cmd, seat=mine,
-                                           user=caller.user_id, by="player")
+                                           user=caller.user_id, by="player", sent_at=sent_at)
                 except VersionConflict:
                     self._forget(gid)
                     trust_cache = False
-                    if bound:
+                    if version is not None:
                         raise OutOfDate() from None
-                    continue
-                r.ephemeral.append(f"Done: `{cmd}`" + prompts.in_words(loaded.state, cmd) + "." + (
-                    " (`/game undo` takes it back.)" if r.undoable else ""))
-                return r
-        raise Refused("Someone acted first, several times over; here is the game now — "
-                      "check `/game status` and try again.")
+                    conflicts += 1
+                else:
+                    r.ephemeral.append(f"Done: `{cmd}`" + prompts.in_words(loaded.state, cmd) + "." + (
+                        " (`/game undo` takes it back.)" if r.undoable else ""))
+                    return r
+            await asyncio.sleep(self._jitter.uniform(0, min(BACKOFF_S, 0.005 * 2 ** conflicts)))
+        log.warning("game %d: a command lost %d times running to other writers", gid, conflicts)
+        raise Refused("The game is very busy right now and your command could not be saved; nothing "
+                      "was changed. Try again in a moment.")
 
-    async def _try(self, caller: Caller, loaded: _Loaded, make, version: int | None, precheck
-                   ) -> tuple[GameState, list, Cmd, int]:
-        """Check who may act and ask the engine; raises Refused with the reason."""
+    def _try(self, caller: Caller, loaded: _Loaded, make: Callable[[_Loaded, int], Cmd],
+             version: int | None, typed: bool = False) -> tuple[GameState, list, Cmd, int]:
+        """Check who may act and ask the engine; raises Refused with the reason, AlreadyDone for
+        a command that would leave the game as it is, or (`typed`) for an answer the game no
+        longer takes that repeats the one the seat gave last."""
         state = loaded.state
         if loaded.game.status != GameStatus.ACTIVE or state is None:
             raise Refused(self._not_active(loaded))
@@ -554,22 +602,42 @@ class GameService:
             raise NotYours(f"You have no seat in game #{loaded.id}; only its players act.")
         if version is not None and version != loaded.game.version:
             raise OutOfDate()
-        if precheck is not None:
-            await precheck(loaded)
         try:
-            cmd = make(state, mine)
-            after, events = apply(state, cmd)
+            cmd = make(loaded, mine)
         except RuleError as exc:
             raise Refused(str(exc)) from None
+        try:
+            after, events = apply(state, cmd)
+        except RuleError as exc:
+            if typed and self._repeated(loaded, mine, cmd):
+                raise AlreadyDone() from None
+            raise Refused(str(exc)) from None
+        if after.model_copy(update={"seq": state.seq, "asked_at": state.asked_at}) == state:
+            raise AlreadyDone()  # the same plan again, a setting it already has: no commit
         return after, events, cmd, mine
 
+    @staticmethod
+    def _repeated(loaded: _Loaded, seat: int, cmd: Cmd) -> bool:
+        """Whether `cmd` is the seat's last command again, given after the decision it settled
+        has gone with no other of its kind open for him (`keep`, `skip`, `hitplus 5` twice)."""
+        last = loaded.decisions.get(seat)
+        if last is None or last.command != str(cmd) or last.answered is None:
+            return False
+        kind = last.answered.split(":", 1)[0]
+        return all(a.kind != kind for a in answerable(loaded.state, seat))
+
     async def _commit(self, loaded: _Loaded, before: GameState, after: GameState, events, *,
-                      cmd: Cmd, seat: int, user: int, by: str) -> Replies:
+                      cmd: Cmd, seat: int, user: int, by: str, sent_at: datetime | None = None) -> Replies:
         gid = loaded.id
         can_undo = by == "player" and undoable(before, after, events)
         bodies = [eventlog.command_envelope(cmd, seat=seat, user=user, by=by, undoable=can_undo),
                   *eventlog.engine_events(events)]
-        r = await self._write(loaded, before, after, events, bodies)
+        answer = None
+        if by == "player":  # the decision he was awaited for that this command settled, if any
+            still = {a.key for a in awaiting(after) if a.seat == seat}
+            gone = next((a.key for a in awaiting(before) if a.seat == seat and a.key not in still), None)
+            answer = _Answer(seat, gone, str(cmd), sent_at)
+        r = await self._write(loaded, before, after, events, bodies, answer=answer)
         r.undoable = can_undo
         if r.ended:
             r.public += await self._settle_campaign(gid, after, Caller(user, ""))
@@ -608,40 +676,60 @@ class GameService:
             events=[eventlog.envelope("created", scenario=prepared.scenario, by=caller.user_id,
                                       campaign=prepared.campaign_id)])
         await self.store.set_setting(f"game:{game.id}", "campaign", prepared.campaign_id)
-        for u in set(prepared.users):
-            await self._index(u, game.id, add=True)
         r = await self.start(caller, Where(game_id=game.id))
         r.public.insert(0, f"Campaign #{prepared.campaign_id}, step {prepared.step}.")
         return r
 
     async def _write(self, loaded: _Loaded, before: GameState | None, after: GameState, events,
                      bodies: list[str], *, snapshot: bool | None = None,
-                     fresh: bool = False) -> Replies:
-        """Commit `after` with its log bodies, deadlines, snapshot and status; build Replies.
-        `before` None (a rollback) re-sends every desk and prompt; `fresh` restarts every clock."""
+                     answer: _Answer | None = None) -> Replies:
+        """Commit `after` with its log bodies, deadlines, snapshot, status and the seats'
+        decision records; build Replies."""
         gid = loaded.id
         over = after.step == "over"
         phase_moved = before is None or (before.turn, before.phase) != (after.turn, after.phase)
         take = (phase_moved and not over) if snapshot is None else snapshot
-        users = loaded.users()
-        previous = [] if fresh else loaded.deadlines
-        awaited = [] if over else plan(
-            ((a.seat, a.kind, a.detail) for a in awaiting(after)), users, previous,
-            still=() if before is None else ((a.seat, a.kind, a.detail) for a in awaiting(before)),
-            now=self.clock(), hours=loaded.hours)
+        nxt = self._next(loaded, after, answer=answer)
         done = await self.store.commit(
             gid, loaded.game.version, self._codec.dumps(after), bodies,
             status=GameStatus.FINISHED if over else None,
             snapshot=eventlog.phase_label(after) if take else None,
-            awaited=None if not fresh and unchanged(previous, awaited) else awaited)
+            awaited=None if unchanged(loaded.deadlines, nxt.awaited) else nxt.awaited,
+            decisions=nxt.changed)
         game = replace(loaded.game, version=done.version, state="",
                        status=GameStatus.FINISHED if over else GameStatus.ACTIVE)
-        self._remember(game, after, list(awaited), loaded.hours)
-        return self._outcome(game, before, after, events, version=done.version,
-                             deadlines=awaited, board=phase_moved or over)
+        self._remember(game, after, list(nxt.awaited), loaded.hours, nxt.decisions)
+        return self._outcome(game, before, after, events, version=done.version, nxt=nxt,
+                             board=phase_moved or over)
+
+    def _next(self, loaded: _Loaded, after: GameState, *, fresh: bool = False,
+              answer: _Answer | None = None) -> _Next:
+        """What the change from `loaded` to `after` (committed as the next version) brings: the
+        deadlines (a decision awaited before keeps its own, a new one gets the whole time), and
+        a prompt for each awaited player whose last prompt was for another decision than the one
+        he is awaited for now (all of them if `fresh`: a start, a rollback)."""
+        version = loaded.game.version + 1
+        users = loaded.users()
+        decisions = dict(loaded.decisions)
+        if answer is not None:
+            was = decisions.get(answer.seat, SeatDecision(answer.seat))
+            used = answer.decision is not None and was.asked == answer.decision
+            decisions[answer.seat] = replace(
+                was, answered=answer.decision or was.answered, command=answer.command, sent_at=answer.sent_at,
+                # his prompt for the decision he has just settled is used up: should that decision
+                # come back (an undo), he is asked again
+                asked=None if used else was.asked, asked_version=None if used else was.asked_version)
+        awaited = [] if after.step == "over" else plan(
+            awaiting(after), users, [] if fresh else loaded.deadlines, now=self.clock(), hours=loaded.hours)
+        waiting, asks = self._asks(loaded.id, version, after, users, awaited, decisions, everyone=fresh)
+        for p in asks:
+            decisions[p.seat] = replace(decisions.get(p.seat, SeatDecision(p.seat)),
+                                        asked=p.decision, asked_version=version)
+        changed = [d for seat, d in sorted(decisions.items()) if loaded.decisions.get(seat) != d]
+        return _Next(awaited, waiting, asks, decisions, changed)
 
     def _outcome(self, game: GameSummary, before: GameState | None, after: GameState, events, *,
-                 version: int, deadlines, board: bool) -> Replies:
+                 version: int, nxt: _Next, board: bool) -> Replies:
         """Replies after a change: the public story, each seat's private news, the prompts."""
         users = {s.seat_index: s.user_id for s in getattr(game, "seats", ())}
         r = Replies(game_id=game.id, version=version, channel_id=game.thread_id or game.channel_id)
@@ -658,31 +746,34 @@ class GameService:
         if after.step == "over":
             r.ended = True
             return r
-        r.waiting, r.prompts = self._asks(game.id, version, before, after, users, deadlines)
+        r.waiting, r.prompts = nxt.waiting, nxt.asks
         return r
 
-    def _asks(self, gid: int, version: int, before: GameState | None, after: GameState,
-              users: dict[int, int], deadlines, everyone: bool = False) -> tuple[list[Waiting], list[Prompt]]:
-        now_awaited = awaiting(after)
-        # what each seat was asked before: his first awaited decision (a seat with a squad and
-        # vehicles places for one deck after another, and is asked afresh for each)
-        was = set({a.seat: (a.seat, a.kind, a.detail, a.force)
-                   for a in reversed(awaiting(before))}.values()) if before is not None else set()
-        waiting = [Waiting(users.get(a.seat, 0), a.seat, after.seats[a.seat].name, public_text(after, a.detail),
-                           due_of(deadlines, a.seat, a.kind)) for a in now_awaited]
-        asks, asked = [], set()
+    def _asks(self, gid: int, version: int, st: GameState, users: Mapping[int, int], deadlines,
+              held: Mapping[int, SeatDecision], *, everyone: bool = False,
+              only: int | None = None) -> tuple[list[Waiting], list[Prompt]]:
+        """Whom the game waits for, and a prompt for each awaited seat (`only` that one) whose
+        last prompt (`held`) asked another decision than his first awaited one now — for every
+        awaited seat if `everyone`."""
+        now_awaited = awaiting(st)
+        waiting = [Waiting(users.get(a.seat, 0), a.seat, st.seats[a.seat].name, public_text(st, a.detail),
+                           due_of(deadlines, a)) for a in now_awaited]
+        asks: list[Prompt] = []
+        asked: set[int] = set()
         for a in now_awaited:
-            if a.seat in asked or a.seat not in users:
+            if a.seat in asked or a.seat not in users or only not in (None, a.seat):
                 continue
             asked.add(a.seat)  # one prompt per seat: his first awaited decision
-            fresh = (a.seat, a.kind, a.detail, a.force) not in was
-            strict = a.kind not in prompts.LENIENT
-            if not (everyone or fresh or strict):
+            last = held.get(a.seat)
+            if not everyone and last is not None and last.asked == a.key:
                 continue
-            asks.append(Prompt(gid, version, a.seat, users[a.seat], a.kind,
-                               prompts.prompt_text(after, a.seat, a.kind, a.detail),
-                               prompts.choices(after, a.seat), due_of(deadlines, a.seat, a.kind)))
+            asks.append(self._prompt(gid, version, st, a, users[a.seat], deadlines))
         return waiting, asks
+
+    @staticmethod
+    def _prompt(gid: int, version: int, st: GameState, a: Await, user: int, deadlines) -> Prompt:
+        return Prompt(gid, version, a.seat, user, a.kind, prompts.prompt_text(st, a.seat, a.kind, a.detail),
+                      prompts.choices(st, a), due_of(deadlines, a), decision=a.key)
 
     @staticmethod
     def _panels(gid: int, before: GameState | None, after: GameState) -> list[ImageRequest]:
@@ -709,7 +800,7 @@ class GameService:
         status = loaded.game.status
         if status == GameStatus.LOBBY:
             return f"Game #{loaded.id} has not started yet; the organiser starts it with /game start."
-        return f"Game #{loaded.id} is {status.value}."
+        return _over(loaded.game)
 
     # ================================================================== taking back
 
@@ -779,20 +870,21 @@ class GameService:
                 raise Refused(self._not_active(loaded))
             label = label.strip().upper()
             try:
-                await self.store.rollback(gid, loaded.game.version, label, by_user_id=caller.user_id,
-                                          status=GameStatus.ACTIVE)
+                after = await self._parse((await self.store.load_snapshot(gid, label)).state)
+                # the snapshot's decisions are all asked afresh, with whole deadlines, in the
+                # rollback's own transaction (a kill cannot leave them without deadlines)
+                nxt = self._next(loaded, after, fresh=True)
+                done = await self.store.rollback(gid, loaded.game.version, label, by_user_id=caller.user_id,
+                                                 status=GameStatus.ACTIVE, awaited=nxt.awaited,
+                                                 decisions=nxt.changed)
             except SnapshotNotFound:
                 labels = ", ".join(s.label for s in await self.store.snapshots(gid))
                 raise Refused(f"There is no phase {label!r} to go back to; there are: {labels}.") from None
             except VersionConflict:
                 raise Refused("Someone acted first; nothing was rolled back.") from None
-            self._forget(gid)
-            # store.rollback cannot replace deadlines; a second commit of the same state does.
-            reloaded = await self._load(gid)
-            after = reloaded.state
-            assert after is not None
-            r = await self._write(reloaded, None, after, [], [], snapshot=False,
-                                  fresh=True)
+            game = replace(loaded.game, version=done.version, state="", status=GameStatus.ACTIVE)
+            self._remember(game, after, list(nxt.awaited), loaded.hours, nxt.decisions)
+            r = self._outcome(game, None, after, [], version=done.version, nxt=nxt, board=True)
             r.public.insert(0, f"**{caller.name} rolled game #{gid} back to the start of "
                                f"{eventlog.describe_label(label)}.**")
             log.info("game %d rolled back to %s by the organiser", gid, label)
@@ -813,8 +905,6 @@ class GameService:
             except VersionConflict:
                 raise Refused("Someone acted first; try again.") from None
             self._forget(gid)
-        for s in loaded.game.seats:
-            await self._index(s.user_id, gid, add=False)
         log.info("game %d abandoned", gid)
         return Replies(game_id=gid, version=done.version,
                        channel_id=loaded.game.thread_id or loaded.game.channel_id,
@@ -847,7 +937,7 @@ class GameService:
             lines.append(f"Card in play: {v.active.card.id} {v.active.card.title} "
                          f"({v.active.action.upper()}).")
         for a in v.awaiting:
-            due = due_of(loaded.deadlines, a.seat, a.kind)
+            due = due_of(loaded.deadlines, a)
             lines.append(f"Waiting for {v.seats[a.seat].name} to {a.detail}"
                          + (f" (default at {due:%Y-%m-%d %H:%M} UTC)." if due else "."))
         lines += battlefield_words.public_lines(v)  # issue 9: markers and mine tokens face down
@@ -973,78 +1063,84 @@ class GameService:
 
     async def tick(self, now: datetime | None = None) -> list[Replies]:
         """Deadlines due by `now`: a public reminder at half time; at expiry the engine's
-        default for that decision is carried out (docs/app.md lists them)."""
+        default for that decision is carried out (docs/app.md lists them). Each deadline is
+        claimed in the database first, so with several processes on one file each reminder
+        and each default happens once; a claim whose process died is taken again after LEASE."""
         now = now or self.clock()
         out: list[Replies] = []
-        for d in await self.store.due_deadlines(now):
+        for d in await self.store.claim_deadlines(now, LEASE):
             key = DeadlineKey.parse(d.key)
-            if key is None:
-                await self.store.mark_reminded(d.game_id, d.key, d.user_id)
-                continue
-            try:
-                r = await (self._remind(d, key) if key.stage == "remind" else self._expire(d, key))
-            except Refused as exc:
-                log.info("game %d: deadline %s skipped (%s)", d.game_id, d.key, type(exc).__name__)
-                r = None
+            r = None
+            if key is not None:
+                try:
+                    r = await (self._remind(d, key) if key.stage == "remind" else self._expire(d, key))
+                except Refused as exc:
+                    log.info("game %d: deadline %s skipped (%s)", d.game_id, d.key, type(exc).__name__)
             await self.store.mark_reminded(d.game_id, d.key, d.user_id)
             if r is not None:
                 out.append(r)
         return out
 
-    async def _still_awaited(self, d: Deadline, key: DeadlineKey) -> _Loaded | None:
-        loaded = await self._load(d.game_id)
+    @staticmethod
+    def _deadline_for(loaded: _Loaded, d: Deadline, key: DeadlineKey) -> Await | None:
+        """The decision a deadline is for, if the game still awaits it from the same player."""
         if loaded.state is None or loaded.game.status != GameStatus.ACTIVE:
-            return None
-        if not any(a.seat == key.seat and a.kind == key.kind for a in awaiting(loaded.state)):
             return None
         if loaded.users().get(key.seat) != d.user_id:
             return None
-        return loaded
+        return next((a for a in awaiting(loaded.state) if key.names(a)), None)
 
     async def _remind(self, d: Deadline, key: DeadlineKey) -> Replies | None:
-        loaded = await self._still_awaited(d, key)
-        if loaded is None:
+        loaded = await self._load(d.game_id)
+        a = self._deadline_for(loaded, d, key)
+        if a is None:
             return None
         st = loaded.state
-        users = loaded.users()
-        expire = due_of(loaded.deadlines, key.seat, key.kind)
         r = Replies(game_id=loaded.id, version=loaded.game.version,
                     channel_id=loaded.game.thread_id or loaded.game.channel_id)
         r.public.append(f"Reminder: half the time for this decision has gone in game #{loaded.id}.")
-        r.waiting = [Waiting(users[key.seat], key.seat, st.seats[key.seat].name, public_text(st, a.detail), expire)
-                     for a in awaiting(st) if a.seat == key.seat and a.kind == key.kind][:1]
-        _, asks = self._asks(loaded.id, loaded.game.version, None, st, {key.seat: users[key.seat]},
-                             loaded.deadlines, everyone=True)
-        r.prompts = asks
+        r.waiting = [Waiting(d.user_id, a.seat, st.seats[a.seat].name, public_text(st, a.detail),
+                             due_of(loaded.deadlines, a))]
+        # the prompt again, for the same decision: its buttons and the first one's both work
+        _, r.prompts = self._asks(loaded.id, loaded.game.version, st, loaded.users(), loaded.deadlines,
+                                  loaded.decisions, everyone=True, only=a.seat)
         return r
 
     async def _expire(self, d: Deadline, key: DeadlineKey) -> Replies | None:
-        async with self.locks.for_game(d.game_id):
-            loaded = await self._still_awaited(d, key)
-            if loaded is None:
-                return None
-            cmd = default_command(loaded.state, key.seat)
-            if cmd is None:
-                return None
-            try:
-                after, events = apply(loaded.state, cmd)
-            except RuleError as exc:
-                log.warning("game %d: the deadline default for seat %d was refused: %s",
-                            d.game_id, key.seat, exc)
-                return None
-            try:
-                r = await self._commit(loaded, loaded.state, after, events, cmd=cmd, seat=key.seat,
-                                       user=d.user_id, by="deadline")
-            except VersionConflict:
-                self._forget(d.game_id)
-                return None
-        name = loaded.state.seats[key.seat].name
-        what = "places cards by the simple rule" if key.kind == "place" else "takes the default"
-        r.public.insert(0, f"Time is up for {name}: the game {what} for them.")
-        return r
+        """The default for the decision the deadline is for, if it is still awaited: tried again
+        on the stored game when another process commits first (never on the next decision)."""
+        for conflicts in range(PLAY_RETRIES):
+            if conflicts:
+                await asyncio.sleep(self._jitter.uniform(0, min(BACKOFF_S, 0.005 * 2 ** conflicts)))
+            async with self.locks.for_game(d.game_id):
+                loaded = await self._load(d.game_id)
+                a = self._deadline_for(loaded, d, key)
+                cmd = None if a is None else default_for(loaded.state, a)
+                if a is None or cmd is None:
+                    return None
+                try:
+                    after, events = apply(loaded.state, cmd)
+                except RuleError as exc:
+                    log.warning("game %d: the deadline default for seat %d was refused: %s",
+                                d.game_id, a.seat, exc)
+                    return None
+                try:
+                    r = await self._commit(loaded, loaded.state, after, events, cmd=cmd, seat=a.seat,
+                                           user=d.user_id, by="deadline")
+                except VersionConflict:
+                    self._forget(d.game_id)
+                    continue
+            name = loaded.state.seats[a.seat].name
+            what = "places cards by the simple rule" if a.kind == "place" else "takes the default"
+            r.public.insert(0, f"Time is up for {name}: the game {what} for them.")
+            return r
+        log.warning("game %d: the deadline default %s lost %d times running to other writers",
+                    d.game_id, d.key, PLAY_RETRIES)
+        return None
 
     async def resume(self) -> list[Replies]:
-        """After a restart: every active game's awaited players, asked again."""
+        """After a restart: every active game's awaited players, asked again (once: the prompts
+        sent are recorded, so the next change does not ask them a second time)."""
         out = []
         for summary in await self.store.unfinished_games():
             if summary.status != GameStatus.ACTIVE:
@@ -1055,12 +1151,23 @@ class GameService:
                 continue
             if loaded.state is None:
                 continue
-            waiting, asks = self._asks(summary.id, loaded.game.version, None, loaded.state,
-                                       loaded.users(), loaded.deadlines, everyone=True)
-            out.append(Replies(game_id=summary.id, version=loaded.game.version,
+            version = loaded.game.version
+            waiting, asks = self._asks(summary.id, version, loaded.state, loaded.users(), loaded.deadlines,
+                                       loaded.decisions, everyone=True)
+            await self._record_asked(loaded, asks)
+            out.append(Replies(game_id=summary.id, version=version,
                                channel_id=summary.thread_id or summary.channel_id,
                                waiting=waiting, prompts=asks))
         return out
+
+    async def _record_asked(self, loaded: _Loaded, asks: list[Prompt]) -> None:
+        """Prompts sent again without a change to the game (a restart, a player asking): their
+        seats now hold them, if the game has not moved on meanwhile."""
+        news = [replace(loaded.decisions.get(p.seat, SeatDecision(p.seat)), asked=p.decision,
+                        asked_version=p.version) for p in asks]
+        fresh = [d for d in news if loaded.decisions.get(d.seat) != d]
+        if fresh and await self.store.record_decisions(loaded.id, loaded.game.version, fresh):
+            self._forget(loaded.id)
 
     async def waiting(self, caller: Caller, where: Where) -> list[Waiting]:
         """Whom the game waits for now (public)."""
@@ -1071,7 +1178,7 @@ class GameService:
         users = loaded.users()
         return [Waiting(users.get(a.seat, 0), a.seat, loaded.state.seats[a.seat].name,
                         public_text(loaded.state, a.detail),
-                        due_of(loaded.deadlines, a.seat, a.kind)) for a in awaiting(loaded.state)]
+                        due_of(loaded.deadlines, a)) for a in awaiting(loaded.state)]
 
     async def options(self, caller: Caller, where: Where) -> list[str]:
         """The caller's legal commands now, as script lines: hints, autocomplete, scripted play."""
@@ -1189,12 +1296,21 @@ class GameService:
     async def prompts_for(self, caller: Caller, where: Where) -> Replies:
         """Ask the caller again for whatever he is awaited for (a lost DM, a new device)."""
         loaded, seat = await self._seated(caller, where)
-        _, asks = self._asks(loaded.id, loaded.game.version, None, loaded.state,
-                             {seat: caller.user_id}, loaded.deadlines, everyone=True)
-        r = Replies(game_id=loaded.id, version=loaded.game.version, prompts=asks)
+        version = loaded.game.version
+        _, asks = self._asks(loaded.id, version, loaded.state, {seat: caller.user_id},
+                             loaded.deadlines, loaded.decisions, everyone=True, only=seat)
+        await self._record_asked(loaded, asks)
+        r = Replies(game_id=loaded.id, version=version, prompts=asks)
         if not asks:
             r.ephemeral.append("Nothing is waiting for you right now.")
         return r
+
+
+def _over(game: GameSummary) -> str:
+    """A game that has ended, and where to read how."""
+    how = "was abandoned" if game.status == GameStatus.ABANDONED else "is over"
+    return (f"Game #{game.id} {how} ({game.scenario_id}); nothing more can be played in it. "
+            "`/game status`, `/log` and `/board` show how it ended; `/game new` starts another.")
 
 
 def _window_words(hours: float, setting: float | None) -> str:

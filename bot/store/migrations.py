@@ -166,7 +166,35 @@ BEGIN
 END;
 """
 
-MIGRATIONS: tuple[str, ...] = (V1_GAMES_EVENTS_SEATS_SNAPSHOTS, V2_CAMPAIGNS)
+# Issue 14. A player's games are found through his seats (the JSON list of game ids kept per
+# user in settings is gone). A deadline is claimed by one process for a lease before its
+# reminder or default is carried out, so several processes on one file act on it once. Each
+# seat's last prompt and last answer are kept beside the game, written by the commit that
+# sent or carried them out (docs/app.md: prompts derived, not diffed).
+V3_SEATS_BY_USER_DEADLINE_CLAIMS_SEAT_DECISIONS = """
+CREATE INDEX seats_by_user ON seats (user_id);
+
+ALTER TABLE deadlines ADD COLUMN claimed_until TEXT;
+
+CREATE TABLE seat_decisions (
+    game_id       INTEGER NOT NULL REFERENCES games (id),
+    seat          INTEGER NOT NULL CHECK (seat >= 0),
+    asked         TEXT,
+    asked_version INTEGER,
+    answered      TEXT,
+    command       TEXT,
+    sent_at       TEXT,
+    PRIMARY KEY (game_id, seat)
+) STRICT, WITHOUT ROWID;
+
+DELETE FROM settings WHERE scope LIKE 'user:%' AND key = 'games';
+"""
+
+MIGRATIONS: tuple[str, ...] = (
+    V1_GAMES_EVENTS_SEATS_SNAPSHOTS,
+    V2_CAMPAIGNS,
+    V3_SEATS_BY_USER_DEADLINE_CLAIMS_SEAT_DECISIONS,
+)
 
 
 def statements(script: str) -> Iterator[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from os import PathLike
 from typing import Any, Protocol
@@ -107,7 +107,21 @@ class Deadline:
     key: str
     user_id: int
     due: datetime
-    reminded: bool
+    reminded: bool  # its reminder or default has been carried out
+
+
+@dataclass(frozen=True, slots=True)
+class SeatDecision:
+    """What one seat of a game was last asked and last answered, kept in the database so every
+    process knows it: the decision id of his latest prompt and the version it was drawn at; the
+    decision his own last command answered, that command's text and when it was sent."""
+
+    seat: int
+    asked: str | None = None
+    asked_version: int | None = None
+    answered: str | None = None
+    command: str | None = None
+    sent_at: datetime | None = None
 
 
 class StoreError(Exception):
@@ -205,6 +219,11 @@ class GameStore(Protocol):
         """Games played in a channel or in a thread with that id, oldest first."""
         ...
 
+    async def games_of_user(self, user_id: int, *, include_finished: bool = False) -> list[GameSummary]:
+        """Games in which the user holds a seat (lobby and active only, unless `include_finished`),
+        oldest first."""
+        ...
+
     async def commit(
         self,
         game_id: int,
@@ -216,11 +235,13 @@ class GameStore(Protocol):
         snapshot: str | None = None,
         seats: Sequence[Seat] | None = None,
         awaited: Sequence[Awaited] | None = None,
+        decisions: Sequence[SeatDecision] | None = None,
     ) -> Committed:
         """In one transaction: check the version, write the state, append the events, bump the
         version by one. Optionally set the status, take a snapshot labelled `snapshot` of the new
-        state, replace the seats, and replace the deadlines with `awaited`.
-        Raises `VersionConflict` (nothing written) or `GameNotFound`."""
+        state, replace the seats, replace the deadlines with `awaited`, and replace the named
+        seats' `decisions` (other seats' stay). Raises `VersionConflict` (nothing written) or
+        `GameNotFound`."""
         ...
 
     async def rollback(
@@ -231,9 +252,22 @@ class GameStore(Protocol):
         *,
         by_user_id: int | None = None,
         status: GameStatus | None = None,
+        awaited: Sequence[Awaited] | None = None,
+        decisions: Sequence[SeatDecision] | None = None,
     ) -> Committed:
         """Commit the state of snapshot `label` as a new version, append a "rollback" event and
-        drop the snapshots taken after it. Raises `VersionConflict` or `SnapshotNotFound`."""
+        drop the snapshots taken after it; like `commit`, replace the deadlines with `awaited` and
+        the named seats' `decisions` in the same transaction. Raises `VersionConflict` or
+        `SnapshotNotFound`."""
+        ...
+
+    async def decisions(self, game_id: int) -> list[SeatDecision]:
+        """What each seat was last asked and last answered, by seat."""
+        ...
+
+    async def record_decisions(self, game_id: int, version: int, decisions: Sequence[SeatDecision]) -> bool:
+        """Replace the named seats' decisions if the game is still at `version` (prompts sent
+        again without a change to the game, as after a restart); whether they were written."""
         ...
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
@@ -278,5 +312,12 @@ class GameStore(Protocol):
         """Deadlines of unfinished games due at or before `now` whose reminder is not yet sent."""
         ...
 
+    async def claim_deadlines(self, now: datetime, lease: timedelta) -> list[Deadline]:
+        """Claim, in one transaction, the due deadlines that are not carried out and not claimed
+        (or whose claim is older than its lease, its claimer having died): no other caller gets
+        them until `now + lease`. Mark each one done with `mark_reminded` once carried out."""
+        ...
+
     async def mark_reminded(self, game_id: int, key: str, user_id: int) -> None:
+        """The deadline's reminder or default has been carried out."""
         ...

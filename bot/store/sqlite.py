@@ -20,7 +20,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from queue import Empty, SimpleQueue
 from types import TracebackType
@@ -63,6 +63,7 @@ from bot.store.protocol import (
     GameStatus,
     GameSummary,
     Seat,
+    SeatDecision,
     Snapshot,
     SnapshotInfo,
     SnapshotNotFound,
@@ -165,6 +166,11 @@ def _deadline(row: Sequence[Any]) -> Deadline:
     return Deadline(
         game_id=row[0], key=row[1], user_id=row[2], due=unstamp(row[3]), reminded=bool(row[4])
     )
+
+
+def _seat_decision(row: Sequence[Any]) -> SeatDecision:
+    return SeatDecision(seat=row[0], asked=row[1], asked_version=row[2], answered=row[3],
+                        command=row[4], sent_at=None if row[5] is None else unstamp(row[5]))
 
 
 T = TypeVar("T")
@@ -652,6 +658,15 @@ class SqliteStore:
         )
         return [_summary(row) for row in rows]
 
+    async def games_of_user(self, user_id: int, *, include_finished: bool = False) -> list[GameSummary]:
+        rows = await self._read().execute_fetchall(
+            f"SELECT {_SUMMARY_COLUMNS} FROM games"
+            " WHERE id IN (SELECT game_id FROM seats WHERE user_id = ?1)"
+            " AND (?2 OR status IN (?3, ?4)) ORDER BY id",
+            (user_id, include_finished, *(status.value for status in UNFINISHED)),
+        )
+        return [_summary(row) for row in rows]
+
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
         refuse_unkeepable(game_id=game_id, thread_id=thread_id)
 
@@ -675,6 +690,7 @@ class SqliteStore:
         snapshot: str | None = None,
         seats: Sequence[Seat] | None = None,
         awaited: Sequence[Awaited] | None = None,
+        decisions: Sequence[SeatDecision] | None = None,
     ) -> Committed:
         refuse_unkeepable(game_id=game_id, expected_version=expected_version, state=state,
                            events=events, snapshot=snapshot, seats=seats, awaited=awaited)
@@ -690,6 +706,8 @@ class SqliteStore:
                 self._replace_seats(db, game_id, seats)
             if awaited is not None:
                 self._replace_deadlines(db, game_id, awaited)
+            if decisions:
+                self._replace_decisions(db, game_id, decisions)
             return last_seq
 
         return Committed(game_id, version, await self._write(tx))
@@ -702,6 +720,8 @@ class SqliteStore:
         *,
         by_user_id: int | None = None,
         status: GameStatus | None = None,
+        awaited: Sequence[Awaited] | None = None,
+        decisions: Sequence[SeatDecision] | None = None,
     ) -> Committed:
         refuse_unkeepable(game_id=game_id, expected_version=expected_version, label=label,
                            by_user_id=by_user_id)
@@ -727,6 +747,10 @@ class SqliteStore:
             last_seq = self._append(db, game_id, last_seq, [event], now)
             # Later snapshots belong to the timeline just abandoned.
             db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > ?", (game_id, snap_seq))
+            if awaited is not None:
+                self._replace_deadlines(db, game_id, awaited)
+            if decisions:
+                self._replace_decisions(db, game_id, decisions)
             return last_seq
 
         return Committed(game_id, expected_version + 1, await self._write(tx))
@@ -813,9 +837,40 @@ class SqliteStore:
                 "INSERT INTO deadlines (game_id, key, user_id, due, reminded)"
                 " VALUES (?, ?, ?, ?, 0)"
                 " ON CONFLICT (game_id, key, user_id) DO UPDATE SET due = excluded.due,"
-                " reminded = (deadlines.reminded AND deadlines.due = excluded.due)",
+                " reminded = (deadlines.reminded AND deadlines.due = excluded.due),"
+                " claimed_until = CASE WHEN deadlines.due = excluded.due THEN deadlines.claimed_until END",
                 [(game_id, a.key, a.user_id, stamp(a.due)) for a in awaited],
             )
+
+    @staticmethod
+    def _replace_decisions(db: sqlite3.Connection, game_id: int, decisions: Sequence[SeatDecision]) -> None:
+        db.executemany(
+            "INSERT INTO seat_decisions (game_id, seat, asked, asked_version, answered, command, sent_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET asked = excluded.asked,"
+            " asked_version = excluded.asked_version, answered = excluded.answered,"
+            " command = excluded.command, sent_at = excluded.sent_at",
+            [(game_id, d.seat, d.asked, d.asked_version, d.answered, d.command,
+              None if d.sent_at is None else stamp(d.sent_at)) for d in decisions],
+        )
+
+    async def decisions(self, game_id: int) -> list[SeatDecision]:
+        rows = await self._read().execute_fetchall(
+            "SELECT seat, asked, asked_version, answered, command, sent_at FROM seat_decisions"
+            " WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        return [_seat_decision(row) for row in rows]
+
+    async def record_decisions(self, game_id: int, version: int, decisions: Sequence[SeatDecision]) -> bool:
+        def tx(db: sqlite3.Connection) -> bool:
+            at = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchall()
+            if at != [(version,)]:
+                return False
+            self._replace_decisions(db, game_id, decisions)
+            return True
+
+        return await self._write(tx)
 
     # -- the event log and snapshots -------------------------------------------------------
 
@@ -909,6 +964,21 @@ class SqliteStore:
             (stamp(now), *(status.value for status in UNFINISHED)),
         )
         return [_deadline(row) for row in rows]
+
+    async def claim_deadlines(self, now: datetime, lease: timedelta) -> list[Deadline]:
+        moment, until = stamp(now), stamp(now + lease)
+
+        def tx(db: sqlite3.Connection) -> list[Deadline]:
+            rows = db.execute(
+                "UPDATE deadlines SET claimed_until = ?1"
+                " WHERE reminded = 0 AND due <= ?2 AND (claimed_until IS NULL OR claimed_until <= ?2)"
+                " AND game_id IN (SELECT id FROM games WHERE status IN (?3, ?4))"
+                " RETURNING game_id, key, user_id, due, reminded",
+                (until, moment, *(status.value for status in UNFINISHED)),
+            ).fetchall()
+            return sorted((_deadline(row) for row in rows), key=lambda d: (d.due, d.game_id, d.key, d.user_id))
+
+        return await self._write(tx)
 
     async def mark_reminded(self, game_id: int, key: str, user_id: int) -> None:
         refuse_unkeepable(game_id=game_id, key=key, user_id=user_id)

@@ -24,6 +24,7 @@ pytestmark = pytest.mark.sqlite_only  # kills an SQLite child process mid-commit
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 8
+ROLLBACK_KILLS = 6
 
 
 def wait_for(out: Path, child: subprocess.Popen, word: bytes, timeout: float = 30) -> None:
@@ -83,3 +84,30 @@ async def test_a_killed_bot_loses_no_command_and_plays_on(db_path, tmp_path, cat
             gid = (await open_table(service, where=Where(channel_id=7))).game_id
         await play_randomly(service, {0: ANN, 1: BO}, Where(channel_id=7, game_id=gid), random.Random(1))
         assert await service.waiting(ANN, Where(channel_id=7, game_id=gid)) == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
+async def test_a_bot_killed_during_rollbacks_leaves_every_awaited_decision_with_its_deadline(db_path, tmp_path, cat):
+    rng = random.Random(20260614)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    rolled = 0
+    for kill in range(ROLLBACK_KILLS):
+        out = tmp_path / f"rollback-{kill}.out"
+        with out.open("wb") as sink:
+            child = subprocess.Popen([sys.executable, "-m", "tests.app.rollback_child", str(db_path), str(kill)],
+                                     stdout=sink, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
+            wait_for(out, child, b"rolled", timeout=60)
+            time.sleep(rng.uniform(0.0, 0.5))
+            os.kill(child.pid, signal.SIGKILL)
+            child.wait()
+        rolled += out.read_bytes().count(b"rolled")
+        async with SqliteStore(db_path) as store:
+            service = GameService(store, cat)
+            (game,) = await store.unfinished_games()
+            waiting = await service.waiting(ANN, Where(game_id=game.id))
+            assert waiting and all(w.due is not None for w in waiting), \
+                f"after kill {kill}: decisions without a deadline: {[w.detail for w in waiting if w.due is None]}"
+            stored = await service.load_state(game.id)
+            logged = eventlog.read(await store.events_since(game.id))
+            assert eventlog.replay(cat, logged).model_dump_json() == stored.model_dump_json()
+    assert rolled > ROLLBACK_KILLS

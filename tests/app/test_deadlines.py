@@ -5,8 +5,10 @@ from datetime import timedelta
 
 import pytest
 
-from bot.app.deadlines import plan, unchanged
+from bot.app import GameService
+from bot.app.deadlines import DeadlineKey, plan, unchanged
 from bot.store import Awaited
+from engine import Await
 from tests.app.conftest import ANN, BO, HERE, open_table
 
 pytestmark = pytest.mark.both_stores
@@ -15,10 +17,10 @@ pytestmark = pytest.mark.both_stores
 async def test_each_awaited_player_gets_a_reminder_at_half_time_and_an_expiry(service, store, clock):
     gid = (await open_table(service, deadline_hours=10)).game_id
     dues = {(d.key, d.user_id): d.due for d in await store.deadlines(gid)}
-    assert dues == {("remind:place:0", ANN.user_id): clock.now + timedelta(hours=5),
-                    ("expire:place:0", ANN.user_id): clock.now + timedelta(hours=10),
-                    ("remind:place:1", BO.user_id): clock.now + timedelta(hours=5),
-                    ("expire:place:1", BO.user_id): clock.now + timedelta(hours=10)}
+    assert dues == {("remind:0:place:T1:US-1", ANN.user_id): clock.now + timedelta(hours=5),
+                    ("expire:0:place:T1:US-1", ANN.user_id): clock.now + timedelta(hours=10),
+                    ("remind:1:place:T1:DE-2", BO.user_id): clock.now + timedelta(hours=5),
+                    ("expire:1:place:T1:DE-2", BO.user_id): clock.now + timedelta(hours=10)}
     assert await service.tick(clock.now + timedelta(hours=4)) == []
     reminders = await service.tick(clock.advance(5))
     assert len(reminders) == 2
@@ -42,33 +44,46 @@ async def test_when_time_runs_out_the_cards_are_placed_by_the_simple_rule(servic
 
 async def test_a_placement_does_not_extend_the_other_players_time(service, store, clock):
     gid = (await open_table(service, deadline_hours=10)).game_id
-    bo_due = next(d.due for d in await store.deadlines(gid) if d.key == "expire:place:1")
+    bo_due = next(d.due for d in await store.deadlines(gid) if d.key == "expire:1:place:T1:DE-2")
     clock.advance(3)
     first, second = (await service.options(ANN, HERE))[:2]
     await service.command(ANN, HERE, first)
     deadlines = {d.key: d.due for d in await store.deadlines(gid)}
-    assert deadlines == {"remind:place:1": bo_due - timedelta(hours=5), "expire:place:1": bo_due}
+    assert deadlines == {"remind:1:place:T1:DE-2": bo_due - timedelta(hours=5), "expire:1:place:T1:DE-2": bo_due}
 
 
 def test_the_same_decision_keeps_its_clock_and_a_new_one_starts_afresh(clock):
-    old = [Awaited("remind:act:0", 1, clock.now), Awaited("expire:act:0", 1, clock.now)]
+    part = Await(seat=0, kind="act", key="act:T1:P1:S0:US-1:0:move:0")
+    old = [Awaited("remind:0:" + part.key, 1, clock.now), Awaited("expire:0:" + part.key, 1, clock.now)]
     later = clock.advance(1)
-    card = (0, "act", "carry out 1-C3 (MOVE)")
-    kept = plan([card], {0: 1}, old, still=[card], now=later, hours=4)
-    assert {a.key: a.due for a in kept} == {"remind:act:0": clock.now - timedelta(hours=1),
-                                           "expire:act:0": clock.now - timedelta(hours=1)}
+    kept = plan([part], {0: 1}, old, now=later, hours=4)
+    assert {a.key: a.due for a in kept} == {"remind:0:" + part.key: clock.now - timedelta(hours=1),
+                                           "expire:0:" + part.key: clock.now - timedelta(hours=1)}
     assert unchanged(old, kept)
-    next_card = (0, "act", "carry out 1-C4 (HIDE)")
-    new = plan([next_card], {0: 1}, old, still=[card], now=later, hours=4)
-    assert {a.key: a.due for a in new} == {"remind:act:0": later + timedelta(hours=2),
-                                          "expire:act:0": later + timedelta(hours=4)}
+    next_part = part.model_copy(update={"key": "act:T1:P1:S0:US-1:0:move:1"})
+    new = plan([next_part], {0: 1}, old, now=later, hours=4)
+    assert {a.key: a.due for a in new} == {"remind:0:" + next_part.key: later + timedelta(hours=2),
+                                          "expire:0:" + next_part.key: later + timedelta(hours=4)}
     assert not unchanged(old, new)
+
+
+def test_a_database_from_before_decision_ids_keeps_its_deadlines(clock):
+    old = [Awaited("remind:place:0", 1, clock.now), Awaited("expire:place:0", 1, clock.now + timedelta(hours=2))]
+    placing = Await(seat=0, kind="place", force="US-1", key="place:T1:US-1")
+    kept = plan([placing], {0: 1}, old, now=clock.advance(1), hours=4)
+    assert {a.key: a.due for a in kept} == {"remind:0:place:T1:US-1": clock.now - timedelta(hours=1),
+                                           "expire:0:place:T1:US-1": clock.now + timedelta(hours=1)}
+    assert DeadlineKey.parse("expire:place:0").names(placing)
+    assert not DeadlineKey.parse("expire:act:0").names(placing)
+    assert DeadlineKey.parse("expire:0:place:T1:US-1") == DeadlineKey("expire", 0, "place:T1:US-1", "place")
+    assert DeadlineKey.parse("nonsense") is None and DeadlineKey.parse("expire:x:y") is None
 
 
 async def test_a_deadline_that_no_longer_matches_the_game_does_nothing(service, store, clock):
     gid = (await open_table(service, deadline_hours=2)).game_id
     game = await store.load_game(gid)
-    stale = [Awaited("expire:act:0", ANN.user_id, clock.now), Awaited("remind:act:0", ANN.user_id, clock.now)]
+    stale = [Awaited("expire:0:act:T1:P1:S0:US-1:0:move:0", ANN.user_id, clock.now),
+             Awaited("remind:0:act:T1:P1:S0:US-1:0:move:0", ANN.user_id, clock.now)]
     await store.commit(gid, game.version, game.state, [], awaited=stale)  # nobody acts yet
     assert await service.tick(clock.advance(1)) == []
     assert (await store.load_game(gid)).version == game.version + 1
@@ -80,3 +95,21 @@ async def test_deadlines_of_an_abandoned_game_are_gone(service, store, clock):
     await service.abandon(ANN, HERE)
     assert await store.deadlines(gid) == []
     assert await service.tick(clock.advance(3)) == []
+
+
+async def test_deadlines_written_before_decision_ids_keep_their_time_and_run_out(service, store, cat, clock):
+    gid = (await open_table(service, deadline_hours=10)).game_id
+    game = await store.load_game(gid)
+    due = clock.now + timedelta(hours=2)
+    await store.commit(gid, game.version, game.state, [], awaited=[
+        Awaited(f"{stage}:place:{seat}", user, due - timedelta(hours=1) if stage == "remind" else due)
+        for stage in ("remind", "expire") for seat, user in ((0, ANN.user_id), (1, BO.user_id))])
+    upgraded = GameService(store, cat, clock=clock)  # the bot after the upgrade
+    assert [w.due for w in await upgraded.waiting(ANN, HERE)] == [due, due]
+    await upgraded.command(ANN, HERE, (await upgraded.options(ANN, HERE))[0])
+    assert {d.key: d.due for d in await store.deadlines(gid)} == {
+        "remind:1:place:T1:DE-2": due - timedelta(hours=1), "expire:1:place:T1:DE-2": due}
+    clock.now = due
+    told = [r.public[0] for r in await upgraded.tick()]
+    assert told == ["Reminder: half the time for this decision has gone in game #1.",
+                    "Time is up for Bo: the game places cards by the simple rule for them."]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.app import Caller, GameService, NotYours, OutOfDate, Refused, Where
+from bot.app import AlreadyDone, Caller, GameService, NotYours, OutOfDate, Refused, Where
 from bot.app import eventlog
 from bot.store import GameStatus
 from engine import GameState
@@ -116,7 +116,7 @@ async def test_a_hit_plus_is_asked_with_buttons_that_go_stale_once_answered(serv
     assert "Hit+ on Schtz. Engel (5)" in [c.label for c in ask.choices]
     await service.command(ANN, HERE, "hitplus 5")
     _, version = await state_of(store, gid)
-    with pytest.raises(OutOfDate):
+    with pytest.raises(AlreadyDone):  # she has answered that Hit+ already
         await service.choose(ANN, gid, 0, ask.version, ask.choices[0].stamp)
     assert (await state_of(store, gid))[1] == version
 
@@ -180,7 +180,7 @@ async def test_the_organiser_rolls_back_to_an_earlier_phase(service, store, cat)
     assert {p.user_id for p in r.private} == {ANN.user_id, BO.user_id}  # hands again
     assert [s.label for s in await store.snapshots(gid)] == ["T1P0"]
     assert {d.key for d in await store.deadlines(gid)} == {
-        "remind:place:0", "expire:place:0", "remind:place:1", "expire:place:1"}
+        "remind:0:place:T1:US-1", "expire:0:place:T1:US-1", "remind:1:place:T1:DE-2", "expire:1:place:T1:DE-2"}
     logged = eventlog.read(await store.events_since(gid))
     assert eventlog.replay(cat, logged).model_dump_json() == st.model_dump_json()
 

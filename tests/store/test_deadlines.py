@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
@@ -90,3 +91,31 @@ async def test_times_must_say_their_zone(store: GameStore) -> None:
     assert (await store.load_game(game.id)).version == 1
     with pytest.raises(ValueError, match="naive"):
         await store.due_deadlines(datetime(2026, 3, 1, 12))
+
+
+async def test_a_due_deadline_is_claimed_by_one_store_at_a_time(db_path) -> None:
+    async with SqliteStore(db_path) as a, SqliteStore(db_path) as b:
+        game = await new_game(a)
+        await a.commit(game.id, 1, state(), awaited=[
+            Awaited("expire:0:place:T1:US-1", ALICE, NOON), Awaited("expire:1:place:T1:DE-2", BOB, NOON),
+            Awaited("expire:1:later", BOB, NOON + timedelta(hours=3)),
+        ])
+        lease = timedelta(minutes=5)
+        first, second = await asyncio.gather(a.claim_deadlines(NOON, lease), b.claim_deadlines(NOON, lease))
+        assert sorted(d.key for d in first + second) == ["expire:0:place:T1:US-1", "expire:1:place:T1:DE-2"]
+        assert not {d.key for d in first} & {d.key for d in second}
+        assert await a.claim_deadlines(NOON + lease - timedelta(seconds=1), lease) == []
+        await a.mark_reminded(game.id, "expire:0:place:T1:US-1", ALICE)
+        # the lease has run out and its claimer never said it was done: another takes it again
+        again = await b.claim_deadlines(NOON + lease, lease)
+        assert [d.key for d in again] == ["expire:1:place:T1:DE-2"]
+
+
+async def test_a_commit_that_keeps_a_due_time_keeps_its_claim(store: SqliteStore) -> None:
+    game = await new_game(store)
+    await store.commit(game.id, 1, state(), awaited=[Awaited("expire:0:x", ALICE, NOON)])
+    assert len(await store.claim_deadlines(NOON, timedelta(minutes=5))) == 1
+    await store.commit(game.id, 2, state(), awaited=[Awaited("expire:0:x", ALICE, NOON)])
+    assert await store.claim_deadlines(NOON, timedelta(minutes=5)) == []
+    await store.commit(game.id, 3, state(), awaited=[Awaited("expire:0:x", ALICE, NOON - timedelta(hours=1))])
+    assert len(await store.claim_deadlines(NOON, timedelta(minutes=5))) == 1  # a new due time, a new claim

@@ -13,6 +13,8 @@ from bot.store import (
     GameStatus,
     GameStore,
     Seat,
+    SeatDecision,
+    SqliteStore,
     VersionConflict,
     open_store,
 )
@@ -224,3 +226,29 @@ async def test_state_and_events_come_back_byte_for_byte(store: GameStore) -> Non
     assert (await store.load_game(game.id)).state == odd
     assert [e.body for e in await store.events_since(game.id)] == [odd, odd, " []"]
     assert (await store.load_snapshot(game.id, "T1P1")).state == odd
+
+async def test_a_users_games_are_those_he_holds_a_seat_in(store: SqliteStore) -> None:
+    first = await new_game(store)
+    second = await new_game(store, channel_id=7)
+    lobby = await new_game(store, status=GameStatus.LOBBY)
+    assert [g.id for g in await store.games_of_user(BOB)] == [first.id, second.id, lobby.id]
+    await store.commit(second.id, 1, state(), status=GameStatus.FINISHED)
+    await store.commit(lobby.id, 1, state(), seats=[Seat(0, "US", ALICE, "Sgt Rock")])
+    assert [g.id for g in await store.games_of_user(BOB)] == [first.id]
+    assert [g.id for g in await store.games_of_user(BOB, include_finished=True)] == [first.id, second.id]
+    assert await store.games_of_user(12345) == []
+
+
+async def test_each_seats_decisions_are_written_with_a_commit(store: SqliteStore) -> None:
+    game = await new_game(store)
+    asked = SeatDecision(0, asked="place:T1:US-1", asked_version=2)
+    await store.commit(game.id, 1, state(), decisions=[asked, SeatDecision(1, asked="place:T1:DE-2", asked_version=2)])
+    answered = SeatDecision(0, asked=None, answered="place:T1:US-1", command="plan a b c",
+                            sent_at=datetime(2026, 3, 1, 12, tzinfo=UTC))
+    await store.commit(game.id, 2, state(), decisions=[answered])
+    assert await store.decisions(game.id) == [answered, SeatDecision(1, asked="place:T1:DE-2", asked_version=2)]
+    with pytest.raises(VersionConflict):
+        await store.commit(game.id, 2, state(), decisions=[asked])
+    assert not await store.record_decisions(game.id, 2, [asked])  # the game is at version 3
+    assert await store.record_decisions(game.id, 3, [asked])
+    assert (await store.decisions(game.id))[0] == asked

@@ -108,3 +108,20 @@ def test_a_script_ending_mid_statement_is_refused() -> None:
     assert list(statements("CREATE TABLE t (x INTEGER);\n-- trailing note\n")) == [
         "CREATE TABLE t (x INTEGER);"
     ]
+
+
+async def test_migration_three_indexes_seats_by_user_and_drops_the_old_user_game_lists(db_path: Path) -> None:
+    migrate(db_path, MIGRATIONS[:2])
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("""INSERT INTO settings VALUES ('user:5', 'games', '[1, 2]'), ('user:5', 'dm_hint', 'true'),
+                        ('guild:1', 'games', '[3]')""")
+        when = "2026-03-01T12:00:00.000000+00:00"
+        conn.execute("INSERT INTO games VALUES (1, 1, 1, NULL, 'yard', 'active', 5, '{}', 1, ?, ?)", (when, when))
+        conn.execute("INSERT INTO deadlines (game_id, key, user_id, due) VALUES (1, 'expire:place:0', 5, ?)", (when,))
+    async with SqliteStore(db_path) as store:
+        assert await store.settings("user:5") == {"dm_hint": True}
+        assert await store.settings("guild:1") == {"games": [3]}
+        assert [d.key for d in await store.deadlines(1)] == ["expire:place:0"]  # kept, read by its old key
+        assert await store.decisions(1) == []
+    names = {name for kind, name, _ in schema(db_path) if kind == "index"}
+    assert "seats_by_user" in names

@@ -2,13 +2,25 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.store import GameStatus, GameStore, SnapshotNotFound, VersionConflict
-from tests.store.sample import ALICE, new_game, state
+from bot.store import (
+    Awaited,
+    GameStatus,
+    GameStore,
+    SeatDecision,
+    SnapshotNotFound,
+    SqliteStore,
+    VersionConflict,
+)
+from tests.store.sample import ALICE, BOB, new_game, state
+
+NOON = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
 pytestmark = pytest.mark.both_stores
+
 
 
 async def test_a_commit_can_snapshot_its_new_state(store: GameStore) -> None:
@@ -87,3 +99,17 @@ async def test_a_stale_or_unknown_rollback_changes_nothing(store: GameStore) -> 
     assert await store.load_game(game_id) == before
     assert len(await store.events_since(game_id)) == 5
     assert [s.label for s in await store.snapshots(game_id)] == ["setup", "T1P1", "T2P1"]
+
+
+async def test_rollback_writes_the_restored_decisions_deadlines_in_its_own_transaction(store: SqliteStore) -> None:
+    game_id = await played_through_turn_two(store)
+    await store.commit(game_id, 5, state(turn=2), awaited=[Awaited("expire:0:act:T2", ALICE, NOON)])
+    restored = [Awaited("expire:0:place:T1:US-1", ALICE, NOON + timedelta(hours=24)),
+                Awaited("expire:1:place:T1:DE-2", BOB, NOON + timedelta(hours=24))]
+    await store.rollback(game_id, 6, "T1P1", awaited=restored,
+                         decisions=[SeatDecision(0, asked="place:T1:US-1", asked_version=7)])
+    assert [(d.key, d.due) for d in await store.deadlines(game_id)] == [(a.key, a.due) for a in restored]
+    assert await store.decisions(game_id) == [SeatDecision(0, asked="place:T1:US-1", asked_version=7)]
+    with pytest.raises(VersionConflict):  # a stale rollback writes no deadlines either
+        await store.rollback(game_id, 6, "T1P1", awaited=[])
+    assert len(await store.deadlines(game_id)) == 2

@@ -1,0 +1,62 @@
+"""Whoever the game waits for is asked, with a deadline of its own: the cases where a player
+used to go unasked (his decision looked the same as the last one but was a new one) and where
+a new decision inherited the old one's due time."""
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+from bot.app import GameService, Where
+from engine import awaiting
+from tests.app.conftest import ANN, BO, open_table
+from tests.app.tables import CALLERS, play_seeded
+from tests.app.test_presses import asked
+
+
+async def test_the_player_who_placed_last_is_asked_to_place_in_the_next_turn(store, cat, clock):
+    # yard, seed 15: nothing in turn 1 needs a decision, so the last placement starts turn 2
+    service = GameService(store, cat, clock=clock, seed=lambda: 15)
+    gid = (await open_table(service)).game_id
+    r = await play_seeded(service, gid, random.Random(15), 2)
+    st = await service.load_state(gid)
+    assert st.turn == 2 and {a.seat for a in awaiting(st) if a.kind == "place"} == {0, 1}
+    assert sorted((p.seat, p.kind) for p in r.prompts) == [(0, "place"), (1, "place")]
+    assert all("turn 2" in p.text for p in r.prompts)
+
+
+async def test_done_on_one_part_brings_done_and_pass_for_the_next(service, store, cat, clock):
+    service, gid, prompt, done = await asked("act", "done", service, store, cat, clock)
+    r = await service.choose(CALLERS[prompt.seat], gid, prompt.seat, prompt.version, done.stamp)
+    st = await service.load_state(gid)
+    assert [a.seat for a in awaiting(st) if a.kind == "act"] == [prompt.seat]  # his card goes on
+    (again,) = [p for p in r.prompts if p.seat == prompt.seat]
+    assert again.kind == "act" and [c.command for c in again.choices] == ["done", "pass"]
+    assert again.version == r.version
+
+
+async def test_the_held_card_window_of_a_later_phase_comes_with_a_prompt(store, cat, clock):
+    # yard, seed 9: Bo keeps his held card in turn 2, phase 2, and phase 3's window opens at once
+    service = GameService(store, cat, clock=clock, seed=lambda: 9)
+    gid = (await open_table(service)).game_id
+    r = await play_seeded(service, gid, random.Random(9), 14)
+    st = await service.load_state(gid)
+    assert (st.turn, st.phase) == (2, 3) and [a.seat for a in awaiting(st) if a.kind == "unhold"] == [1]
+    assert [(p.seat, p.kind) for p in r.prompts if p.seat == 1] == [(1, "unhold")]
+
+
+async def test_the_next_turns_placement_gets_a_full_deadline(store, cat, clock):
+    service = GameService(store, cat, clock=clock, seed=lambda: 15)
+    gid = (await open_table(service, deadline_hours=10)).game_id
+    await play_seeded(service, gid, random.Random(15), 2, clock=clock, hours=3)
+    waiting = await service.waiting(ANN, Where(game_id=gid))
+    assert {w.seat for w in waiting} == {0, 1}
+    assert [w.due for w in waiting] == [clock.now + timedelta(hours=10)] * 2
+
+
+async def test_a_decision_unchanged_by_another_players_move_keeps_its_due_time(service, store, clock):
+    gid = (await open_table(service, deadline_hours=10)).game_id
+    where = Where(game_id=gid)
+    due = {w.seat: w.due for w in await service.waiting(ANN, where)}
+    clock.advance(4)
+    await service.command(ANN, where, (await service.options(ANN, where))[0])
+    assert [(w.seat, w.due) for w in await service.waiting(BO, where)] == [(1, due[1])]
