@@ -21,11 +21,14 @@ from engine import view as engine_view
 class Caller:
     """Who gives a command: a user id (a Discord snowflake, or any int from a console) and a
     display name. `organiser` is true when the front end knows he may administer games where
-    he is (on Discord: the Manage Channels permission); a game's creator always may."""
+    he is (on Discord: the Manage Channels permission); a game's creator always may.
+    `sent_at` is when he sent the command, if the front end knows (a Discord interaction's
+    creation time): the same command sent twice within a few seconds is carried out once."""
 
     user_id: int
     name: str
     organiser: bool = False
+    sent_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -489,8 +489,10 @@ class GameService:
         """Carry out one engine command for the caller's seat: a script line (`"move 101 12A"`,
         soldier names allowed) or a command model (its seat is replaced by the caller's).
         `sent_at`: when the player sent it, if the front end knows (a Discord interaction's
-        creation time); the same command sent twice within REPEAT is carried out once."""
+        creation time, else `caller.sent_at`); the same command sent twice within REPEAT is
+        carried out once."""
         gid = await self.resolve(caller, where)
+        sent_at = sent_at if sent_at is not None else caller.sent_at
 
         def make(loaded: _Loaded, seat: int) -> Cmd:
             state = loaded.state

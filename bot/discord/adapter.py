@@ -6,6 +6,7 @@ hears about it from the public summary the courier posts.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 
 import discord
 from discord import app_commands
@@ -32,7 +33,9 @@ class Adapter:
         perms = interaction.permissions
         organiser = interaction.guild_id is not None and bool(perms and perms.manage_channels)
         user = interaction.user
-        return Caller(user.id, getattr(user, "display_name", None) or user.name, organiser=organiser)
+        sent = getattr(interaction, "created_at", None)  # from the interaction's snowflake: Discord's clock
+        return Caller(user.id, getattr(user, "display_name", None) or user.name, organiser=organiser,
+                      sent_at=sent if isinstance(sent, datetime) else None)
 
     @staticmethod
     def where(interaction: discord.Interaction, game: int | None = None) -> Where:
