@@ -24,6 +24,11 @@ from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
+class SettingError(Exception):
+    """A setting that is well formed but cannot be put to use here (FIELDPOST_HTTP_PORT taken):
+    `fieldpost bot` prints it as one line and stops."""
+
+
 def usable_cpus() -> int:
     """The CPUs this process may run on (a container's cpuset, not the host's count)."""
     try:
