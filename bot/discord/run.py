@@ -58,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         # The file first: a bad database stops the bot before it logs in to Discord.
         asyncio.run(_check_database(settings.fieldpost_db))
-        from bot.discord.client import fieldpost_bot  # discord.py and the content load only here
+        # discord.py and the content load only here
+        from bot.discord.client import fieldpost_bot
 
         fieldpost_bot(settings).run(settings.discord_token.get_secret_value(), log_handler=None)
     except StoreError as exc:  # BadDatabase, SchemaTooNew, StoreUnavailable: one line, no traceback
