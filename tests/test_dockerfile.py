@@ -39,15 +39,23 @@ def test_the_image_runs_the_bot_as_a_user_with_its_database_on_a_volume():
                for line in lines)
     text = DOCKERFILE.read_text()
     assert "FIELDPOST_DB=/data/fieldpost.db" in text and "FIELDPOST_HOME=/app" in text
-    assert 'VOLUME ["/data"]' in text and "pip install --no-cache-dir ." in text
+    assert 'VOLUME ["/data"]' in text and 'pip install --no-cache-dir "./[postgres]"' in text
     assert lines[-1] == 'CMD ["fieldpost", "bot"]'
     for needed in ("engine", "bot", "assets", "campaigns", "pyproject.toml"):
         assert needed in text
 
 
+def test_the_image_checks_its_health_on_healthz_when_a_port_is_set():
+    lines = DOCKERFILE.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("HEALTHCHECK"))
+    check = lines[start] + lines[start + 1]
+    assert "FIELDPOST_HTTP_PORT" in check and "/healthz" in check and "urllib.request" in check
+    assert "FIELDPOST_HTTP_HOST=0.0.0.0" in DOCKERFILE.read_text()  # reachable from compose and Prometheus
+
+
 def test_the_build_context_leaves_out_the_venv_and_databases():
     ignored = (ROOT / ".dockerignore").read_text().splitlines()
-    for pattern in (".venv", ".git", "*.db"):
+    for pattern in (".venv", ".git", "*.db", ".env"):
         assert pattern in ignored
     for needed in ("engine", "bot", "assets", "campaigns"):
         assert needed not in ignored

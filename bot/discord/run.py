@@ -8,7 +8,7 @@ import sys
 
 from pydantic import ValidationError
 
-from bot.config import Settings
+from bot.config import SettingError, Settings
 from bot.store import StoreError, StoreUnavailable, open_store
 
 NO_TOKEN = """\
@@ -19,6 +19,9 @@ fieldpost bot needs a Discord bot token. Set:
   FIELDPOST_DEV_GUILD=...        a server id to get the commands there at once (optional)
   FIELDPOST_LOG_LEVEL=INFO       DEBUG, INFO, WARNING or ERROR (optional)
   FIELDPOST_ERROR_CHANNEL=...    a channel id where unexpected errors are reported (optional)
+  FIELDPOST_SHARDS=2 FIELDPOST_SHARD_IDS=0   this process's shards of several (optional)
+  FIELDPOST_RENDER_PROCESSES=2   picture worker processes, 0 for a thread (optional)
+  FIELDPOST_HTTP_PORT=8080       serve /healthz and /metrics (optional; FIELDPOST_HTTP_HOST)
 
 README.md, "Running the bot on Discord", walks through it. To play without Discord, in a
 terminal: fieldpost play"""
@@ -44,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
         settings = Settings()
     except ValidationError as exc:
         for error in exc.errors():
-            print(f"fieldpost bot: {'.'.join(map(str, error['loc'])).upper()}: {error['msg']}", file=sys.stderr)
+            why = error["msg"].removeprefix("Value error, ")
+            print(f"fieldpost bot: {'.'.join(map(str, error['loc'])).upper()}: {why}", file=sys.stderr)
         return 2
     if settings.discord_token is None:
         print(NO_TOKEN, file=sys.stderr)
@@ -53,11 +57,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         # The file first: a bad database stops the bot before it logs in to Discord.
         asyncio.run(_check_database(settings.fieldpost_db))
-        from bot.discord.client import FieldpostBot  # discord.py and the content load only here
+        # discord.py and the content load only here
+        from bot.discord.client import fieldpost_bot
 
-        FieldpostBot(settings).run(settings.discord_token.get_secret_value(), log_handler=None)
+        fieldpost_bot(settings).run(settings.discord_token.get_secret_value(), log_handler=None)
     except StoreError as exc:  # BadDatabase, SchemaTooNew, StoreUnavailable: one line, no traceback
         print(f"fieldpost bot: {exc.reason if isinstance(exc, StoreUnavailable) else exc}", file=sys.stderr)
+        return 1
+    except SettingError as exc:  # FIELDPOST_HTTP_PORT taken: one line naming it
+        print(f"fieldpost bot: {exc}", file=sys.stderr)
         return 1
     return 0
 

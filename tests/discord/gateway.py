@@ -34,7 +34,7 @@ from discord.user import ClientUser
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.config import Settings
-from bot.discord.client import FieldpostBot
+from bot.discord.client import fieldpost_bot
 from engine import Catalog
 
 APPLICATION = 1_100_000_000_000_000_001
@@ -532,13 +532,17 @@ class Table:
     """The running bot on the offline Discord, and what a test does and reads there."""
 
     def __init__(self, tmp_path: Path, catalog: Catalog, *, seed: int = 7, pictures: bool = False,
-                 error_channel: int | None = ERRORS, wire: Discord | None = None) -> None:
+                 error_channel: int | None = ERRORS, wire: Discord | None = None, **settings: Any) -> None:
         """`wire`: another Table's Discord, for a second bot process on the same guild (and, on
-        the same `tmp_path`, the same database file)."""
+        the same `tmp_path`, the same database file). `settings`: more of the bot's settings
+        (`fieldpost_shards=2, fieldpost_shard_ids=(0,)`): as on Discord, a sharded bot hears of
+        the guild (its GUILD_CREATE, THREAD_CREATE) only if it runs the guild's shard. Pictures
+        are drawn in a thread unless `fieldpost_render_processes` says otherwise."""
         self.discord = wire or Discord()
-        self.settings = Settings(discord_token="offline", fieldpost_db=tmp_path / "fieldpost.db",
-                                 fieldpost_dev_guild=GUILD, fieldpost_error_channel=error_channel)
-        self.bot = FieldpostBot(self.settings, catalog=catalog, seed=lambda: seed)
+        self.settings = Settings(**{"discord_token": "offline", "fieldpost_db": tmp_path / "fieldpost.db",
+                                    "fieldpost_dev_guild": GUILD, "fieldpost_error_channel": error_channel,
+                                    "fieldpost_render_processes": 0, **settings})
+        self.bot = fieldpost_bot(self.settings, catalog=catalog, seed=lambda: seed)
         self._pictures = pictures
         self._webhooks = RecordingWebhooks(self.discord)
         self._before: set[asyncio.Task[Any]] = set()
@@ -549,9 +553,10 @@ class Table:
         bot.http = bot._connection.http = RecordingHTTP(bot.loop, self.discord)
         bot._connection.application_id = APPLICATION
         bot._connection.user = ClientUser(state=bot._connection, data=self.discord.bot_user)
-        bot._connection.parse_guild_create(self.discord.guild_payload())
-        self.discord.on_thread_created = lambda data: bot._connection.parse_thread_create(
-            {**data, "newly_created": True})
+        if self.holds_guild:
+            bot._connection.parse_guild_create(self.discord.guild_payload())
+            self.discord.on_thread_created = lambda data: bot._connection.parse_thread_create(
+                {**data, "newly_created": True})
         self._before = set(asyncio.all_tasks())
         await bot.setup_hook()  # the real one: store, tree, dynamic items, command sync
         bot.deadlines.cancel()  # ticks come from `tick()`, never from a clock
@@ -566,6 +571,12 @@ class Table:
         if kind is None:  # every test on the wire also checks the bot asked nothing Discord refuses
             assert not self.discord.unhandled, [r.route for r in self.discord.unhandled]
             assert not self.discord.refused, [(r.route, why) for r, why in self.discord.refused]
+
+    @property
+    def holds_guild(self) -> bool:
+        """This bot runs the shard Discord gives the guild to (every bot that is not sharded does)."""
+        shards = self.bot.own_shards
+        return shards is None or (GUILD >> 22) % self.settings.fieldpost_shards in shards
 
     @property
     def store(self):
