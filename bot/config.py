@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Annotated
 
 from pydantic import Field, SecretStr, ValidationInfo, field_validator
