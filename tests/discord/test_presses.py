@@ -14,9 +14,6 @@ from tests.discord.gateway import Asked, Player, Sent, Table
 from tests.discord.test_gateway import act_options, open_yard
 
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
-IDEMPOTENT = pytest.mark.xfail(strict=True, reason="idempotent presses: bot/app, issue 14, merged by the lead")
-
-
 async def twice(t: Table, who: Player, prompt: Sent, custom_id: str, values: list[str] | None,
                 mode: str) -> list[Asked]:
     seen = copy.deepcopy(prompt)  # the message as the presser's client shows it
@@ -38,8 +35,7 @@ def carried_out_once(t: Table, prompt: Sent, answers: list[Asked]) -> None:
     assert len([r for r in t.requests(EDIT) if r.params["message_id"] == str(prompt.id)]) == 1
 
 
-@pytest.mark.parametrize("mode", [pytest.param("sequential", marks=IDEMPOTENT),
-                                  pytest.param("concurrent", marks=IDEMPOTENT)])
+@pytest.mark.parametrize("mode", ["sequential", "concurrent"])
 async def test_a_placement_pressed_twice_is_placed_once(table, mode):
     ann, _ = await open_yard(table)
     prompt = table.prompt(ann)
