@@ -182,7 +182,30 @@ CREATE TRIGGER campaign_log_no_truncate BEFORE TRUNCATE ON campaign_log
     FOR EACH STATEMENT EXECUTE FUNCTION append_only();
 """
 
-PG_MIGRATIONS: tuple[str, ...] = (V1_SCHEMA,)
+# Issue 14, as SQLite's migration 3: a player's games are found through his seats (the JSON
+# list kept per user in settings goes); a deadline is claimed by one process for a lease before
+# its reminder or default is carried out; each seat's latest prompt and last answer are kept
+# beside the game, written by the commit that sent or carried them out.
+V2_SEATS_BY_USER_DEADLINE_CLAIMS_SEAT_DECISIONS = """
+CREATE INDEX seats_by_user ON seats (user_id);
+
+ALTER TABLE deadlines ADD COLUMN claimed_until timestamptz;
+
+CREATE TABLE seat_decisions (
+    game_id       bigint      NOT NULL REFERENCES games (id),
+    seat          bigint      NOT NULL CHECK (seat >= 0),
+    asked         text,
+    asked_version bigint,
+    answered      text,
+    command       text,
+    sent_at       timestamptz,
+    PRIMARY KEY (game_id, seat)
+);
+
+DELETE FROM settings WHERE scope LIKE 'user:%' AND key = 'games';
+"""
+
+PG_MIGRATIONS: tuple[str, ...] = (V1_SCHEMA, V2_SEATS_BY_USER_DEADLINE_CLAIMS_SEAT_DECISIONS)
 
 _SCHEMA_VERSION = """
 CREATE TABLE schema_version (

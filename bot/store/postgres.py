@@ -17,7 +17,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
@@ -53,6 +53,7 @@ from bot.store.protocol import (
     GameStatus,
     GameSummary,
     Seat,
+    SeatDecision,
     Snapshot,
     SnapshotInfo,
     SnapshotNotFound,
@@ -153,6 +154,11 @@ def _result(row: Sequence[Any]) -> StoredResult:
 
 def _deadline(row: Sequence[Any]) -> Deadline:
     return Deadline(game_id=row[0], key=row[1], user_id=row[2], due=row[3], reminded=row[4])
+
+
+def _seat_decision(row: Sequence[Any]) -> SeatDecision:
+    return SeatDecision(seat=row[0], asked=row[1], asked_version=row[2], answered=row[3],
+                        command=row[4], sent_at=row[5])
 
 
 def _by_index(seat: Seat) -> int:
@@ -396,6 +402,15 @@ class PostgresStore:
         )
         return [_summary(row) for row in rows]
 
+    async def games_of_user(self, user_id: int, *, include_finished: bool = False) -> list[GameSummary]:
+        rows = await self._rows(
+            f"SELECT {_SUMMARY_COLUMNS} FROM games"
+            " WHERE id IN (SELECT game_id FROM seats WHERE user_id = $1)"
+            " AND ($2 OR status = ANY($3::text[])) ORDER BY id",
+            user_id, include_finished, _UNFINISHED,
+        )
+        return [_summary(row) for row in rows]
+
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
         refuse_unkeepable(game_id=game_id, thread_id=thread_id)
 
@@ -420,12 +435,14 @@ class PostgresStore:
         snapshot: str | None = None,
         seats: Sequence[Seat] | None = None,
         awaited: Sequence[Awaited] | None = None,
+        decisions: Sequence[SeatDecision] | None = None,
     ) -> Committed:
         refuse_unkeepable(game_id=game_id, expected_version=expected_version, state=state,
-                          events=events, snapshot=snapshot, seats=seats, awaited=awaited)
+                          events=events, snapshot=snapshot, seats=seats, awaited=awaited,
+                          decisions=decisions)
         if isinstance(events, str):
             raise TypeError("events is a sequence of JSON texts, not one text")
-        dues = [aware(a.due) for a in awaited or ()]  # a naive time is refused before anything runs
+        dues = _dues(awaited, decisions)  # a naive time is refused before anything runs
         now = self._now()
         version = expected_version + 1
 
@@ -438,6 +455,8 @@ class PostgresStore:
                 await _replace_seats(c, game_id, seats)
             if awaited is not None:
                 await _replace_deadlines(c, game_id, awaited, dues)
+            if decisions:
+                await _replace_decisions(c, game_id, decisions)
             return last_seq
 
         return Committed(game_id, version, await self._transaction(tx))
@@ -450,9 +469,12 @@ class PostgresStore:
         *,
         by_user_id: int | None = None,
         status: GameStatus | None = None,
+        awaited: Sequence[Awaited] | None = None,
+        decisions: Sequence[SeatDecision] | None = None,
     ) -> Committed:
         refuse_unkeepable(game_id=game_id, expected_version=expected_version, label=label,
-                          by_user_id=by_user_id)
+                          by_user_id=by_user_id, awaited=awaited, decisions=decisions)
+        dues = _dues(awaited, decisions)
         now = self._now()
 
         async def tx(c: Connection) -> int:
@@ -475,9 +497,36 @@ class PostgresStore:
             last_seq = await _append(c, "events", "game_id", game_id, last_seq, [event], now)
             # Later snapshots belong to the timeline just abandoned.
             await c.execute("DELETE FROM snapshots WHERE game_id = $1 AND seq > $2", game_id, snap_seq)
+            if awaited is not None:
+                await _replace_deadlines(c, game_id, awaited, dues)
+            if decisions:
+                await _replace_decisions(c, game_id, decisions)
             return last_seq
 
         return Committed(game_id, expected_version + 1, await self._transaction(tx))
+
+    async def decisions(self, game_id: int) -> list[SeatDecision]:
+        rows = await self._rows(
+            "SELECT seat, asked, asked_version, answered, command, sent_at FROM seat_decisions"
+            " WHERE game_id = $1 ORDER BY seat",
+            game_id,
+        )
+        return [_seat_decision(row) for row in rows]
+
+    async def record_decisions(self, game_id: int, version: int, decisions: Sequence[SeatDecision]) -> bool:
+        refuse_unkeepable(game_id=game_id, version=version, decisions=decisions)
+        _dues(None, decisions)
+
+        async def tx(c: Connection) -> bool:
+            # FOR SHARE: a commit of this game waits for us, and one already under way is waited
+            # for and its version seen, so the records never land beside a newer version.
+            at = await c.fetchval("SELECT version FROM games WHERE id = $1 FOR SHARE", game_id)
+            if at != version:
+                return False
+            await _replace_decisions(c, game_id, decisions)
+            return True
+
+        return await self._transaction(tx)
 
     # -- the event log and snapshots -------------------------------------------------------
 
@@ -566,6 +615,28 @@ class PostgresStore:
             aware(now), _UNFINISHED,
         )
         return [_deadline(row) for row in rows]
+
+    async def claim_deadlines(self, now: datetime, lease: timedelta) -> list[Deadline]:
+        moment = aware(now)
+
+        async def tx(c: Connection) -> list[Deadline]:
+            # SKIP LOCKED: rows another process is claiming right now are its own; a row it
+            # claimed and committed meanwhile is read again and no longer matches.
+            rows = await c.fetch(
+                "UPDATE deadlines AS d SET claimed_until = $1"
+                " FROM (SELECT due.game_id, due.key, due.user_id"
+                "       FROM deadlines AS due JOIN games AS g ON g.id = due.game_id"
+                "       WHERE NOT due.reminded AND due.due <= $2"
+                "       AND (due.claimed_until IS NULL OR due.claimed_until <= $2)"
+                "       AND g.status = ANY($3::text[])"
+                "       FOR UPDATE OF due SKIP LOCKED) AS mine"
+                " WHERE (d.game_id, d.key, d.user_id) = (mine.game_id, mine.key, mine.user_id)"
+                " RETURNING d.game_id, d.key, d.user_id, d.due, d.reminded",
+                moment + lease, moment, _UNFINISHED,
+            )
+            return sorted((_deadline(row) for row in rows), key=lambda d: (d.due, d.game_id, d.key, d.user_id))
+
+        return await self._transaction(tx)
 
     async def mark_reminded(self, game_id: int, key: str, user_id: int) -> None:
         refuse_unkeepable(game_id=game_id, key=key, user_id=user_id)
@@ -773,10 +844,19 @@ async def _replace_seats(c: Connection, game_id: int, seats: Sequence[Seat]) -> 
         )
 
 
+def _dues(awaited: Sequence[Awaited] | None, decisions: Sequence[SeatDecision] | None) -> list[datetime]:
+    """The due times of `awaited`; refuses (ValueError) a naive time there or in `decisions`."""
+    for d in decisions or ():
+        if d.sent_at is not None:
+            aware(d.sent_at)
+    return [aware(a.due) for a in awaited or ()]
+
+
 async def _replace_deadlines(c: Connection, game_id: int, awaited: Sequence[Awaited],
                              dues: Sequence[datetime]) -> None:
     """Make the game's deadlines exactly `awaited`; one whose due time is unchanged keeps its
-    reminded flag, so a commit does not re-send a reminder already sent."""
+    reminded flag and its claim, so a commit does not re-send a reminder already sent nor free
+    a deadline another process is carrying out."""
     await c.execute(
         "DELETE FROM deadlines WHERE game_id = $1"
         " AND (key, user_id) NOT IN (SELECT * FROM unnest($2::text[], $3::bigint[]))",
@@ -786,9 +866,22 @@ async def _replace_deadlines(c: Connection, game_id: int, awaited: Sequence[Awai
         await c.executemany(
             "INSERT INTO deadlines (game_id, key, user_id, due, reminded) VALUES ($1, $2, $3, $4, false)"
             " ON CONFLICT (game_id, key, user_id) DO UPDATE SET due = excluded.due,"
-            " reminded = (deadlines.reminded AND deadlines.due = excluded.due)",
+            " reminded = (deadlines.reminded AND deadlines.due = excluded.due),"
+            " claimed_until = CASE WHEN deadlines.due = excluded.due THEN deadlines.claimed_until END",
             [(game_id, a.key, a.user_id, due) for a, due in zip(awaited, dues, strict=True)],
         )
+
+
+async def _replace_decisions(c: Connection, game_id: int, decisions: Sequence[SeatDecision]) -> None:
+    """Replace the records of the seats named; the other seats' stay."""
+    await c.executemany(
+        "INSERT INTO seat_decisions (game_id, seat, asked, asked_version, answered, command, sent_at)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7)"
+        " ON CONFLICT (game_id, seat) DO UPDATE SET asked = excluded.asked,"
+        " asked_version = excluded.asked_version, answered = excluded.answered,"
+        " command = excluded.command, sent_at = excluded.sent_at",
+        [(game_id, d.seat, d.asked, d.asked_version, d.answered, d.command, d.sent_at) for d in decisions],
+    )
 
 
 async def _insert_result(c: Connection, campaign_id: int, r: NewResult, now: datetime) -> int:

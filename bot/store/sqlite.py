@@ -693,7 +693,8 @@ class SqliteStore:
         decisions: Sequence[SeatDecision] | None = None,
     ) -> Committed:
         refuse_unkeepable(game_id=game_id, expected_version=expected_version, state=state,
-                           events=events, snapshot=snapshot, seats=seats, awaited=awaited)
+                           events=events, snapshot=snapshot, seats=seats, awaited=awaited,
+                           decisions=decisions)
         now = stamp(self._clock())
         version = expected_version + 1
 
@@ -724,7 +725,7 @@ class SqliteStore:
         decisions: Sequence[SeatDecision] | None = None,
     ) -> Committed:
         refuse_unkeepable(game_id=game_id, expected_version=expected_version, label=label,
-                           by_user_id=by_user_id)
+                           by_user_id=by_user_id, awaited=awaited, decisions=decisions)
         now = stamp(self._clock())
 
         def tx(db: sqlite3.Connection) -> int:
@@ -863,6 +864,8 @@ class SqliteStore:
         return [_seat_decision(row) for row in rows]
 
     async def record_decisions(self, game_id: int, version: int, decisions: Sequence[SeatDecision]) -> bool:
+        refuse_unkeepable(game_id=game_id, version=version, decisions=decisions)
+
         def tx(db: sqlite3.Connection) -> bool:
             at = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchall()
             if at != [(version,)]:

@@ -12,6 +12,8 @@ from bot.app import NoGame, Refused, Where
 from tests.app.conftest import ANN, BO, CY, HERE, open_table
 from tests.app.players import play_randomly
 
+pytestmark = pytest.mark.both_stores  # a player's games come from the store's seats index
+
 
 async def test_joining_many_games_at_once_loses_none_of_them(service):
     lobbies = [(await service.new_game(ANN, Where(channel_id=100 + n), "yard", side="US")).game_id

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from bot.store import Awaited, GameStatus, GameStore
+from bot.store import Awaited, GameStatus, GameStore, open_store
 from tests.store.sample import ALICE, BOB, new_game, state
 
 pytestmark = pytest.mark.both_stores
@@ -93,8 +93,8 @@ async def test_times_must_say_their_zone(store: GameStore) -> None:
         await store.due_deadlines(datetime(2026, 3, 1, 12))
 
 
-async def test_a_due_deadline_is_claimed_by_one_store_at_a_time(db_path) -> None:
-    async with SqliteStore(db_path) as a, SqliteStore(db_path) as b:
+async def test_a_due_deadline_is_claimed_by_one_store_at_a_time(store_url: str) -> None:
+    async with open_store(store_url) as a, open_store(store_url) as b:
         game = await new_game(a)
         await a.commit(game.id, 1, state(), awaited=[
             Awaited("expire:0:place:T1:US-1", ALICE, NOON), Awaited("expire:1:place:T1:DE-2", BOB, NOON),
@@ -111,7 +111,7 @@ async def test_a_due_deadline_is_claimed_by_one_store_at_a_time(db_path) -> None
         assert [d.key for d in again] == ["expire:1:place:T1:DE-2"]
 
 
-async def test_a_commit_that_keeps_a_due_time_keeps_its_claim(store: SqliteStore) -> None:
+async def test_a_commit_that_keeps_a_due_time_keeps_its_claim(store: GameStore) -> None:
     game = await new_game(store)
     await store.commit(game.id, 1, state(), awaited=[Awaited("expire:0:x", ALICE, NOON)])
     assert len(await store.claim_deadlines(NOON, timedelta(minutes=5))) == 1

@@ -34,7 +34,7 @@ from tests.store.sample import (
 pytestmark = pytest.mark.both_stores
 
 
-@pytest.mark.parametrize("implementation", [PostgresStore])
+@pytest.mark.parametrize("implementation", [SqliteStore, PostgresStore])
 @pytest.mark.parametrize("protocol", [GameStore, CampaignStore])
 def test_each_store_has_every_protocol_method_with_the_same_signature(implementation, protocol) -> None:
     members = [
@@ -227,7 +227,8 @@ async def test_state_and_events_come_back_byte_for_byte(store: GameStore) -> Non
     assert [e.body for e in await store.events_since(game.id)] == [odd, odd, " []"]
     assert (await store.load_snapshot(game.id, "T1P1")).state == odd
 
-async def test_a_users_games_are_those_he_holds_a_seat_in(store: SqliteStore) -> None:
+
+async def test_a_users_games_are_those_he_holds_a_seat_in(store: GameStore) -> None:
     first = await new_game(store)
     second = await new_game(store, channel_id=7)
     lobby = await new_game(store, status=GameStatus.LOBBY)
@@ -239,7 +240,7 @@ async def test_a_users_games_are_those_he_holds_a_seat_in(store: SqliteStore) ->
     assert await store.games_of_user(12345) == []
 
 
-async def test_each_seats_decisions_are_written_with_a_commit(store: SqliteStore) -> None:
+async def test_each_seats_decisions_are_written_with_a_commit(store: GameStore) -> None:
     game = await new_game(store)
     asked = SeatDecision(0, asked="place:T1:US-1", asked_version=2)
     await store.commit(game.id, 1, state(), decisions=[asked, SeatDecision(1, asked="place:T1:DE-2", asked_version=2)])

@@ -122,6 +122,25 @@ async def test_a_failing_migration_applies_nothing(postgres_dsn: str) -> None:
     assert "later_things" not in await tables(postgres_dsn)
 
 
+async def test_migration_two_indexes_seats_by_user_and_drops_the_old_user_game_lists(empty_dsn: str) -> None:
+    conn = await asyncpg.connect(empty_dsn)
+    try:
+        await migrate(conn, PG_MIGRATIONS[:1])
+        await conn.execute("""INSERT INTO settings VALUES ('user:5', 'games', '[1, 2]'), ('user:5', 'dm_hint', 'true'),
+                              ('guild:1', 'games', '[3]')""")
+        await conn.execute("INSERT INTO games VALUES (1, 1, 1, NULL, 'yard', 'active', 5, '{}', 1, now(), now())")
+        await conn.execute("INSERT INTO deadlines (game_id, key, user_id, due) VALUES (1, 'expire:place:0', 5, now())")
+    finally:
+        await conn.close()
+    async with open_store(empty_dsn) as store:
+        assert await store.settings("user:5") == {"dm_hint": True}
+        assert await store.settings("guild:1") == {"games": [3]}
+        assert [d.key for d in await store.deadlines(1)] == ["expire:place:0"]  # kept, read by its old key
+        assert await store.decisions(1) == []
+    indexes = {r[0] for r in await fetch(empty_dsn, "SELECT indexname FROM pg_indexes WHERE tablename = 'seats'")}
+    assert "seats_by_user" in indexes
+
+
 # -- databases refused at open -----------------------------------------------------------------
 
 async def test_another_programs_database_is_refused_and_left_alone(empty_dsn: str) -> None:

@@ -12,7 +12,6 @@ from bot.store import (
     GameStore,
     SeatDecision,
     SnapshotNotFound,
-    SqliteStore,
     VersionConflict,
 )
 from tests.store.sample import ALICE, BOB, new_game, state
@@ -20,7 +19,6 @@ from tests.store.sample import ALICE, BOB, new_game, state
 NOON = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
 pytestmark = pytest.mark.both_stores
-
 
 
 async def test_a_commit_can_snapshot_its_new_state(store: GameStore) -> None:
@@ -101,7 +99,7 @@ async def test_a_stale_or_unknown_rollback_changes_nothing(store: GameStore) -> 
     assert [s.label for s in await store.snapshots(game_id)] == ["setup", "T1P1", "T2P1"]
 
 
-async def test_rollback_writes_the_restored_decisions_deadlines_in_its_own_transaction(store: SqliteStore) -> None:
+async def test_rollback_writes_the_restored_decisions_deadlines_in_its_own_transaction(store: GameStore) -> None:
     game_id = await played_through_turn_two(store)
     await store.commit(game_id, 5, state(turn=2), awaited=[Awaited("expire:0:act:T2", ALICE, NOON)])
     restored = [Awaited("expire:0:place:T1:US-1", ALICE, NOON + timedelta(hours=24)),
