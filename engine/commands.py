@@ -11,7 +11,14 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
 
 from engine.board import DIRS
 from engine.errors import RuleError, UsageError
@@ -29,7 +36,7 @@ MAX_DIGITS = 6  # dog tags and plates have three digits; no number a player type
 MAX_ID = 10 ** MAX_DIGITS - 1
 MAX_CELL = 9_999  # inches from the board's north-west corner
 MAX_SEAT = 99
-NUMBER = re.compile(r"[0-9]{1,%d}" % MAX_DIGITS)  # ASCII digits only: int() would take "١٢" and "1_0"
+NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")  # ASCII digits only: int() would take "١٢" and "1_0"
 CELL_WORD = re.compile(r"\(?([0-9]{1,4})\s*,\s*([0-9]{1,4})\)?")
 _UNPRINTABLE = {"Cc", "Cf", "Cs", "Co", "Cn"}  # control, format, lone surrogate, private use, unassigned
 
@@ -38,7 +45,7 @@ def shown(word: object) -> str:
     """A word as a refusal quotes it: escaped (a lone surrogate or a control character prints as
     its code) and cut short, so a 100,000-character word makes a one-line message."""
     if isinstance(word, str) and len(word) > 24:
-        return repr(word[:24]) + f"… ({len(word)} characters)"
+        return f"{word[:24]!r}… ({len(word)} characters)"
     return repr(word)
 
 
@@ -49,7 +56,7 @@ def text_problem(text: str) -> str | None:
         return None
     for ch in text:
         if unicodedata.category(ch) in _UNPRINTABLE and ch not in "\t\n\r":
-            return f"{shown(text)} holds the character {ascii(ch)}, which is not text a command may carry."
+            return f"{shown(text)} holds the character {ch!a}, which is not text a command may carry."
     return None
 
 
@@ -147,7 +154,7 @@ class Cmd(BaseModel):
 
     @model_validator(mode="wrap")
     @classmethod
-    def _refused(cls, data: Any, handler) -> "Cmd":
+    def _refused(cls, data: Any, handler) -> Cmd:
         """Every malformed command is the engine's refusal (UsageError), naming the bad field,
         not pydantic's ValidationError: a front end shows it to the player as it is."""
         try:

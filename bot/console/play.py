@@ -247,7 +247,7 @@ async def _script(table: Table) -> int:
             elif who in names:
                 caller = names[who]
             else:
-                print(f"{args.script}: line {no}: no player {ascii(line[1:][:40])}", file=sys.stderr)
+                print(f"{args.script}: line {no}: no player {line[1:][:40]!a}", file=sys.stderr)
                 return 1
             continue
         try:

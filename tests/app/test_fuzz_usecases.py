@@ -12,7 +12,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bot.app import GameService, Refused, Where
 from bot.app.documents import parse_force

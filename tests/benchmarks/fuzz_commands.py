@@ -24,14 +24,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engine import apply, load_catalog, new_game  # noqa: E402
-from engine.agent import RandomAgent  # noqa: E402
-from engine.errors import RuleError  # noqa: E402
-from engine.legal import awaiting, legal_commands  # noqa: E402
-from engine.script import parse_line  # noqa: E402
-from engine.setup import SeatSpec  # noqa: E402
-from engine.view import view  # noqa: E402
-from tests.hostile_input import hostile_line, hostile_model  # noqa: E402
+from engine import apply, load_catalog, new_game
+from engine.agent import RandomAgent
+from engine.errors import RuleError
+from engine.legal import awaiting, legal_commands
+from engine.script import parse_line
+from engine.setup import SeatSpec
+from engine.view import view
+from tests.hostile_input import hostile_line, hostile_model
 
 ROOT = str(Path(__file__).resolve().parents[2])
 

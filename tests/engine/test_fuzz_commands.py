@@ -7,7 +7,8 @@ tests/benchmarks/fuzz_commands.py runs the same throws by the hundred thousand."
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine import commands as C
 from engine import load_catalog, new_game
