@@ -46,7 +46,11 @@ def shown(word: object) -> str:
     its code) and cut short, so a 100,000-character word makes a one-line message."""
     if isinstance(word, str) and len(word) > 24:
         return f"{word[:24]!r}… ({len(word)} characters)"
-    return repr(word)
+    try:
+        text = repr(word)
+    except ValueError:  # an int of more digits than Python will print
+        return "a number too long to show"
+    return text if len(text) <= 60 else text[:60] + "…"
 
 
 def text_problem(text: str) -> str | None:

@@ -90,9 +90,10 @@ def hostile_line(rng: random.Random, st: GameState, legal: list[str]) -> str:
 def _hostile_value(rng: random.Random, st: GameState, current: object) -> object:
     """A wrong value: mostly of the same Python type as `current`, sometimes of another."""
     ids = list(st.soldiers) + list(st.vehicles)
-    numbers = [-1, 0, 999, 4999, 60000, 2**63, 10**30, -2**63, rng.choice(ids), rng.choice(ids) + 1]
+    numbers = [-1, 0, 999, 4999, 60000, 2**63, 10**30, -2**63, 10**5000, rng.choice(ids), rng.choice(ids) + 1]
     if rng.random() < 0.1:
-        return rng.choice([None, "101", 101.5, [101], (1, 2), {"a": 1}, True, rng.choice(FIXED_WORDS)])
+        return rng.choice([None, "101", 101.5, float("nan"), [101], [10**5000], (1, 2), {"a": 1}, True,
+                           rng.choice(FIXED_WORDS)])
     if isinstance(current, bool):
         return not current
     if isinstance(current, int):

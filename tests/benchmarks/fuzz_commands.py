@@ -184,7 +184,11 @@ async def fuzz_usecases(commands: int, per_step: int, seed: int) -> Tally:
                         await service.suggest(caller, where, what, rng.choice(FIXED_WORDS))
                     except Exception as exc:  # noqa: BLE001
                         tally.bad("suggest", exc, what)
-                    await service.command(caller, where, rng.choice(legal))
+                    waits = await service.waiting(callers[0], where)  # a hostile command may have been legal
+                    if not waits:
+                        break
+                    caller = next(c for c in callers if c.user_id == waits[0].user_id)
+                    await service.command(caller, where, rng.choice(await service.options(caller, where)))
                     steps += 1
                 print(f"game {game} {sc}: {steps} steps, {tally.commands} commands so far", flush=True)
     return tally
