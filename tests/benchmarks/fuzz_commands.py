@@ -69,6 +69,13 @@ class Tally:
         return 1 if self.kinds else 0
 
 
+def _described(template: str, thing: object) -> str:
+    try:
+        return template.format(thing)
+    except ValueError:  # a number of more digits than Python will print
+        return template.format(f"<{type(thing).__name__} holding a number too long to print>")
+
+
 def _engine_one(tally: Tally, rng: random.Random, st, seat: int, legal) -> None:
     before = st.model_dump_json()
     if rng.random() < 0.7 or not legal:
@@ -80,7 +87,7 @@ def _engine_one(tally: Tally, rng: random.Random, st, seat: int, legal) -> None:
     else:
         built, data = hostile_model(rng, st, legal)
         validate = rng.random() < 0.5
-        what = f"{type(built).__name__} {data}" if validate else repr(built)
+        what = _described(f"{type(built).__name__} {{}}", data) if validate else _described("{}", built)
         source = "model" if validate else "unvalidated model"
 
         def make():
