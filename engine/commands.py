@@ -64,15 +64,16 @@ def text_problem(text: str) -> str | None:
     return None
 
 
-def number(word: str, what: str) -> int:
-    """A whole number written with the ASCII digits 0-9, at most MAX_DIGITS of them."""
+def number(word: str, what: str, noun: str = "a number") -> int:
+    """A whole number written with the ASCII digits 0-9, at most MAX_DIGITS of them; `what` and
+    `noun` word the refusal ("the target must be a dog tag number, not 'x'")."""
     if NUMBER.fullmatch(word):
         return int(word)
     if word.isascii() and word.isdigit():
         raise UsageError(f"{what} has at most {MAX_DIGITS} digits, not {len(word)}.")
     if word.isdigit() or word.isnumeric():
         raise UsageError(f"{what} is written with the digits 0-9, not {shown(word)}.")
-    raise UsageError(f"{what} must be a number, not {shown(word)}.")
+    raise UsageError(f"{what} must be {noun}, not {shown(word)}.")
 
 
 @dataclass(frozen=True)
@@ -910,7 +911,7 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
     def soldier(word: str, what: str = "a soldier") -> int:
         if resolve is not None:
             return resolve(word)
-        return number(word, what)
+        return number(word, what, "a dog tag number")
 
     def need(n: int, usage: str) -> None:
         if len(args) < n:
@@ -1103,7 +1104,7 @@ def _vehicle_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd
     if verb == "acquire":
         return Acquire(target=soldier(args[1], "the target"), **kw)
     if verb == "mount":
-        return Mount(plate=number(args[1], "the vehicle's plate"), post=args[2].lower() if len(args) > 2 else None, **kw)
+        return Mount(plate=number(args[1], "the vehicle's plate", "a dog tag number"), post=args[2].lower() if len(args) > 2 else None, **kw)
     if verb == "shift":
         return Shift(post=args[1].lower(), **kw)
     if verb in ("repair", "extinguish"):
@@ -1152,8 +1153,8 @@ def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) ->
         extra = {a.lower() for a in args[3:]}
         if extra - {"grenade"}:
             raise RuleError(f"usage: {usage}")
-        return AssailCmd(seat=seat, serial=soldier(args[0]), plate=number(args[1], "the vehicle's plate"), part=part,
-                         grenade="grenade" in extra)
+        plate = number(args[1], "the vehicle's plate", "a dog tag number")
+        return AssailCmd(seat=seat, serial=soldier(args[0]), plate=plate, part=part, grenade="grenade" in extra)
     if verb == "call":
         need(3)
         extra = {a.lower() for a in args[3:]}
