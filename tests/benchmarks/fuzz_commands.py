@@ -87,7 +87,7 @@ def _engine_one(tally: Tally, rng: random.Random, st, seat: int, legal) -> None:
     else:
         built, data = hostile_model(rng, st, legal)
         validate = rng.random() < 0.5
-        what = _described(f"{type(built).__name__} {{}}", data) if validate else _described("{}", built)
+        what = _described(f"{type(built).__name__} {{!r}}", data) if validate else _described("{!r}", built)
         source = "model" if validate else "unvalidated model"
 
         def make():
