@@ -19,6 +19,7 @@ from engine.errors import RuleError, UsageError
 from engine.hide import unhold
 from engine.legal import awaiting, legal_commands
 from engine.log import Ctx
+from engine.references import check_references
 from engine.script import ScriptError, parse_line, run_script, seat_for
 from engine.setup import SeatSpec
 from engine.state import GameState
@@ -105,6 +106,17 @@ def test_hostile_command_models_are_carried_out_or_refused_built_checked_or_not(
         refused_or_sound(game, lambda: type(unchecked).model_validate(fields))
     else:  # built without validation (model_copy): apply checks it all again
         refused_or_sound(game, lambda: unchecked)
+
+
+def test_every_legal_command_passes_the_edge_unchanged_and_reads_back_from_its_text(positions):
+    seen = 0
+    for _, game in positions:
+        for seat in range(len(game.seats)):
+            for cmd in _legal(game, seat):
+                assert check_references(game, cmd) == cmd
+                assert parse_line(game, str(cmd), seat) == cmd
+                seen += 1
+    assert seen > 1000
 
 
 # ------------------------------------------------------------------ what the fuzzing found
