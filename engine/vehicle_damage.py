@@ -934,10 +934,9 @@ def _crewman(st: GameState, plate: int, serial: int):
 
 
 def _on_the_spot(st: GameState, plate: int, serial: int, location: str, what: str) -> None:
-    st.vehicle_def(plate).place(location)
+    place = st.vehicle_def(plate).place(location)
     if _crewman(st, plate, serial).post != location:
-        raise RuleError(f"{st.name(serial)} must first move to the {st.vehicle_def(plate).location(location).name} "
-                        f"to {what}.")
+        raise RuleError(f"{st.name(serial)} must first move to the {place.name} to {what}.")
 
 
 def fight_fire(ctx: Ctx, plate: int, serial: int, location: str) -> str:
