@@ -39,7 +39,8 @@ ROOT = str(Path(__file__).resolve().parents[2])
 class Tally:
     """Exceptions that are not refusals, by (kind, where raised), with the first example."""
 
-    def __init__(self) -> None:
+    def __init__(self, outcomes=None) -> None:
+        self.outcomes = outcomes  # a file: one line per engine command, to compare two trees with diff
         self.kinds: Counter = Counter()
         self.example: dict[tuple[str, str], str] = {}
         self.commands = 0
@@ -60,6 +61,10 @@ class Tally:
         if key not in self.example:
             msg = str(exc)[:160] if exc is not None else ""
             self.example[key] = f"{what[:160]!r} -> {msg!r}"
+
+    def note(self, source: str, outcome: str, what: str, message: str = "") -> None:
+        if self.outcomes is not None:
+            self.outcomes.write(f"{self.commands}\t{source}\t{outcome}\t{what[:200]!r}\t{message[:200]!r}\n")
 
     def report(self, seconds: float) -> int:
         print(f"\n{self.commands} commands in {seconds:.0f} s: {self.refused} refused, {self.accepted} accepted, "
@@ -95,15 +100,18 @@ def _engine_one(tally: Tally, rng: random.Random, st, seat: int, legal) -> None:
     tally.commands += 1
     try:
         after, _ = apply(st, make())
-    except RuleError:
+    except RuleError as exc:
         tally.refused += 1
+        tally.note(source, "refused", what, str(exc))
         if st.model_dump_json() != before:
             tally.bad(f"{source}: state changed on refusal", None, what)
         return
     except Exception as exc:  # noqa: BLE001 - every kind is counted and shown
+        tally.note(source, "failed", what, type(exc).__name__)
         tally.bad(f"{source}: raised", exc, what)
         return
     tally.accepted += 1
+    tally.note(source, "accepted", what)
     try:
         after.model_dump_json()
         for a in awaiting(after):
@@ -113,11 +121,11 @@ def _engine_one(tally: Tally, rng: random.Random, st, seat: int, legal) -> None:
         tally.bad(f"{source}: broken state after", exc, what)
 
 
-def fuzz_engine(commands: int, per_step: int, seed: int) -> Tally:
+def fuzz_engine(commands: int, per_step: int, seed: int, outcomes=None) -> Tally:
     cat = load_catalog()
     scenarios = sorted(cat.scenarios)
     rng = random.Random(seed)
-    tally = Tally()
+    tally = Tally(outcomes)
     game = 0
     while tally.commands < commands:
         sc = scenarios[game % len(scenarios)]
@@ -231,10 +239,14 @@ def main() -> int:
     ap.add_argument("--per-step", type=int, default=12, help="hostile commands at each decision")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--usecases", action="store_true", help="through GameService and SQLite instead of apply")
+    ap.add_argument("--outcomes", type=Path, help="the engine: write each command's outcome here (diff two trees)")
     args = ap.parse_args()
     t0 = time.perf_counter()
     if args.usecases:
         tally = asyncio.run(fuzz_usecases(args.commands, args.per_step, args.seed))
+    elif args.outcomes:
+        with args.outcomes.open("w", encoding="utf-8") as outcomes:
+            tally = fuzz_engine(args.commands, args.per_step, args.seed, outcomes)
     else:
         tally = fuzz_engine(args.commands, args.per_step, args.seed)
     return tally.report(time.perf_counter() - t0)
