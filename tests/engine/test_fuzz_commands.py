@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import commands as C
-from engine import load_catalog, new_game
+from engine import new_game
 from engine import vehicle_damage as VD
 from engine.agent import RandomAgent
 from engine.apply import apply
@@ -28,11 +28,6 @@ from tests.engine.test_vehicles import SHERMAN, SHERMAN_CREW, motor, sherman
 from tests.hostile_input import hostile_line, hostile_model
 
 STEPS, EVERY = 84, 7  # positions along each game: placement, acting, fights, pending decisions
-
-
-@pytest.fixture(scope="session")
-def shipped():
-    return load_catalog()
 
 
 @pytest.fixture(scope="session")
