@@ -11,6 +11,7 @@ from engine.hide import unhold
 from engine.legal import awaiting, note_asked
 from engine.log import Ctx, Event
 from engine.move import Dest, move
+from engine.references import check_references
 from engine.sequence import advance
 from engine.shoot import resolve_hit_plus
 from engine.state import GameState
@@ -19,6 +20,7 @@ from engine.state import GameState
 def apply(state: GameState, cmd: C.Cmd) -> tuple[GameState, list[Event]]:
     if state.step == "over":
         raise RuleError("the game is over.")
+    cmd = check_references(state, cmd)
     st = state.clone()
     ctx = Ctx(st)
     _dispatch(ctx, cmd)

@@ -447,7 +447,8 @@ def call_options(st, seat: int, limit: int = 12) -> list[C.CallCmd]:
         tiles = None
         for kind in kinds + sorted(set(art.bought.get(seat, [])) - set(kinds)):
             for fake in ([True] if kind not in kinds else [False, True]):
-                probe = C.CallCmd(seat=seat, serial=caller, kind=kind, tile="", fake=fake)
+                # a probe for radio contact, which does not look at the tile: the real ones follow
+                probe = C.CallCmd.model_construct(seat=seat, serial=caller, kind=kind, tile="", fake=fake)
                 if _contact_problem(st, probe) is not None:
                     continue
                 if tiles is None:

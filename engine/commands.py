@@ -7,20 +7,168 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import Annotated, Literal, Union
+import unicodedata
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
 
 from engine.board import DIRS
-from engine.errors import RuleError
+from engine.errors import RuleError, UsageError
 
 Via = Literal["tag", "team", "note", "identity"]  # identity: a command card's identity box (tactics modules)
+
+# --------------------------------------------------------------------------- what a command may say
+# Shapes are checked here, when a command is read or built; whether what it names is in the
+# game (a soldier, a vehicle, a card, a tile) is checked by engine/references.py before any rule.
+
+MAX_LINE = 400  # characters in a command line
+MAX_WORDS = 40  # words in one command (and items in one list: cards, soldiers)
+MAX_WORD = 48  # characters in a word: the longest card id is 18, with +P= and :ACTION under 30
+MAX_DIGITS = 6  # dog tags and plates have three digits; no number a player types needs more
+MAX_ID = 10 ** MAX_DIGITS - 1
+MAX_CELL = 9_999  # inches from the board's north-west corner
+MAX_SEAT = 99
+NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")  # ASCII digits only: int() would take "١٢" and "1_0"
+CELL_WORD = re.compile(r"\(?([0-9]{1,4})\s*,\s*([0-9]{1,4})\)?")
+_UNPRINTABLE = {"Cc", "Cf", "Cs", "Co", "Cn"}  # control, format, lone surrogate, private use, unassigned
+
+
+def shown(word: object) -> str:
+    """A word as a refusal quotes it: escaped (a lone surrogate or a control character prints as
+    its code) and cut short, so a 100,000-character word makes a one-line message."""
+    if isinstance(word, str) and len(word) > 24:
+        return f"{word[:24]!r}… ({len(word)} characters)"
+    try:
+        text = repr(word)
+    except ValueError:  # an int of more digits than Python will print
+        return "a number too long to show"
+    return text if len(text) <= 60 else text[:60] + "…"
+
+
+def text_problem(text: str) -> str | None:
+    """Why `text` is not text a command may carry (None: it is): a lone surrogate (it cannot be
+    stored or sent), a control or invisible formatting character."""
+    if text.isascii() and text.isprintable():
+        return None
+    for ch in text:
+        if unicodedata.category(ch) in _UNPRINTABLE and ch not in "\t\n\r":
+            return f"{shown(text)} holds the character {ch!a}, which is not text a command may carry."
+    return None
+
+
+def number(word: str, what: str, noun: str = "a number") -> int:
+    """A whole number written with the ASCII digits 0-9, at most MAX_DIGITS of them; `what` and
+    `noun` word the refusal ("the target must be a dog tag number, not 'x'")."""
+    if NUMBER.fullmatch(word):
+        return int(word)
+    if word.isascii() and word.isdigit():
+        raise UsageError(f"{what} has at most {MAX_DIGITS} digits, not {len(word)}.")
+    if word.isdigit() or word.isnumeric():
+        raise UsageError(f"{what} is written with the digits 0-9, not {shown(word)}.")
+    raise UsageError(f"{what} must be {noun}, not {shown(word)}.")
+
+
+@dataclass(frozen=True)
+class Names:
+    """A command field that names something in the game; engine/references.py checks it is there
+    and of this kind before any rule runs. unit: a soldier or a vehicle (either may act)."""
+
+    kind: Literal["man", "vehicle", "unit", "card", "tile"]
+
+
+def _id(n: int) -> int:
+    if not 0 <= n <= MAX_ID:
+        raise UsageError(f"{shown(n)} is not a dog tag or a plate: they are numbers from 0 to {MAX_ID}.")
+    return n
+
+
+def _word(w: str) -> str:
+    if not w:
+        raise UsageError("an empty word where a name or an id belongs.")
+    if len(w) > MAX_WORD:
+        raise UsageError(f"{shown(w)} is too long for a name or an id (at most {MAX_WORD} characters).")
+    problem = text_problem(w)
+    if problem:
+        raise UsageError(problem)
+    return w
+
+
+def _facing(w: str) -> str:
+    if w not in DIRS:
+        raise UsageError(f"a facing is one of {' '.join(DIRS)}, not {shown(w)}.")
+    return w
+
+
+def _coord(n: int) -> int:
+    if not 0 <= n <= MAX_CELL:
+        raise UsageError(f"{shown(n)} is off any board: a cell is x,y inches from 0 to {MAX_CELL}.")
+    return n
+
+
+def _seat(n: int) -> int:
+    if not 0 <= n <= MAX_SEAT:
+        raise UsageError(f"there is no seat {shown(n)}.")
+    return n
+
+
+def _phase(n: int) -> int:
+    if n not in (1, 2, 3):
+        raise UsageError(f"a phase is 1, 2 or 3, not {shown(n)}.")
+    return n
+
+
+def _count(n: int) -> int:
+    if not 0 <= n <= 999:
+        raise UsageError(f"{shown(n)} is out of range: a turn or a slot is a number from 0 to 999.")
+    return n
+
+
+def _few(items: list) -> list:
+    if len(items) > MAX_WORDS:
+        raise UsageError(f"{len(items)} items in one command; at most {MAX_WORDS}.")
+    return items
+
+
+Man = Annotated[int, AfterValidator(_id), Names("man")]
+Vehicle = Annotated[int, AfterValidator(_id), Names("vehicle")]
+Unit = Annotated[int, AfterValidator(_id), Names("unit")]
+CardId = Annotated[str, AfterValidator(_word), Names("card")]
+TileId = Annotated[str, AfterValidator(_word), Names("tile")]
+Word = Annotated[str, AfterValidator(_word)]
+Facing = Annotated[str, AfterValidator(_facing)]
+Coord = Annotated[int, AfterValidator(_coord)]
+Cell = tuple[Coord, Coord]
+SeatNo = Annotated[int, AfterValidator(_seat)]
+Count = Annotated[int, AfterValidator(_count)]
+PhaseNo = Annotated[int, AfterValidator(_phase)]
+Cards = Annotated[list[CardId], AfterValidator(_few)]
 
 
 class Cmd(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    seat: int = 0  # who gives the command
+    seat: SeatNo = 0  # who gives the command
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _refused(cls, data: Any, handler) -> Cmd:
+        """Every malformed command is the engine's refusal (UsageError), naming the bad field,
+        not pydantic's ValidationError: a front end shows it to the player as it is."""
+        try:
+            return handler(data)
+        except ValidationError as exc:
+            err = exc.errors(include_url=False)[0]
+            where = ".".join(str(x) for x in err["loc"]) or "the command"
+            verb = cls.model_fields["type"].default if "type" in cls.model_fields else cls.__name__
+            raise UsageError(f"`{verb}`: {where} cannot be {shown(err.get('input'))} ({err['msg']}).") from None
 
     def words(self) -> list[str]:
         raise NotImplementedError
@@ -36,10 +184,10 @@ def _via(via: str | None) -> list[str]:
 class Plan(Cmd):
     """Place one card per phase, face down (`-` leaves a phase empty for the shortfall)."""
     type: Literal["plan"] = "plan"
-    cards: list[str | None]
-    declare: dict[str, str] = Field(default_factory=dict)  # card -> action for multi-action cards
-    force: str | None = None  # which of the seat's decks (squad or vehicle); None: the one holding the cards
-    extra: dict[int, str] = Field(default_factory=dict)  # officers: phase (1-3) -> an extra card there
+    cards: Annotated[list[CardId | None], AfterValidator(_few)]
+    declare: dict[CardId, Word] = Field(default_factory=dict)  # card -> action for multi-action cards
+    force: Word | None = None  # which of the seat's decks (squad or vehicle); None: the one holding the cards
+    extra: dict[PhaseNo, CardId] = Field(default_factory=dict)  # officers: phase (1-3) -> an extra card there
 
     def words(self):
         out = [] if self.force is None else ["for", self.force]
@@ -57,8 +205,8 @@ class Plan(Cmd):
 
 class Declare(Cmd):
     type: Literal["declare"] = "declare"
-    card: str
-    action: str
+    card: CardId
+    action: Word
 
     def words(self):
         return ["declare", self.card, self.action]
@@ -66,7 +214,7 @@ class Declare(Cmd):
 
 class Unhold(Cmd):
     type: Literal["unhold"] = "unhold"
-    cards: list[str]
+    cards: Cards
 
     def words(self):
         return ["unhold", *self.cards]
@@ -82,15 +230,15 @@ class Keep(Cmd):
 
 class MoveCmd(Cmd):
     type: Literal["move"] = "move"
-    serial: int
-    cell: tuple[int, int] | None = None
-    tile: str | None = None
+    serial: Unit
+    cell: Cell | None = None
+    tile: TileId | None = None
     cover: bool = False
     exit: bool = False
-    area: str | None = None
-    facing: str | None = None
+    area: Word | None = None
+    facing: Facing | None = None
     release: bool = False
-    take: int | None = None
+    take: Man | None = None
     via: Via | None = None
 
     def words(self):
@@ -107,8 +255,8 @@ class MoveCmd(Cmd):
 
 class Charge(Cmd):
     type: Literal["charge"] = "charge"
-    serial: int
-    target: int
+    serial: Unit
+    target: Man
     via: Via | None = None
 
     def words(self):
@@ -117,8 +265,8 @@ class Charge(Cmd):
 
 class Face(Cmd):
     type: Literal["face"] = "face"
-    serial: int
-    facing: str
+    serial: Unit
+    facing: Facing
     via: Via | None = None
 
     def words(self):
@@ -127,9 +275,9 @@ class Face(Cmd):
 
 class SightCmd(Cmd):
     type: Literal["sight"] = "sight"
-    serial: int
-    target: int | None = None
-    square: str | None = None  # sight a tile for area fire (Hell on Wheels, Sighting Squares)
+    serial: Unit
+    target: Unit | None = None
+    square: TileId | None = None  # sight a tile for area fire (Hell on Wheels, Sighting Squares)
     via: Via | None = None
 
     def words(self):
@@ -139,7 +287,7 @@ class SightCmd(Cmd):
 
 class DrawCmd(Cmd):
     type: Literal["draw"] = "draw"
-    serial: int
+    serial: Unit
     via: Via | None = None
 
     def words(self):
@@ -148,7 +296,7 @@ class DrawCmd(Cmd):
 
 class CoverCmd(Cmd):
     type: Literal["cover"] = "cover"
-    serial: int
+    serial: Unit
     via: Via | None = None
 
     def words(self):
@@ -157,8 +305,8 @@ class CoverCmd(Cmd):
 
 class RallyCmd(Cmd):
     type: Literal["rally"] = "rally"
-    serial: int
-    target: int
+    serial: Unit
+    target: Man
     via: Via | None = None
 
     def words(self):
@@ -167,8 +315,8 @@ class RallyCmd(Cmd):
 
 class HoldCmd(Cmd):
     type: Literal["hold"] = "hold"
-    serial: int
-    cards: list[str]
+    serial: Unit
+    cards: Cards
     via: Via | None = None
 
     def words(self):
@@ -177,8 +325,8 @@ class HoldCmd(Cmd):
 
 class ShootCmd(Cmd):
     type: Literal["shoot"] = "shoot"
-    serial: int
-    target: int
+    serial: Unit
+    target: Unit
     via: Via | None = None
 
     def words(self):
@@ -187,9 +335,9 @@ class ShootCmd(Cmd):
 
 class TossCmd(Cmd):
     type: Literal["toss"] = "toss"
-    serial: int
-    target: int
-    at: tuple[int, int] | None = None
+    serial: Unit
+    target: Unit
+    at: Cell | None = None
     via: Via | None = None
 
     def words(self):
@@ -205,8 +353,8 @@ class TossCmd(Cmd):
 class VMove(Cmd):
     """Drive the vehicle toward a tile (Open, or `road` along a road; `back` one square back)."""
     type: Literal["vmove"] = "vmove"
-    serial: int
-    tile: str
+    serial: Unit
+    tile: TileId
     road: bool = False
     back: bool = False
     via: Via | None = None
@@ -219,8 +367,8 @@ class VMove(Cmd):
 class VTurn(Cmd):
     """Turn the hull in its tile, up to four compass points."""
     type: Literal["vturn"] = "vturn"
-    serial: int
-    facing: str
+    serial: Unit
+    facing: Facing
     via: Via | None = None
 
     def words(self):
@@ -229,8 +377,8 @@ class VTurn(Cmd):
 
 class Turret(Cmd):
     type: Literal["turret"] = "turret"
-    serial: int
-    facing: str
+    serial: Unit
+    facing: Facing
     via: Via | None = None
 
     def words(self):
@@ -240,7 +388,7 @@ class Turret(Cmd):
 class MovePlus(Cmd):
     """Spend a MOVE saving movement up (a Move+ marker, then a Move++)."""
     type: Literal["moveplus"] = "moveplus"
-    serial: int
+    serial: Unit
     via: Via | None = None
 
     def words(self):
@@ -249,7 +397,7 @@ class MovePlus(Cmd):
 
 class Unpin(Cmd):
     type: Literal["unpin"] = "unpin"
-    serial: int
+    serial: Unit
     via: Via | None = None
 
     def words(self):
@@ -260,16 +408,16 @@ class Fire(Cmd):
     """Fire a vehicle's weapon ("main" or a machine gun's id) at a soldier, a vehicle, or a
     sighted tile (area rounds: HE, smoke, fire)."""
     type: Literal["fire"] = "fire"
-    serial: int
-    weapon: str
-    target: int | None = None
-    square: str | None = None
+    serial: Unit
+    weapon: Word
+    target: Unit | None = None
+    square: TileId | None = None
     via: Via | None = None
 
     @model_validator(mode="after")
     def _one_target(self) -> "Fire":
         if (self.target is None) == (self.square is None):
-            raise ValueError("fire at a soldier or vehicle, or at a tile")
+            raise UsageError("`fire` aims at a soldier or vehicle, or at a tile: one of them.")
         return self
 
     def words(self):
@@ -280,8 +428,8 @@ class Fire(Cmd):
 class Load(Cmd):
     """Loader: a round Ready -> In Hand (name the ammo), or In Hand -> In Breach."""
     type: Literal["load"] = "load"
-    serial: int
-    ammo: str | None = None
+    serial: Unit
+    ammo: Word | None = None
     via: Via | None = None
 
     def words(self):
@@ -290,8 +438,8 @@ class Load(Cmd):
 
 class Acquire(Cmd):
     type: Literal["acquire"] = "acquire"
-    serial: int
-    target: int
+    serial: Unit
+    target: Unit
     via: Via | None = None
 
     def words(self):
@@ -300,7 +448,7 @@ class Acquire(Cmd):
 
 class Unbutton(Cmd):
     type: Literal["unbutton"] = "unbutton"
-    serial: int
+    serial: Unit
     via: Via | None = None
 
     def words(self):
@@ -309,7 +457,7 @@ class Unbutton(Cmd):
 
 class Button(Cmd):
     type: Literal["button"] = "button"
-    serial: int
+    serial: Unit
     via: Via | None = None
 
     def words(self):
@@ -318,7 +466,7 @@ class Button(Cmd):
 
 class HullDown(Cmd):
     type: Literal["hulldown"] = "hulldown"
-    serial: int
+    serial: Unit
     via: Via | None = None
 
     def words(self):
@@ -328,7 +476,7 @@ class HullDown(Cmd):
 class VCover(Cmd):
     """The vehicle takes cover."""
     type: Literal["vcover"] = "vcover"
-    serial: int
+    serial: Unit
     via: Via | None = None
 
     def words(self):
@@ -337,9 +485,9 @@ class VCover(Cmd):
 
 class Mount(Cmd):
     type: Literal["mount"] = "mount"
-    serial: int
-    plate: int
-    post: str | None = None
+    serial: Man
+    plate: Vehicle
+    post: Word | None = None
     via: Via | None = None
 
     def words(self):
@@ -348,7 +496,7 @@ class Mount(Cmd):
 
 class Dismount(Cmd):
     type: Literal["dismount"] = "dismount"
-    serial: int
+    serial: Man
     via: Via | None = None
 
     def words(self):
@@ -358,8 +506,8 @@ class Dismount(Cmd):
 class Shift(Cmd):
     """A crewman moves to another place on his vehicle's panel."""
     type: Literal["shift"] = "shift"
-    serial: int
-    post: str
+    serial: Man
+    post: Word
     via: Via | None = None
 
     def words(self):
@@ -368,8 +516,8 @@ class Shift(Cmd):
 
 class Repair(Cmd):
     type: Literal["repair"] = "repair"
-    serial: int
-    location: str
+    serial: Unit
+    location: Word
     via: Via | None = None
 
     def words(self):
@@ -378,8 +526,8 @@ class Repair(Cmd):
 
 class Extinguish(Cmd):
     type: Literal["extinguish"] = "extinguish"
-    serial: int
-    location: str
+    serial: Unit
+    location: Word
     via: Via | None = None
 
     def words(self):
@@ -393,7 +541,7 @@ VEHICLE_COMMANDS = (VMove, VTurn, Turret, MovePlus, Unpin, Fire, Load, Acquire, 
 class ReactCmd(Cmd):
     """Play a react card from the hand, after an opponent's action."""
     type: Literal["react"] = "react"
-    card: str
+    card: CardId
 
     def words(self):
         return ["react", self.card]
@@ -403,9 +551,9 @@ class PreemptCmd(Cmd):
     """Play a preempt card against an opponent's revealed card, naming the enemy soldiers who
     must act first."""
     type: Literal["preempt"] = "preempt"
-    card: str
-    target: str
-    soldiers: list[int]
+    card: CardId
+    target: CardId
+    soldiers: Annotated[list[Man], AfterValidator(_few)]
 
     def words(self):
         return ["preempt", self.card, self.target, *(str(s) for s in self.soldiers)]
@@ -414,8 +562,8 @@ class PreemptCmd(Cmd):
 class Then(Cmd):
     """A preempt's follow-up: one of your soldiers acts against one of the men just made to act."""
     type: Literal["then"] = "then"
-    serial: int
-    target: int
+    serial: Man
+    target: Man
 
     def words(self):
         return ["then", str(self.serial), str(self.target)]
@@ -456,7 +604,7 @@ class Pass(Cmd):
 
 class HitPlus(Cmd):
     type: Literal["hitplus"] = "hitplus"
-    target: int
+    target: Man
 
     def words(self):
         return ["hitplus", str(self.target)]
@@ -464,7 +612,7 @@ class HitPlus(Cmd):
 
 class Pay(Cmd):
     type: Literal["pay"] = "pay"
-    cards: list[str]
+    cards: Cards
 
     def words(self):
         return ["pay", *self.cards]
@@ -480,8 +628,8 @@ class Decline(Cmd):
 
 class FightCmd(Cmd):
     type: Literal["fight"] = "fight"
-    card: str
-    target: int
+    card: CardId
+    target: Man
 
     def words(self):
         return ["fight", self.card, str(self.target)]
@@ -489,8 +637,8 @@ class FightCmd(Cmd):
 
 class Capture(Cmd):
     type: Literal["capture"] = "capture"
-    victim: int
-    escort: int | None = None
+    victim: Man
+    escort: Man | None = None
 
     def words(self):
         return ["capture", str(self.victim), *(["by", str(self.escort)] if self.escort else [])]
@@ -498,7 +646,7 @@ class Capture(Cmd):
 
 class KillCmd(Cmd):
     type: Literal["kill"] = "kill"
-    victim: int
+    victim: Man
 
     def words(self):
         return ["kill", str(self.victim)]
@@ -507,8 +655,8 @@ class KillCmd(Cmd):
 class Reslot(Cmd):
     """Tactics modules: move a soldier to another slot of his own team panel (engine/teams.py)."""
     type: Literal["reslot"] = "reslot"
-    serial: int
-    slot: int
+    serial: Man
+    slot: Count
 
     def words(self):
         return ["reslot", str(self.serial), str(self.slot)]
@@ -528,16 +676,16 @@ class Stay(Cmd):
 class UseCmd(Cmd):
     """A SHOOT with an equipment card: throw smoke onto a cell, or fire a weapon at a target."""
     type: Literal["use"] = "use"
-    serial: int
-    item: str
-    target: int | None = None
-    at: tuple[int, int] | None = None
+    serial: Unit
+    item: Word
+    target: Unit | None = None
+    at: Cell | None = None
     via: Via | None = None
 
     @model_validator(mode="after")
     def _one_aim(self) -> "UseCmd":
         if (self.target is None) == (self.at is None):
-            raise ValueError("use needs either a target or a cell (at x,y)")
+            raise UsageError("`use` needs either a target or a cell (at x,y): one of them.")
         return self
 
     def words(self):
@@ -555,8 +703,8 @@ class AssailCmd(Cmd):
     """Free: a soldier in an enemy vehicle's tile says which compartment he attacks in the close
     combat at the phase's end, and whether he drops a grenade in rather than shooting."""
     type: Literal["assail"] = "assail"
-    serial: int
-    plate: int
+    serial: Man
+    plate: Vehicle
     part: Literal["hull", "turret", "cabin"]
     grenade: bool = False
 
@@ -568,9 +716,9 @@ class CallCmd(Cmd):
     """Free, once radio contact is made: call artillery of a bought kind onto a tile (a lettered
     marker pair: one on the tile, one on the sighting track), or a fake call to bluff."""
     type: Literal["call"] = "call"
-    serial: int  # the radio operator's dog tag or the vehicle's plate
-    kind: str  # ordnance chart id
-    tile: str
+    serial: Unit  # the radio operator's dog tag or the vehicle's plate
+    kind: Word  # ordnance chart id
+    tile: TileId
     fake: bool = False
 
     def words(self):
@@ -580,8 +728,8 @@ class CallCmd(Cmd):
 class AdjustCmd(Cmd):
     """A SIGHT action for an artillery call: its marker climbs one row of the sighting track."""
     type: Literal["adjust"] = "adjust"
-    serial: int
-    letter: str
+    serial: Unit
+    letter: Word
     via: Via | None = None
 
     def words(self):
@@ -591,9 +739,9 @@ class AdjustCmd(Cmd):
 class BarrageCmd(Cmd):
     """Free and secret: plan a heavy artillery or rocket barrage for a later turn on a landmark."""
     type: Literal["barrage"] = "barrage"
-    kind: str
-    turn: int
-    tile: str
+    kind: Word
+    turn: Count
+    tile: TileId
 
     def words(self):
         return ["barrage", self.kind, str(self.turn), self.tile]
@@ -602,7 +750,7 @@ class BarrageCmd(Cmd):
 class PopSmokeCmd(Cmd):
     """A SHOOT action for a vehicle: pop smoke (a 2x smoke marker in its tile and a take cover)."""
     type: Literal["popsmoke"] = "popsmoke"
-    serial: int  # the plate, or the crewman who pops it
+    serial: Unit  # the plate, or the crewman who pops it
     via: Via | None = None
 
     def words(self):
@@ -612,9 +760,9 @@ class PopSmokeCmd(Cmd):
 class HandOffCmd(Cmd):
     """A MOVE action: a soldier hands an equipment card to a friend beside him."""
     type: Literal["handoff"] = "handoff"
-    serial: int
-    item: str
-    to: int
+    serial: Man
+    item: Word
+    to: Man
     via: Via | None = None
 
     def words(self):
@@ -625,15 +773,15 @@ class RecoverCmd(Cmd):
     """A MOVE action: search the tile for abandoned equipment (an identity check), or take over an
     abandoned vehicle or gun (`plate`)."""
     type: Literal["recover"] = "recover"
-    serial: int
-    item: str | None = None
-    plate: int | None = None
+    serial: Man
+    item: Word | None = None
+    plate: Vehicle | None = None
     via: Via | None = None
 
     @model_validator(mode="after")
     def _one_thing(self) -> "RecoverCmd":
         if (self.item is None) == (self.plate is None):
-            raise ValueError("recover needs either an item or a vehicle's plate")
+            raise UsageError("`recover` needs either an item or a vehicle's plate: one of them.")
         return self
 
     def words(self):
@@ -705,36 +853,51 @@ skip                             let a react or preempt chance (or a follow-up) 
 alwayspass on|off                never (on) or again (off) be asked about react and preempt cards
 use S ITEM T | use S ITEM at X,Y a SHOOT with equipment: fire a rifle grenade or rocket at T, throw smoke at x,y
 reslot S N                       while placing: move S to slot N of his team panel (he must qualify)"""
-TILE_WORD = re.compile(r"^L?\d+[ABab]$")
-
-
-def _int(word: str, what: str) -> int:
-    try:
-        return int(word)
-    except ValueError:
-        raise RuleError(f"{what} must be a dog tag number, not {word!r}.") from None
+TILE_WORD = re.compile(r"^L?[0-9]{1,3}[ABab]$")
 
 
 def _cell(word: str) -> tuple[int, int]:
-    m = re.fullmatch(r"\(?(\d+)\s*,\s*(\d+)\)?", word)
+    m = CELL_WORD.fullmatch(word)
     if not m:
-        raise RuleError(f"a cell is written x,y in inches from the north-west corner, not {word!r}.")
+        raise UsageError(f"a cell is written x,y in inches from the north-west corner (0-{MAX_CELL}), "
+                         f"not {shown(word)}.")
     return int(m.group(1)), int(m.group(2))
 
 
 def _dir(word: str) -> str:
     w = word.lower()
     if w not in DIRS:
-        raise RuleError(f"a facing is one of {' '.join(DIRS)}, not {word!r}.")
+        raise UsageError(f"a facing is one of {' '.join(DIRS)}, not {shown(word)}.")
     return w
+
+
+def read_words(line: str) -> list[str]:
+    """A command line's words, refused (UsageError, naming the bad part) unless it is a line of
+    valid text within the caps: MAX_LINE characters, MAX_WORDS words of at most MAX_WORD."""
+    if not isinstance(line, str):
+        raise UsageError(f"a command is a line of text, not {type(line).__name__}.")
+    if len(line) > MAX_LINE:
+        raise UsageError(f"a command line has at most {MAX_LINE} characters; this one has {len(line)}.")
+    problem = text_problem(line)
+    if problem:
+        raise UsageError(problem)
+    try:
+        words = shlex.split(line.strip())
+    except ValueError as exc:
+        raise UsageError(f"cannot read {shown(line)}: {exc}.") from None
+    if len(words) > MAX_WORDS:
+        raise UsageError(f"a command has at most {MAX_WORDS} words; this one has {len(words)}.")
+    for w in words:
+        if not w:
+            raise UsageError('an empty word ("") in the command: every word must say something.')
+        if len(w) > MAX_WORD:
+            raise UsageError(f"{shown(w)} is too long for a word of a command (at most {MAX_WORD} characters).")
+    return words
 
 
 def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
     """Read one command line. `resolve` maps a soldier word (dog tag or name) to a serial."""
-    try:
-        words = shlex.split(line.strip())
-    except ValueError as exc:
-        raise RuleError(f"cannot read {line!r}: {exc}") from None
+    words = read_words(line)
     if not words:
         raise RuleError("empty command.")
     via = None
@@ -748,7 +911,7 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
     def soldier(word: str, what: str = "a soldier") -> int:
         if resolve is not None:
             return resolve(word)
-        return _int(word, what)
+        return number(word, what, "a dog tag number")
 
     def need(n: int, usage: str) -> None:
         if len(args) < n:
@@ -773,7 +936,7 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
             if w.startswith("+"):
                 m = re.fullmatch(r"\+([1-3])=([^:]+)(?::(\w+))?", w)
                 if not m:
-                    raise RuleError(f"an extra card is written +PHASE=CARD (e.g. +2=101-C3), not {w!r}.")
+                    raise UsageError(f"an extra card is written +PHASE=CARD (e.g. +2=101-C3), not {shown(w)}.")
                 extra[int(m.group(1))] = m.group(2).upper()
                 if m.group(3):
                     declare[m.group(2).upper()] = m.group(3).lower()
@@ -783,6 +946,8 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
                 continue
             if ":" in w:
                 c, a = w.split(":", 1)
+                if not c or not a:
+                    raise UsageError(f"{shown(w)}: a card with its action is written CARD:ACTION (e.g. 101-C3:move).")
                 declare[c.upper()] = a.lower()
                 w = c
             cards.append(w.upper())
@@ -805,7 +970,7 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
             kw["exit"] = True
             if rest and rest[0].lower() not in ("face", "release", "take"):
                 kw["area"] = rest.pop(0).upper()
-        elif re.fullmatch(r"\(?\d+\s*,\s*\d+\)?", d):
+        elif "," in d:  # tiles never hold a comma: this is meant as a cell
             kw["cell"] = _cell(d)
         else:
             tile, _, mode = d.partition(":")
@@ -823,7 +988,7 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
             elif w == "take" and rest:
                 kw["take"] = soldier(rest.pop(0), "the prisoner")
             else:
-                raise RuleError(f"unexpected {w!r} in move; usage: move SOLDIER DEST [face DIR] [release] [take P]")
+                raise UsageError(f"unexpected {shown(w)} in move; usage: move SOLDIER DEST [face DIR] [release] [take P]")
         return MoveCmd(seat=seat, serial=s, via=via, **kw)
     if verb == "charge":
         need(2, "charge SOLDIER TARGET")
@@ -864,9 +1029,8 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
         return _vehicle_command(verb, args, seat, via, soldier)
     if verb == "reslot":  # tactics modules (engine/teams.py)
         need(2, "reslot SOLDIER SLOT")
-        if not args[1].isdigit():
-            raise RuleError(f"a slot is a number (0 for the panel's first), not {args[1]!r}.")
-        return Reslot(seat=seat, serial=soldier(args[0]), slot=int(args[1]))
+        slot = number(args[1], "a slot (0 for the panel's first)")
+        return Reslot(seat=seat, serial=soldier(args[0]), slot=slot)
     if verb == "done":
         return Done(seat=seat)
     if verb == "pass":
@@ -907,7 +1071,7 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
         if args and args[0].lower() not in ("on", "off"):
             raise RuleError("usage: alwayspass on|off")
         return AlwaysPass(seat=seat, on=not args or args[0].lower() == "on")
-    raise RuleError(f"unknown command {verb!r}. Commands:\n{GRAMMAR}\n{ADVANCED_GRAMMAR}\n{BATTLEFIELD_GRAMMAR}")
+    raise UsageError(f"unknown command {shown(verb)}. Commands:\n{GRAMMAR}\n{ADVANCED_GRAMMAR}\n{BATTLEFIELD_GRAMMAR}")
 
 
 def _vehicle_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd:
@@ -940,7 +1104,7 @@ def _vehicle_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd
     if verb == "acquire":
         return Acquire(target=soldier(args[1], "the target"), **kw)
     if verb == "mount":
-        return Mount(plate=_int(args[1], "the vehicle's plate"), post=args[2].lower() if len(args) > 2 else None, **kw)
+        return Mount(plate=number(args[1], "the vehicle's plate", "a dog tag number"), post=args[2].lower() if len(args) > 2 else None, **kw)
     if verb == "shift":
         return Shift(post=args[1].lower(), **kw)
     if verb in ("repair", "extinguish"):
@@ -985,12 +1149,12 @@ def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) ->
         need(3)
         part = args[2].lower()
         if part not in ("hull", "turret", "cabin"):
-            raise RuleError(f"a compartment is hull, turret or cabin, not {args[2]!r}.")
+            raise UsageError(f"a compartment is hull, turret or cabin, not {shown(args[2])}.")
         extra = {a.lower() for a in args[3:]}
         if extra - {"grenade"}:
             raise RuleError(f"usage: {usage}")
-        return AssailCmd(seat=seat, serial=soldier(args[0]), plate=_int(args[1], "the vehicle's plate"), part=part,
-                         grenade="grenade" in extra)
+        plate = number(args[1], "the vehicle's plate", "a dog tag number")
+        return AssailCmd(seat=seat, serial=soldier(args[0]), plate=plate, part=part, grenade="grenade" in extra)
     if verb == "call":
         need(3)
         extra = {a.lower() for a in args[3:]}
@@ -1003,10 +1167,7 @@ def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) ->
         return AdjustCmd(seat=seat, serial=soldier(args[0], "who sights"), letter=args[1].upper(), via=via)
     if verb == "barrage":
         need(3)
-        try:
-            turn = int(args[1])
-        except ValueError:
-            raise RuleError(f"a barrage's turn is a number, not {args[1]!r}.") from None
+        turn = number(args[1], "a barrage's turn")
         return BarrageCmd(seat=seat, kind=args[0].lower(), turn=turn, tile=args[2].upper())
     if verb == "popsmoke":
         need(1)
@@ -1016,6 +1177,6 @@ def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) ->
         return HandOffCmd(seat=seat, serial=soldier(args[0]), item=args[1].lower(), to=soldier(args[2], "who takes it"),
                           via=via)
     need(2)  # recover
-    if args[1].isdigit() and int(args[1]) >= 500:  # license plates are numbered from 500
+    if NUMBER.fullmatch(args[1]) and int(args[1]) >= 500:  # license plates are numbered from 500
         return RecoverCmd(seat=seat, serial=soldier(args[0]), plate=int(args[1]), via=via)
     return RecoverCmd(seat=seat, serial=soldier(args[0]), item=args[1].lower(), via=via)

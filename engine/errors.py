@@ -9,3 +9,9 @@ class RuleError(Exception):
 
 class ContentError(Exception):
     """Asset or scenario data that does not validate. The message names file, entry and field."""
+
+
+class UsageError(RuleError):
+    """A command the rules cannot mean at all, refused before any rule runs: a word that is not
+    a facing, a number, or text; an id that names nothing in the game or the wrong kind of thing
+    (a plate where a man is named). The message names the bad part."""

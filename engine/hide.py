@@ -158,6 +158,8 @@ def unhold(ctx: Ctx, force_id: str, cards: list[str]) -> None:
     missing = [c for c in cards if c not in holders]
     if missing:
         raise RuleError(f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not held by your soldiers.")
+    if len(set(cards)) != len(cards):
+        raise RuleError("name each card once.")
     for c in cards:
         holders[c].held.remove(c)
         f.hand.append(c)

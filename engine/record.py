@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from engine.apply import apply
 from engine.commands import Cmd, Command
 from engine.content import Catalog
-from engine.errors import ContentError
+from engine.errors import ContentError, UsageError
 from engine.log import Event
 from engine.position import load_position
 from engine.setup import SeatSpec, new_game
@@ -64,5 +64,5 @@ def parse_command_json(data: str | dict) -> Cmd:
 def load_record(path: Path) -> Record:
     try:
         return Record.model_validate(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, UsageError) as exc:  # UsageError: a command the engine cannot read
         raise ContentError(f"{path}: not a game record: {exc}") from None

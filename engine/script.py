@@ -12,8 +12,8 @@ the same things.
 from __future__ import annotations
 
 from engine.apply import apply
-from engine.commands import Cmd, parse_command
-from engine.errors import RuleError
+from engine.commands import NUMBER, Cmd, number, parse_command, shown, text_problem
+from engine.errors import RuleError, UsageError
 from engine.log import Event
 from engine.state import GameState
 
@@ -22,24 +22,25 @@ class ScriptError(RuleError):
     """A refused script line: which line, and the rule's reason."""
 
     def __init__(self, line_no: int, line: str, reason: str) -> None:
-        super().__init__(f"line {line_no}: {line.strip()}: {reason}")
+        text = line.strip()
+        super().__init__(f"line {line_no}: {shown(text) if text_problem(text) or len(text) > 120 else text}: {reason}")
         self.line_no, self.line, self.reason = line_no, line, reason
 
 
 def seat_for(st: GameState, word: str) -> int:
     w = word.strip().lstrip("@")
-    if w.isdigit() and int(w) < len(st.seats):
+    if NUMBER.fullmatch(w) and int(w) < len(st.seats):
         return int(w)
     for s in st.seats:
         if s.name.lower() == w.lower():
             return s.index
-    raise RuleError(f"no player {word!r}; players: " + ", ".join(f"{s.index} {s.name}" for s in st.seats))
+    raise UsageError(f"no player {shown(word)}; players: " + ", ".join(f"{s.index} {s.name}" for s in st.seats))
 
 
 def soldier_for(st: GameState, word: str) -> int:
     """A dog tag number, or a soldier's name (any unambiguous start of it)."""
-    if word.isdigit():
-        return int(word)
+    if word.isdigit() or word.isnumeric():  # "²" and "١٢" are digits to Python, not to a dog tag
+        return number(word, "a dog tag or plate")
     w = word.lower().strip()
     hits = [n for n, d in st.setup.soldiers.items() if d.name.lower() == w]
     if not hits:
@@ -47,8 +48,8 @@ def soldier_for(st: GameState, word: str) -> int:
     if len(hits) == 1:
         return hits[0]
     if not hits:
-        raise RuleError(f"no soldier called {word!r} in this game.")
-    raise RuleError(f"{word!r} could be " + ", ".join(f"{st.setup.soldiers[n].name} ({n})" for n in hits) + ".")
+        raise UsageError(f"no soldier called {shown(word)} in this game.")
+    raise UsageError(f"{shown(word)} could be " + ", ".join(f"{st.setup.soldiers[n].name} ({n})" for n in hits) + ".")
 
 
 def parse_line(st: GameState, line: str, seat: int) -> Cmd:

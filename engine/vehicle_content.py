@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from engine.content import Frozen, Nationality
+from engine.errors import RuleError
 
 Band = Literal["long", "short", "close"]
 BANDS: tuple[Band, ...] = ("long", "short", "close")
@@ -241,6 +242,15 @@ class VehicleDef(Frozen):
             if loc.id == lid:
                 return loc
         raise KeyError(lid)
+
+    def place(self, word: str) -> Location:
+        """The crew position or machinery location a player named; RuleError naming the word and
+        the places there are when the panel has none of that name."""
+        for loc in self.locations:
+            if loc.id == word:
+                return loc
+        raise RuleError(f"the {self.name} has no place {word!r} on its panel: "
+                        + ", ".join(loc.id for loc in self.locations) + ".")
 
     @property
     def crew_positions(self) -> list[Location]:

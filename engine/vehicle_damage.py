@@ -934,9 +934,9 @@ def _crewman(st: GameState, plate: int, serial: int):
 
 
 def _on_the_spot(st: GameState, plate: int, serial: int, location: str, what: str) -> None:
+    place = st.vehicle_def(plate).place(location)
     if _crewman(st, plate, serial).post != location:
-        raise RuleError(f"{st.name(serial)} must first move to the {st.vehicle_def(plate).location(location).name} "
-                        f"to {what}.")
+        raise RuleError(f"{st.name(serial)} must first move to the {place.name} to {what}.")
 
 
 def fight_fire(ctx: Ctx, plate: int, serial: int, location: str) -> str:
@@ -963,10 +963,10 @@ def extinguish_free(ctx: Ctx, plate: int, serial: int, location: str) -> None:
     need only be in the same compartment, or outside for an outside location (Fighting Fire)."""
     st = ctx.st
     vs, vdef = st.vehicles[plate], st.vehicle_def(plate)
+    loc = vdef.place(location)
     s = _crewman(st, plate, serial)
     if "fire" not in _markers(vs, location):
-        raise RuleError(f"the {vdef.location(location).name} is not burning.")
-    loc = vdef.location(location)
+        raise RuleError(f"the {loc.name} is not burning.")
     where = compartment_of(vdef, s.post) if not s.dismounted else None
     wanted = None if loc.outside else loc.compartment
     if where != wanted:

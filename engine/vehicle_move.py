@@ -769,10 +769,7 @@ def shift(ctx: Ctx, serial: int, post: str) -> None:
         raise RuleError(f"{st.name(serial)} is not a crewman of a vehicle.")
     v = st.vehicles[plate]
     vdef = st.vehicle_def(plate)
-    try:
-        loc = vdef.location(post)
-    except KeyError:
-        raise RuleError(f"the {vdef.name} has no place {post!r}: " + ", ".join(l.id for l in vdef.locations) + ".") from None
+    loc = vdef.place(post)
     if v.status != "board":
         raise RuleError(f"the {st.name(plate)} is not on the board.")
     beside = s.status == "board" and s.dismounted

@@ -1,4 +1,5 @@
-"""Fixtures every test folder may use: the database a test's store lives in, SQLite or PostgreSQL.
+"""Fixtures every test folder may use: the database a test's store lives in, SQLite or PostgreSQL,
+and the shipped catalogue, loaded once a session.
 
 A test (or module) marked `both_stores` runs once per store, `[sqlite]` and `[postgres]`; a test
 that asks for `store_url` otherwise gets an SQLite file. `postgres_dsn` is a fresh database on a
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import Catalog, load_catalog
 from tests.pg import SKIP_REASON, Cluster, server_binaries
 
 STORE_KINDS = ("sqlite", pytest.param("postgres", marks=pytest.mark.postgres))
@@ -67,3 +69,9 @@ def store_url(store_kind: str, db_path: Path, request: pytest.FixtureRequest) ->
     if store_kind == "postgres":
         return request.getfixturevalue("postgres_dsn")
     return str(db_path)
+
+
+@pytest.fixture(scope="session")
+def shipped() -> Catalog:
+    """The shipped catalogue (assets/, campaigns/), loaded once a session: it takes seconds."""
+    return load_catalog()

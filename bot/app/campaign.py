@@ -91,6 +91,7 @@ from engine.campaign.records import (
     route,
 )
 from engine.campaign.roster import STATUS_WORDS, Kind
+from engine.commands import NUMBER
 from engine.content import VehicleEntry
 
 log = logging.getLogger(__name__)
@@ -252,7 +253,7 @@ class CampaignService:
     def _serial(self, loaded: _Loaded, soldier: str | int) -> int:
         """A dog tag from a number or a roster soldier's name."""
         word = str(soldier).strip()
-        if word.isdigit():
+        if NUMBER.fullmatch(word):  # ASCII digits only, as at the command edge
             return int(word)
         low = word.lower()
         for p in loaded.state.players:
@@ -398,7 +399,7 @@ class CampaignService:
 
     def _serial_or_depot(self, soldier: str | int) -> int:
         word = str(soldier).strip()
-        if word.isdigit():
+        if NUMBER.fullmatch(word):  # ASCII digits only, as at the command edge
             return int(word)
         serial = self.catalog.soldiers_by_name.get(word.lower())
         if serial is None:

@@ -14,6 +14,7 @@ from collections import OrderedDict
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import GameState, RuleError
+from engine.commands import MAX_LINE, MAX_WORD, MAX_WORDS, number, shown, text_problem
 from engine.content import ForceEntry, Nationality, Rank, VehicleEntry
 from engine.state import GameSetup
 
@@ -125,28 +126,40 @@ FORCE_SYNTAX = ("soldiers by dog tag, e.g. `101 104:sgt 108:g3` "
 
 
 def parse_force(text: str) -> list[ForceEntry]:
-    """`"101 104:sgt 108:g3:m1"` -> ForceEntry list; RuleError says what could not be read."""
+    """`"101 104:sgt 108:g3:m1"` -> ForceEntry list; RuleError says what could not be read.
+    The command edge's caps hold here too (engine.commands): one line of valid text, dog tags
+    in the ASCII digits 0-9."""
+    if len(text) > MAX_LINE:
+        raise RuleError(f"a force is at most {MAX_LINE} characters; this one has {len(text)}.")
+    problem = text_problem(text)
+    if problem:
+        raise RuleError(problem)
     entries = []
     for word in re.split(r"[\s,;]+", text.strip()):
         if not word:
             continue
         serial, *extras = word.split(":")
-        if not serial.isdigit():
-            raise RuleError(f"{word!r}: a force lists {FORCE_SYNTAX}.")
-        kw: dict = {"serial": int(serial), "equipment": []}
+        try:
+            kw: dict = {"serial": number(serial, "a dog tag"), "equipment": []}
+        except RuleError as exc:
+            raise RuleError(f"{shown(word)}: {exc} A force lists {FORCE_SYNTAX}.") from None
         for extra in extras:
             low = extra.lower()
             if low in _RANKS:
                 kw["rank"] = _RANKS[low]
-            elif re.fullmatch(r"g\d+", low):
+            elif re.fullmatch(r"g[0-9]{1,2}", low):
                 kw["grenades"] = int(low[1:])
             elif re.fullmatch(r"m[0-3]", low):
                 kw["medals"] = int(low[1:])
+            elif len(extra) > MAX_WORD:
+                raise RuleError(f"{shown(extra)} is too long for an equipment id (at most {MAX_WORD} characters).")
             elif low:
                 kw["equipment"].append(extra)
         entries.append(ForceEntry(**kw))
     if not entries:
         raise RuleError(f"name at least one soldier: {FORCE_SYNTAX}.")
+    if len(entries) > MAX_WORDS:
+        raise RuleError(f"a force names at most {MAX_WORDS} soldiers; this one names {len(entries)}.")
     return entries
 
 

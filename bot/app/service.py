@@ -1267,7 +1267,10 @@ class GameService:
             elif what == "preempt-men":
                 pairs = suggest.preempt_men(st, cmds, card, target)
             elif what.startswith("field:"):  # issue 9, /field: "field:VERB:FIELD" (e.g. field:call:kind)
-                _, fverb, fname = what.split(":")
+                parts = what.split(":")
+                if len(parts) != 3:  # a malformed `what` is nothing to suggest, never an error
+                    return []
+                _, fverb, fname = parts
                 pairs = suggest.battlefield(st, seat, cmds, fverb, fname, soldier)
             else:
                 return []

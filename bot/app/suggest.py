@@ -78,7 +78,7 @@ def _actor(c: C.Cmd, actor: str | None) -> bool:
 
 def _actor_plate(st: GameState, actor: str | None) -> int | None:
     a = (actor or "").strip()
-    return W.plate_of(st, int(a)) if a.isdigit() else None
+    return W.plate_of(st, int(a)) if C.NUMBER.fullmatch(a) else None
 
 
 def drives(st: GameState, cmds: list[C.Cmd], actor: str | None) -> list[tuple[str, str]]:
@@ -132,7 +132,7 @@ def posts(st: GameState, cmds: list[C.Cmd], verb: str, actor: str | None,
         if value and _actor(c, actor):
             on = c.plate if isinstance(c, C.Mount) else W.plate_of(st, c.serial)
             out.append((f"{W.post(st, on, value)} ({value})", value))
-    if not out and verb == "mount" and plate and plate.strip().isdigit() and int(plate) in st.vehicles:
+    if not out and verb == "mount" and plate and C.NUMBER.fullmatch(plate.strip()) and int(plate) in st.vehicles:
         p = int(plate)
         v = st.vehicles[p]
         out = [(f"{loc.name} ({loc.id})", loc.id) for loc in st.vehicle_def(p).crew_positions if loc.id not in v.crew]

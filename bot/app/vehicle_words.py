@@ -162,7 +162,7 @@ def deck_for(st: GameState, seat: int, word: str) -> str | None:
             return f.id
     if w in ("squad", "infantry", "soldiers", "men"):
         hits = [f.id for f in mine if f.kind == "squad"]
-    elif w.isdigit():
+    elif C.NUMBER.fullmatch(w):  # ASCII digits only: int() takes "١٢" and fails on "²"
         hits = [f.id for f in mine if f.plate == int(w)]
     else:
         hits = [f.id for f in mine if f.kind == "vehicle" and f.plate in st.vehicles

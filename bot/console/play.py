@@ -28,7 +28,7 @@ from bot.app.errors import Refused
 from bot.console import text
 from bot.store import StoreError, StoreUnavailable, open_store
 from engine import RuleError, load_catalog, view
-from engine.commands import ADVANCED_GRAMMAR, BATTLEFIELD_GRAMMAR, GRAMMAR
+from engine.commands import ADVANCED_GRAMMAR, BATTLEFIELD_GRAMMAR, GRAMMAR, NUMBER
 from engine.errors import ContentError
 from engine.position import load_position
 from engine.record import Record, parse_command_json
@@ -238,23 +238,25 @@ async def _script(table: Table) -> int:
     args = table.args
     names = {c.name.lower(): c for c in table.callers}
     caller = table.callers[0]
-    for no, raw in enumerate(args.script.read_text(encoding="utf-8").splitlines(), start=1):
+    # bytes that are not UTF-8 become lone surrogates, which the command edge refuses by line
+    for no, raw in enumerate(args.script.read_text(encoding="utf-8", errors="surrogateescape").splitlines(),
+                             start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
         if line.startswith("@"):
             who = line[1:].strip().lower()
-            if who.isdigit() and int(who) < len(table.callers):
+            if NUMBER.fullmatch(who) and int(who) < len(table.callers):
                 caller = table.callers[int(who)]
             elif who in names:
                 caller = names[who]
             else:
-                print(f"{args.script}: line {no}: no player {line[1:]!r}", file=sys.stderr)
+                print(f"{args.script}: line {no}: no player {line[1:][:40]!a}", file=sys.stderr)
                 return 1
             continue
         try:
             r = await table.service.command(caller, table.where, line)
-        except (Refused, RuleError) as exc:
+        except (Refused, RuleError, StoreUnavailable) as exc:
             print(f"{args.script}: line {no}: {raw.strip()}: {exc}", file=sys.stderr)
             return 1
         table.show(r)
@@ -262,6 +264,14 @@ async def _script(table: Table) -> int:
     if waits:
         print("Waiting for: " + "; ".join(f"{w.name} to {w.detail}" for w in waits))
     return 0
+
+
+def _read(prompt: str) -> str | None:
+    """A line typed at the terminal; None when input has closed."""
+    try:
+        return input(prompt)
+    except EOFError:
+        return None
 
 
 class HotSeat:
@@ -272,42 +282,58 @@ class HotSeat:
         self.current: int | None = None
 
     async def loop(self) -> int:
+        for stream, errors in ((sys.stdin, "surrogateescape"), (sys.stdout, "backslashreplace")):
+            if hasattr(stream, "reconfigure"):  # bytes that are not UTF-8 reach the command edge as lone
+                stream.reconfigure(errors=errors)  # surrogates, refused there; printing never fails on them
         st = await self.t.state()
         print(text.full_text(view(st)))
         print("\nType a command (`help` for the list, `quit` to stop).")
         while True:
-            waits = await self.t.waiting()
-            if not waits:
-                st = await self.t.state()
-                if st is not None:
-                    print(text.header(view(st)))
-                return 0
-            w = waits[0]
-            caller = self.t.by_user[w.user_id]
-            if caller.user_id != self.current and not await self._pass_to(caller):
-                return 0
-            self.t.flush(caller.user_id)
             try:
-                line = input(f"{caller.name}, {w.detail} > ").strip()
-            except EOFError:
-                print("\n(input closed: the game stops here)")
+                done = await self._turn()
+            except StoreUnavailable as exc:  # the database is busy or cannot save: nothing was changed
+                print(exc)
+                if _read("Press Enter to try again (or type quit) > ") not in (None, "quit", "exit"):
+                    continue
                 return 0
-            if not line:
-                continue
-            if line in ("quit", "exit"):
-                return 0
+            if done is not None:
+                return done
+
+    async def _turn(self) -> int | None:
+        """Prompt the awaited player and carry out one line; an exit code when the game stops."""
+        waits = await self.t.waiting()
+        if not waits:
+            st = await self.t.state()
+            if st is not None:
+                print(text.header(view(st)))
+            return 0
+        w = waits[0]
+        caller = self.t.by_user[w.user_id]
+        if caller.user_id != self.current and not await self._pass_to(caller):
+            return 0
+        self.t.flush(caller.user_id)
+        line = _read(f"{caller.name}, {w.detail} > ")
+        if line is None:
+            print("\n(input closed: the game stops here)")
+            return 0
+        line = line.strip()
+        if not line:
+            return None
+        if line in ("quit", "exit"):
+            return 0
+        try:
             if await self._meta(line, caller, w.seat):
-                continue
+                return None
             picks = self.t.choices.get(caller.user_id, [])
-            if line.isdigit() and 1 <= int(line) <= len(picks):
+            if NUMBER.fullmatch(line) and 1 <= int(line) <= len(picks):
                 line = picks[int(line) - 1]
-            try:
-                r = await self.t.service.command(caller, self.t.where, line)
-            except (Refused, RuleError) as exc:
-                print(f"Not allowed: {exc}")
-                continue
-            self.t.choices.pop(caller.user_id, None)
-            self.t.show(r, private_to=caller.user_id)
+            r = await self.t.service.command(caller, self.t.where, line)
+        except (Refused, RuleError) as exc:
+            print(f"Not allowed: {exc}")
+            return None
+        self.t.choices.pop(caller.user_id, None)
+        self.t.show(r, private_to=caller.user_id)
+        return None
 
     @staticmethod
     def _words(st, seat: int, line: str) -> str:
@@ -361,10 +387,7 @@ class HotSeat:
         elif word == "log":
             self.t.show(await svc.history(caller, where))
         elif word == "undo":
-            try:
-                self.t.show(await svc.undo(caller, where), private_to=caller.user_id)
-            except Refused as exc:
-                print(f"Not allowed: {exc}")
+            self.t.show(await svc.undo(caller, where), private_to=caller.user_id)
         else:
             return False
         return True
@@ -392,7 +415,8 @@ def _position(args) -> int:
         say(e)
     if args.script:
         try:
-            st, _ = run_script(st, args.script.read_text(encoding="utf-8"), on_event=lambda _c, e: say(e))
+            script = args.script.read_text(encoding="utf-8", errors="surrogateescape")  # bad bytes: refused lines
+            st, _ = run_script(st, script, on_event=lambda _c, e: say(e))
         except ScriptError as exc:
             print(f"{args.script}: {exc}", file=sys.stderr)
             return 1

@@ -131,7 +131,7 @@ def test_a_scenario_script_goes_through_the_use_cases_and_a_db_game_resumes(tmp_
 def test_a_refused_line_in_a_scenario_script_exits_one(tmp_path, capsys, fixture_content):
     script = write(tmp_path, "s.txt", "@Ann\nplan NOPE-1 - -\n")
     assert main(["play", "--scenario", "yard", "--seed", "5", "--players", "Ann:US,Bo:DE", "--script", str(script)]) == 1
-    assert "line 2: plan NOPE-1 - -: NOPE-1 is not in your hand" in capsys.readouterr().err
+    assert "line 2: plan NOPE-1 - -: there is no card 'NOPE-1' in this game" in capsys.readouterr().err
 
 
 def test_hot_seat_ends_cleanly_when_input_closes(tmp_path):
