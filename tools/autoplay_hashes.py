@@ -21,9 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine import apply, load_catalog, new_game  # noqa: E402  (the repository root first)
-from engine.agent import RandomAgent  # noqa: E402
-from engine.setup import SeatSpec  # noqa: E402
+from engine import apply, load_catalog, new_game  # the repository root first
+from engine.agent import RandomAgent
+from engine.turn.setup import SeatSpec
 
 SEEDS = (0, 1, 2)
 MAX_COMMANDS = 20_000
