@@ -23,30 +23,34 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
-from engine import (
-    Catalog,
-    GameState,
-    RuleError,
-    SeatSpec,
-    View,
-    apply,
-    awaiting,
-    legal_commands,
-    new_game,
-    view,
-)
-from engine.commands import Cmd, Plan
-from engine.hidden_deployment import public_text  # waiting lines are public: no hidden man's name or card
-from engine.legal import Await, answerable, default_for
-from engine.script import parse_line
-from engine.setup import budget, check_force
-from engine.undo import undoable
-
 from bot.app import battlefield_words, eventlog, prompts, suggest, vehicle_words
-from bot.app.deadlines import DEFAULT_HOURS, DeadlineKey, Hours, due_of, plan, unchanged, window_hours
-from bot.app.documents import Lobby, LobbyDoc, LobbySeat, StateCodec, force_text, parse_force
+from bot.app.deadlines import (
+    DEFAULT_HOURS,
+    DeadlineKey,
+    Hours,
+    due_of,
+    plan,
+    unchanged,
+    window_hours,
+)
+from bot.app.documents import (
+    Lobby,
+    LobbyDoc,
+    LobbySeat,
+    StateCodec,
+    force_text,
+    parse_force,
+)
 from bot.app.errors import AlreadyDone, NoGame, NotYours, OutOfDate, Refused
-from bot.app.replies import Caller, ImageRequest, Private, Prompt, Replies, Waiting, Where
+from bot.app.replies import (
+    Caller,
+    ImageRequest,
+    Private,
+    Prompt,
+    Replies,
+    Waiting,
+    Where,
+)
 from bot.store import (
     Awaited,
     Deadline,
@@ -61,6 +65,27 @@ from bot.store import (
     StoredGame,
     VersionConflict,
 )
+from engine import (
+    Catalog,
+    GameState,
+    RuleError,
+    SeatSpec,
+    View,
+    apply,
+    awaiting,
+    legal_commands,
+    new_game,
+    view,
+)
+from engine.advanced.hidden_deployment import (
+    public_text,  # waiting lines are public: no hidden man's name or card
+)
+from engine.core.commands import Cmd, Plan
+from engine.core.views import Await
+from engine.legal import answerable, default_for
+from engine.script import parse_line
+from engine.turn.setup import budget, check_force
+from engine.undo import undoable
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ import pytest
 
 from bot.app import GameService, ImageRequest, Refused, Where
 from engine import load_catalog, new_game
-from engine.setup import SeatSpec
+from engine.turn.setup import SeatSpec
 from tests.app.conftest import ANN, BO, EVE, HERE, open_table
 
 

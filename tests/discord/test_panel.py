@@ -12,7 +12,7 @@ from bot.discord.client import build_tree, intents
 from bot.discord.courier import Courier
 from bot.render.service import RenderService
 from engine import load_catalog, new_game
-from engine.setup import SeatSpec
+from engine.turn.setup import SeatSpec
 from tests.discord.conftest import CHANNEL, command, said
 
 

@@ -13,7 +13,7 @@ from bot.render.private import PrivateBoardPanel
 from bot.render.service import draw, render_board_png, render_private_png
 from engine import load_catalog, new_game, view
 from engine.script import run_script
-from engine.setup import SeatSpec
+from engine.turn.setup import SeatSpec
 
 HANDS_A = {0: ["1-C3", "1-C4", "1-C1"], 1: ["4-C4", "4-P1", "4-C1"]}
 HANDS_B = {0: ["2-C1", "2-C2", "1-P1"], 1: ["5-C1", "5-C2", "4-C2"]}
