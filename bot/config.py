@@ -7,6 +7,7 @@
     FIELDPOST_LOG_LEVEL  DEBUG, INFO (default), WARNING, ERROR
     FIELDPOST_ERROR_CHANNEL  a channel id: unexpected errors are reported there (id, command,
                          game, exception type and traceback; never what a player typed)
+    FIELDPOST_RESUME_RATE  prompts a second after a restart, all bot processes together (default 20)
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ class Settings(BaseSettings):
     fieldpost_dev_guild: int | None = Field(None, description="sync commands to this guild at once")
     fieldpost_log_level: str = Field("INFO", description="logging level")
     fieldpost_error_channel: int | None = Field(None, description="report unexpected errors in this channel")
+    fieldpost_resume_rate: float = Field(20.0, gt=0, description="prompts a second after a restart, all processes together")
 
     @field_validator("discord_token", mode="before")
     @classmethod
