@@ -6,13 +6,15 @@ playing, its own deadline loop — what a `fieldpost bot` process runs, without 
     python -m tests.app.scale_child resume URL RATE START_AT
 
 It waits until the Unix time START_AT (so processes started one after the other begin
-together), then prints one JSON object a line:
+together; one that was slower to start begins at once, and still plays SECONDS), then prints
+one JSON object a line:
 
 - play: for SECONDS, four players choosing random games (every other one of GAME_ID...: the
   rest move only as their deadlines run out) and random legal commands for their awaited seats (`{"ack": [game, version, seat, command]}` once a command returned) beside a
   deadline tick every 0.2 s (`{"claimed": [game, key, user, due]}` for every deadline row the
   store handed this process, `{"reminder": [game, seat]}`, `{"default": [game, version]}`);
-  last `{"tally": {...}}` with the commands refused or already done;
+  last `{"tally": {...}, "stop": time}` with the commands refused or already done, and when it
+  stopped playing and ticking;
 - resume: the restart's re-prompts at RATE a second (`{"resumed": game, "at": time,
   "prompts": [[seat, user, decision], ...]}`), last `{"tally": {...}}`.
 """
@@ -59,7 +61,7 @@ async def play(url: str, seconds: float, start_at: float, seed: int, games: list
         store.claim_deadlines = claimed  # records what this process was handed; the store decides
         service = GameService(store, load_catalog(FIXTURE))
         await until(start_at)
-        stop = start_at + seconds
+        stop = time.time() + seconds
 
         async def ticker() -> None:
             while time.time() < stop:
@@ -99,7 +101,7 @@ async def play(url: str, seconds: float, start_at: float, seed: int, games: list
                 say(ack=[gid, r.version, seat, line])
 
         await asyncio.gather(ticker(), *(player() for _ in range(PLAYERS)))
-    say(tally=tally)
+    say(tally=tally, stop=stop)
 
 
 async def resume(url: str, rate: float, start_at: float) -> None:
