@@ -34,10 +34,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bot.app import GameService, Where  # noqa: E402
-from bot.store import open_store  # noqa: E402
-from engine import load_catalog  # noqa: E402
-from tests.benchmarks.bench_app import PLAYERS, SIDES, pct, script  # noqa: E402
+from bot.app import GameService, Where
+from bot.store import open_store
+from engine import load_catalog
+from tests.benchmarks.bench_app import PLAYERS, SIDES, pct, script
 
 FIXTURE = ROOT / "tests" / "fixtures" / "rules"
 SCENARIO = "yard"
