@@ -59,6 +59,7 @@ from bot.store import (
     SeatDecision,
     SnapshotNotFound,
     StoredGame,
+    StoreUnavailable,
     VersionConflict,
 )
 
@@ -74,6 +75,7 @@ REPEAT = timedelta(seconds=5)  # the same typed command sent twice within this i
 # allows a bot 50 requests a second, and each game re-prompted also posts its waiting line.
 RESUME_RATE = 20.0
 RESUME_BATCH = 20  # games claimed at a time: a process that dies leaves at most these unasked
+TICK_GAMES = 16  # games whose due deadlines one tick carries out at once (each game's in order)
 
 
 def _utc_now() -> datetime:
@@ -1069,21 +1071,47 @@ class GameService:
         """Deadlines due by `now`: a public reminder at half time; at expiry the engine's
         default for that decision is carried out (docs/app.md lists them). Each deadline is
         claimed in the database first, so with several processes on one file each reminder
-        and each default happens once; a claim whose process died is taken again after LEASE."""
+        and each default happens once; a claim whose process died is taken again after LEASE.
+        Games are carried out side by side (TICK_GAMES at a time), each game's deadlines in
+        order; one that fails is logged and left claimed, to be tried again after LEASE, and
+        the other games' Replies still come back."""
         now = now or self.clock()
-        out: list[Replies] = []
+        by_game: dict[int, list[Deadline]] = {}
         for d in await self.store.claim_deadlines(now, LEASE):
-            key = DeadlineKey.parse(d.key)
-            r = None
-            if key is not None:
-                try:
-                    r = await (self._remind(d, key) if key.stage == "remind" else self._expire(d, key))
-                except Refused as exc:
-                    log.info("game %d: deadline %s skipped (%s)", d.game_id, d.key, type(exc).__name__)
-            await self.store.mark_reminded(d.game_id, d.key, d.user_id)
-            if r is not None:
-                out.append(r)
-        return out
+            by_game.setdefault(d.game_id, []).append(d)
+        gate = asyncio.Semaphore(TICK_GAMES)
+
+        async def game(rows: list[Deadline]) -> list[Replies]:
+            async with gate:
+                out = []
+                for d in rows:
+                    try:
+                        r = await self._carry_out(d)
+                    except StoreUnavailable as exc:  # the store has logged why
+                        log.warning("game %d: deadline %s not carried out (%s); tried again in %s",
+                                    d.game_id, d.key, exc.reason, LEASE)
+                        break
+                    except Exception:  # noqa: BLE001 (logged; the claim runs out and another try comes)
+                        log.exception("game %d: deadline %s failed; tried again in %s", d.game_id, d.key, LEASE)
+                        break
+                    if r is not None:
+                        out.append(r)
+                return out
+
+        done = await asyncio.gather(*(game(rows) for rows in by_game.values()))
+        return [r for replies in done for r in replies]
+
+    async def _carry_out(self, d: Deadline) -> Replies | None:
+        """One claimed deadline: its reminder or its default, then marked done."""
+        key = DeadlineKey.parse(d.key)
+        r = None
+        if key is not None:
+            try:
+                r = await (self._remind(d, key) if key.stage == "remind" else self._expire(d, key))
+            except Refused as exc:
+                log.info("game %d: deadline %s skipped (%s)", d.game_id, d.key, type(exc).__name__)
+        await self.store.mark_reminded(d.game_id, d.key, d.user_id)
+        return r
 
     @staticmethod
     def _deadline_for(loaded: _Loaded, d: Deadline, key: DeadlineKey) -> Await | None:

@@ -130,18 +130,21 @@ async def test_processes_playing_together_lose_nothing_and_do_nothing_twice(stor
                     and str(eventlog.command_of(body)) == line):
                 lost += 1
         duplicated = sum(n - 1 for n in decisions.values()) + sum(n - 1 for n in claims.values())
-        stalled = len(await store.due_deadlines(end - timedelta(seconds=OVERDUE_S)))
+        overdue = len(await store.due_deadlines(end - timedelta(seconds=OVERDUE_S)))
+        undated = 0
         for gid in games:
             state = await service.load_state(gid)
             dated = {d.key for d in await store.deadlines(gid) if not d.reminded}
-            stalled += sum(f"expire:{a.seat}:{a.key}" not in dated for a in awaiting(state)
+            undated += sum(f"expire:{a.seat}:{a.key}" not in dated for a in awaiting(state)
                            if state.step != "over")
+        stalled = overdue + undated
         unmoved = [gid for gid in games if (await store.load_game(gid)).status == GameStatus.ACTIVE
                    and len(envelopes[gid]) <= 4]  # created, joined, joined, started: nothing since
     print(f"\n{processes} processes on {store_url.split(':')[0]}: {len(games)} games, {len(acks)} commands "
           f"acknowledged, {defaults} deadline defaults, {sum(1 for r in records if 'reminder' in r)} reminders, "
           f"{sum(claims.values())} deadline rows claimed; refused {tally['refused']}, already done "
-          f"{tally['already']}; lost {lost}, duplicated {duplicated}, stalled {stalled}")
+          f"{tally['already']}; lost {lost}, duplicated {duplicated}, stalled {stalled} ({overdue} deadlines "
+          f"overdue by {OVERDUE_S:g} s, {undated} decisions without one)")
     assert acks and defaults, "the run played commands and ran deadlines out"
     assert (lost, duplicated, stalled) == (0, 0, 0)
     assert not unmoved, f"games nothing happened in: {unmoved}"
