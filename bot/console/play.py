@@ -200,7 +200,7 @@ async def _open(service: GameService, cat, args) -> Table:
         callers = [Caller(s.user_id, s.display_name) for s in sorted(loaded.seats, key=lambda s: s.seat_index)]
         table = Table(service, callers, gid, args)
         print(f"Resuming game #{gid} from {args.db}.")
-        for r in await service.resume():
+        async for r in service.resume():
             table.show(r)
         return table
     scenario = args.scenario or (DEFAULT_SCENARIO if DEFAULT_SCENARIO in cat.scenarios else sorted(cat.scenarios)[0])
