@@ -200,11 +200,10 @@ def adapter(store, cat, world) -> Adapter:
 
 
 @pytest.fixture
-def tree(adapter, store):
+def tree(adapter, store, shipped):
     """The tree as the bot builds it, with /campaign (its definitions need the shipped catalogue)."""
     from bot.app.campaign import CampaignService
-    from engine import load_catalog
-    return build_tree(discord.Client(intents=intents()), adapter, CampaignService(store, load_catalog()))
+    return build_tree(discord.Client(intents=intents()), adapter, CampaignService(store, shipped))
 
 
 def command(tree, path: str):

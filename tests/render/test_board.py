@@ -11,7 +11,7 @@ from bot.render.board import BoardLayout, BoardPanel
 from bot.render.encode import DEFAULT_UPLOAD_LIMIT
 from bot.render.private import PrivateBoardPanel
 from bot.render.service import draw, render_board_png, render_private_png
-from engine import load_catalog, new_game, view
+from engine import new_game, view
 from engine.script import run_script
 from engine.turn.setup import SeatSpec
 
@@ -132,8 +132,8 @@ def test_a_move_leaves_an_arrow_in_the_side_colour(position):
 
 @pytest.mark.parametrize("scenario", ["hedgerow-dawn", "mill-at-tardieu", "sevrette-crossing",
                                       "bells-of-sainte-gisele"])
-def test_every_board_fits_discord(scenario):
-    cat = load_catalog()
+def test_every_board_fits_discord(scenario, shipped):
+    cat = shipped
     st, _ = new_game(cat, scenario, [SeatSpec(name="Ann", side="US"), SeatSpec(name="Bo", side="DE")], seed=1)
     data = render_board_png(view(st))
     img = Image.open(io.BytesIO(data))

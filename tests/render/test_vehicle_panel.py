@@ -23,15 +23,12 @@ from bot.render.vehicle_figure import (
     footprint_box,
 )
 from bot.render.vehicle_panel import VehiclePanel, layout, move_markers
-from engine import load_catalog, new_game, view
+from engine import new_game, view
 from engine.turn.setup import SeatSpec
 
 SEATS = [SeatSpec(name="Ann", side="US"), SeatSpec(name="Bo", side="DE")]
 
 
-@pytest.fixture(scope="module")
-def shipped():
-    return load_catalog()
 
 
 @pytest.fixture
