@@ -103,6 +103,16 @@ RESUME_BATCH = 20  # games claimed at a time: a process that dies leaves at most
 TICK_GAMES = 16  # games whose due deadlines one tick carries out at once (each game's in order)
 
 
+@dataclass
+class Counters:
+    """What the front end counts of the service's work (bot/metrics.py in the bot), as plain
+    callables so bot/app imports nothing of prometheus; by default nothing is counted."""
+
+    deadline_fired: Callable[[str], None] = lambda kind: None  # "reminder" or "default"
+    conflict: Callable[[], None] = lambda: None  # a commit lost its version check
+    retry: Callable[[], None] = lambda: None  # a use-case runs again after a lost check
+
+
 def _utc_now() -> datetime:
     return datetime.now(UTC)
 
@@ -173,8 +183,10 @@ class GameService:
         locks: GameLocks | None = None,
         seed: Callable[[], int] = lambda: secrets.randbits(32),
         cache_size: int = 2048,
+        counters: Counters | None = None,
     ) -> None:
         self.store = store
+        self.counters = counters or Counters()
         self.catalog = catalog
         self.clock = clock
         self.locks = locks or GameLocks()
@@ -392,6 +404,8 @@ class GameService:
                         gid, loaded.game.version, LobbyDoc(lobby=lobby).model_dump_json(), events,
                         seats=self._lobby_seats(lobby))
                 except VersionConflict:
+                    self.counters.conflict()
+                    self.counters.retry()
                     continue
                 r.game_id, r.version = gid, done.version
                 r.channel_id = loaded.game.thread_id or loaded.game.channel_id
@@ -504,6 +518,7 @@ class GameService:
                     status=GameStatus.ACTIVE, snapshot=eventlog.phase_label(state), seats=seats,
                     awaited=nxt.awaited, decisions=nxt.changed)
             except VersionConflict:
+                self.counters.conflict()
                 raise Refused("Someone changed the game at the same moment; try again.") from None
             game = replace(loaded.game, version=done.version, status=GameStatus.ACTIVE,
                            seats=tuple(seats), state="")
@@ -608,11 +623,13 @@ class GameService:
                     r = await self._commit(loaded, loaded.state, after, events, cmd=cmd, seat=mine,
                                            user=caller.user_id, by="player", sent_at=sent_at)
                 except VersionConflict:
+                    self.counters.conflict()
                     self._forget(gid)
                     trust_cache = False
                     if version is not None:
                         raise OutOfDate() from None
                     conflicts += 1
+                    self.counters.retry()
                 else:
                     r.ephemeral.append(f"Done: `{cmd}`" + prompts.in_words(loaded.state, cmd) + "." + (
                         " (`/game undo` takes it back.)" if r.undoable else ""))
@@ -867,6 +884,7 @@ class GameService:
                 r = await self._write(loaded, loaded.state, before, [], bodies,
                                       snapshot=False)
             except VersionConflict:
+                self.counters.conflict()
                 raise Refused("Someone acted first; nothing was taken back.") from None
             r.public.insert(0, f"{loaded.state.seats[seat].name} takes back a command.")
             r.ephemeral.append(f"Taken back: `{text}`.")
@@ -914,6 +932,7 @@ class GameService:
                 labels = ", ".join(s.label for s in await self.store.snapshots(gid))
                 raise Refused(f"There is no phase {label!r} to go back to; there are: {labels}.") from None
             except VersionConflict:
+                self.counters.conflict()
                 raise Refused("Someone acted first; nothing was rolled back.") from None
             game = replace(loaded.game, version=done.version, state="", status=GameStatus.ACTIVE)
             self._remember(game, after, list(nxt.awaited), loaded.hours, nxt.decisions)
@@ -936,6 +955,7 @@ class GameService:
                     [eventlog.envelope("abandoned", by=caller.user_id)],
                     status=GameStatus.ABANDONED, awaited=[])
             except VersionConflict:
+                self.counters.conflict()
                 raise Refused("Someone acted first; try again.") from None
             self._forget(gid)
         log.info("game %d abandoned", gid)
@@ -1137,6 +1157,9 @@ class GameService:
                 r = await (self._remind(d, key) if key.stage == "remind" else self._expire(d, key))
             except Refused as exc:
                 log.info("game %d: deadline %s skipped (%s)", d.game_id, d.key, type(exc).__name__)
+            else:
+                if r is not None:
+                    self.counters.deadline_fired("reminder" if key.stage == "remind" else "default")
         await self.store.mark_reminded(d.game_id, d.key, d.user_id)
         return r
 
@@ -1187,6 +1210,8 @@ class GameService:
                     r = await self._commit(loaded, loaded.state, after, events, cmd=cmd, seat=a.seat,
                                            user=d.user_id, by="deadline")
                 except VersionConflict:
+                    self.counters.conflict()
+                    self.counters.retry()
                     self._forget(d.game_id)
                     continue
             name = loaded.state.seats[a.seat].name
