@@ -25,6 +25,7 @@ import yaml
 from bot.app import Caller, GameService, Replies, Where, eventlog, prompts
 from bot.app.errors import Refused
 from bot.console import text
+from bot.startup import settle
 from bot.store import StoreError, StoreUnavailable, open_store
 from engine import RuleError, load_catalog, view
 from engine.core.commands import ADVANCED_GRAMMAR, BATTLEFIELD_GRAMMAR, GRAMMAR, NUMBER
@@ -178,6 +179,7 @@ async def _table(args) -> int:
             cat = load_catalog()
             service = GameService(store, cat, seed=lambda: seed)
             table = await _open(service, cat, args)
+            settle()
             if args.script:
                 code = await _script(table)
             else:
