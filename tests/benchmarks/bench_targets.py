@@ -12,8 +12,9 @@ p99 per scenario, RSS after many stored games, and the start time of `fieldpost 
   content): median and p99 per scenario, and the worst p99, in CPU time of the thread (on a
   machine shared with other jobs a wall-clock p99 measures the others).
 - rss: a fresh process opens --rss-games games through the use-cases (tardieu-bombardment),
-  plays --commands commands in each, and reports its resident set size.
-- start: `fieldpost roll bog --bog 1 --pins 1` against `python -c "import yaml, pydantic"`,
+  dealt from --rss-seeds seeds in turn, plays --commands commands in each, and reports its
+  resident set size.
+- start: `fieldpost roll bog --bog 1 --pins 1` (as `python -m bot.cli`, this checkout's code) against `python -c "import yaml, pydantic"`,
   the median wall time of --starts runs each.
 
 Targets (issue 17): >= 1,500 commands/s on tardieu-bombardment, >= 2,500 on infantry; worst
@@ -26,6 +27,7 @@ import argparse
 import asyncio
 import json
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -44,7 +46,6 @@ from engine.agent import RandomAgent  # noqa: E402
 PLAYERS = (Caller(1, "Ann"), Caller(2, "Bo"))
 THROUGHPUT_SCENARIOS = ("tardieu-bombardment", "hedgerow-dawn")
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
-FIELDPOST = str(ROOT / ".venv" / "bin" / "fieldpost")
 
 
 def pct(values: list[float], p: float) -> float:
@@ -128,8 +129,9 @@ def apply_latency(catalog, games: int) -> dict[str, tuple[float, float]]:
     return out
 
 
-async def rss_child(scenario: str, scripts_file: Path) -> None:
-    """Run in a fresh process: open the games, play the scripts, print the resident set in MB."""
+async def rss_child(scenario: str, games: int, scripts_file: Path) -> None:
+    """Run in a fresh process as the bot starts (content loaded, then bot.startup.settle): open
+    the games, play the scripts, print the resident set in MB."""
     from bot.startup import settle
 
     catalog = load_catalog()
@@ -137,38 +139,42 @@ async def rss_child(scenario: str, scripts_file: Path) -> None:
     scripts = [[(seat, line) for seat, line in s] for s in json.loads(scripts_file.read_text())]
     with tempfile.TemporaryDirectory() as tmp:
         async with SqliteStore(Path(tmp) / "bench.db") as store:
-            seeds = iter(range(1, 10**6))
-            service = GameService(store, catalog, seed=lambda: next(seeds), cache_size=2048)
-            ids = await open_games(service, catalog, scenario, len(scripts))
-            await play_all(service, dict(zip(ids, scripts)))
+            made = iter(range(10**6))
+            service = GameService(store, catalog, seed=lambda: next(made) % len(scripts) + 1, cache_size=2048)
+            ids = await open_games(service, catalog, scenario, games)
+            await play_all(service, {gid: scripts[n % len(scripts)] for n, gid in enumerate(ids)})
+            for n, gid in enumerate(ids):
+                assert (await service.load_state(gid)).seq == len(scripts[n % len(scripts)]), gid
             rss = next(line for line in Path("/proc/self/status").read_text().splitlines()
                        if line.startswith("VmRSS:"))
             print(int(rss.split()[1]) / 1024)
 
 
-def rss(catalog, scenario: str, games: int, commands: int) -> float:
-    # the games' ids are 1..games in a fresh store, and the service seeds game n with n
-    scripts = [script(catalog, scenario, gid, commands) for gid in range(1, games + 1)]
+def rss(catalog, scenario: str, games: int, seeds: int, commands: int) -> float:
+    # game n is dealt with seed n % seeds + 1, so a few worked-out scripts serve every game
+    scripts = [script(catalog, scenario, seed, commands) for seed in range(1, seeds + 1)]
     with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
         json.dump(scripts, f)
         f.flush()
-        out = subprocess.run([PYTHON, __file__, "--rss-child", f.name, "--rss-scenario", scenario],
-                             check=True, capture_output=True, text=True).stdout
+        out = subprocess.run([PYTHON, __file__, "--rss-child", f.name, "--rss-scenario", scenario,
+                              "--rss-games", str(games)], check=True, capture_output=True, text=True).stdout
     return float(out.split()[-1])
 
 
-def start_times(runs: int) -> tuple[float, float]:
-    def median_of(argv: list[str]) -> float:
-        took = []
+def start_times(runs: int) -> dict[str, tuple[float, float]]:
+    """Median wall time and median CPU time (user + system) of each command, in seconds."""
+    def medians(argv: list[str]) -> tuple[float, float]:
+        walls, cpus = [], []
         for _ in range(runs):
-            t = time.perf_counter()
+            before, t = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
             subprocess.run(argv, check=True, capture_output=True, cwd=ROOT)
-            took.append(time.perf_counter() - t)
-        return statistics.median(took)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            walls.append(time.perf_counter() - t)
+            cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        return statistics.median(walls), statistics.median(cpus)
 
-    roll = median_of([FIELDPOST, "roll", "bog", "--bog", "1", "--pins", "1", "--seed", "1"])
-    bare = median_of([PYTHON, "-c", "import yaml, pydantic"])
-    return roll, bare
+    return {"roll": medians([PYTHON, "-m", "bot.cli", "roll", "bog", "--bog", "1", "--pins", "1", "--seed", "1"]),
+            "bare": medians([PYTHON, "-c", "import yaml, pydantic"])}
 
 
 def main() -> int:
@@ -177,20 +183,23 @@ def main() -> int:
     ap.add_argument("--commands", type=int, default=30)
     ap.add_argument("--apply-games", type=int, default=10)
     ap.add_argument("--rss-games", type=int, default=1000)
+    ap.add_argument("--rss-seeds", type=int, default=50, help="distinct games (seeds) among --rss-games")
     ap.add_argument("--starts", type=int, default=5)
     ap.add_argument("--skip", default="", help="comma-separated: throughput,apply,rss,start")
     ap.add_argument("--rss-child", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--rss-scenario", default="tardieu-bombardment", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.rss_child:
-        asyncio.run(rss_child(args.rss_scenario, args.rss_child))
+        asyncio.run(rss_child(args.rss_scenario, args.rss_games, args.rss_child))
         return 0
     skip = set(filter(None, args.skip.split(",")))
     catalog = load_catalog()
     if "start" not in skip:
-        roll, bare = start_times(args.starts)
-        print(f"start: fieldpost roll {roll * 1e3:.0f} ms, import yaml+pydantic {bare * 1e3:.0f} ms, "
-              f"ratio {roll / bare:.1f}x (target <= 3x)", flush=True)
+        t = start_times(args.starts)
+        (roll, roll_cpu), (bare, bare_cpu) = t["roll"], t["bare"]
+        print(f"start: fieldpost roll {roll * 1e3:.0f} ms wall / {roll_cpu * 1e3:.0f} ms CPU, import yaml+pydantic "
+              f"{bare * 1e3:.0f} ms / {bare_cpu * 1e3:.0f} ms; ratio {roll / bare:.1f}x wall, "
+              f"{roll_cpu / bare_cpu:.1f}x CPU (target <= 3x)", flush=True)
     if "throughput" not in skip:
         for sc in THROUGHPUT_SCENARIOS:
             r = asyncio.run(throughput(catalog, sc, args.games, args.commands))
@@ -204,7 +213,7 @@ def main() -> int:
         worst = max(lat, key=lambda sc: lat[sc][1])
         print(f"apply worst p99: {lat[worst][1]:.3f} ms ({worst}; target <= 1.5 ms)", flush=True)
     if "rss" not in skip:
-        mb = rss(catalog, args.rss_scenario, args.rss_games, args.commands)
+        mb = rss(catalog, args.rss_scenario, args.rss_games, args.rss_seeds, args.commands)
         print(f"rss: {mb:.0f} MB after {args.rss_games} games of {args.commands} commands "
               f"({args.rss_scenario}; target <= 150 MB)", flush=True)
     return 0
