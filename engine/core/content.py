@@ -856,7 +856,7 @@ SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 def _read_yaml(path: Path):
     try:
         with path.open(encoding="utf-8") as fh:
-            return yaml.load(fh, Loader=SAFE_LOADER)  # noqa: S506  (a safe loader)
+            return yaml.load(fh, Loader=SAFE_LOADER)
     except yaml.YAMLError as exc:
         raise ContentError(f"{path}: not valid YAML: {exc}") from None
 

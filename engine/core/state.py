@@ -9,10 +9,11 @@ owned by a dog tag (or, for vehicles, a license plate).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from enum import Enum
 from functools import cache
 from types import UnionType
-from typing import Annotated, Callable, Literal, Union, get_args, get_origin
+from typing import Annotated, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -33,7 +34,6 @@ from engine.core.content import (
     TileDef,
 )
 from engine.core.vehicle_content import VehicleDef
-
 
 _set = object.__setattr__
 

@@ -38,10 +38,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bot.app import Caller, GameService, Where  # noqa: E402
-from bot.store import SqliteStore  # noqa: E402
-from engine import SeatSpec, apply, awaiting, legal_commands, load_catalog, new_game  # noqa: E402
-from engine.agent import RandomAgent  # noqa: E402
+from bot.app import Caller, GameService, Where
+from bot.store import SqliteStore
+from engine import SeatSpec, apply, awaiting, legal_commands, load_catalog, new_game
+from engine.agent import RandomAgent
 
 PLAYERS = (Caller(1, "Ann"), Caller(2, "Bo"))
 THROUGHPUT_SCENARIOS = ("tardieu-bombardment", "hedgerow-dawn")

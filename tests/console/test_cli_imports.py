@@ -9,8 +9,8 @@ from bot.cli import SUBCOMMANDS, build_parser
 
 
 def _modules_after(argv: list[str]) -> set[str]:
-    code = ("import sys\nfrom bot.cli import main\ntry:\n    main(%r)\nexcept SystemExit:\n    pass\n"
-            "print(' '.join(sorted(sys.modules)), file=sys.stderr)" % argv)
+    code = (f"import sys\nfrom bot.cli import main\ntry:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+            "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return set(proc.stderr.split("\n")[-2].split())
 
