@@ -179,10 +179,10 @@ async def _table(args) -> int:
             cat = load_catalog()
             service = GameService(store, cat, seed=lambda: seed)
             table = await _open(service, cat, args)
-            settle()
             if args.script:
                 code = await _script(table)
             else:
+                settle()  # a table at the terminal may stay open for hours; a script is over in seconds
                 code = await HotSeat(table).loop()
             st = await table.state()
             if args.state_out and st is not None:
