@@ -24,7 +24,9 @@ SUBCOMMANDS = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand, or with `only` of that one alone: a run names one, and
+    importing the others (the bot, pictures, the store) would only slow its start."""
     parser = argparse.ArgumentParser(
         prog="fieldpost",
         description="Play-by-post WWII skirmish games. With no subcommand: the Discord bot "
@@ -32,6 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command")
     for name, module_name in SUBCOMMANDS.items():
+        if only is not None and name != only:
+            continue
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:  # a subcommand whose module has not landed yet
@@ -44,9 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    named = argv[0] if argv and argv[0] in SUBCOMMANDS else None
     if not argv:
         argv = ["bot"] if os.environ.get("DISCORD_TOKEN") else ["play"]
-    parser = build_parser()
+    parser = build_parser(named) if named else build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

@@ -38,6 +38,7 @@ from engine.infantry.move import (
     destination_cells,
     escorted_by,
     reachable,
+    some_destination,
     walk_allowance,
 )
 from engine.infantry.shoot import check_can_shoot, shoot_targets
@@ -172,8 +173,10 @@ def _men(st, force: str) -> list[int]:
 
 @rulebook.action_options.fill
 def action_options(st, force: str, only_source: str | None = None,
-                   only_men: list[int] | None = None) -> Iterator[C.Cmd]:
-    """Concrete action commands the card in play allows, each naming its source."""
+                   only_men: list[int] | None = None, probe: bool = False) -> Iterator[C.Cmd]:
+    """Concrete action commands the card in play allows, each naming its source. With `probe`,
+    for asking whether there is any: the same options as far as there are any, but a man's
+    moves offer one tile found at the first cell that will do instead of every tile in order."""
     active = st.active
     if active is None or active.force != force:
         return
@@ -181,7 +184,7 @@ def action_options(st, force: str, only_source: str | None = None,
         left = forced_left(st)
         if left:  # a preempted card: the named men act first, with the team bubble's required action
             for m, serial in left:
-                for cmd in action_options(st, force, only_source="team", only_men=[serial]):
+                for cmd in action_options(st, force, only_source="team", only_men=[serial], probe=probe):
                     if ACTION_OF[DO_OF[type(cmd)]] == m.action:
                         yield cmd
             return
@@ -207,24 +210,23 @@ def action_options(st, force: str, only_source: str | None = None,
             elif st.soldiers[m].status == "aboard":
                 yield from vehicle_legal.aboard_options(st, active, kind, m, seat)
             else:
-                yield from _soldier_options(st, active, kind, m, seat)
+                yield from _soldier_options(st, active, kind, m, seat, probe)
                 if vehicular:
                     yield from vehicle_legal.foot_options(st, active, kind, m, seat)
             if st.artillery.calls:  # a Sight for an artillery call under way (engine/battlefield/artillery.py)
                 yield from adjust_options(st, active, kind, m, seat)
 
 
-def _soldier_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
+def _soldier_options(st, active, kind: str, m: int, seat: int, probe: bool = False) -> Iterator[C.Cmd]:
     s = st.soldiers[m]
     src = next(x for x in active.sources if x.kind == kind)
     acc = accepted(st, active, src, m)
     if not acc:
         return
     ok = acc.__contains__
-    contact = s.free and bool(in_contact(st, m))
     if s.status == "waiting":
         if ok(Do.MOVE):
-            yield from _moves(st, m, seat, kind)
+            yield from _moves(st, m, seat, kind, probe)
         return
     if ok(Do.FACE):
         # a quarter turn (always possible, and cheap to offer first), then turns toward an
@@ -235,10 +237,10 @@ def _soldier_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd
         want = {direction_to(s.at, st.soldiers[e].at) for e in foes[:2]} - {s.facing, quarter}
         for d in sorted(want):
             yield C.Face(seat=seat, serial=m, facing=d, via=kind)
-    if contact:
+    if s.free and in_contact(st, m):  # asked after the turns, which a probe stops at
         return
     if ok(Do.MOVE) and not s.dismounted and not (escorted_by(st, m) and m in active.moved_escorts):
-        yield from _moves(st, m, seat, kind)
+        yield from _moves(st, m, seat, kind, probe)
     if ok(Do.MOVE):  # issue 9: handing off equipment, searching for it, taking over a vehicle
         yield from move_options(st, m, seat, kind)
     if ok(Do.SIGHT):
@@ -292,12 +294,17 @@ def _soldier_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd
                 yield C.HoldCmd(seat=seat, serial=m, cards=f.hand[:1], via=kind)
 
 
-def _moves(st, m: int, seat: int, kind: str | None) -> Iterator[C.Cmd]:
+def _moves(st, m: int, seat: int, kind: str | None, probe: bool = False) -> Iterator[C.Cmd]:
     s = st.soldiers[m]
     costs, parents, _ = reachable(st, m)
     board = st.board
-    for t, cover in sorted(destination_cells(st, m, costs, parents)):
-        yield C.MoveCmd(seat=seat, serial=m, tile=t, cover=cover, via=kind)
+    if probe:
+        tile = some_destination(st, m, costs, parents)
+        if tile is not None:
+            yield C.MoveCmd(seat=seat, serial=m, tile=tile, cover=False, via=kind)
+    else:
+        for t, cover in sorted(destination_cells(st, m, costs, parents)):
+            yield C.MoveCmd(seat=seat, serial=m, tile=t, cover=cover, via=kind)
     if s.status != "board":
         return
     sc = st.setup.scenario

@@ -230,13 +230,21 @@ def private_view(st: GameState, seat: int) -> Mine:
     """Only one seat's secrets (hand, placed and held cards, fight cards, orders, his soldiers'
     VP): what a private message needs, without building the whole public view."""
     forces = [f for f in st.forces.values() if f.seat == seat]
-    hand = [card_view(st, c) for f in forces for c in f.hand]
+    views: dict[str, CardView] = {}
+
+    def card(cid: str) -> CardView:  # each card's view built once (the hand appears twice)
+        v = views.get(cid)
+        if v is None:
+            v = views[cid] = card_view(st, cid)
+        return v
+
+    hand = [card(c) for f in forces for c in f.hand]
     placed: list[CardView | None] = []
     for f in forces[:1]:
-        placed = [card_view(st, c) if c else None for c in f.placed]
+        placed = [card(c) if c else None for c in f.placed]
     ids = {f.id for f in forces}
-    held = {s.serial: [card_view(st, c) for c in s.held] for s in st.soldiers.values() if s.force in ids and s.held}
-    pool = [card_view(st, c) for f in forces for c in f.fight_pool]
+    held = {s.serial: [card(c) for c in s.held] for s in st.soldiers.values() if s.force in ids and s.held}
+    pool = [card(c) for f in forces for c in f.fight_pool]
     o = st.seats[seat].order
     order = None
     if o:
@@ -244,8 +252,8 @@ def private_view(st: GameState, seat: int) -> Mine:
         order = {"id": od.id, "title": od.title, "text": od.text, "vp": od.vp, "kind": od.kind.value,
                  "landmark": od.landmark, "done": st.seats[seat].order_done}
     vps = {s.serial: st.vp_value(s.serial) for s in st.soldiers.values() if s.force in ids}
-    mine = [MyForce(id=f.id, kind=f.kind, plate=f.plate, hand=[card_view(st, c) for c in f.hand],
-                    placed=[card_view(st, c) if c else None for c in f.placed], planned=f.planned)
+    mine = [MyForce(id=f.id, kind=f.kind, plate=f.plate, hand=[card(c) for c in f.hand],
+                    placed=[card(c) if c else None for c in f.placed], planned=f.planned)
             for f in forces]
     side = st.seats[seat].side
     own_hidden = [_soldier_view(st, n) for n in sorted(hd.hidden(st)) if st.soldiers[n].side == side]

@@ -13,10 +13,11 @@ import hashlib
 from bot.app import battlefield_words, vehicle_words
 from bot.app.replies import Choice
 from engine import Await, GameState, awaiting, legal_commands
+from engine.battlefield import artillery
 from engine.core import commands as C
 from engine.core.views import CardView, Mine
 from engine.legal import plan_options
-from engine.view import private_view
+from engine.view import card_view, private_view
 
 # the /vehicle subcommands, as a prompt names them (the console writes the script verbs instead)
 VEHICLE_ACTIONS = ("move|turn|turret|fire|load|acquire|unbutton|button|hulldown|cover|moveplus|unpin|"
@@ -255,21 +256,21 @@ def prompt_text(st: GameState, seat: int, kind: str, detail: str) -> str:
     """The private words asking a seat for a decision."""
     head = f"**{st.setup.scenario.name}, turn {st.turn}** — you are awaited to {detail}."
     if kind == "place":
-        mine = private_view(st, seat)
+        forces = st.force_of_seat(seat)
         phases = "; ".join(f"P{i + 1} {st.setup.story[c].top.value.upper()}/"
                            f"{st.setup.story[c].bottom.value.upper()}"
                            for i, c in enumerate(st.phase_cards))
-        if len(mine.forces) > 1:
+        if len(forces) > 1:
             fid = placing(st, seat)
-            deck = next(f for f in mine.forces if f.id == fid)
+            deck = st.forces[fid]
             name = vehicle_words.deck_name(st, fid)
-            hand = ", ".join(card_line(c, st) for c in deck.hand)
+            hand = ", ".join(card_line(card_view(st, c), st) for c in deck.hand)
             return (f"{head}\nNow for **{name}** (deck `{fid}`); each of your decks places its own "
                     f"three cards.\nPhases: {phases}.\nYour hand, {'squad' if deck.kind == 'squad' else name}: "
                     f"{hand or 'empty'}.\n"
                     f"Pick a placement below, or use `/plan deck:{deck.plate or 'squad'}` to choose card by "
                     "card (you may change it until everyone has placed).")
-        hand = ", ".join(card_line(c, st) for c in mine.hand)
+        hand = ", ".join(card_line(card_view(st, c), st) for f in forces for c in f.hand)
         officer = ("\nYour officer may add extra cards: `/plan extra:2=CARD` puts CARD beside phase 2's card "
                    "(one a phase, each matching an action of its phase card; several as `1=CARD 3=CARD`)."
                    if "extra" in detail else "")
@@ -295,8 +296,7 @@ def prompt_text(st: GameState, seat: int, kind: str, detail: str) -> str:
 
 def _battlefield(st: GameState, seat: int) -> bool:
     """Whether the seat has artillery to call or calls under way (then his prompt names /field)."""
-    mine = private_view(st, seat)
-    return mine is not None and bool(mine.ordnance or mine.artillery or mine.barrages)
+    return artillery.has_any(st, seat)
 
 
 def window_text(st: GameState, seat: int, kind: str) -> str:

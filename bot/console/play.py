@@ -25,6 +25,7 @@ import yaml
 from bot.app import Caller, GameService, Replies, Where, eventlog, prompts
 from bot.app.errors import Refused
 from bot.console import text
+from bot.startup import settle
 from bot.store import StoreError, StoreUnavailable, open_store
 from engine import RuleError, load_catalog, view
 from engine.core.commands import ADVANCED_GRAMMAR, BATTLEFIELD_GRAMMAR, GRAMMAR, NUMBER
@@ -181,6 +182,7 @@ async def _table(args) -> int:
             if args.script:
                 code = await _script(table)
             else:
+                settle()  # a table at the terminal may stay open for hours; a script is over in seconds
                 code = await HotSeat(table).loop()
             st = await table.state()
             if args.state_out and st is not None:

@@ -9,6 +9,7 @@ import sys
 from pydantic import ValidationError
 
 from bot.config import SettingError, Settings
+from bot.startup import settle
 from bot.store import StoreError, StoreUnavailable, open_store
 
 NO_TOKEN = """\
@@ -59,8 +60,11 @@ def run(args: argparse.Namespace) -> int:
         asyncio.run(_check_database(settings.fieldpost_db))
         # discord.py and the content load only here
         from bot.discord.client import fieldpost_bot
+        from engine import load_catalog
 
-        fieldpost_bot(settings).run(settings.discord_token.get_secret_value(), log_handler=None)
+        catalog = load_catalog()
+        settle()  # the content and the modules stay for the process's life: out of the collector's sight
+        fieldpost_bot(settings, catalog).run(settings.discord_token.get_secret_value(), log_handler=None)
     except StoreError as exc:  # BadDatabase, SchemaTooNew, StoreUnavailable: one line, no traceback
         print(f"fieldpost bot: {exc.reason if isinstance(exc, StoreUnavailable) else exc}", file=sys.stderr)
         return 1

@@ -683,6 +683,14 @@ def public_markers(st) -> list:
     return [ArtilleryMarkerView(id=c.id, side=st.seats[c.seat].side, tile=c.tile) for c in st.artillery.calls]
 
 
+def has_any(st, seat: int) -> bool:
+    """Whether the seat has fire missions bought, calls under way or barrages planned: what
+    `private` lists as his ordnance, artillery and barrages, without building it."""
+    art = st.artillery
+    return (bool(art.ordnance.get(seat)) or any(c.seat == seat for c in art.calls)
+            or any(b.seat == seat for b in art.barrages))
+
+
 def private(st, seat: int) -> dict:
     """His calls with their letters, faces and rows; his plans, purchases and radio contact."""
     art = st.artillery

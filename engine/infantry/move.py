@@ -2,6 +2,7 @@
 leaving the board, and escorts taking their prisoners along."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.core import commands as C
@@ -180,22 +181,38 @@ def end_facing(st, serial: int, cell: Cell, parents: dict[Cell, Cell]) -> str:
     return direction_to(start, cell) if start != cell else me.facing
 
 
+def _end_cells(st, serial: int, costs: dict[Cell, float], parents: dict[Cell, Cell],
+               only: str | None = None) -> Iterator[tuple[Cell, float]]:
+    """The reachable cells (in the tile `only`) where he may end a move: free, not where he
+    stands, and not in contact with an enemy."""
+    _, occupied = _blocked(st, serial)
+    me = st.soldiers[serial]
+    near = near_others(st, serial)
+    tile_at = st.board.tile_at
+    for c, cost in costs.items():
+        if c in occupied or c == me.at or (only is not None and tile_at(c) != only):
+            continue
+        if c in near and touches_enemy(st, serial, c, end_facing(st, serial, c, parents)):
+            continue
+        yield c, cost
+
+
+def some_destination(st, serial: int, costs: dict[Cell, float], parents: dict[Cell, Cell]) -> str | None:
+    """A tile he can move to (one of destination_cells' tiles, not necessarily the first), found
+    at the first cell that will do: for asking whether he can move at all."""
+    first = next(_end_cells(st, serial, costs, parents), None)
+    return None if first is None else st.board.tile_at(first[0])
+
+
 def destination_cells(st, serial: int, costs: dict[Cell, float], parents: dict[Cell, Cell],
                       only: str | None = None) -> dict[tuple[str, bool], Cell]:
     """For every tile he can reach (or only the tile `only`), the cell a tile destination means
     (R28): the free reachable cell nearest the tile's centre, and (key cover=True) the nearest
     reachable cell In Cover; cells where he would end in contact are left out."""
     board = st.board
-    _, occupied = _blocked(st, serial)
-    me = st.soldiers[serial]
-    near = near_others(st, serial)
     best: dict[tuple[str, bool], tuple] = {}
     tile_at, centre, in_cover = board.tile_at, board.tile_centre, board.in_cover
-    for c, cost in costs.items():
-        if c in occupied or c == me.at or (only is not None and tile_at(c) != only):
-            continue
-        if c in near and touches_enemy(st, serial, c, end_facing(st, serial, c, parents)):
-            continue
+    for c, cost in _end_cells(st, serial, costs, parents, only):
         t = tile_at(c)
         cx, cy = centre(t)
         rank = ((c[0] - cx) ** 2 + (c[1] - cy) ** 2, cost, c[1], c[0])

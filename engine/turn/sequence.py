@@ -99,7 +99,8 @@ def advance(ctx: Ctx) -> None:
 
 
 def _has_options(st) -> bool:
-    return next(iter(rulebook.action_options(st, st.active.force)), None) is not None
+    """Whether the card in play allows any action: the options probed, stopped at the first."""
+    return next(iter(rulebook.action_options(st, st.active.force, probe=True)), None) is not None
 
 
 def _turn_start(ctx: Ctx) -> None:

@@ -1,0 +1,223 @@
+"""Issue 17's performance targets in one run: use-case throughput and per-command CPU, apply
+p99 per scenario, RSS after many stored games, and the start time of `fieldpost roll`.
+
+    .venv/bin/python tests/benchmarks/bench_targets.py [--games 500] [--commands 30]
+        [--apply-games 10] [--rss-games 1000] [--starts 5] [--skip apply,rss,...]
+
+- throughput: for tardieu-bombardment (vehicles) and hedgerow-dawn (infantry), --games games
+  are opened through the use-cases on a real SQLite file and all play their first --commands
+  commands at once (one task per game); commands/s is wall time, per-command CPU is the
+  process CPU time over the same span. Each game's commands are worked out beforehand.
+- apply: `apply` alone, --apply-games autoplayed games per scenario (every scenario, shipped
+  content): median and p99 per scenario, and the worst p99, in CPU time of the thread (on a
+  machine shared with other jobs a wall-clock p99 measures the others).
+- rss: a fresh process opens --rss-games games through the use-cases (tardieu-bombardment),
+  dealt from --rss-seeds seeds in turn, plays --commands commands in each, and reports its
+  resident set size.
+- start: `fieldpost roll bog --bog 1 --pins 1` (as `python -m bot.cli`, this checkout's code) against `python -c "import yaml, pydantic"`,
+  the median wall time of --starts runs each.
+
+Targets (issue 17): >= 1,500 commands/s on tardieu-bombardment, >= 2,500 on infantry; worst
+apply p99 <= 1.5 ms; RSS <= 150 MB after 1,000 games of 30 commands; `fieldpost roll` within 3x
+of the bare import. The machine is shared and noisy: compare numbers from one run each.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from bot.app import Caller, GameService, Where
+from bot.store import SqliteStore
+from engine import SeatSpec, apply, awaiting, legal_commands, load_catalog, new_game
+from engine.agent import RandomAgent
+
+PLAYERS = (Caller(1, "Ann"), Caller(2, "Bo"))
+THROUGHPUT_SCENARIOS = ("tardieu-bombardment", "hedgerow-dawn")
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * p))]
+
+
+def sides_of(catalog, scenario: str) -> list[str]:
+    return [s.id.value for s in catalog.scenario(scenario).sides]
+
+
+def script(catalog, scenario: str, seed: int, commands: int) -> list[tuple[int, str]]:
+    """(seat, command line) for the first `commands` commands of a game played at random."""
+    sides = sides_of(catalog, scenario)
+    st, _ = new_game(catalog, scenario, [SeatSpec(name=p.name, side=s) for p, s in zip(PLAYERS, sides)], seed)
+    rnd = random.Random(seed)
+    out: list[tuple[int, str]] = []
+    while st.step != "over" and len(out) < commands:
+        seat = rnd.choice(awaiting(st)).seat
+        cmd = rnd.choice(legal_commands(st, seat))
+        st, _ = apply(st, cmd)
+        out.append((seat, str(cmd)))
+    return out
+
+
+async def open_games(service: GameService, catalog, scenario: str, games: int) -> list[int]:
+    sides = sides_of(catalog, scenario)
+    out = []
+    for n in range(games):
+        where = Where(channel_id=10_000 + n)
+        created = await service.new_game(PLAYERS[0], where, scenario, side=sides[0])
+        await service.join(PLAYERS[1], where, sides[1])
+        await service.start(PLAYERS[0], where)
+        out.append(created.game_id)
+    return out
+
+
+async def play_all(service: GameService, scripts: dict[int, list[tuple[int, str]]]) -> int:
+    """Every game at once, one task each, through its whole script; the commands played."""
+    done = 0
+
+    async def player(gid: int) -> None:
+        nonlocal done
+        for seat, line in scripts[gid]:
+            await service.command(PLAYERS[seat], Where(game_id=gid), line)
+            done += 1
+
+    await asyncio.gather(*(player(gid) for gid in scripts))
+    return done
+
+
+async def throughput(catalog, scenario: str, games: int, commands: int) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        async with SqliteStore(Path(tmp) / "bench.db") as store:
+            seeds = iter(range(1, 10**6))
+            service = GameService(store, catalog, seed=lambda: next(seeds), cache_size=max(2048, games))
+            ids = await open_games(service, catalog, scenario, games)
+            scripts = {gid: script(catalog, scenario, gid, commands) for gid in ids}
+            wall, cpu = time.perf_counter(), time.process_time()
+            done = await play_all(service, scripts)
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            for gid in ids:  # a refused command would be timed as if played: make sure none was
+                assert (await service.load_state(gid)).seq == len(scripts[gid]), gid
+    return {"commands": done, "per_s": done / wall, "cpu_ms": cpu * 1e3 / done}
+
+
+def apply_latency(catalog, games: int) -> dict[str, tuple[float, float]]:
+    out = {}
+    for sc in sorted(catalog.scenarios):
+        sides = sides_of(catalog, sc)
+        applies = []
+        for seed in range(games):
+            st, _ = new_game(catalog, sc, [SeatSpec(name="A", side=sides[0]), SeatSpec(name="B", side=sides[1])], seed)
+            agent = RandomAgent(seed)
+            while st.step != "over":
+                cmd = agent.choose(st, agent.seat_to_act(st))
+                t = time.thread_time()
+                st, _ = apply(st, cmd)
+                applies.append(time.thread_time() - t)
+        out[sc] = (statistics.median(applies) * 1e3, pct(applies, 0.99) * 1e3)
+    return out
+
+
+async def rss_child(scenario: str, games: int, scripts_file: Path) -> None:
+    """Run in a fresh process as the bot starts (content loaded, then bot.startup.settle): open
+    the games, play the scripts, print the resident set in MB."""
+    from bot.startup import settle
+
+    catalog = load_catalog()
+    settle()
+    scripts = [[(seat, line) for seat, line in s] for s in json.loads(scripts_file.read_text())]
+    with tempfile.TemporaryDirectory() as tmp:
+        async with SqliteStore(Path(tmp) / "bench.db") as store:
+            made = iter(range(10**6))
+            service = GameService(store, catalog, seed=lambda: next(made) % len(scripts) + 1, cache_size=2048)
+            ids = await open_games(service, catalog, scenario, games)
+            await play_all(service, {gid: scripts[n % len(scripts)] for n, gid in enumerate(ids)})
+            for n, gid in enumerate(ids):
+                assert (await service.load_state(gid)).seq == len(scripts[n % len(scripts)]), gid
+            rss = next(line for line in Path("/proc/self/status").read_text().splitlines()
+                       if line.startswith("VmRSS:"))
+            print(int(rss.split()[1]) / 1024)
+
+
+def rss(catalog, scenario: str, games: int, seeds: int, commands: int) -> float:
+    # game n is dealt with seed n % seeds + 1, so a few worked-out scripts serve every game
+    scripts = [script(catalog, scenario, seed, commands) for seed in range(1, seeds + 1)]
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+        json.dump(scripts, f)
+        f.flush()
+        out = subprocess.run([PYTHON, __file__, "--rss-child", f.name, "--rss-scenario", scenario,
+                              "--rss-games", str(games)], check=True, capture_output=True, text=True).stdout
+    return float(out.split()[-1])
+
+
+def start_times(runs: int) -> dict[str, tuple[float, float]]:
+    """Median wall time and median CPU time (user + system) of each command, in seconds."""
+    def medians(argv: list[str]) -> tuple[float, float]:
+        walls, cpus = [], []
+        for _ in range(runs):
+            before, t = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+            subprocess.run(argv, check=True, capture_output=True, cwd=ROOT)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            walls.append(time.perf_counter() - t)
+            cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        return statistics.median(walls), statistics.median(cpus)
+
+    return {"roll": medians([PYTHON, "-m", "bot.cli", "roll", "bog", "--bog", "1", "--pins", "1", "--seed", "1"]),
+            "bare": medians([PYTHON, "-c", "import yaml, pydantic"])}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=500)
+    ap.add_argument("--commands", type=int, default=30)
+    ap.add_argument("--apply-games", type=int, default=10)
+    ap.add_argument("--rss-games", type=int, default=1000)
+    ap.add_argument("--rss-seeds", type=int, default=50, help="distinct games (seeds) among --rss-games")
+    ap.add_argument("--starts", type=int, default=5)
+    ap.add_argument("--skip", default="", help="comma-separated: throughput,apply,rss,start")
+    ap.add_argument("--rss-child", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--rss-scenario", default="tardieu-bombardment", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.rss_child:
+        asyncio.run(rss_child(args.rss_scenario, args.rss_games, args.rss_child))
+        return 0
+    skip = set(filter(None, args.skip.split(",")))
+    catalog = load_catalog()
+    if "start" not in skip:
+        t = start_times(args.starts)
+        (roll, roll_cpu), (bare, bare_cpu) = t["roll"], t["bare"]
+        print(f"start: fieldpost roll {roll * 1e3:.0f} ms wall / {roll_cpu * 1e3:.0f} ms CPU, import yaml+pydantic "
+              f"{bare * 1e3:.0f} ms / {bare_cpu * 1e3:.0f} ms; ratio {roll / bare:.1f}x wall, "
+              f"{roll_cpu / bare_cpu:.1f}x CPU (target <= 3x)", flush=True)
+    if "throughput" not in skip:
+        for sc in THROUGHPUT_SCENARIOS:
+            r = asyncio.run(throughput(catalog, sc, args.games, args.commands))
+            print(f"throughput {sc}: {args.games} games live, {r['commands']} commands, "
+                  f"{r['per_s']:,.0f} commands/s, CPU {r['cpu_ms']:.2f} ms/command "
+                  f"({r['cpu_ms'] / 0.5:.1f}x the issue's 0.5 ms floor)", flush=True)
+    if "apply" not in skip:
+        lat = apply_latency(catalog, args.apply_games)
+        for sc, (med, p99) in lat.items():
+            print(f"apply {sc:<24} median {med:.3f} ms  p99 {p99:.3f} ms")
+        worst = max(lat, key=lambda sc: lat[sc][1])
+        print(f"apply worst p99: {lat[worst][1]:.3f} ms ({worst}; target <= 1.5 ms)", flush=True)
+    if "rss" not in skip:
+        mb = rss(catalog, args.rss_scenario, args.rss_games, args.rss_seeds, args.commands)
+        print(f"rss: {mb:.0f} MB after {args.rss_games} games of {args.commands} commands "
+              f"({args.rss_scenario}; target <= 150 MB)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

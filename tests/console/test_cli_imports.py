@@ -1,0 +1,33 @@
+"""`fieldpost SUBCOMMAND` imports that subcommand's module alone (a quick start for `roll`);
+`fieldpost --help` still lists every subcommand."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from bot.cli import SUBCOMMANDS, build_parser
+
+
+def _modules_after(argv: list[str]) -> set[str]:
+    code = (f"import sys\nfrom bot.cli import main\ntry:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+            "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(proc.stderr.split("\n")[-2].split())
+
+
+def test_a_roll_imports_no_other_subcommand():
+    loaded = _modules_after(["roll", "bog", "--bog", "1", "--pins", "1", "--seed", "1"])
+    assert "bot.console.roll" in loaded
+    others = {m for name, m in SUBCOMMANDS.items() if name != "roll"}
+    assert not loaded & others
+    assert not {"bot.app.service", "bot.render.service", "bot.discord.client", "discord"} & loaded
+
+
+def test_help_lists_every_subcommand(capsys):
+    text = build_parser().format_help()
+    assert all(name in text for name in SUBCOMMANDS)
+
+
+def test_a_named_subcommand_parses_as_before():
+    args = build_parser("roll").parse_args(["roll", "bog", "--bog", "1", "--pins", "1"])
+    assert args.run.__module__ == "bot.console.roll"

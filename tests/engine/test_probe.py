@@ -1,0 +1,33 @@
+"""The play sequence's "is there anything to do?" (`action_options(..., probe=True)`): it finds
+an option exactly when the full listing has one, and what it finds is one of the listing's."""
+from __future__ import annotations
+
+import pytest
+
+from engine import apply, new_game
+from engine.agent import RandomAgent
+from engine.legal import action_options
+from engine.turn.setup import SeatSpec
+
+GAMES = [("fixtures", "advanced-skirmish"), ("fixtures", "mined-motor"), ("shipped", "tardieu-bombardment")]
+COMMANDS = 150
+
+
+@pytest.mark.parametrize(("content", "scenario"), GAMES)
+def test_the_probe_agrees_with_the_full_listing(request, content, scenario):
+    catalog = request.getfixturevalue("cat" if content == "fixtures" else "shipped")
+    sides = [s.id.value for s in catalog.scenario(scenario).sides]
+    st, _ = new_game(catalog, scenario, [SeatSpec(name="A", side=sides[0]), SeatSpec(name="B", side=sides[1])], 5)
+    agent = RandomAgent(5)
+    asked = 0
+    for _ in range(COMMANDS):
+        if st.step == "over":
+            break
+        for force in st.forces if st.active is not None else ():
+            full = list(action_options(st, force))
+            first = next(iter(action_options(st, force, probe=True)), None)
+            assert (first is None) == (not full)
+            assert first is None or first in full
+            asked += 1
+        st, _ = apply(st, agent.choose(st, agent.seat_to_act(st)))
+    assert asked > 20

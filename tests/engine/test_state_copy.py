@@ -1,0 +1,84 @@
+"""`GameState.clone`, the working copy apply makes: equal to the dump and validate round trip it
+replaced (so replays and stored JSON do not change), and sharing nothing a rule may change."""
+from __future__ import annotations
+
+import pytest
+from pydantic import BaseModel
+
+from engine import apply, new_game
+from engine.agent import RandomAgent
+from engine.core.state import GameState
+from engine.turn.setup import SeatSpec
+
+# fixture games with the advanced rules' state (teams, preempts, equipment) and with vehicles
+# and mines, and the shipped vehicle scenario with artillery
+GAMES = [("fixtures", "advanced-skirmish"), ("fixtures", "mined-motor"), ("shipped", "tardieu-bombardment")]
+COMMANDS = 120
+
+
+def _round_trip(st: GameState) -> GameState:
+    return GameState.model_validate({**st.model_dump(exclude={"setup"}), "setup": st.setup})
+
+
+def _mutable_ids(st: GameState) -> set[int]:
+    """The ids of every list, dict and unfrozen model inside a state, its setup left out."""
+    out: set[int] = set()
+
+    def walk(value) -> None:
+        if isinstance(value, list | dict):
+            out.add(id(value))
+            for v in value.values() if isinstance(value, dict) else value:
+                walk(v)
+        elif isinstance(value, BaseModel) and not value.model_config.get("frozen"):
+            out.add(id(value))
+            for v in value.__dict__.values():
+                walk(v)
+
+    for name, value in st.__dict__.items():
+        if name != "setup":
+            walk(value)
+    return out
+
+
+def _states(catalog, scenario: str):
+    sides = [s.id.value for s in catalog.scenario(scenario).sides]
+    st, _ = new_game(catalog, scenario, [SeatSpec(name="A", side=sides[0]), SeatSpec(name="B", side=sides[1])], 3)
+    agent = RandomAgent(3)
+    yield st
+    for _ in range(COMMANDS):
+        if st.step == "over":
+            return
+        st, _ = apply(st, agent.choose(st, agent.seat_to_act(st)))
+        yield st
+
+
+@pytest.mark.parametrize(("content", "scenario"), GAMES)
+def test_copy_equals_the_validated_round_trip_along_a_game(request, content, scenario):
+    catalog = request.getfixturevalue("cat" if content == "fixtures" else "shipped")
+    for st in _states(catalog, scenario):
+        copy = st.clone()
+        assert copy == _round_trip(st)  # same values of the same types, field by field
+        assert copy.model_dump_json() == st.model_dump_json()
+        assert copy.setup is st.setup
+
+
+@pytest.mark.parametrize(("content", "scenario"), GAMES)
+def test_copy_shares_no_list_dict_or_state_model(request, content, scenario):
+    catalog = request.getfixturevalue("cat" if content == "fixtures" else "shipped")
+    for st in _states(catalog, scenario):
+        copy = st.clone()
+        assert not _mutable_ids(st) & _mutable_ids(copy)
+
+
+def test_changing_the_copy_leaves_the_original(cat):
+    st = next(s for s in _states(cat, "range") if s.step == "place")
+    before = st.model_dump_json()
+    copy = st.clone()
+    force = next(iter(copy.forces.values()))
+    force.hand.append("X")
+    force.hand.reverse()
+    soldier = next(iter(copy.soldiers.values()))
+    soldier.pinned = not soldier.pinned
+    soldier.deeds["shots"] = 99
+    copy.story_deck.clear()
+    assert st.model_dump_json() == before
