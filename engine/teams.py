@@ -29,6 +29,7 @@ from engine.content import (
     subactions,
 )
 from engine.errors import RuleError
+from engine.wording import plural
 
 NCO_RANKS = (Rank.JUNIOR_NCO, Rank.SENIOR_NCO)
 
@@ -57,7 +58,7 @@ def need_text(need: SlotNeed) -> str:
     if need.badge:
         parts.append(f"a {need.badge} badge")
     if need.grenades:
-        parts.append(f"{need.grenades} grenades")
+        parts.append(plural(need.grenades, "grenade"))
     if need.nco:
         parts.append("NCO rank")
     if need.sight:

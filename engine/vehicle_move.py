@@ -19,6 +19,7 @@ from engine.vehicle_damage import drive_ok, immobilised, position_ok
 from engine.vehicle_geometry import (
     SIDES, centre_point, footprint, neighbours, road_link, road_sides, turn_steps,
 )
+from engine.wording import plural
 
 MOVE_PLUS = 2  # squares a Move+ marker stores; one MOVE action places one (ruling V2)
 MAX_TURN = 4  # compass points of a turn in one MOVE action (Facing)
@@ -331,8 +332,8 @@ def bog(ctx: Ctx, plate: int, checks: int, what: str) -> bool:
     markers = pins * vdef.bog_pins
     v.pins += markers
     _touch(st, plate)
-    ctx.say("bogged", f"The {st.name(plate)} bogs down ({', '.join(cards)}: {pins} Pin result"
-            f"{'s' if pins != 1 else ''} x bog {vdef.bog_pins} = {markers} Pin markers) and cannot {what}.",
+    ctx.say("bogged", f"The {st.name(plate)} bogs down ({', '.join(cards)}: {plural(pins, 'Pin result')} "
+            f"x bog {vdef.bog_pins} = {plural(markers, 'Pin marker')}) and cannot {what}.",
             plate=plate, cards=cards, pins=markers)
     return True
 

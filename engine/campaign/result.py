@@ -20,7 +20,6 @@ from engine.campaign.honours import (
     promote,
     promotion_due,
 )
-from engine.campaign.records import plural
 from engine.campaign.roster import (
     CampaignError,
     CampaignState,
@@ -33,6 +32,7 @@ from engine.campaign.roster import (
 )
 from engine.content import Catalog, Nationality
 from engine.state import GameState
+from engine.wording import plural
 
 Fate = Literal["fit", "wounded", "killed", "captured"]
 

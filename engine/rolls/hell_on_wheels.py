@@ -18,6 +18,7 @@ from engine.rolls import (
     register_system,
     shown,
 )
+from engine.wording import plural
 
 HOW = register_system(
     System(
@@ -157,7 +158,7 @@ def bog(p: dict[str, Any], rng: Rng) -> RollResult:
         lines = ["no Pin results: the vehicle does not bog and moves on", "**0 Pin markers**"]
     else:
         lines = [
-            f"{pins} Pin result{'s' if pins != 1 else ''} x bog {per_pin} = **{markers} Pin markers**",
+            f"{plural(pins, 'Pin result')} x bog {per_pin} = **{plural(markers, 'Pin marker')}**",
             "the Move action is cancelled; remove one Pin per Move action",
         ]
     return RollResult("Bog (Hell on Wheels)", lines, {"bogged": pins > 0, "pin_markers": markers})
