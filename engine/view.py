@@ -70,6 +70,7 @@ class SoldierView(V):
     vehicle: int | None = None  # aboard (or a crewman standing beside) this vehicle
     post: str | None = None
     dismounted: bool = False
+    in_cover: bool = False  # on a cover feature or leaning on NO MOVE terrain (core manual, In Cover)
 
 
 class TeamView(V):
@@ -137,6 +138,7 @@ class VpView(V):
     seat: int | None
     amount: int
     reason: str
+    kind: str = "kill"  # what scored it (engine.state.VpEntry.kind): kill, prisoner, orders, event ...
 
 
 class ActiveView(V):
@@ -386,7 +388,8 @@ def _soldier_view(st: GameState, serial: int, secret: set[int] = frozenset()) ->
         captor=None if s.captor in secret else s.captor,
         in_contact=bool(in_contact(st, serial)) if s.free else False,
         ratings=RatingsView(**stats.model_dump()), weapon=d.weapon, medals=s.medals,
-        spotted_by=list(s.spotted_by), vehicle=s.vehicle, post=s.post, dismounted=s.dismounted)
+        spotted_by=list(s.spotted_by), vehicle=s.vehicle, post=s.post, dismounted=s.dismounted,
+        in_cover=s.status == "board" and s.at is not None and st.board.in_cover(s.at))
 
 
 def vehicle_view(st: GameState, plate: int) -> VehicleView:
@@ -467,8 +470,8 @@ def view(st: GameState, viewer: int | None = None) -> View:
                  if isinstance(v, bool)},  # off (issue 9; numbers such as other_ammo_vp left out)
         close_combats=_close_combats(st, secret),  # close combat against vehicles (engine/close_combat.py)
         vp={side: st.side_vp(side) for side in sides},
-        vp_log=[VpView(side=e.side, seat=e.seat, amount=e.amount, reason=words.scrub(e.reason) if words else e.reason)
-                for e in st.vp],
+        vp_log=[VpView(side=e.side, seat=e.seat, amount=e.amount, kind=e.kind,
+                       reason=words.scrub(e.reason) if words else e.reason) for e in st.vp],
         mines=list(st.mines),  # known minefields (engine/mines.py)
         minefields=[MinefieldView(tile=t, side=side, tokens=n, kind=k)  # mines bought, face down (engine/mines.py)
                     for t, side, n, k in mines.public_fields(st)] if st.minefields else [],
