@@ -56,7 +56,7 @@ def describe(exc: BaseException, *, online: bool = False) -> str:
     to Discord, so a connection that fails is Discord's)."""
     from bot.app.errors import Refused
     from bot.store import StoreError, StoreUnavailable
-    from engine.errors import ContentError, RuleError
+    from engine.core.errors import ContentError, RuleError
 
     if isinstance(exc, StoreUnavailable):
         return exc.reason

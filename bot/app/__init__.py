@@ -14,12 +14,13 @@ from bot.app.replies import (
     Waiting,
     Where,
 )
-from bot.app.service import GameService
+from bot.app.service import Counters, GameService
 
 __all__ = [
     "AlreadyDone",
     "Caller",
     "Choice",
+    "Counters",
     "GameService",
     "ImageRequest",
     "NoGame",

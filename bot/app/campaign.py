@@ -90,9 +90,9 @@ from engine.campaign.records import (
     route,
 )
 from engine.campaign.roster import STATUS_WORDS, Kind
-from engine.commands import NUMBER
-from engine.content import VehicleEntry
-from engine.wording import plural
+from engine.core.commands import NUMBER
+from engine.core.content import VehicleEntry
+from engine.core.wording import plural
 
 log = logging.getLogger(__name__)
 

@@ -19,34 +19,38 @@ import logging
 import random
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
-from engine import (
-    Catalog,
-    GameState,
-    RuleError,
-    SeatSpec,
-    View,
-    apply,
-    awaiting,
-    legal_commands,
-    new_game,
-    view,
-)
-from engine.commands import Cmd, Plan
-from engine.hidden_deployment import public_text  # waiting lines are public: no hidden man's name or card
-from engine.legal import Await, answerable, default_for
-from engine.script import parse_line
-from engine.setup import budget, check_force
-from engine.undo import undoable
-
 from bot.app import battlefield_words, eventlog, prompts, suggest, vehicle_words
-from bot.app.deadlines import DEFAULT_HOURS, DeadlineKey, Hours, due_of, plan, unchanged, window_hours
-from bot.app.documents import Lobby, LobbyDoc, LobbySeat, StateCodec, force_text, parse_force
+from bot.app.deadlines import (
+    DEFAULT_HOURS,
+    DeadlineKey,
+    Hours,
+    due_of,
+    plan,
+    unchanged,
+    window_hours,
+)
+from bot.app.documents import (
+    Lobby,
+    LobbyDoc,
+    LobbySeat,
+    StateCodec,
+    force_text,
+    parse_force,
+)
 from bot.app.errors import AlreadyDone, NoGame, NotYours, OutOfDate, Refused
-from bot.app.replies import Caller, ImageRequest, Private, Prompt, Replies, Waiting, Where
+from bot.app.replies import (
+    Caller,
+    ImageRequest,
+    Private,
+    Prompt,
+    Replies,
+    Waiting,
+    Where,
+)
 from bot.store import (
     Awaited,
     Deadline,
@@ -59,8 +63,30 @@ from bot.store import (
     SeatDecision,
     SnapshotNotFound,
     StoredGame,
+    StoreUnavailable,
     VersionConflict,
 )
+from engine import (
+    Catalog,
+    GameState,
+    RuleError,
+    SeatSpec,
+    View,
+    apply,
+    awaiting,
+    legal_commands,
+    new_game,
+    view,
+)
+from engine.advanced.hidden_deployment import (
+    public_text,  # waiting lines are public: no hidden man's name or card
+)
+from engine.core.commands import Cmd, Plan
+from engine.core.views import Await
+from engine.legal import answerable, default_for
+from engine.script import parse_line
+from engine.turn.setup import budget, check_force
+from engine.undo import undoable
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +96,21 @@ BACKOFF_S = 0.2  # the longest wait between two of those tries
 MAX_SEATS = 4
 LEASE = timedelta(minutes=5)  # a claimed deadline is left to its claimer this long (then retried)
 REPEAT = timedelta(seconds=5)  # the same typed command sent twice within this is one command
+# After a restart, prompts go out at this rate, all processes on the database together: Discord
+# allows a bot 50 requests a second, and each game re-prompted also posts its waiting line.
+RESUME_RATE = 20.0
+RESUME_BATCH = 20  # games claimed at a time: a process that dies leaves at most these unasked
+TICK_GAMES = 16  # games whose due deadlines one tick carries out at once (each game's in order)
+
+
+@dataclass
+class Counters:
+    """What the front end counts of the service's work (bot/metrics.py in the bot), as plain
+    callables so bot/app imports nothing of prometheus; by default nothing is counted."""
+
+    deadline_fired: Callable[[str], None] = lambda kind: None  # "reminder" or "default"
+    conflict: Callable[[], None] = lambda: None  # a commit lost its version check
+    retry: Callable[[], None] = lambda: None  # a use-case runs again after a lost check
 
 
 def _utc_now() -> datetime:
@@ -142,8 +183,10 @@ class GameService:
         locks: GameLocks | None = None,
         seed: Callable[[], int] = lambda: secrets.randbits(32),
         cache_size: int = 2048,
+        counters: Counters | None = None,
     ) -> None:
         self.store = store
+        self.counters = counters or Counters()
         self.catalog = catalog
         self.clock = clock
         self.locks = locks or GameLocks()
@@ -361,6 +404,8 @@ class GameService:
                         gid, loaded.game.version, LobbyDoc(lobby=lobby).model_dump_json(), events,
                         seats=self._lobby_seats(lobby))
                 except VersionConflict:
+                    self.counters.conflict()
+                    self.counters.retry()
                     continue
                 r.game_id, r.version = gid, done.version
                 r.channel_id = loaded.game.thread_id or loaded.game.channel_id
@@ -473,6 +518,7 @@ class GameService:
                     status=GameStatus.ACTIVE, snapshot=eventlog.phase_label(state), seats=seats,
                     awaited=nxt.awaited, decisions=nxt.changed)
             except VersionConflict:
+                self.counters.conflict()
                 raise Refused("Someone changed the game at the same moment; try again.") from None
             game = replace(loaded.game, version=done.version, status=GameStatus.ACTIVE,
                            seats=tuple(seats), state="")
@@ -577,11 +623,13 @@ class GameService:
                     r = await self._commit(loaded, loaded.state, after, events, cmd=cmd, seat=mine,
                                            user=caller.user_id, by="player", sent_at=sent_at)
                 except VersionConflict:
+                    self.counters.conflict()
                     self._forget(gid)
                     trust_cache = False
                     if version is not None:
                         raise OutOfDate() from None
                     conflicts += 1
+                    self.counters.retry()
                 else:
                     r.ephemeral.append(f"Done: `{cmd}`" + prompts.in_words(loaded.state, cmd) + "." + (
                         " (`/game undo` takes it back.)" if r.undoable else ""))
@@ -836,6 +884,7 @@ class GameService:
                 r = await self._write(loaded, loaded.state, before, [], bodies,
                                       snapshot=False)
             except VersionConflict:
+                self.counters.conflict()
                 raise Refused("Someone acted first; nothing was taken back.") from None
             r.public.insert(0, f"{loaded.state.seats[seat].name} takes back a command.")
             r.ephemeral.append(f"Taken back: `{text}`.")
@@ -883,6 +932,7 @@ class GameService:
                 labels = ", ".join(s.label for s in await self.store.snapshots(gid))
                 raise Refused(f"There is no phase {label!r} to go back to; there are: {labels}.") from None
             except VersionConflict:
+                self.counters.conflict()
                 raise Refused("Someone acted first; nothing was rolled back.") from None
             game = replace(loaded.game, version=done.version, state="", status=GameStatus.ACTIVE)
             self._remember(game, after, list(nxt.awaited), loaded.hours, nxt.decisions)
@@ -905,6 +955,7 @@ class GameService:
                     [eventlog.envelope("abandoned", by=caller.user_id)],
                     status=GameStatus.ABANDONED, awaited=[])
             except VersionConflict:
+                self.counters.conflict()
                 raise Refused("Someone acted first; try again.") from None
             self._forget(gid)
         log.info("game %d abandoned", gid)
@@ -1067,21 +1118,50 @@ class GameService:
         """Deadlines due by `now`: a public reminder at half time; at expiry the engine's
         default for that decision is carried out (docs/app.md lists them). Each deadline is
         claimed in the database first, so with several processes on one file each reminder
-        and each default happens once; a claim whose process died is taken again after LEASE."""
+        and each default happens once; a claim whose process died is taken again after LEASE.
+        Games are carried out side by side (TICK_GAMES at a time), each game's deadlines in
+        order; one that fails is logged and left claimed, to be tried again after LEASE, and
+        the other games' Replies still come back."""
         now = now or self.clock()
-        out: list[Replies] = []
+        by_game: dict[int, list[Deadline]] = {}
         for d in await self.store.claim_deadlines(now, LEASE):
-            key = DeadlineKey.parse(d.key)
-            r = None
-            if key is not None:
-                try:
-                    r = await (self._remind(d, key) if key.stage == "remind" else self._expire(d, key))
-                except Refused as exc:
-                    log.info("game %d: deadline %s skipped (%s)", d.game_id, d.key, type(exc).__name__)
-            await self.store.mark_reminded(d.game_id, d.key, d.user_id)
-            if r is not None:
-                out.append(r)
-        return out
+            by_game.setdefault(d.game_id, []).append(d)
+        gate = asyncio.Semaphore(TICK_GAMES)
+
+        async def game(rows: list[Deadline]) -> list[Replies]:
+            async with gate:
+                out = []
+                for d in rows:
+                    try:
+                        r = await self._carry_out(d)
+                    except StoreUnavailable as exc:  # the store has logged why
+                        log.warning("game %d: deadline %s not carried out (%s); tried again in %s",
+                                    d.game_id, d.key, exc.reason, LEASE)
+                        break
+                    except Exception:  # noqa: BLE001 (logged; the claim runs out and another try comes)
+                        log.exception("game %d: deadline %s failed; tried again in %s", d.game_id, d.key, LEASE)
+                        break
+                    if r is not None:
+                        out.append(r)
+                return out
+
+        done = await asyncio.gather(*(game(rows) for rows in by_game.values()))
+        return [r for replies in done for r in replies]
+
+    async def _carry_out(self, d: Deadline) -> Replies | None:
+        """One claimed deadline: its reminder or its default, then marked done."""
+        key = DeadlineKey.parse(d.key)
+        r = None
+        if key is not None:
+            try:
+                r = await (self._remind(d, key) if key.stage == "remind" else self._expire(d, key))
+            except Refused as exc:
+                log.info("game %d: deadline %s skipped (%s)", d.game_id, d.key, type(exc).__name__)
+            else:
+                if r is not None:
+                    self.counters.deadline_fired("reminder" if key.stage == "remind" else "default")
+        await self.store.mark_reminded(d.game_id, d.key, d.user_id)
+        return r
 
     @staticmethod
     def _deadline_for(loaded: _Loaded, d: Deadline, key: DeadlineKey) -> Await | None:
@@ -1130,6 +1210,8 @@ class GameService:
                     r = await self._commit(loaded, loaded.state, after, events, cmd=cmd, seat=a.seat,
                                            user=d.user_id, by="deadline")
                 except VersionConflict:
+                    self.counters.conflict()
+                    self.counters.retry()
                     self._forget(d.game_id)
                     continue
             name = loaded.state.seats[a.seat].name
@@ -1140,36 +1222,54 @@ class GameService:
                     d.game_id, d.key, PLAY_RETRIES)
         return None
 
-    async def resume(self) -> list[Replies]:
-        """After a restart: every active game's awaited players, asked again (once: the prompts
-        sent are recorded, so the next change does not ask them a second time)."""
-        out = []
-        for summary in await self.store.unfinished_games():
-            if summary.status != GameStatus.ACTIVE:
-                continue
-            try:
-                loaded = await self._load(summary.id)
-            except Refused:
-                continue
-            if loaded.state is None:
-                continue
-            version = loaded.game.version
-            waiting, asks = self._asks(summary.id, version, loaded.state, loaded.users(), loaded.deadlines,
-                                       loaded.decisions, everyone=True)
-            await self._record_asked(loaded, asks)
-            out.append(Replies(game_id=summary.id, version=version,
-                               channel_id=summary.thread_id or summary.channel_id,
-                               waiting=waiting, prompts=asks))
-        return out
+    async def resume(self, *, rate: float = RESUME_RATE) -> AsyncIterator[Replies]:
+        """After a restart: every active game's awaited players, asked again — once per version
+        of the game, whatever the number of processes starting: each game is claimed in the
+        database at the version this process found it at (`store.claim_resumes`), so a game
+        another process asks, or one that moved on since (its mover asked), is left alone. The
+        prompts go out at `rate` a second, every process on the database together
+        (`store.pace`); each game's Replies comes when its turn has come, so the front end
+        delivers as they come and answers commands meanwhile. The prompts sent are recorded,
+        so the next change does not ask again."""
+        found = [(g.id, g.version) for g in await self.store.unfinished_games() if g.status == GameStatus.ACTIVE]
+        for start in range(0, len(found), RESUME_BATCH):
+            batch = dict(found[start:start + RESUME_BATCH])
+            for gid in await self.store.claim_resumes(list(batch.items())):
+                r = await self._resume(gid, batch[gid], rate)
+                if r is not None:
+                    yield r
 
-    async def _record_asked(self, loaded: _Loaded, asks: list[Prompt]) -> None:
+    async def _resume(self, gid: int, version: int, rate: float) -> Replies | None:
+        """One claimed game's awaited players, asked again if it is still at `version`."""
+        try:
+            loaded = await self._load(gid)
+        except Refused:
+            return None
+        if loaded.state is None or loaded.game.version != version:
+            return None
+        waiting, asks = self._asks(gid, version, loaded.state, loaded.users(), loaded.deadlines,
+                                   loaded.decisions, everyone=True)
+        if asks:
+            wait = await self.store.pace("resume", len(asks) / rate)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if not await self._record_asked(loaded, asks):
+                return None  # moved on while waiting its turn: its mover asked
+        return Replies(game_id=gid, version=version, channel_id=loaded.game.thread_id or loaded.game.channel_id,
+                       waiting=waiting, prompts=asks)
+
+    async def _record_asked(self, loaded: _Loaded, asks: list[Prompt]) -> bool:
         """Prompts sent again without a change to the game (a restart, a player asking): their
-        seats now hold them, if the game has not moved on meanwhile."""
+        seats now hold them, if the game has not moved on meanwhile (else False)."""
         news = [replace(loaded.decisions.get(p.seat, SeatDecision(p.seat)), asked=p.decision,
                         asked_version=p.version) for p in asks]
         fresh = [d for d in news if loaded.decisions.get(d.seat) != d]
-        if fresh and await self.store.record_decisions(loaded.id, loaded.game.version, fresh):
-            self._forget(loaded.id)
+        if not fresh:
+            return True
+        if not await self.store.record_decisions(loaded.id, loaded.game.version, fresh):
+            return False
+        self._forget(loaded.id)
+        return True
 
     async def waiting(self, caller: Caller, where: Where) -> list[Waiting]:
         """Whom the game waits for now (public)."""

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 from bot.console.text import EDGES, areas_text
-from engine.content import ScenarioDef
-from engine.view import View
-from engine.wording import plural
+from engine.core.content import ScenarioDef
+from engine.core.views import View
+from engine.core.wording import plural
 
 
 def public_briefing(v: View, sc: ScenarioDef) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.console import text
-from engine.view import View
+from engine.core.views import View
 
 # VpEntry.kind -> what the end screen calls it
 SOURCES = {"kill": "enemy killed", "prisoner": "prisoners held", "orders": "orders carried out",

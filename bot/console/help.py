@@ -1,7 +1,7 @@
 """The console's help: the quick reference (docs/quick-reference.md, shipped with the package),
 one command's grammar (`help move`), and "did you mean" for a word the console does not know.
 
-The command grammar is the engine's (`engine.commands.GRAMMAR` and its advanced and
+The command grammar is the engine's (`engine.core.commands.GRAMMAR` and its advanced and
 battlefield parts): `help WORD` shows the entries of those texts whose usage starts with WORD,
 so a command added there is in the help at once.
 """
@@ -11,8 +11,8 @@ import difflib
 import re
 from functools import cache
 
-from engine.commands import ADVANCED_GRAMMAR, BATTLEFIELD_GRAMMAR, GRAMMAR
-from engine.content import shipped_root
+from engine.core.commands import ADVANCED_GRAMMAR, BATTLEFIELD_GRAMMAR, GRAMMAR
+from engine.core.content import shipped_root
 
 # the console's own lines, beside the game's commands: word -> (usage, what it does)
 CONSOLE: dict[str, tuple[str, str]] = {

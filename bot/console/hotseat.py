@@ -20,7 +20,7 @@ from bot.console.table import LIST_NOTE, Table
 from bot.store import StoreError, StoreUnavailable
 from bot.store.database_file import backup
 from engine import RuleError, view
-from engine.commands import NUMBER
+from engine.core.commands import NUMBER
 from engine.script import parse_line
 
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, clear the screen, clear the scrollback

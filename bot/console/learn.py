@@ -20,10 +20,10 @@ from PIL import Image
 
 from bot.render.service import draw
 from engine import load_catalog, new_game, view
-from engine.content import shipped_root
-from engine.errors import ContentError
+from engine.core.content import shipped_root
+from engine.core.errors import ContentError
 from engine.script import run_script, seat_for
-from engine.setup import SeatSpec
+from engine.turn.setup import SeatSpec
 
 LEARN_WIDTH = 900  # px: the pictures of docs/learn.md (tile ids and badges stay legible)
 COLOURS = 64  # a palette this size keeps the badges' colours and a board near 70 kB

@@ -35,13 +35,13 @@ from bot.exits import BadUsage, ctrl_c_at_once, yaml_problem
 from bot.store import StoreUnavailable, open_store
 from engine import RuleError, load_catalog, view
 from engine.campaign import CampaignError, next_step
-from engine.commands import NUMBER
-from engine.content import scenario_ids
-from engine.errors import ContentError
+from engine.core.commands import NUMBER
+from engine.core.content import scenario_ids
+from engine.core.errors import ContentError
 from engine.position import load_position
 from engine.record import Record, parse_command_json
 from engine.script import ScriptError, run_script
-from engine.setup import SeatSpec
+from engine.turn.setup import SeatSpec
 
 DEFAULT_SCENARIO = "hedgerow-dawn"
 TABLE = 1  # the console's one "channel"
@@ -173,7 +173,7 @@ async def _resume(service: GameService, gid: int, args) -> Table:
     callers = [Caller(s.user_id, s.display_name) for s in sorted(loaded.seats, key=lambda s: s.seat_index)]
     table = Table(service, callers, gid, args)
     print(f"Resuming game #{gid} from {args.db or _campaign_db(args)}.")
-    for r in await service.resume():
+    async for r in service.resume():
         if r.game_id == gid:
             table.show(r)
     return table

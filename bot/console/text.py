@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from bot.app import battlefield_words, prompts
-from engine.view import CardView, VehicleView, View
-from engine.wording import plural
+from engine.core.views import CardView, VehicleView, View
+from engine.core.wording import plural
 
 # slash commands in the service's words -> the console's own lines (docs/console.md)
 SLASH = (("/game undo", "undo"), ("/act ", ""),

@@ -22,7 +22,8 @@ import discord
 from discord import app_commands
 from discord.ext import tasks
 
-from bot.app import GameService, Replies
+from bot import metrics
+from bot.app import Counters, GameService, Replies
 from bot.app.campaign import CampaignService
 from bot.config import Settings
 from bot.discord.adapter import Adapter
@@ -108,7 +109,10 @@ class FieldpostBot(discord.Client):
     async def setup_hook(self) -> None:
         self.store = await open_store(self.settings.fieldpost_db).open()
         catalog = self._catalog or load_catalog()
-        service = GameService(self.store, catalog, **({"seed": self._seed} if self._seed else {}))
+        counted = Counters(deadline_fired=metrics.deadline_fired, conflict=metrics.store_conflict,
+                           retry=metrics.store_retry)
+        service = GameService(self.store, catalog, counters=counted,
+                              **({"seed": self._seed} if self._seed else {}))
         try:  # finished campaign games go back to their campaign
             service.campaigns = CampaignService(self.store, catalog)
         except ContentError:
@@ -155,7 +159,20 @@ class FieldpostBot(discord.Client):
         if self._resumed:
             return
         self._resumed = True
-        await self._each(self.adapter.service.resume, "the restart's re-prompts")
+        await self._resume()
+
+    async def _resume(self) -> None:
+        """The restart's re-prompts, each game's delivered as soon as the service gives it (it
+        paces them; on_ready runs as a task of its own, so commands are answered meanwhile). A
+        failure is reported and ends them: the games not reached are asked at the next start."""
+        what = "the restart's re-prompts"
+        try:
+            async for replies in self.adapter.service.resume(rate=self.settings.fieldpost_resume_rate):
+                await self.adapter.deliver(replies, what=what)
+        except StoreUnavailable as exc:
+            await self.adapter.errors.unavailable(exc, what=what)
+        except Exception as exc:  # noqa: BLE001 (reported with an id)
+            await self.adapter.errors.unexpected(exc, what=what)
 
     @tasks.loop(seconds=DEADLINE_CHECK_SECONDS)
     async def deadlines(self) -> None:

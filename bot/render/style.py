@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from PIL import ImageFont
 
-from engine.content import shipped_root
+from engine.core.content import shipped_root
 
 RGB = tuple[int, int, int]
 

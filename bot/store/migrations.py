@@ -190,10 +190,25 @@ CREATE TABLE seat_decisions (
 DELETE FROM settings WHERE scope LIKE 'user:%' AND key = 'games';
 """
 
+# Issue 15, several processes. After a restart a game's awaited players are asked again once
+# per version of the game, whatever the number of processes: the first to set
+# `resumed_version` to the game's version asks them. `paces` holds the next free moment
+# (seconds since 1970, by the database's clock) of a pace every process shares, so
+# the restart's prompts go out at one rate in all.
+V4_RESUMED_VERSION_PACES = """
+ALTER TABLE games ADD COLUMN resumed_version INTEGER;
+
+CREATE TABLE paces (
+    name    TEXT PRIMARY KEY,
+    next_at REAL NOT NULL
+) STRICT, WITHOUT ROWID;
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     V1_GAMES_EVENTS_SEATS_SNAPSHOTS,
     V2_CAMPAIGNS,
     V3_SEATS_BY_USER_DEADLINE_CLAIMS_SEAT_DECISIONS,
+    V4_RESUMED_VERSION_PACES,
 )
 
 

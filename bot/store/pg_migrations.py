@@ -205,7 +205,22 @@ CREATE TABLE seat_decisions (
 DELETE FROM settings WHERE scope LIKE 'user:%' AND key = 'games';
 """
 
-PG_MIGRATIONS: tuple[str, ...] = (V1_SCHEMA, V2_SEATS_BY_USER_DEADLINE_CLAIMS_SEAT_DECISIONS)
+# Issue 15, as SQLite's migration 4: the version at which a game's awaited players were last
+# asked again after a restart, and the shared paces (seconds since 1970, by the server's clock).
+V3_RESUMED_VERSION_PACES = """
+ALTER TABLE games ADD COLUMN resumed_version bigint;
+
+CREATE TABLE paces (
+    name    text COLLATE "C" PRIMARY KEY,
+    next_at double precision NOT NULL
+);
+"""
+
+PG_MIGRATIONS: tuple[str, ...] = (
+    V1_SCHEMA,
+    V2_SEATS_BY_USER_DEADLINE_CLAIMS_SEAT_DECISIONS,
+    V3_RESUMED_VERSION_PACES,
+)
 
 _SCHEMA_VERSION = """
 CREATE TABLE schema_version (

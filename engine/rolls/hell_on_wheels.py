@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rng import Rng
+from engine.core.rng import Rng
 from engine.rolls import (
     Param,
     RollError,
@@ -18,7 +18,7 @@ from engine.rolls import (
     register_system,
     shown,
 )
-from engine.wording import plural
+from engine.core.wording import plural
 
 HOW = register_system(
     System(

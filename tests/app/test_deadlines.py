@@ -1,12 +1,14 @@
-"""Deadlines: a reminder at half time, the engine's default at expiry, and no free extensions."""
+"""Deadlines: a reminder at half time, the engine's default at expiry, and no free extensions; a
+game whose deadline fails holds up no other game."""
 from __future__ import annotations
 
 from datetime import timedelta
 
 import pytest
 
-from bot.app import GameService
+from bot.app import Counters, GameService, Where
 from bot.app.deadlines import DeadlineKey, plan, unchanged
+from bot.app.service import LEASE
 from bot.store import Awaited
 from engine import Await
 from tests.app.conftest import ANN, BO, HERE, open_table
@@ -113,3 +115,36 @@ async def test_deadlines_written_before_decision_ids_keep_their_time_and_run_out
     told = [r.public[0] for r in await upgraded.tick()]
     assert told == ["Reminder: half the time for this decision has gone in game #1.",
                     "Time is up for Bo: the game places cards by the simple rule for them."]
+
+
+async def test_one_games_failing_deadline_leaves_the_others_and_comes_back_after_the_lease(
+        service, store, clock, monkeypatch):
+    broken, fine = [(await open_table(service, where=Where(channel_id=c), deadline_hours=10)).game_id
+                    for c in (801, 802)]
+    remind = service._remind
+
+    async def failing(d, key):
+        if d.game_id == broken:
+            raise RuntimeError("a bug in one game")
+        return await remind(d, key)
+
+    monkeypatch.setattr(service, "_remind", failing)
+    told = await service.tick(clock.advance(5))
+    assert sorted({r.game_id for r in told}) == [fine], "the other game's reminders still come"
+    assert [d.reminded for d in await store.deadlines(broken) if d.key.startswith("remind")] == [False, False]
+    monkeypatch.setattr(service, "_remind", remind)
+    assert await service.tick(clock.now) == []  # still claimed by the tick that failed
+    again = await service.tick(clock.now + LEASE)
+    assert {r.game_id for r in again} == {broken} and len(again) == 2
+
+
+async def test_reminders_and_defaults_are_counted_for_the_front_end(store, cat, clock):
+    fired: list[str] = []
+    service = GameService(store, cat, clock=clock, seed=lambda: 3, counters=Counters(deadline_fired=fired.append))
+    await open_table(service, deadline_hours=2)
+    await service.tick(clock.advance(1))
+    assert fired == ["reminder", "reminder"]
+    await service.tick(clock.advance(1))
+    assert fired == ["reminder", "reminder", "default", "default"]
+    await service.tick(clock.now)
+    assert len(fired) == 4, "each deadline is counted once"

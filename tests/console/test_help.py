@@ -21,9 +21,9 @@ from bot.console.hotseat import HotSeat
 from bot.console.play import _open
 from bot.store import SqliteStore
 from engine import load_catalog, new_game, view
-from engine.errors import UsageError
+from engine.core.errors import UsageError
 from engine.script import parse_line, soldier_for
-from engine.setup import SeatSpec
+from engine.turn.setup import SeatSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "rules"
