@@ -11,8 +11,8 @@ import difflib
 import re
 from functools import cache
 
+from bot.app.quick_reference import for_terminal
 from engine.core.commands import ADVANCED_GRAMMAR, BATTLEFIELD_GRAMMAR, GRAMMAR
-from engine.core.content import shipped_root
 
 # the console's own lines, beside the game's commands: word -> (usage, what it does)
 CONSOLE: dict[str, tuple[str, str]] = {
@@ -117,17 +117,5 @@ def command_help(word: str) -> str:
 
 
 def quick_reference() -> str:
-    """docs/quick-reference.md as terminal text: the Markdown headings and fences taken off."""
-    path = shipped_root() / "docs" / "quick-reference.md"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        return "The quick reference is missing from this installation; `help COMMAND` explains one command."
-    lines = []
-    for line in text.splitlines():
-        if line.startswith("```"):
-            continue
-        if line.startswith("#"):
-            line = line.lstrip("#").strip().upper()
-        lines.append(line.replace("`", ""))
-    return "\n".join(lines).strip()
+    """docs/quick-reference.md as terminal text (bot/app/quick_reference.py: the one source)."""
+    return for_terminal()
