@@ -25,6 +25,7 @@ CONSOLE: dict[str, tuple[str, str]] = {
     "log": ("log", "what happened since you last acted"),
     "undo": ("undo", "take your last command back, if nothing was drawn or revealed since"),
     "legend": ("legend", "what the map's characters mean, and the units of every distance"),
+    "card": ("card ID", "one card's parts in words (your own cards and those revealed on the table)"),
     "briefing": ("briefing", "the scenario, its entry and exit areas, and your orders again"),
     "quit": ("quit", "stop playing (a temporary game may be saved to a file first)"),
 }

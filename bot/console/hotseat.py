@@ -166,6 +166,12 @@ class HotSeat:
             print(briefing.public_briefing(v, svc.catalog.scenario(v.scenario)))
             if v.mine is not None and v.mine.order:
                 print(briefing.orders_explained(v, v.mine.order))
+        elif word == "card":
+            seen = text.visible_cards(view(await self.t.state(), seat))
+            wanted = words[1].upper() if len(words) > 1 else ""
+            print(text.card_text(seen[wanted]) if wanted in seen else
+                  f"{'Card ' + repr(words[1]) + ' is not' if wanted else 'Name a card:'} one you can see: your own "
+                  "cards and those revealed on the table (" + (", ".join(sorted(seen)) or "none yet") + ").")
         elif word == "hand":
             self.t.show(await svc.hand(caller, where))
         elif word == "options":

@@ -290,6 +290,37 @@ def card_line(c: CardView) -> str:
             f"[hit L/S/C/B {hit}; damage {c.damage}]")
 
 
+NOTE_MEANS = {"white": "may", "blue": "must", "red": "costs cards"}
+
+
+def visible_cards(v: View) -> dict[str, CardView]:
+    """The card faces a player may look at: his own (hand, placed, held, fight cards, every deck
+    of his) and those revealed on the table; by id in upper case."""
+    faces: list[CardView | None] = [v.active.card if v.active else None]
+    faces += [slot.card for f in v.forces for slot in f.slots]
+    if v.mine is not None:
+        m = v.mine
+        faces += [*m.hand, *m.placed, *m.fight_cards, *(c for held in m.held.values() for c in held)]
+        faces += [c for f in m.forces for c in (*f.hand, *f.placed)]
+    return {c.id.upper(): c for c in faces if c is not None}
+
+
+def card_text(c: CardView) -> str:
+    """`card ID`: every part of one card, in words."""
+    team = ", then ".join(f"{plural(t.count, 'soldier')} {t.do}" for t in c.team)
+    lines = [f"{c.id}" + (f" \"{c.title}\"" if c.title else "") + f" — {c.owner_name}'s card",
+             f"  action:      {' or '.join(a.upper() for a in c.actions)} (placed in a phase that names it)",
+             f"  dog tag:     {c.owner_name} takes the action himself",
+             f"  team bubble: {team} (other men of his side, or he, each once)" if team else
+             "  team bubble: none"]
+    if c.narrator:
+        lines.append(f"  note ({c.narrator_color}: {NOTE_MEANS.get(c.narrator_color or '', 'see the text')}): "
+                     f"{c.narrator}")
+    lines.append("  drawn for a hit check: " + ", ".join(f"{band} {c.hit[band]}" for band in c.hit))
+    lines.append(f"  drawn for a damage check: {c.damage}")
+    return "\n".join(lines)
+
+
 def header(v: View) -> str:
     lines = [f"{v.scenario_name} — turn {v.turn} of {v.turns}"
              + (f", phase {v.phase}" if v.phase else "")

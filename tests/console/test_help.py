@@ -143,3 +143,30 @@ def test_quit_offers_to_save_a_temporary_game_which_then_resumes(tmp_path, monke
     assert main(["play", "--db", f"{keep}.db", "--script", str(script)]) == 0
     resumed = capsys.readouterr().out
     assert "Resuming game #1" in resumed and "Waiting for: Bo to place three action cards" in resumed
+
+
+def test_card_shows_the_parts_of_a_card_its_player_may_see(tmp_path, monkeypatch, capsys):
+    """`card ID` at the console: Ann reads one of her own cards part by part; Bo's cards, still in
+    his hand, are not shown to her, and the answer lists what she may look at instead."""
+    cat = load_catalog(FIXTURE)
+    args = argparse.Namespace(scenario="yard", players="Ann:US,Bo:DE", seed=5, script=None, db=None, images=None,
+                              private=False, campaign=None)
+
+    async def play() -> tuple[list[str], list[str]]:
+        async with SqliteStore(tmp_path / "console.db") as store:
+            table = await _open(GameService(store, cat, seed=lambda: 5), cat, args)
+            table.db, table.temporary = tmp_path / "console.db", True
+            st = await table.state()
+            ann, bo = (st.forces[f].hand for f in sorted(st.forces, key=lambda f: st.forces[f].seat))
+            capsys.readouterr()
+            answers = iter(["", f"card {ann[0].lower()}", f"card {bo[0]}", "quit", ""])
+            monkeypatch.setattr(builtins, "input", lambda prompt="": next(answers))
+            assert await HotSeat(table).loop() == 0
+            return list(ann), list(bo)
+
+    ann, bo = asyncio.run(play())
+    out = capsys.readouterr().out
+    assert f"{ann[0]}" in out and "— " in out and "'s card" in out
+    assert "  dog tag:" in out and "  drawn for a hit check: long " in out and "  drawn for a damage check: " in out
+    assert f"Card '{bo[0]}' is not one you can see" in out and ann[0] in out.split("is not one you can see")[1]
+    assert bo[0] not in out.split("is not one you can see")[1]
