@@ -12,6 +12,7 @@ import os
 import sys
 
 from bot.exits import guarded
+
 # subcommand name -> module implementing add_parser/run
 SUBCOMMANDS = {
     "bot": "bot.discord.run",

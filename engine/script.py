@@ -16,7 +16,16 @@ import re
 from typing import get_args
 
 from engine.apply import apply
-from engine.core.commands import NUMBER, Cmd, Via, number, parse_command, read_words, shown, text_problem
+from engine.core.commands import (
+    NUMBER,
+    Cmd,
+    Via,
+    number,
+    parse_command,
+    read_words,
+    shown,
+    text_problem,
+)
 from engine.core.errors import RuleError, UsageError
 from engine.core.log import Event
 from engine.core.state import GameState

@@ -65,7 +65,7 @@ def installed(tmp_path_factory) -> tuple[Path, Path]:
 
 def test_the_installed_package_draws_in_its_bundled_font(installed):
     bin_, work = installed
-    where = run(bin_ / "python", "-c", "import bot, engine.content as c; from bot.render.style import font; "
+    where = run(bin_ / "python", "-c", "import bot, engine.core.content as c; from bot.render.style import font; "
                 "print(bot.__file__); print(c.default_root()); print(font(12).path)", cwd=work).splitlines()
     site = str(bin_.parent)
     assert all(line.startswith(site) for line in where), where  # the wheel's copy, not the repository

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.rng import Rng
+from engine.core.wording import plural
 from engine.rolls import (
     Param,
     RollError,
@@ -18,7 +19,6 @@ from engine.rolls import (
     register_system,
     shown,
 )
-from engine.core.wording import plural
 
 HOW = register_system(
     System(

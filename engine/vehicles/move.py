@@ -25,6 +25,7 @@ from engine.core.vehicle_geometry import (
     road_sides,
     turn_steps,
 )
+from engine.core.wording import plural
 from engine.infantry.damage import damage_check, kill
 from engine.infantry.move import entry_options
 from engine.vehicles import orders as vehicle_orders
@@ -35,7 +36,6 @@ from engine.vehicles.roadblocks import (
     road_entry_problem,
     road_start_problem,
 )
-from engine.core.wording import plural
 
 MOVE_PLUS = 2  # squares a Move+ marker stores; one MOVE action places one (ruling V2)
 MAX_TURN = 4  # compass points of a turn in one MOVE action (Facing)

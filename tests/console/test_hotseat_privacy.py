@@ -70,7 +70,7 @@ def owner_side(cat, serial: int) -> str:
 
 
 async def test_nothing_private_of_one_player_is_on_screen_when_the_other_sits(tmp_path, monkeypatch):
-    text, st, table = await play_whole_game(tmp_path, monkeypatch, seed=3)
+    text, st, _ = await play_whole_game(tmp_path, monkeypatch, seed=3)
     assert st.step == "over"
     cat = load_catalog(FIXTURE)
     sides = {s.name: s.side for s in st.seats}

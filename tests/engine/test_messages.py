@@ -15,8 +15,8 @@ def test_plural_counts_words_as_a_reader_expects():
 
 
 def yard(position, **kw):
-    base = dict(scenario="yard", phase_cards=["S07", "S08", "S09"],
-                hands={0: ["1-C1", "1-P1", "1-C4"], 1: ["4-C1", "4-P1", "4-C4"]})
+    base = {"scenario": "yard", "phase_cards": ["S07", "S08", "S09"],
+            "hands": {0: ["1-C1", "1-P1", "1-C4"], 1: ["4-C1", "4-P1", "4-C4"]}}
     base.update(kw)
     return position(**base)
 
