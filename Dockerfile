@@ -6,19 +6,21 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    FIELDPOST_HOME=/app \
     FIELDPOST_DB=/data/fieldpost.db \
     FIELDPOST_LOG_LEVEL=INFO \
     FIELDPOST_HTTP_HOST=0.0.0.0
 
 WORKDIR /app
 
-# the content (assets/, campaigns/) is read from FIELDPOST_HOME, so it stays in /app
+# the content (assets/, campaigns/ with the fonts, and the players' pages of docs/) goes into the
+# installed package as data (engine/shipped links to it), so the image needs no FIELDPOST_HOME
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
 COPY assets ./assets
 COPY campaigns ./campaigns
+COPY docs/quick-reference.md docs/learn.md ./docs/
+COPY docs/learn ./docs/learn
 
 # the postgres extra: FIELDPOST_DB=postgresql://... works in the same image
 RUN pip install --no-cache-dir "./[postgres]" \

@@ -1,7 +1,8 @@
 """The `fieldpost` command: one entry point for the bot, the console game and the tools.
 
 Each subcommand lives in its own module with `add_parser(subparsers)` and a `run(args)`
-that returns the exit code; this file only wires them together.
+that returns the exit code; this file only wires them together, every run inside
+`bot.exits.guarded` (a failure is one line and an exit code, never a traceback).
 """
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import argparse
 import importlib
 import os
 import sys
+
+from bot.exits import guarded
 
 # subcommand name -> module implementing add_parser/run
 SUBCOMMANDS = {
@@ -56,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
-    return int(args.run(args) or 0)
+    return guarded(f"fieldpost {getattr(args, 'command', None) or argv[0]}", lambda: args.run(args))
 
 
 if __name__ == "__main__":

@@ -11,8 +11,21 @@ the same things.
 """
 from __future__ import annotations
 
+import difflib
+import re
+from typing import get_args
+
 from engine.apply import apply
-from engine.core.commands import NUMBER, Cmd, number, parse_command, shown, text_problem
+from engine.core.commands import (
+    NUMBER,
+    Cmd,
+    Via,
+    number,
+    parse_command,
+    read_words,
+    shown,
+    text_problem,
+)
 from engine.core.errors import RuleError, UsageError
 from engine.core.log import Event
 from engine.core.state import GameState
@@ -38,22 +51,55 @@ def seat_for(st: GameState, word: str) -> int:
 
 
 def soldier_for(st: GameState, word: str) -> int:
-    """A dog tag number, or a soldier's name (any unambiguous start of it)."""
+    """A dog tag number, or a soldier's name as the player sees it: "Whitcomb", "Cpl. Whitcomb"
+    (quoted in a line), or any unambiguous start of the name."""
     if word.isdigit() or word.isnumeric():  # "²" and "١٢" are digits to Python, not to a dog tag
         return number(word, "a dog tag or plate")
-    w = word.lower().strip()
-    hits = [n for n, d in st.setup.soldiers.items() if d.name.lower() == w]
+    w = " ".join(word.lower().split())
+    names = {n: d.name.lower() for n, d in st.setup.soldiers.items()}
+    titled = {n: f"{_title(st, n)} {names[n]}".lower() for n in names}
+    hits = [n for n in names if w in (names[n], titled[n])]
     if not hits:
-        hits = [n for n, d in st.setup.soldiers.items() if d.name.lower().startswith(w)]
+        hits = [n for n in names if names[n].startswith(w) or titled[n].startswith(w)]
     if len(hits) == 1:
         return hits[0]
     if not hits:
-        raise UsageError(f"no soldier called {shown(word)} in this game.")
+        near = difflib.get_close_matches(w, list(names.values()), n=3, cutoff=0.7)
+        guess = [f"{st.setup.soldiers[n].name} ({n})" for n in names if names[n] in near]
+        raise UsageError(f"no soldier called {shown(word)} in this game"
+                         + (f"; did you mean {' or '.join(guess)}?" if guess else "."))
     raise UsageError(f"{shown(word)} could be " + ", ".join(f"{st.setup.soldiers[n].name} ({n})" for n in hits) + ".")
 
 
+def _title(st: GameState, serial: int) -> str:
+    s = st.soldiers.get(serial)
+    return st.setup.soldiers[serial].profile(s.rank).title if s is not None else ""
+
+
+# verbs that name equipment or ordnance (engine/commands.py BATTLEFIELD_GRAMMAR, `use`)
+ITEM_VERBS = ("call", "barrage", "use", "handoff", "recover")
+VIAS = get_args(Via)
+
+
+def item_names(st: GameState, line: str) -> str:
+    """A line with equipment and ordnance written as the player reads them ("Heavy artillery",
+    "field glasses", quoted or not) turned into their ids ("heavy-artillery"), for the verbs
+    that name them; any other line comes back as it is."""
+    try:
+        words = read_words(line)
+    except RuleError:
+        return line  # the parser refuses it, naming the problem
+    verbs = [w.lower() for w in words[:2]]
+    if not verbs or not (verbs[0] in ITEM_VERBS or (verbs[0] in VIAS and verbs[1:] and verbs[1] in ITEM_VERBS)):
+        return line
+    for item, d in sorted(st.setup.equipment.items(), key=lambda kv: -len(kv[1].name)):
+        spelled = r"\s+".join(re.escape(part) for part in d.name.split())
+        line = re.sub(rf"""(?i)(["']?)(?<![\w-]){spelled}(?![\w-])\1""", item, line)
+    return line
+
+
 def parse_line(st: GameState, line: str, seat: int) -> Cmd:
-    return parse_command(line, seat=seat, resolve=lambda w: soldier_for(st, w))
+    return parse_command(item_names(st, line), seat=seat, resolve=lambda w: soldier_for(st, w))
 
 
 def run_script(st: GameState, text: str, seat: int = 0, on_event=None) -> tuple[GameState, list[tuple[Cmd, list[Event]]]]:

@@ -84,7 +84,8 @@ def _soldier_view(st: GameState, serial: int, secret: set[int] = frozenset()) ->
         captor=None if s.captor in secret else s.captor,
         in_contact=bool(in_contact(st, serial)) if s.free else False,
         ratings=RatingsView(**stats.model_dump()), weapon=d.weapon, medals=s.medals,
-        spotted_by=list(s.spotted_by), vehicle=s.vehicle, post=s.post, dismounted=s.dismounted)
+        spotted_by=list(s.spotted_by), vehicle=s.vehicle, post=s.post, dismounted=s.dismounted,
+        in_cover=s.status == "board" and s.at is not None and st.board.in_cover(s.at))
 
 
 def vehicle_view(st: GameState, plate: int) -> VehicleView:
@@ -165,8 +166,8 @@ def view(st: GameState, viewer: int | None = None) -> View:
                  if isinstance(v, bool)},  # off (issue 9; numbers such as other_ammo_vp left out)
         close_combats=_close_combats(st, secret),  # close combat against vehicles (engine/battlefield/close_combat.py)
         vp={side: st.side_vp(side) for side in sides},
-        vp_log=[VpView(side=e.side, seat=e.seat, amount=e.amount, reason=words.scrub(e.reason) if words else e.reason)
-                for e in st.vp],
+        vp_log=[VpView(side=e.side, seat=e.seat, amount=e.amount, kind=e.kind,
+                       reason=words.scrub(e.reason) if words else e.reason) for e in st.vp],
         mines=list(st.mines),  # known minefields (engine/battlefield/mines.py)
         minefields=[MinefieldView(tile=t, side=side, tokens=n, kind=k)  # mines bought, face down (engine/battlefield/mines.py)
                     for t, side, n, k in mines.public_fields(st)] if st.minefields else [],

@@ -38,7 +38,8 @@ def test_the_image_runs_the_bot_as_a_user_with_its_database_on_a_volume():
     assert any(line.startswith("USER ") and not line.startswith("USER root") and line != "USER 0"
                for line in lines)
     text = DOCKERFILE.read_text()
-    assert "FIELDPOST_DB=/data/fieldpost.db" in text and "FIELDPOST_HOME=/app" in text
+    assert "FIELDPOST_DB=/data/fieldpost.db" in text
+    assert "FIELDPOST_HOME=" not in text  # the content is package data (tests/test_wheel.py builds it so)
     assert 'VOLUME ["/data"]' in text and 'pip install --no-cache-dir "./[postgres]"' in text
     assert lines[-1] == 'CMD ["fieldpost", "bot"]'
     for needed in ("engine", "bot", "assets", "campaigns", "pyproject.toml"):
@@ -59,3 +60,5 @@ def test_the_build_context_leaves_out_the_venv_and_databases():
         assert pattern in ignored
     for needed in ("engine", "bot", "assets", "campaigns"):
         assert needed not in ignored
+    for page in ("docs/quick-reference.md", "docs/learn.md", "docs/learn"):  # shipped with the package
+        assert "!" + page in ignored

@@ -109,7 +109,7 @@ def public_lines(v: View, *, bold: bool = True) -> list[str]:
             f"{c.plate} {PARTS.get(c.part, c.part)}: {', '.join(map(str, c.attackers)) or 'nobody'} against "
             f"{', '.join(map(str, c.crew)) or 'an empty compartment'} ({c.step})" for c in v.close_combats))
     on = [OPTION_NAMES.get(k, k.replace("_", " ")) for k, val in v.options.items() if val is True]
-    if on:
+    if on and v.vehicles:  # the vehicle book's optional rules mean nothing without vehicles
         out.append(b("Optional rules:") + " " + ", ".join(on))
     return out
 

@@ -87,12 +87,12 @@ from engine.campaign.records import (
     ServiceRecord,
     Standings,
     next_words,
-    plural,
     route,
 )
 from engine.campaign.roster import STATUS_WORDS, Kind
 from engine.core.commands import NUMBER
 from engine.core.content import VehicleEntry
+from engine.core.wording import plural
 
 log = logging.getLogger(__name__)
 
@@ -698,7 +698,7 @@ class CampaignService:
                              + (f", vehicles that may go: {', '.join(going)}" if going else "")
                              + (f", {limit} VP a player" if limit else "")
                              + (", force chosen" if p.pick is not None else ", force not chosen yet")
-                             + (f", {p.open_places} open places" if p.open_places else "") + ".")
+                             + (f", {plural(p.open_places, 'open place')}" if p.open_places else "") + ".")
             if rules:
                 lines.append("This step takes " + "; ".join(rules) + ".")
             if any(e.kind == Kind.VEHICLE for p in st.players for e in p.roster):
@@ -867,7 +867,7 @@ def record_text(rec: ServiceRecord) -> str:
         lines.append(f"- {h.name} ({h.category}, as {h.rank_title}): {h.citation}"
                      + (f" — {h.scenario}" if h.scenario else ""))
     if rec.medals_in_play:
-        lines.append(f"{rec.medals_in_play} medal card{'s' if rec.medals_in_play > 1 else ''} in his deck.")
+        lines.append(f"{plural(rec.medals_in_play, 'medal card')} in his deck.")
     lines += rec.notable[-8:]
     return "\n".join(lines)
 
@@ -877,7 +877,8 @@ def standings_text(view: Standings) -> str:
         return f"**{view.campaign}**: no scenario has been played yet."
     lines = [f"**Standings: {view.campaign}**" + (" (final)" if view.finished else "")]
     for p in sorted(view.players, key=lambda p: -p.total):
-        lines.append(f"{p.name} ({p.side}): {p.total} VP — " + ", ".join(str(v) for v in p.vp))
+        per = "; ".join(f"{label}: {v}" for label, v in zip(view.scenarios, p.vp, strict=False))
+        lines.append(f"{p.name} ({p.side}): {p.total} VP" + (f" ({per})" if len(view.scenarios) > 1 else "") + ".")
     lines.append("Sides: " + ", ".join(f"{s} {sum(v)} VP" for s, v in view.sides.items()))
     return "\n".join(lines)
 

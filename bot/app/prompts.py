@@ -220,9 +220,10 @@ def hand_text(mine: Mine, st: GameState | None = None) -> str:
         o = mine.order
         state = "done" if o.get("done") else "secret"
         lines.append(f"**Orders ({state}):** {o['title']} — {o['text']} ({o['vp']} VP)")
-    if mine.soldier_vp:
-        lines.append("**Your soldiers are worth:** " + ", ".join(
-            f"{serial}: {vp} VP" for serial, vp in sorted(mine.soldier_vp.items())))
+    alive = {serial: vp for serial, vp in sorted(mine.soldier_vp.items())  # the dead are worth nothing more
+             if st is None or serial not in st.soldiers or st.soldiers[serial].status != "dead"}
+    if alive:
+        lines.append("**Your soldiers are worth:** " + ", ".join(f"{serial}: {vp} VP" for serial, vp in alive.items()))
     # the vehicle book's battlefield (issue 9): his artillery, barrages, radio, ordnance, mines
     lines += battlefield_words.private_lines(mine, battlefield_words.ordnance_names(st) if st is not None else None,
                                              who=(lambda s: vehicle_words.who(st, s)) if st is not None else None)

@@ -24,6 +24,7 @@ from pathlib import Path
 from bot.app.campaign import CampaignReplies, CampaignService
 from bot.app.errors import Refused
 from bot.app.replies import Caller, Where
+from bot.console.text import plain
 from bot.store import StoreError, open_store
 from engine import apply, load_catalog, new_game
 from engine.agent import RandomAgent
@@ -134,9 +135,10 @@ async def _run(args) -> int:
         return await ACTIONS[args.action](service, me, here, args)
 
 
-def show(r: CampaignReplies) -> None:
+def show(r: CampaignReplies, campaign: int | None = None) -> None:
+    """The service's lines as terminal text: no Markdown, the terminal's commands for Discord's."""
     for line in [*r.public, *r.ephemeral]:
-        print(line)
+        print(plain(line, campaign=campaign or r.campaign_id))
 
 
 async def _list(s: CampaignService, me, here, args) -> int:
@@ -153,7 +155,7 @@ async def _new(s, me, here, args) -> int:
 
 async def _soldier(s, me, here, args) -> int:
     r = await s.soldier(me, args.campaign, args.soldier, public=args.public)
-    show(r)
+    show(r, args.campaign)
     if args.png:
         from bot.render.service_record import render_service_record_png
         image = (r.images or r.ephemeral_images)[0]
@@ -164,7 +166,7 @@ async def _soldier(s, me, here, args) -> int:
 
 async def _standings(s, me, here, args) -> int:
     r = await s.standings(me, args.campaign)
-    show(r)
+    show(r, args.campaign)
     if args.png:
         if not r.images:
             print("no scenario played yet: no chart", file=sys.stderr)
@@ -182,11 +184,11 @@ async def _play(s: CampaignService, me, here, args) -> int:
         st = await s.load_state(args.campaign)
         users = [_seat_user(st, seat.name) for seat in final.seats]
         if st.status == "enlisting":  # the recorded game was the first: it begins the campaign
-            show((await s.prepare(me, args.campaign))[0])
-        show(await s.submit_game(me, args.campaign, final, users))
+            show((await s.prepare(me, args.campaign))[0], args.campaign)
+        show(await s.submit_game(me, args.campaign, final, users), args.campaign)
     else:
         r, prepared = await s.prepare(me, args.campaign)
-        show(r)
+        show(r, args.campaign)
         seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
         state, _ = new_game(s.catalog, prepared.scenario, list(prepared.seats), seed)
         agent = RandomAgent(seed)
@@ -203,11 +205,11 @@ async def _play(s: CampaignService, me, here, args) -> int:
             print(f"wrote {args.record_out}")
         print(f"Played with seed {seed}: " + "; ".join(f"{k} {v} VP" for k, v in state.result.vp.items())
               + f" — {state.result.reason}.")
-        show(await s.submit_game(me, args.campaign, state, list(prepared.users)))
+        show(await s.submit_game(me, args.campaign, state, list(prepared.users)), args.campaign)
     if args.confirm:
-        show(await s.confirm(me, args.campaign))
+        show(await s.confirm(me, args.campaign), args.campaign)
     else:
-        show(await s.review(me, args.campaign))
+        show(await s.review(me, args.campaign), args.campaign)
     return 0
 
 
@@ -240,7 +242,7 @@ async def _import(s: CampaignService, me, here, args) -> int:
 
 def _action(call):
     async def action(s, me, here, args) -> int:
-        show(await call(s, me, args))
+        show(await call(s, me, args), getattr(args, "campaign", None))
         return 0
     return action
 

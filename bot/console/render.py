@@ -5,18 +5,23 @@ to passing) until each wanted moment has happened, and writes its pictures, so a
 review the look without playing: the start, a shooting phase, a fight, a blast, smoke and
 fire, a seat's private board, soldier cards (his own, with VP, and an enemy's, without) and,
 in a scenario with vehicles or guns, the panel of each one in the middle of the game.
+
+`fieldpost render --learn DIR` writes the pictures of docs/learn.md instead, by playing its
+script (bot/console/learn.py); run it after a change to the look or the rules, and commit them.
+Without --scenario, `fieldpost render` lists the scenarios.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import random
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import yaml
 
+from bot.console.learn import write_pictures
+from bot.exits import BadUsage, yaml_problem
 from bot.render.service import (
     render_board_png,
     render_panel_png,
@@ -24,7 +29,7 @@ from bot.render.service import (
     render_soldier_png,
 )
 from engine import apply, awaiting, legal_commands, load_catalog, new_game, view
-from engine.core.content import Catalog
+from engine.core.content import Catalog, scenario_ids
 from engine.core.errors import ContentError, RuleError
 from engine.position import dump_position, load_position
 from engine.turn.setup import SeatSpec
@@ -52,22 +57,39 @@ MOMENTS: dict[str, Callable] = {
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("render", help="write a gallery of board pictures and soldier cards",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--scenario", required=True, help="scenario id, e.g. hedgerow-dawn")
+    p.add_argument("--scenario", help="scenario id, e.g. hedgerow-dawn (without it: the list of scenarios)")
     p.add_argument("--position", type=Path, help="start from this position file (YAML or JSON)")
     p.add_argument("--seed", type=int, default=1, help="first seed tried (default 1)")
-    p.add_argument("--out", type=Path, required=True, help="folder for the pictures")
-    p.add_argument("--content", type=Path, help="content root holding assets/ and campaigns/ (default: the project's)")
+    p.add_argument("--games", type=int, default=GAMES, help=f"seeded games tried for the moments (default {GAMES})")
+    p.add_argument("--out", type=Path, help="folder for the pictures")
+    p.add_argument("--content", type=Path, help="content root holding assets/ and campaigns/ (default: the shipped one)")
+    p.add_argument("--learn", type=Path, metavar="DIR",
+                   help="instead: play docs/learn/first-game.txt and write the pictures of docs/learn.md into DIR")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
+    """Exit codes and messages: bot/exits.py (no scenario, or one that is not there: 2)."""
+    if args.learn is not None:
+        for path in write_pictures(args.learn):
+            print(path)
+        return 0
+    known = scenario_ids(args.content)
+    if not args.scenario or args.scenario not in known:
+        said = f"there is no scenario {args.scenario!r}" if args.scenario else "give --scenario"
+        raise BadUsage(f"{said}. Scenarios: {', '.join(known)}")
+    if args.out is None:
+        raise BadUsage("give --out DIR: the folder for the pictures")
+    cat = load_catalog(args.content) if args.content else load_catalog()
+    if args.position is not None and not args.position.is_file():
+        raise BadUsage(f"{args.position}: no such file")
     try:
-        cat = load_catalog(args.content) if args.content else load_catalog()
         start = _starter(cat, args.scenario, args.position)
-        written = gallery(cat, start, args.seed, args.out)
-    except (ContentError, RuleError, OSError, yaml.YAMLError, json.JSONDecodeError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    except yaml.YAMLError as exc:
+        raise BadUsage(yaml_problem(exc, args.position)) from None
+    except (ContentError, RuleError, json.JSONDecodeError) as exc:  # the position file is the user's
+        raise BadUsage(f"{args.position}: {exc}") from None
+    written = gallery(cat, start, args.seed, args.out, games=args.games)
     for name, path in written:
         print(f"{name:14} {path}")
     return 0
@@ -145,9 +167,9 @@ def _with_smoke_and_fire(cat: Catalog, st):
     return load_position(cat, pos)[0]
 
 
-def gallery(cat: Catalog, start, seed: int, out: Path) -> list[tuple[str, Path]]:
+def gallery(cat: Catalog, start, seed: int, out: Path, games: int = GAMES) -> list[tuple[str, Path]]:
     out.mkdir(parents=True, exist_ok=True)
-    found = find_moments(cat, start, seed)
+    found = find_moments(cat, start, seed, games)
     written = []
 
     def save(name: str, data: bytes) -> None:

@@ -1,10 +1,35 @@
-"""The game as terminal text, built from engine views: a one-character-per-inch map, the
-soldiers, the vehicles and guns with their panels, the phase cards, and (for the player being
-prompted) his hand per deck and his orders."""
+"""The game as terminal text, built from engine views: a one-character-per-inch map with its
+legend and the entry and exit areas on its edges, the soldiers, the vehicles and guns with
+their panels, the phase cards, and (for the player being prompted) his hand per deck and his
+orders. Every distance says its unit: inches (") or squares (sq)."""
 from __future__ import annotations
 
-from bot.app import battlefield_words
+import re
+
+from bot.app import battlefield_words, prompts
 from engine.core.views import CardView, VehicleView, View
+from engine.core.wording import plural
+
+# slash commands in the service's words -> the console's own lines (docs/console.md)
+SLASH = (("/game undo", "undo"), ("/act ", ""),
+         (f"/vehicle {prompts.VEHICLE_ACTIONS}", prompts.SCRIPT_VEHICLE_ACTIONS), ("/vehicle ", ""),
+         ("/field ", ""), ("/plan deck:", "plan for "), ("/plan extra:", "plan CARD CARD CARD +"), ("/plan", "plan"),
+         ("/hand", "hand"), ("/board", "board"), ("/log", "log"), ("/game always-pass", "alwayspass"),
+         ("/game status", "board"), ("/game ", ""))
+
+
+CAMPAIGN_COMMAND = re.compile(r"`/?campaign ([a-z]+)`|(?<![\w/])/campaign ([a-z]+)")
+
+
+def plain(line: str, *, campaign: int | None = None) -> str:
+    """The service's words for a terminal: no Markdown, console lines for slash commands, and a
+    campaign's commands as the terminal's (`/campaign review` -> `fieldpost campaign review 3`)."""
+    line = CAMPAIGN_COMMAND.sub(lambda m: f"fieldpost campaign {m.group(1) or m.group(2)}"
+                                + (f" {campaign}" if campaign else ""), line)
+    line = line.replace("**", "").replace("`", "")
+    for slash, word in SLASH:
+        line = line.replace(slash, word)
+    return line
 
 US_MARKS = "abcdefghijklmnopqrstuvwxyz"
 DE_MARKS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -32,9 +57,10 @@ def marks(v: View) -> dict[int, str]:
 
 
 def map_text(v: View) -> str:
-    """One character per inch: '.' open, ':' cover, '#' NO MOVE, '=' road, '~' water;
-    tile edges every 5"; soldiers as letters (see the soldier list); vehicles by their plate
-    across their tile ("X01" for a wreck of 701)."""
+    """One character per inch: '.' open, ':' cover, '%' building, '#' NO MOVE, '=' road, '~'
+    water; tile edges every 5"; soldiers as letters (see the soldier list); vehicles by their
+    plate across their tile ("X01" for a wreck of 701); entry and exit areas by their letter
+    outside the board's edge, beside their tile (`legend` says it all under the map)."""
     w, h = v.board["width"], v.board["height"]
     rows = v.board["rows"]
     grid = [["." for _ in range(w)] for _ in range(h)]
@@ -69,19 +95,96 @@ def map_text(v: View) -> str:
             x = ox + size // 2 + (1 if hm.side == "DE" and any(
                 o.tile == hm.tile and o.side != hm.side for o in hidden_markers(v)) else 0)
             grid[oy + size // 2][x] = "?"
-    lines = []
-    header = "    " + "".join(f"{x:<5}" for x in range(0, w, 5))
-    lines.append(header.rstrip())
+    edges = _area_marks(v, origin)
+
+    def col(x: int) -> int:  # where cell column x is printed in a map line
+        return 5 + x + x // 5
+
+    def edge_line(side: str) -> str | None:
+        line = [" "] * col(w)
+        for (edge, at), letters in edges.items():
+            if edge == side:
+                for i, ch in enumerate(letters):
+                    if col(at) + i < len(line):
+                        line[col(at) + i] = ch
+        text_ = "".join(line).rstrip()
+        return text_ or None
+
+    border = "    +" + "+".join("-" * 5 for _ in range(w // 5)) + "+"
+    lines = [("     " + "".join(f"{x:<6}" for x in range(0, w, 5))).rstrip()]
+    north = edge_line("n")
+    if north:
+        lines.append(north)
     for y in range(h):
         if y % 5 == 0:
-            lines.append("   +" + "+".join("-" * 5 for _ in range(w // 5)) + "+")
+            lines.append(border)
         cells = "|".join("".join(grid[y][x:x + 5]) for x in range(0, w, 5))
+        west, east = edges.get(("w", y), ""), edges.get(("e", y), "")
         label = ""
         if y % 5 == 2:
             label = "  " + " ".join(f"{rows[y // 5][c]:>5}" for c in range(len(rows[0])))
-        lines.append(f"{y:>2} |{cells}|{label}")
-    lines.append("   +" + "+".join("-" * 5 for _ in range(w // 5)) + "+")
+        lines.append(f"{y:>2} {west:>1}|{cells}|{east:<1}{label}".rstrip())
+    lines.append(border)
+    south = edge_line("s")
+    if south:
+        lines.append(south)
     return "\n".join(lines)
+
+
+def _area_marks(v: View, origin: dict[str, tuple[int, int]]) -> dict[tuple[str, int], str]:
+    """(edge, cell column or row at the middle of the area's tile) -> the area letters there."""
+    out: dict[tuple[str, int], str] = {}
+    for areas in (v.entry_areas, v.exit_areas):
+        for name, a in sorted(areas.items()):
+            if a.tile not in origin:
+                continue
+            ox, oy = origin[a.tile]
+            mid = v.tiles[a.tile].size // 2
+            key = (a.edge, ox + mid) if a.edge in ("n", "s") else (a.edge, oy + mid)
+            if name not in out.get(key, ""):
+                out[key] = out.get(key, "") + name
+    return out
+
+
+def legend(v: View) -> str:
+    """What the map's characters mean, and the units every distance is given in."""
+    lines = [
+        "Legend: one character is one inch; the numbers along the top (x) and down the left (y) are inches,",
+        "  so a cell is written x,y (14,7). Tiles are 5\" squares named under their row (12B); a landmark is",
+        "  10\" and counts as 2 squares.",
+        "  .  open ground    :  cover    %  building (cover; men may go in)    =  road",
+        "  #  NO MOVE (nobody crosses it; a man beside it is In Cover)    ~  water (NO MOVE)",
+        "  a-z  US soldiers, A-Z German soldiers (the letter is in the soldier list)",
+    ]
+    if v.hidden:
+        lines.append("  ?  a hidden marker: unspotted men somewhere in that tile")
+    if v.vehicles:
+        lines.append("  601  a vehicle or gun by its license plate across its tile; X01 a wreck or an abandoned one")
+    if v.entry_areas or v.exit_areas:
+        lines.append("  A B X Y outside the edge: entry and exit areas beside their tile:")
+        lines.append("     " + areas_text(v))
+    lines.append("Distances: walk, moves and close range in inches (\"); sight distance and long and short range in")
+    lines.append("  squares (sq): the tiles a straight line crosses, not counting the shooter's own.")
+    return "\n".join(lines)
+
+
+EDGES = {"n": "north", "s": "south", "e": "east", "w": "west"}
+
+
+def areas_text(v: View) -> str:
+    """"A 18A south (US enters; exit), X 11A north (DE enters)": each area letter, its tile and
+    edge, who comes on there and whether it is also an exit."""
+    out = []
+    for name in sorted({*v.entry_areas, *v.exit_areas}):
+        a = v.entry_areas.get(name) or v.exit_areas[name]
+        uses = []
+        if name in v.entry_areas:
+            sides = "/".join(v.entry_sides.get(name, []))
+            uses.append(f"{sides} enters" if sides else "entry")
+        if name in v.exit_areas:
+            uses.append("exit")
+        out.append(f"{name} {a.tile} {EDGES.get(a.edge, a.edge)} ({'; '.join(uses)})")
+    return ", ".join(out)
 
 
 def soldier_lines(v: View) -> list[str]:
@@ -95,18 +198,20 @@ def soldier_lines(v: View) -> list[str]:
                  "reserve": "in reserve", "removed": "out of the game"}.get(s.status, s.status)
         tile = ""
         if s.status == "board" and s.at:
-            tile = f"{_tile_at(v, s.at)} ({s.at[0]},{s.at[1]}) facing {s.facing.upper()}"
+            tile = f"{_tile_at(v, s.at)} ({s.at[0]},{s.at[1]}) facing {s.facing.upper()}" \
+                + (", in cover" if s.in_cover else "")
         flags = [f for f, on in (("spotted", s.spotted), ("pinned", s.pinned), ("wounded", s.wounded),
                                  ("in contact", s.in_contact), (f"prisoner of {s.captor}", s.captor is not None),
-                                 (f"{s.grenades} grenades", s.grenades > 0), (f"holds {s.held}", s.held > 0),
+                                 (plural(s.grenades, "grenade"), s.grenades > 0),
+                                 (f"holds {plural(s.held, 'card')}", s.held > 0),
                                  ("hidden from the enemy", s.serial in unseen)) if on]
         r = s.ratings
-        rate = (f"sight {r.sight} cover {r.cover} walk {r.walk} fight {r.fight} "
-                f"L{r.long}/S{r.short}/C{r.close}\"" + (" Hit+" if r.hit_plus else ""))
+        rate = (f"sight {r.sight}, cover {r.cover}, walk {r.walk}\", fight {r.fight}; "
+                f"range long {r.long} sq, short {r.short} sq, close {r.close}\"" + ("; Hit+" if r.hit_plus else ""))
         out.append(f" {m.get(s.serial, ' ')} {s.serial:>3} {s.title} {s.name} [{s.side}] {tile or where}"
                    + (f" — {', '.join(flags)}" if flags else "") + f"  ({rate})")
     for hm in hidden_markers(v):
-        out.append(f" ?     hidden [{hm.side}] {hm.tile}: {hm.count} soldier{'s' if hm.count != 1 else ''} not spotted")
+        out.append(f" ?     hidden [{hm.side}] {hm.tile}: {plural(hm.count, 'soldier')} not spotted")
     return out
 
 
@@ -136,7 +241,7 @@ def _vehicle(v: View, vv: VehicleView, names) -> list[str]:
     if vv.tile and vv.status in ("board", "destroyed", "abandoned"):
         where = (where + " in " if where else "") + f"{vv.tile} facing {vv.facing.upper()}" \
             + (f", turret {vv.turret.upper()}" if vv.turret else "")
-    marks_ = [m for m, on in ((f"{vv.pins} pin{'s' if vv.pins != 1 else ''}", vv.pins),
+    marks_ = [m for m, on in ((plural(vv.pins, "pin"), vv.pins),
                               (f"Move+ {vv.move_plus}", vv.move_plus), ("hull down", vv.hull_down),
                               ("spotted", vv.spotted),
                               ("marked by " + ", ".join(map(str, vv.spotted_by)), vv.spotted_by)) if on]
@@ -183,6 +288,37 @@ def card_line(c: CardView) -> str:
     hit = "/".join(c.hit[k] for k in ("long", "short", "close", "blast"))
     return (f"{c.id:<8} {acts:<10} {c.owner_name:<22} team: {team or '—'}{note}  "
             f"[hit L/S/C/B {hit}; damage {c.damage}]")
+
+
+NOTE_MEANS = {"white": "may", "blue": "must", "red": "costs cards"}
+
+
+def visible_cards(v: View) -> dict[str, CardView]:
+    """The card faces a player may look at: his own (hand, placed, held, fight cards, every deck
+    of his) and those revealed on the table; by id in upper case."""
+    faces: list[CardView | None] = [v.active.card if v.active else None]
+    faces += [slot.card for f in v.forces for slot in f.slots]
+    if v.mine is not None:
+        m = v.mine
+        faces += [*m.hand, *m.placed, *m.fight_cards, *(c for held in m.held.values() for c in held)]
+        faces += [c for f in m.forces for c in (*f.hand, *f.placed)]
+    return {c.id.upper(): c for c in faces if c is not None}
+
+
+def card_text(c: CardView) -> str:
+    """`card ID`: every part of one card, in words."""
+    team = ", then ".join(f"{plural(t.count, 'soldier')} {t.do}" for t in c.team)
+    lines = [f"{c.id}" + (f" \"{c.title}\"" if c.title else "") + f" — {c.owner_name}'s card",
+             f"  action:      {' or '.join(a.upper() for a in c.actions)} (placed in a phase that names it)",
+             f"  dog tag:     {c.owner_name} takes the action himself",
+             f"  team bubble: {team} (other men of his side, or he, each once)" if team else
+             "  team bubble: none"]
+    if c.narrator:
+        lines.append(f"  note ({c.narrator_color}: {NOTE_MEANS.get(c.narrator_color or '', 'see the text')}): "
+                     f"{c.narrator}")
+    lines.append("  drawn for a hit check: " + ", ".join(f"{band} {c.hit[band]}" for band in c.hit))
+    lines.append(f"  drawn for a damage check: {c.damage}")
+    return "\n".join(lines)
 
 
 def header(v: View) -> str:
@@ -252,4 +388,4 @@ def private_text(v: View) -> str:
 
 def full_text(v: View) -> str:
     vehicles = ["Vehicles and guns:", *vehicle_lines(v)] if v.vehicles else []
-    return "\n".join([header(v), map_text(v), "Soldiers:", *soldier_lines(v), *vehicles])
+    return "\n".join([header(v), map_text(v), legend(v), "Soldiers:", *soldier_lines(v), *vehicles])

@@ -1,5 +1,5 @@
 """The slash commands: `/game`, `/hand`, `/plan`, `/act` (with react, preempt, then, skip),
-`/board`, `/log`, `/soldier`, `/panel`.
+`/board`, `/log`, `/soldier`, `/panel`, `/help` (the quick reference).
 
 Each callback builds what the player said and hands it to a use-case; an `/act` command is
 the script line of the same action (`/act move soldier:101 to:12A:cover face:e` is
@@ -16,6 +16,7 @@ from typing import Literal, Optional
 import discord
 from discord import app_commands
 
+from bot.app.quick_reference import help_reply
 from bot.discord.adapter import Adapter
 
 Facing = Literal["n", "ne", "e", "se", "s", "sw", "w", "nw"]
@@ -421,4 +422,8 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
     async def panel(it: discord.Interaction, plate: app_commands.Range[int, 1, 99999], game: Optional[int] = None):
         await adapter.run(it, lambda c, w: s.panel(c, w, plate), game=game, name="panel")
 
-    return [game, hand, plan, grp, board, log, soldier, panel]
+    @app_commands.command(name="help", description="The quick reference: commands, the board's symbols, units")
+    async def help_(it: discord.Interaction):
+        await adapter.run(it, help_reply, name="help")  # the console's `help` page (bot/app/quick_reference.py)
+
+    return [game, hand, plan, grp, board, log, soldier, panel, help_]

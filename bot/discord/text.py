@@ -12,8 +12,24 @@ def trim(text: str, limit: int = MESSAGE) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+FENCE = "```"
+
+
 def chunks(text: str, limit: int = MESSAGE) -> list[str]:
-    """Split `text` into messages of at most `limit` characters, at line ends where possible."""
+    """Split `text` into messages of at most `limit` characters, at line ends where possible; a
+    code block cut between two messages is closed at the end of one and opened again in the next."""
+    if FENCE not in text:
+        return _lines(text, limit)
+    out: list[str] = []
+    open_block = False
+    for part in _lines(text, limit - 2 * (len(FENCE) + 1)):
+        part = f"{FENCE}\n{part}" if open_block else part
+        open_block = part.count(FENCE) % 2 == 1
+        out.append(f"{part}\n{FENCE}" if open_block else part)
+    return out
+
+
+def _lines(text: str, limit: int) -> list[str]:
     out: list[str] = []
     current = ""
     for line in text.split("\n"):

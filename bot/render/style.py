@@ -8,9 +8,10 @@ HIDE blue, MOVE yellow) and every action badge carries its letter too.
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 from PIL import ImageFont
+
+from engine.core.content import shipped_root
 
 RGB = tuple[int, int, int]
 
@@ -89,7 +90,7 @@ MUTED: RGB = (110, 110, 110)
 HIGHLIGHT: RGB = (204, 0, 153)  # a seat's own order landmark in his private picture
 
 
-FONT_DIR = Path(__file__).resolve().parent.parent.parent / "assets" / "fonts"
+FONT_DIR = shipped_root() / "assets" / "fonts"  # the package's own fonts, wherever it is installed
 FONT_FILES = {False: "DejaVuSansCondensed.ttf", True: "DejaVuSansCondensed-Bold.ttf"}
 
 

@@ -34,6 +34,7 @@ from engine.core.content import (
 from engine.core.errors import RuleError
 from engine.core.identity import identity_draws
 from engine.core.log import Ctx
+from engine.core.wording import plural
 
 NCO_RANKS = (Rank.JUNIOR_NCO, Rank.SENIOR_NCO)
 
@@ -62,7 +63,7 @@ def need_text(need: SlotNeed) -> str:
     if need.badge:
         parts.append(f"a {need.badge} badge")
     if need.grenades:
-        parts.append(f"{need.grenades} grenades")
+        parts.append(plural(need.grenades, "grenade"))
     if need.nco:
         parts.append("NCO rank")
     if need.sight:

@@ -105,11 +105,6 @@ class Standings(V):
     finished: bool
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """`plural(1, "kill")` -> "1 kill"; `plural(3, "kill")` -> "3 kills"."""
-    return f"{n} {word if n == 1 else many or word + 's'}"
-
-
 def route(cdef: CampaignDef) -> str:
     """The campaign's steps in order, branches side by side: "A → B → C or D → E"."""
     steps = {s.id: s for s in cdef.steps}

@@ -20,7 +20,6 @@ from engine.campaign.honours import (
     promote,
     promotion_due,
 )
-from engine.campaign.records import plural
 from engine.campaign.roster import (
     CampaignError,
     CampaignState,
@@ -35,6 +34,7 @@ from engine.campaign.roster import (
 )
 from engine.core.content import Catalog, Nationality
 from engine.core.state import GameState
+from engine.core.wording import plural
 
 VehicleFate = Literal["fit", "destroyed", "abandoned"]
 

@@ -10,6 +10,7 @@ import os
 import re
 from enum import StrEnum
 from functools import cached_property
+from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Literal, Union
 
@@ -842,10 +843,17 @@ class Catalog(Frozen):
 # --------------------------------------------------------------------------- loading
 
 
+def shipped_root() -> Path:
+    """The directory holding the assets/ and campaigns/ shipped with the package, wherever it is
+    installed: the repository in a checkout (engine/shipped links there), engine/shipped in an
+    installed wheel (which holds copies)."""
+    return (Path(str(files("engine.shipped"))) / "assets").resolve().parent
+
+
 def default_root() -> Path:
-    """The project directory holding assets/ and campaigns/ (FIELDPOST_HOME overrides)."""
+    """The directory holding assets/ and campaigns/: FIELDPOST_HOME if set, else the shipped one."""
     env = os.environ.get("FIELDPOST_HOME")
-    return Path(env) if env else Path(__file__).resolve().parents[2]
+    return Path(env) if env else shipped_root()
 
 
 # libyaml's loader when PyYAML was built with it: the same documents, several times faster
@@ -857,8 +865,10 @@ def _read_yaml(path: Path):
     try:
         with path.open(encoding="utf-8") as fh:
             return yaml.load(fh, Loader=SAFE_LOADER)
-    except yaml.YAMLError as exc:
-        raise ContentError(f"{path}: not valid YAML: {exc}") from None
+    except yaml.YAMLError as exc:  # one line: the file, where in it, and what PyYAML found
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+        raise ContentError(f"{path}: not valid YAML: {where}{getattr(exc, 'problem', None) or exc}") from None
 
 
 def _describe(entry) -> str:
@@ -1041,6 +1051,17 @@ def _load_list(path: Path, key: str, model, into: dict, id_field: str = "id") ->
         if ident in into:
             raise ContentError(f"{path}: {key}[{i}] ({id_field} {ident!r}): field {id_field}: used twice")
         into[ident] = item
+
+
+def scenario_ids(root: Path | None = None) -> list[str]:
+    """The ids of the scenarios under root, read without checking anything else: quick enough
+    for a command line to say at once which scenarios there are."""
+    ids = []
+    for path in sorted(((root or default_root()) / "campaigns" / "scenarios").glob("*.yaml")):
+        data = _read_yaml(path)
+        if isinstance(data, dict) and isinstance(data.get("id"), str):
+            ids.append(data["id"])
+    return sorted(ids)
 
 
 def load_catalog(root: Path | None = None) -> Catalog:

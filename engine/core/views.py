@@ -65,6 +65,7 @@ class SoldierView(V):
     vehicle: int | None = None  # aboard (or a crewman standing beside) this vehicle
     post: str | None = None
     dismounted: bool = False
+    in_cover: bool = False  # on a cover feature or leaning on NO MOVE terrain (core manual, In Cover)
 
 
 class TeamView(V):
@@ -132,6 +133,7 @@ class VpView(V):
     seat: int | None
     amount: int
     reason: str
+    kind: str = "kill"  # what scored it (engine.core.state.VpEntry.kind): kill, prisoner, orders, event ...
 
 
 class ActiveView(V):

@@ -103,17 +103,19 @@ def blast_victim(ctx: Ctx, victim: int, *, checks: int, check_force: str | None,
 
 
 def blast_tile(ctx: Ctx, tile: str, *, checks: int, by_force: str | None, cause: str, what: str,
-               by_soldier: int | None = None, exclude: int | None = None) -> None:
+               by_soldier: int | None = None, exclude: int | None = None, quiet_if_empty: bool = False) -> None:
     """An area blast on a whole tile (events, fire, registered fire, a round's blast). With no
     thrower, each victim's own deck gives his blast hit check (docs/rulings.md). Vehicles there
-    and the men exposed on them take their share (engine/vehicles/damage.py blast_aboard, through the rulebook)."""
+    and the men exposed on them take their share (engine/vehicles/damage.py blast_aboard, through the rulebook).
+    `quiet_if_empty`: a blast that comes back every phase (a fire) says nothing when nobody is there."""
     st = ctx.st
     board = st.board
     victims = sorted(s.serial for s in st.soldiers.values()
                      if s.on_board and s.at and board.tile_at(s.at) == tile)
-    ctx.say("blast", f"{what} strikes {tile}" + (": " + ", ".join(st.name(v) for v in victims) if victims
-                                                 else "; nobody is there") + ".", tile=tile, victims=victims)
-    st.trail.append(TrailMark(kind="blast", path=[board.tile_centre(tile)]))
+    if victims or not quiet_if_empty:
+        ctx.say("blast", f"{what} strikes {tile}" + (": " + ", ".join(st.name(v) for v in victims) if victims
+                                                     else "; nobody is there") + ".", tile=tile, victims=victims)
+        st.trail.append(TrailMark(kind="blast", path=[board.tile_centre(tile)]))
     for v in victims:
         blast_victim(ctx, v, checks=checks, check_force=by_force, by_force=by_force, by_soldier=by_soldier,
                      cause=cause)

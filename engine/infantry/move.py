@@ -291,8 +291,9 @@ def move(ctx: Ctx, serial: int, dest: Dest, facing: str | None = None, *, releas
     s.facing = face
     path = _path(parents, cell)
     st.trail.append(TrailMark(kind="move", serial=serial, path=[*(path if start is None else [start, *path[1:]])]))
-    verb = "enters the board and moves to" if entering else "moves to"
-    ctx.say("move", f"{name} {verb} {board.tile_at(cell)} ({cell[0]},{cell[1]}), {costs[cell]:.1f}\" of "
+    verb = "enters the board and moves" if entering else "moves"
+    where = "into cover at" if board.in_cover(cell) else "to"  # said, so a player knows he is In Cover
+    ctx.say("move", f"{name} {verb} {where} {board.tile_at(cell)} ({cell[0]},{cell[1]}), {costs[cell]:.1f}\" of "
             f"{allowance:g}\", facing {face.upper()}.", serial=serial, to=list(cell), cost=round(costs[cell], 2))
     if release:
         for p in prisoners:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.rng import Rng
+from engine.core.wording import plural
 from engine.rolls import (
     Param,
     RollError,
@@ -157,7 +158,7 @@ def bog(p: dict[str, Any], rng: Rng) -> RollResult:
         lines = ["no Pin results: the vehicle does not bog and moves on", "**0 Pin markers**"]
     else:
         lines = [
-            f"{pins} Pin result{'s' if pins != 1 else ''} x bog {per_pin} = **{markers} Pin markers**",
+            f"{plural(pins, 'Pin result')} x bog {per_pin} = **{plural(markers, 'Pin marker')}**",
             "the Move action is cancelled; remove one Pin per Move action",
         ]
     return RollResult("Bog (Hell on Wheels)", lines, {"bogged": pins > 0, "pin_markers": markers})

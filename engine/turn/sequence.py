@@ -8,6 +8,7 @@ from __future__ import annotations
 from engine.advanced import preempt, react
 from engine.battlefield import artillery
 from engine.core import initiative, rulebook
+from engine.core.content import Action
 from engine.core.log import Ctx
 from engine.core.ratings import current
 from engine.core.state import HoldPending, Weather
@@ -59,7 +60,7 @@ def advance(ctx: Ctx) -> None:
             st.step = "phase_fire"
         elif step == "phase_fire":
             for tile in list(st.fires):
-                blast_tile(ctx, tile, checks=1, by_force=None, cause="event", what="Fire")
+                blast_tile(ctx, tile, checks=1, by_force=None, cause="event", what="Fire", quiet_if_empty=True)
             st.slot, st.done_sources, st.done_cards = 0, [], []
             st.step = "slot"
         elif step == "slot":
@@ -71,7 +72,7 @@ def advance(ctx: Ctx) -> None:
             if st.active is not None:
                 if _has_options(st):
                     return
-                ctx.say("nothing_left", f"Nothing more can be done with {st.active.card}.")
+                ctx.say("nothing_left", f"Nothing more can be done with {st.active.card}: {_why_nothing_left(st)}.")
                 finish(ctx)
                 continue
             _next_source(ctx)
@@ -103,10 +104,35 @@ def _has_options(st) -> bool:
     return next(iter(rulebook.action_options(st, st.active.force, probe=True)), None) is not None
 
 
+def _why_nothing_left(st) -> str:
+    """Why a card in play ends by itself, in a few words for its player and the table."""
+    a = st.active
+    if all(s.state == "closed" for s in a.sources):
+        return "every part of it has been used"
+    used = any(s.state != "ready" for s in a.sources)
+    name = st.seats[st.forces[a.force].seat].name
+    act = a.action.value.upper()
+    ours = [s for s in st.soldiers.values() if s.controller == a.force or (s.status == "waiting" and s.force == a.force)]
+    present = any(s.status in ("board", "aboard") for s in ours) or any(
+        v.controller == a.force and v.status == "board" for v in st.vehicles.values())
+    if not present and not used:
+        if any(s.status == "waiting" for s in ours) and a.action != Action.MOVE:
+            return f"none of {name}'s men is on the board yet, and only a MOVE brings them on"
+        return f"none of {name}'s men or vehicles is on the board"
+    foes = [s for s in st.soldiers.values() if s.on_board and ours and s.side != ours[0].side]
+    if a.action == Action.SHOOT and not any(s.spotted for s in foes):
+        return "no enemy is spotted, and only a spotted enemy may be shot at"
+    owner = st.soldiers.get(st.card(a.card).owner)
+    tag_left = any(s.kind == "tag" and s.state != "closed" for s in a.sources)
+    off = owner is not None and tag_left and owner.status not in ("board", "aboard")
+    said = f"its dog tag's man, {st.name(owner.serial)}, is not on the board; " if off else ""
+    return said + f"nobody {'else ' if off else ''}{'left ' if used else ''}to act for it can {act} from where he stands"
+
+
 def _turn_start(ctx: Ctx) -> None:
     st = ctx.st
     if len(st.story_deck) < 3:
-        victory.end_game(ctx, "the story deck has fewer than three phase cards left")
+        victory.end_game(ctx, f"turn {st.turn} was the last one: fewer than three phase cards are left in the story deck")
         return
     st.turn += 1
     st.weather = Weather()

@@ -25,6 +25,7 @@ from engine.core.vehicle_geometry import (
     road_sides,
     turn_steps,
 )
+from engine.core.wording import plural
 from engine.infantry.damage import damage_check, kill
 from engine.infantry.move import entry_options
 from engine.vehicles import orders as vehicle_orders
@@ -326,8 +327,8 @@ def bog(ctx: Ctx, plate: int, checks: int, what: str) -> bool:
     markers = pins * vdef.bog_pins
     v.pins += markers
     _touch(st, plate)
-    ctx.say("bogged", f"The {st.name(plate)} bogs down ({', '.join(cards)}: {pins} Pin result"
-            f"{'s' if pins != 1 else ''} x bog {vdef.bog_pins} = {markers} Pin markers) and cannot {what}.",
+    ctx.say("bogged", f"The {st.name(plate)} bogs down ({', '.join(cards)}: {plural(pins, 'Pin result')} "
+            f"x bog {vdef.bog_pins} = {plural(markers, 'Pin marker')}) and cannot {what}.",
             plate=plate, cards=cards, pins=markers)
     return True
 

@@ -43,6 +43,7 @@ class _Public:
         self.artillery, self.minefields, self.roadblocks = kw["artillery"], kw["minefields"], kw["roadblocks"]
         self.close_combats = kw.get("close_combats", [])
         self.options = {"trained_snipers": True, "schurzen": False, "other_ammo_vp": 12}
+        self.vehicles = kw.get("vehicles", [902])  # a scenario with vehicles: their optional rules show
         self.mine = secret_mine()  # public_lines must never read it
 
 

@@ -60,3 +60,21 @@ async def test_a_decision_unchanged_by_another_players_move_keeps_its_due_time(s
     clock.advance(4)
     await service.command(ANN, where, (await service.options(ANN, where))[0])
     assert [(w.seat, w.due) for w in await service.waiting(BO, where)] == [(1, due[1])]
+
+
+def test_the_desk_lists_what_living_soldiers_are_worth_and_not_the_dead():
+    from pathlib import Path
+
+    from bot.app.prompts import hand_text
+    from engine import load_catalog, new_game, view
+    from engine.turn.setup import SeatSpec
+
+    cat = load_catalog(Path(__file__).resolve().parents[1] / "fixtures" / "rules")
+    st, _ = new_game(cat, "yard", [SeatSpec(name="Ann", side="US"), SeatSpec(name="Bo", side="DE")], 1)
+    mine = view(st, 0).mine
+    assert len(mine.soldier_vp) >= 2
+    dead, alive = sorted(mine.soldier_vp)[:2]
+    st.soldiers[dead].status = "dead"
+    desk = hand_text(mine, st)
+    worth = next(line for line in desk.splitlines() if "worth" in line)
+    assert f"{alive}: " in worth and f"{dead}: " not in worth

@@ -120,3 +120,12 @@ def test_the_campaigns_own_standings_draw(cat, cdef):
     img = image(render_standings_png(standings(st, cat)))  # nothing played yet: an empty chart
     assert 1200 <= max(img.size) <= 1600
     assert S.SIDE_FILL["US"] in colours(img)  # the legend still names the players
+
+
+def test_standings_text_names_each_scenarios_vp_and_says_a_single_total_once():
+    from bot.app.campaign import standings_text
+
+    one = standings_text(view([7], [3]))
+    assert "Ann (US): 7 VP." in one and "— 7" not in one
+    two = standings_text(view([3, 4], [1, 0]))
+    assert "Ann (US): 7 VP (1. Scenario: 3; 2. Scenario: 4)." in two

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.console import text
-from bot.console.play import HotSeat
+from bot.console.hotseat import HotSeat
 from engine import load_catalog, view
 from engine.core import commands as C
 from engine.core.commands import BATTLEFIELD_GRAMMAR
@@ -28,13 +28,15 @@ def state():
     return load_position(load_catalog(FIXTURE), yard())[0]
 
 
-def test_help_lists_every_battlefield_line(capsys):
+def test_help_explains_every_battlefield_line(capsys):
     hot = HotSeat(types.SimpleNamespace(service=None, where=None))
-    assert asyncio.run(hot._meta("help", None, 0))
-    out = capsys.readouterr().out
     for row in BATTLEFIELD_GRAMMAR.splitlines():
-        assert row in out
-    assert "react CARD" in out  # the advanced lines too
+        verb = row.removeprefix("[via] ").split()[0]
+        assert asyncio.run(hot._meta(f"help {verb}", None, 0))
+        assert row in capsys.readouterr().out
+    assert asyncio.run(hot._meta("help", None, 0))
+    page = capsys.readouterr().out
+    assert all(verb in page for verb in ("assail", "barrage", "popsmoke", "react"))  # named on the quick reference
 
 
 def test_his_private_text_lists_his_battlefield_secrets(state):

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 from bot.app import GameService
-from bot.console.play import HotSeat, _open
+from bot.console.hotseat import HotSeat
+from bot.console.play import _open
 from bot.store import SqliteStore, StoreUnavailable
 from engine import load_catalog
 
@@ -33,9 +34,11 @@ def test_every_hostile_line_is_refused_and_the_game_goes_on(tmp_path):
                           timeout=120, check=False)
     out, err = proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
     assert proc.returncode == 0 and "Traceback" not in err, err
-    refusals = [line for line in out.splitlines() if "Not allowed:" in line]
+    refusals = [line for line in out.splitlines() if "Not allowed:" in line or "Unknown command" in line]
     assert len(refusals) == len(HOSTILE) - 1 + 1  # `hand extra words ²` is the hand; the bad bytes are one more
     assert "\\udcff" in refusals[-1]  # the undecodable byte, named
+    assert "Unknown command '999999999999999999999999…'" in out  # a word the console does not know, cut short
+    assert max(len(line) for line in out.splitlines()) < 400  # the 5,000-character lines are never echoed whole
     assert "places 3 cards face down" in out  # after all that, the first choice offered is played
 
 

@@ -275,3 +275,23 @@ def test_a_prompt_with_few_choices_gets_buttons_and_many_a_select():
     assert len(select.item.options) == 25 and all(len(o.label) <= 100 for o in select.item.options)
     for item in [*prompt_view(few).children, select]:
         assert len(item.item.custom_id) <= 100 and item.item.custom_id.startswith("fp:")
+
+
+async def test_help_sends_the_quick_reference_the_console_prints(world, tree, people):
+    """/help needs no game: the shipped quick reference, to the caller only, in messages within
+    Discord's limit whose code blocks each open and close; the same page as the console's `help`."""
+    from bot.app.quick_reference import for_terminal
+    from bot.discord.text import MESSAGE
+
+    ann, _, _ = people
+    it = world.interaction(ann, channel=None)
+    await command(tree, "help").callback(it)
+    sent = [c.args[0] if c.args else c.kwargs["content"] for c in it.followup.send.await_args_list]
+    assert len(sent) > 1 and all(len(m) <= MESSAGE and m.count("```") % 2 == 0 for m in sent)
+    text = said(it)
+    assert "/act move soldier:104 to:12B" in text
+    headings = [line for line in for_terminal().splitlines() if line.isupper() and len(line) > 3]
+    assert len(headings) >= 6
+    assert all(f"**{h.lower()}**" in text.lower().replace("`", "") for h in headings)
+    for row in ("move S DEST", "A B X Y outside the edge", "One character is one inch"):
+        assert row in text and row in for_terminal()

@@ -113,3 +113,12 @@ async def test_the_log_is_for_the_caller(world, tree, adapter):
     it = world.interaction(bo)
     await command(tree, "log").callback(it)
     assert "Since the start" in said(it) and "Turn 1 begins." in said(it)
+
+
+def test_a_code_block_cut_between_messages_is_closed_and_opened_again():
+    rows = [f"row {i:03d}  " + "x" * 60 for i in range(80)]
+    text = "Before\n```\n" + "\n".join(rows) + "\n```\nAfter"
+    parts = chunks(text)
+    assert len(parts) > 2 and all(len(p) <= 2000 and p.count("```") == 2 for p in parts)
+    kept = [line for p in parts for line in p.split("\n") if line != "```"]
+    assert kept == ["Before", *rows, "After"]

@@ -1,0 +1,89 @@
+"""An installed Fieldpost carries its content: the wheel is built from exactly the files the
+Dockerfile copies into the image, installed into a fresh virtual environment outside the
+repository, and there, with no FIELDPOST_HOME, `fieldpost render` draws in the bundled font,
+a scripted game plays, and the console's help shows the shipped quick reference.
+
+The build needs setuptools from PyPI (or pip's cache); the dependencies are the ones this test
+run already has, reached through a path file, so nothing else is downloaded."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow
+
+
+def run(*cmd, cwd: Path | None = None, stdin: str | None = None) -> str:
+    env = {k: v for k, v in os.environ.items() if k not in ("FIELDPOST_HOME", "PYTHONPATH")}
+    done = subprocess.run([str(c) for c in cmd], cwd=cwd, input=stdin, capture_output=True, text=True, env=env,
+                          timeout=600, check=False)
+    assert done.returncode == 0, f"{cmd}: {done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+    assert "Traceback" not in done.stderr, done.stderr
+    return done.stdout
+
+
+def image_sources() -> list[str]:
+    """What the Dockerfile copies from the build context."""
+    sources: list[str] = []
+    for line in (ROOT / "Dockerfile").read_text().splitlines():
+        if line.startswith("COPY "):
+            sources += line.split()[1:-1]
+    return sources
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> tuple[Path, Path]:
+    """(the fresh venv's bin directory, a working directory outside the repository)."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    context = tmp / "context"
+    for rel in image_sources():
+        src, dst = ROOT / rel, context / rel
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if src.is_dir():
+            shutil.copytree(src, dst, symlinks=True, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            shutil.copy2(src, dst)
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", tmp / "dist", context)
+    wheel = next((tmp / "dist").glob("fieldpost-*.whl"))
+    venv = tmp / "venv"
+    run(sys.executable, "-m", "venv", "--without-pip", venv)
+    python = venv / "bin" / "python"
+    run(sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "-q", wheel)
+    site = Path(run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").strip())
+    deps = [p for p in sys.path if p.endswith("site-packages") and Path(p).is_dir()]
+    (site / "test-dependencies.pth").write_text("\n".join(deps) + "\n")  # after the wheel's own packages
+    work = tmp / "work"
+    work.mkdir()
+    return venv / "bin", work
+
+
+def test_the_installed_package_draws_in_its_bundled_font(installed):
+    bin_, work = installed
+    where = run(bin_ / "python", "-c", "import bot, engine.core.content as c; from bot.render.style import font; "
+                "print(bot.__file__); print(c.default_root()); print(font(12).path)", cwd=work).splitlines()
+    site = str(bin_.parent)
+    assert all(line.startswith(site) for line in where), where  # the wheel's copy, not the repository
+    assert where[2].endswith("DejaVuSansCondensed.ttf")
+    out = run(bin_ / "fieldpost", "render", "--scenario", "hedgerow-dawn", "--out", "gallery", "--games", "1", cwd=work)
+    assert "start" in out and (work / "gallery" / "start.png").stat().st_size > 10_000
+
+
+def test_a_scripted_game_plays_from_the_shipped_content(installed):
+    bin_, work = installed
+    script = bin_.parent / "lib"
+    found = next(script.glob("python3*/site-packages/engine/shipped/docs/learn/first-game.txt"))
+    out = run(bin_ / "fieldpost", "play", "--scenario", "hedgerow-dawn", "--seed", "10", "--players",
+              "Ann:US,Bo:DE", "--script", found, cwd=work)
+    assert "Schtz. Mertens is wounded" in out
+
+
+def test_the_console_help_is_the_shipped_quick_reference(installed):
+    bin_, work = installed
+    out = run(bin_ / "fieldpost", "play", "--seed", "3", cwd=work, stdin="\nhelp\nquit\n\n")
+    assert "FIELDPOST QUICK REFERENCE" in out and "THE TEXT BOARD" in out
