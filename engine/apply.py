@@ -86,6 +86,10 @@ def _dispatch(ctx: Ctx, cmd: C.Cmd) -> None:
             raise _not_yours(st, "cards are placed at the start of a turn")
         placement.plan(ctx, _plan_force(st, seat, cmd), cmd.cards, cmd.declare, cmd.extra)
         return
+    if isinstance(cmd, C.SeatName):  # the seat changes hands, at any time (engine/seat_names.py)
+        from engine.seat_names import rename
+        rename(st, seat, cmd.name)
+        return
     if isinstance(cmd, C.AlwaysPass):  # a player's setting, at any time
         st.seats[seat].always_pass = cmd.on
         ctx.tell(seat, "always_pass", "You will " + ("not be asked about react or preempt cards."

@@ -32,7 +32,7 @@ class Await(BaseModel):
 
 
 # Commands a player may give while another decision is open, answering none
-FREE_COMMANDS = (C.AlwaysPass, C.Reslot, *C.BATTLEFIELD_FREE)
+FREE_COMMANDS = (C.AlwaysPass, C.Reslot, C.SeatName, *C.BATTLEFIELD_FREE)
 
 
 def decision_key(st, kind: str, force: str | None) -> str:
