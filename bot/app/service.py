@@ -339,6 +339,27 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         role = await self.store.get_setting(f"guild:{game.guild_id}", "organiser_role")
         return role is not None and int(role) in caller.roles
 
+    async def set_organiser_role(self, caller: Caller, where: Where, role_id: int | None) -> Replies:
+        """A server's organiser role (None: none): its members organise every game of the
+        server, beside each game's own organiser. For who may change the server's settings."""
+        if not where.guild_id:
+            raise Refused("The organiser role belongs to a server: set it in one of its channels.")
+        if not caller.manages_server:
+            raise NotYours("Only someone who may manage the server sets its organiser role.")
+        scope = f"guild:{where.guild_id}"
+        if await self.store.get_setting(scope, "organiser_role") == role_id:
+            raise AlreadyDone("That is the server's organiser role already; nothing was changed.")
+        if role_id is None:
+            await self.store.delete_setting(scope, "organiser_role")
+        else:
+            await self.store.set_setting(scope, "organiser_role", role_id)
+        r = Replies()
+        r.ephemeral.append("This server has no organiser role now: each game's organiser and those who may "
+                           "manage its channel run it." if role_id is None else
+                           "Members of that role organise every game of this server now, beside each game's "
+                           "own organiser and those who may manage its channel.")
+        return r
+
     async def _need_organiser(self, caller: Caller, game: GameSummary, what: str) -> None:
         if not await self._organiser(caller, game):
             raise NotYours(f"Only the game's organiser (its creator, someone who may manage this channel, "
@@ -1333,6 +1354,18 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                                      for label, text in await self.snapshot_labels(caller, where)), typed)
             if what == "force":
                 return await self._suggest_force(caller, where, typed)
+            if what == "seat":  # a running game's seats, numbered from 1 as players read them
+                loaded = await self._load(await self.resolve(caller, where))
+                if loaded.state is None:
+                    return []
+                users = loaded.users()
+                return suggest.pick(((f"Seat {i + 1}: {s.name} ({s.side.value})", str(i + 1))
+                                     for i, s in enumerate(loaded.state.seats)
+                                     if users.get(i) is not None), typed)
+            if what == "rule":
+                return suggest.pick(self.rule_terms(), typed)
+            if what == "visible-card":  # cards the caller may look at with /card
+                return suggest.pick(((c, c) for c in await self.visible_cards(caller, where)), typed)
             if what == "soldier" and verb == "any":  # any soldier in play: names are public
                 loaded = await self._load(await self.resolve(caller, where, finished_ok=True))
                 if loaded.state is None:
