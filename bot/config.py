@@ -14,6 +14,7 @@
                          use; 0: one thread in the bot's own process)
     FIELDPOST_HTTP_PORT  serve /healthz and /metrics on this port (unset: no endpoint)
     FIELDPOST_HTTP_HOST  the endpoint's address (default 127.0.0.1; the image sets 0.0.0.0)
+    FIELDPOST_RESUME_RATE  prompts a second after a restart, all bot processes together (default 20)
 """
 from __future__ import annotations
 
@@ -69,6 +70,7 @@ class Settings(BaseSettings):
                                             description="picture worker processes (0: a thread)")
     fieldpost_http_port: int | None = Field(None, ge=1, le=65535, description="health and metrics port")
     fieldpost_http_host: str = Field("127.0.0.1", description="health and metrics address")
+    fieldpost_resume_rate: float = Field(20.0, gt=0, description="prompts a second after a restart, all processes together")
 
     @field_validator("discord_token", mode="before")
     @classmethod

@@ -7,10 +7,10 @@ command the choice is uniform.
 """
 from __future__ import annotations
 
-from engine import commands as C
-from engine.board import inches
+from engine.core import commands as C
+from engine.core.board import inches
+from engine.core.rng import Rng
 from engine.legal import awaiting, legal_commands
-from engine.rng import Rng
 
 WEIGHTS = {
     "shoot": 8, "toss": 6, "charge": 4, "sight": 5, "cover": 3, "rally": 5, "move": 3, "draw": 2,

@@ -2,19 +2,22 @@
 
 The command is carried out on a copy; a rule that refuses it raises RuleError and the state
 passed in is untouched. After the command the engine plays on through every automatic step
-to the next decision."""
+to the next decision.
+
+apply checks that the command answers what the game waits for, from whom, and hands it to its
+rule through the rulebook's table (engine/core/rulebook.py COMMANDS): it imports no rule itself
+but the rule packages, once, so each rule registers its handlers."""
 from __future__ import annotations
 
-from engine import cards, commands as C, fight, placement, preempt, react
-from engine.errors import RuleError
-from engine.hide import unhold
+from engine import advanced, battlefield, infantry, turn, vehicles  # noqa: F401  (every rule registers itself)
+from engine.core import commands as C
+from engine.core import rulebook
+from engine.core.errors import RuleError
+from engine.core.log import Ctx, Event
+from engine.core.references import check_references
+from engine.core.state import GameState
 from engine.legal import awaiting, note_asked
-from engine.log import Ctx, Event
-from engine.move import Dest, move
-from engine.references import check_references
-from engine.sequence import advance
-from engine.shoot import resolve_hit_plus
-from engine.state import GameState
+from engine.turn.sequence import advance
 
 
 def apply(state: GameState, cmd: C.Cmd) -> tuple[GameState, list[Event]]:
@@ -75,6 +78,11 @@ def _holder_force(st, forces: list[str], cards: list[str]) -> str | None:
     return None
 
 
+def _rule(ctx: Ctx, cmd: C.Cmd, force: str | None, key=None) -> None:
+    """Hand the command to the rule that carries it out (engine/core/rulebook.py COMMANDS)."""
+    rulebook.COMMANDS[key or type(cmd)](ctx, cmd, force)
+
+
 def _dispatch(ctx: Ctx, cmd: C.Cmd) -> None:
     st = ctx.st
     seat = cmd.seat
@@ -84,11 +92,10 @@ def _dispatch(ctx: Ctx, cmd: C.Cmd) -> None:
     if isinstance(cmd, C.Plan):
         if st.step != "place" or p is not None:
             raise _not_yours(st, "cards are placed at the start of a turn")
-        placement.plan(ctx, _plan_force(st, seat, cmd), cmd.cards, cmd.declare, cmd.extra)
+        _rule(ctx, cmd, _plan_force(st, seat, cmd))
         return
-    if isinstance(cmd, C.SeatName):  # the seat changes hands, at any time (engine/seat_names.py)
-        from engine.seat_names import rename
-        rename(st, seat, cmd.name)
+    if isinstance(cmd, C.SeatName):  # the seat changes hands, at any time (engine/turn/seat_names.py)
+        _rule(ctx, cmd, None)
         return
     if isinstance(cmd, C.AlwaysPass):  # a player's setting, at any time
         st.seats[seat].always_pass = cmd.on
@@ -98,107 +105,78 @@ def _dispatch(ctx: Ctx, cmd: C.Cmd) -> None:
     if isinstance(cmd, C.ReactCmd):
         if p is None or p.kind != "react" or st.forces[p.force].seat != seat:
             raise _not_yours(st, "react cards are played just after an opponent's action")
-        react.play(ctx, cmd.card)
+        _rule(ctx, cmd, p.force)
         return
     if isinstance(cmd, C.PreemptCmd):
         if p is None or p.kind != "preempt" or st.forces[p.force].seat != seat:
             raise _not_yours(st, "preempt cards are played after a phase's cards are revealed")
-        preempt.play(ctx, cmd.card, cmd.target, cmd.soldiers)
+        _rule(ctx, cmd, p.force)
         return
     if isinstance(cmd, C.Then):
         if p is None or p.kind != "then" or st.forces[p.force].seat != seat:
             raise _not_yours(st, "there is no preempt to follow up")
-        preempt.carry_out_then(ctx, cmd.serial, cmd.target)
+        _rule(ctx, cmd, p.force)
         return
     if isinstance(cmd, C.Skip):
         if p is None or p.kind not in ("react", "preempt", "then") or st.forces[p.force].seat != seat:
             raise _not_yours(st, "there is nothing to skip")
-        (react.skip if p.kind == "react" else preempt.skip)(ctx)
+        _rule(ctx, cmd, p.force, key=(C.Skip, "react" if p.kind == "react" else "preempt"))
         return
     if isinstance(cmd, C.Unhold):
         if p is not None and p.kind == "unhold":
             fid = _holder_force(st, [f for f in p.forces if st.forces[f].seat == seat], cmd.cards) \
                 or _force_for(st, seat, "unhold")
-            unhold(ctx, fid, cmd.cards)
+            _rule(ctx, cmd, fid)
             _answer_hold(st, fid)
             return
         if st.step == "place" and p is None:
             fid = _holder_force(st, [f.id for f in st.force_of_seat(seat)], cmd.cards) or st.force_of_seat(seat)[0].id
             if st.forces[fid].planned:
                 raise RuleError("take held cards back before you place your cards.")
-            unhold(ctx, fid, cmd.cards)
+            _rule(ctx, cmd, fid)
             return
         raise _not_yours(st, "held cards come back after the draw or at a phase start")
     if isinstance(cmd, C.Keep):
         fid = _force_for(st, seat, "unhold")
         _answer_hold(st, fid)
         return
-    if isinstance(cmd, C.Reslot):  # tactics modules: a free command while cards are placed (engine/teams.py)
-        from engine.teams import reslot
-        reslot(ctx, seat, cmd.serial, cmd.slot)
-        return
-    if isinstance(cmd, C.BATTLEFIELD_FREE):  # the vehicle battlefield (issue 9): free commands
-        if isinstance(cmd, C.AssailCmd):
-            from engine.close_combat import assail
-            assail(ctx, cmd)
-        elif isinstance(cmd, C.CallCmd):
-            from engine.artillery import call
-            call(ctx, cmd)
-        else:
-            from engine.artillery import plan_barrage
-            plan_barrage(ctx, cmd)
+    if isinstance(cmd, (C.Reslot, *C.BATTLEFIELD_FREE)):  # free commands: tactics modules, the vehicle battlefield
+        _rule(ctx, cmd, None)
         return
     if isinstance(cmd, C.Declare):
         if p is None or p.kind != "declare" or st.forces[p.force].seat != seat:
             raise _not_yours(st, "nothing to declare")
-        st.pending = None
-        placement.declare(ctx, p, cmd.action)
+        _rule(ctx, cmd, p.force)
         return
     if isinstance(cmd, C.HitPlus):
         if p is None or p.kind != "hitplus" or st.forces[p.force].seat != seat:
             raise _not_yours(st, "there is no Hit+ to follow")
-        resolve_hit_plus(ctx, p, cmd.target)
+        _rule(ctx, cmd, p.force)
         return
     if isinstance(cmd, (C.Pay, C.Decline)):
         if p is None or p.kind != "pay" or st.forces[p.force].seat != seat:
             raise _not_yours(st, "there is no cost to pay")
-        cards.pay(ctx, cmd.cards) if isinstance(cmd, C.Pay) else cards.decline(ctx)
+        _rule(ctx, cmd, p.force)
         return
     if isinstance(cmd, (C.Capture, C.KillCmd)):
         if p is None or p.kind != "capture" or st.forces[p.force].seat != seat or cmd.victim != p.victim:
             raise _not_yours(st, "no prisoner to decide on")
-        st.pending = None
-        if isinstance(cmd, C.Capture):
-            fight.capture(ctx, p, cmd.escort)
-        else:
-            fight.refuse_capture(ctx, p)
+        _rule(ctx, cmd, p.force)
         return
     if p is not None and p.kind == "release":
         if st.forces[p.force].seat != seat:
             raise _not_yours(st, "not now")
-        if isinstance(cmd, C.Stay):
-            _released(ctx, p.prisoner, moved=False)
-            return
-        if isinstance(cmd, C.MoveCmd) and cmd.serial == p.prisoner and not cmd.exit:
-            move(ctx, cmd.serial, Dest(cell=cmd.cell, tile=cmd.tile, cover=cmd.cover), cmd.facing)
-            _released(ctx, p.prisoner, moved=True)
-            return
-        raise RuleError(f"move {st.name(p.prisoner)} ({p.prisoner}) somewhere, or stay.")
+        _rule(ctx, cmd, p.force, key=C.Stay)  # a released prisoner moves or stays (engine/infantry/move.py)
+        return
     if isinstance(cmd, C.FightCmd):
         if st.step != "fighting" or p is not None or st.fight is None:
             raise _not_yours(st, "there is no fight going on")
-        fid = _force_for(st, seat, "fight")
-        fight.play(ctx, fid, cmd.card, cmd.target)
+        _rule(ctx, cmd, _force_for(st, seat, "fight"))
         return
     if isinstance(cmd, (*C.ACTION_COMMANDS, C.Done, C.Pass)):
         if p is not None or st.active is None or st.forces[st.active.force].seat != seat:
             raise _not_yours(st, "it is not your turn to act")
-        if isinstance(cmd, C.Done):
-            cards.done(ctx)
-        elif isinstance(cmd, C.Pass):
-            cards.pass_card(ctx)
-        else:
-            cards.act(ctx, cmd)
+        _rule(ctx, cmd, st.active.force)  # through the card in play (engine/turn/cards.py)
         return
     raise _not_yours(st, f"`{cmd}` does not answer anything")
 
@@ -208,13 +186,3 @@ def _answer_hold(st, fid: str) -> None:
     p.forces = [f for f in p.forces if f != fid]
     if not p.forces:
         st.pending = None
-
-
-def _released(ctx: Ctx, prisoner: int, moved: bool) -> None:
-    st = ctx.st
-    s = st.soldiers[prisoner]
-    s.pinned = True
-    s.spotted = False
-    st.pending = None
-    ctx.say("released", f"{st.name(prisoner)} is back with his own side, unspotted and pinned"
-            + ("" if moved else ", staying where he was") + ".", serial=prisoner)

@@ -7,29 +7,46 @@ from collections.abc import Iterator
 
 from pydantic import BaseModel
 
-from engine import commands as C
-from engine import fight as fights
-from engine.board import DIRS, direction_to
-from engine.cards import accepted, owner_can_act
-from engine import vehicle_legal
-from engine.content import Do
-from engine.contact import enemies_of, in_contact
-from engine.errors import RuleError
-from engine.hide import rally_check
-from engine.look import check_can_look, sight_options
-from engine.move import charge_cell, destination_cells, escorted_by, reachable, walk_allowance
-from engine.placement import fits, max_filled
-from engine.blast import toss_problem
-from engine.shoot import check_can_shoot, shoot_targets
-
-
-class Await(BaseModel):
-    seat: int
-    kind: str  # place, declare, unhold, act, hitplus, pay, fight, capture, release, react, preempt, then
-    force: str | None = None
-    detail: str = ""
-    key: str = ""  # the decision's identity (decision_key): unchanged while it is the same decision
-
+from engine.advanced import react
+from engine.advanced.equipment_use import use_options
+from engine.advanced.preempt import (
+    forced_left,
+    forced_problem,
+    nameable,
+    playable,
+    targets,
+    then_options,
+)
+from engine.advanced.sources import accepted
+from engine.battlefield.artillery import adjust_options, barrage_options, call_options
+from engine.battlefield.close_combat import assail_options
+from engine.battlefield.recovery import move_options
+from engine.core import commands as C
+from engine.core import rulebook
+from engine.core.action_cards import DO_OF, owner_can_act
+from engine.core.board import DIRS, direction_to
+from engine.core.content import ACTION_OF, Do
+from engine.core.errors import RuleError
+from engine.core.ratings import current
+from engine.core.views import Await
+from engine.infantry.blast import toss_problem
+from engine.infantry.contact import enemies_of, in_contact
+from engine.infantry.hide import rally_check
+from engine.infantry.look import check_can_look, sight_options
+from engine.infantry.move import (
+    charge_cell,
+    destination_cells,
+    escorted_by,
+    reachable,
+    walk_allowance,
+)
+from engine.infantry.shoot import check_can_shoot, shoot_targets
+from engine.turn import fight as fights
+from engine.turn.cards import must_left
+from engine.turn.matching import fits
+from engine.turn.officer import command_value
+from engine.turn.placement import auto_plan, max_filled
+from engine.vehicles import legal as vehicle_legal
 
 # Commands a player may give while another decision is open, answering none
 FREE_COMMANDS = (C.AlwaysPass, C.Reslot, C.SeatName, *C.BATTLEFIELD_FREE)
@@ -126,7 +143,6 @@ def _awaiting(st) -> list[Await]:
         }[p.kind]
         return [Await(seat=seat, kind=p.kind, force=p.force, detail=detail)]
     if st.step == "place":
-        from engine.officer import command_value
         out = []
         for f in st.forces.values():
             if f.planned:
@@ -154,6 +170,7 @@ def _men(st, force: str) -> list[int]:
                   if (s.controller == force and s.free) or (s.status == "waiting" and s.force == force))
 
 
+@rulebook.action_options.fill
 def action_options(st, force: str, only_source: str | None = None,
                    only_men: list[int] | None = None) -> Iterator[C.Cmd]:
     """Concrete action commands the card in play allows, each naming its source."""
@@ -161,11 +178,8 @@ def action_options(st, force: str, only_source: str | None = None,
     if active is None or active.force != force:
         return
     if only_men is None and st.preempts and not active.react:
-        from engine.preempt import forced_left
         left = forced_left(st)
         if left:  # a preempted card: the named men act first, with the team bubble's required action
-            from engine.cards import DO_OF
-            from engine.content import ACTION_OF
             for m, serial in left:
                 for cmd in action_options(st, force, only_source="team", only_men=[serial]):
                     if ACTION_OF[DO_OF[type(cmd)]] == m.action:
@@ -196,8 +210,7 @@ def action_options(st, force: str, only_source: str | None = None,
                 yield from _soldier_options(st, active, kind, m, seat)
                 if vehicular:
                     yield from vehicle_legal.foot_options(st, active, kind, m, seat)
-            if st.artillery.calls:  # a Sight for an artillery call under way (engine/artillery.py)
-                from engine.artillery import adjust_options
+            if st.artillery.calls:  # a Sight for an artillery call under way (engine/battlefield/artillery.py)
                 yield from adjust_options(st, active, kind, m, seat)
 
 
@@ -227,7 +240,6 @@ def _soldier_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd
     if ok(Do.MOVE) and not s.dismounted and not (escorted_by(st, m) and m in active.moved_escorts):
         yield from _moves(st, m, seat, kind)
     if ok(Do.MOVE):  # issue 9: handing off equipment, searching for it, taking over a vehicle
-        from engine.recovery import move_options
         yield from move_options(st, m, seat, kind)
     if ok(Do.SIGHT):
         try:
@@ -251,8 +263,7 @@ def _soldier_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd
         for t in enemies_of(st, m):
             if toss_problem(st, m, t) is None:
                 yield C.TossCmd(seat=seat, serial=m, target=t, via=kind)
-    if ok(Do.TOSS) and s.equipment:  # equipment: smoke and weapons (engine/equipment.py)
-        from engine.equipment import use_options
+    if ok(Do.TOSS) and s.equipment:  # equipment: smoke and weapons (engine/infantry/equipment.py)
         yield from use_options(st, m, seat, kind)
     if ok(Do.COVER) and s.spotted and st.board.in_cover(s.at):
         yield C.CoverCmd(seat=seat, serial=m, via=kind)
@@ -274,7 +285,6 @@ def _soldier_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd
             yield C.DrawCmd(seat=seat, serial=m, via=kind)
     if ok(Do.HOLD):
         f = st.forces[active.force]
-        from engine.ratings import current
         room = current(st, m, "hold") - len(s.held)
         if room > 0 and f.hand:
             yield C.HoldCmd(seat=seat, serial=m, cards=f.hand[:room], via=kind)
@@ -339,7 +349,6 @@ def plan_options(st, force: str, limit: int = 400) -> list[C.Plan]:
 
 def _extra_plans(st, force: str, hand: list[str], phases, base: list[C.Plan]) -> list[C.Plan]:
     """Officers: variants of the first plans with extra cards (one phase, then two), bounded."""
-    from engine.officer import command_value
     n = command_value(st, force)
     if not n:
         return []
@@ -370,8 +379,7 @@ def legal_commands(st, seat: int) -> list[C.Cmd]:
         p = st.pending
         if a.kind == "place":
             out += plan_options(st, a.force)
-            if not any(isinstance(c, C.BarrageCmd) for c in out):  # barrages planned in secret (engine/artillery.py)
-                from engine.artillery import barrage_options
+            if not any(isinstance(c, C.BarrageCmd) for c in out):  # barrages planned in secret (engine/battlefield/artillery.py)
                 out += barrage_options(st, seat)
         elif a.kind == "declare":
             out += [C.Declare(seat=seat, card=p.card, action=x.value) for x in p.options]
@@ -380,8 +388,6 @@ def legal_commands(st, seat: int) -> list[C.Cmd]:
             out.append(C.Keep(seat=seat))
             out.append(C.Unhold(seat=seat, cards=held))
         elif a.kind == "act":
-            from engine.cards import must_left
-            from engine.preempt import forced_problem
             opts = list(action_options(st, a.force))
             out += opts
             forced = bool(st.preempts) and forced_problem(st) is not None
@@ -389,9 +395,7 @@ def legal_commands(st, seat: int) -> list[C.Cmd]:
                 out.append(C.Done(seat=seat))
             if must_left(st) is None and not forced:
                 out.append(C.Pass(seat=seat))
-            from engine.artillery import call_options  # artillery called after radio contact (engine/artillery.py)
             out += call_options(st, seat)
-            from engine.close_combat import assail_options  # close combat against vehicles (issue 9)
             out += [C.AssailCmd(seat=seat, serial=n, plate=pl, part=part, grenade=g)
                     for n, pl, part, g in assail_options(st, seat)]
         elif a.kind == "hitplus":
@@ -412,14 +416,12 @@ def legal_commands(st, seat: int) -> list[C.Cmd]:
             out += [m.model_copy(update={"via": None}) for m in _moves(st, p.prisoner, seat, None)
                     if isinstance(m, C.MoveCmd) and not m.exit]
         elif a.kind == "react":
-            from engine.react import playable
-            out += [C.ReactCmd(seat=seat, card=c) for c in playable(st, a.force)]
+            out += [C.ReactCmd(seat=seat, card=c) for c in react.playable(st, a.force)]
             out.append(C.Skip(seat=seat))
         elif a.kind == "preempt":
             out += _preempt_options(st, a.force, seat)
             out.append(C.Skip(seat=seat))
         elif a.kind == "then":
-            from engine.preempt import then_options
             m = next(x for x in st.preempts if x.card == p.card)
             out += [C.Then(seat=seat, serial=me, target=t) for me, t in then_options(st, m, p.targets)]
             out.append(C.Skip(seat=seat))
@@ -429,7 +431,6 @@ def legal_commands(st, seat: int) -> list[C.Cmd]:
 def _preempt_options(st, force: str, seat: int) -> list[C.Cmd]:
     """Each playable preempt against each card it fits: naming as many men as allowed (the
     lowest dog tags), and each man alone."""
-    from engine.preempt import nameable, playable, targets
     out: list[C.Cmd] = []
     for pc in playable(st, force):
         for tf, card, room in targets(st, force, pc):
@@ -452,7 +453,6 @@ def default_for(st, a: Await) -> C.Cmd | None:
     """The default answer to one awaited decision: cards placed by the first maximal fit, the
     rest of a card passed, the first fight card at the first target, a Hit+ kept on the same
     man, prisoners taken, held cards kept, costs declined, react and preempt chances skipped."""
-    from engine.placement import auto_plan
     seat = a.seat
     p = st.pending
     if a.kind == "place":
@@ -463,8 +463,6 @@ def default_for(st, a: Await) -> C.Cmd | None:
     if a.kind == "unhold":
         return C.Keep(seat=seat)
     if a.kind == "act":
-        from engine.cards import must_left
-        from engine.preempt import forced_problem
         if st.preempts and forced_problem(st) is not None:  # preempted men act first
             return next(iter(action_options(st, a.force)))
         if must_left(st) is None:

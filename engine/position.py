@@ -12,16 +12,24 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.board import DIRS
-from engine.content import Catalog, Nationality, Rank
-from engine.errors import ContentError
-from engine.log import Ctx
-from engine.rng import Rng
-from engine.setup import soldier_cards
-from engine.state import (
-    ForceState, GameSetup, GameState, Minefield, Seat, SmokeMarker, SoldierState, VehicleState, VpEntry,
+from engine.core.board import DIRS
+from engine.core.content import Catalog, Nationality, Rank, soldier_cards
+from engine.core.errors import ContentError
+from engine.core.log import Ctx
+from engine.core.rng import Rng
+from engine.core.state import (
+    ForceState,
+    GameSetup,
+    GameState,
+    Minefield,
+    Seat,
+    SmokeMarker,
+    SoldierState,
+    VehicleState,
+    VpEntry,
 )
-from engine.vehicle_setup import trained
+from engine.turn.sequence import advance
+from engine.vehicles.setup import trained
 
 PLATES = 500  # deck keys from here up are license plates, below it seat numbers
 
@@ -31,7 +39,7 @@ class P(BaseModel):
 
 
 class MinefieldPos(P):
-    """Mine tokens face down in a tile (engine/mines.py): whose they are and which tokens."""
+    """Mine tokens face down in a tile (engine/battlefield/mines.py): whose they are and which tokens."""
 
     tile: str
     side: Nationality
@@ -66,7 +74,7 @@ class SoldierPos(P):
     post: str | None = Field(None, description="aboard: crew position, machinery location, cabin or deck")
     dismounted: bool = False
     spotted_by: list[int] = Field(default_factory=list, description="plates whose own Spotted marker he has")
-    # tactics modules (engine/teams.py): his team panel and slot; a panel named brings its team cards
+    # tactics modules (engine/advanced/teams.py): his team panel and slot; a panel named brings its team cards
     panel: str | None = None
     slot: int | None = Field(None, ge=0)
 
@@ -118,7 +126,6 @@ class Position(P):
 
 def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
     """Build a game from a position and play on to its first decision."""
-    from engine.sequence import advance
 
     try:
         pos = Position.model_validate(data)
@@ -267,7 +274,7 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
                    story_deck=list(pos.phase_cards or []) + story_deck if pos.hands is None else story_deck,
                    turn=pos.turn, fires=list(pos.fires),
                    mines=list(sc.mines if pos.mines is None else pos.mines),
-                   minefields=[Minefield(**m.model_dump()) for m in pos.minefields],  # engine/mines.py
+                   minefields=[Minefield(**m.model_dump()) for m in pos.minefields],  # engine/battlefield/mines.py
                    smoke=[SmokeMarker(tile=t, density=d, turn=pos.turn) for t, d in pos.smoke.items()],
                    vp=[VpEntry(side=side, amount=v, reason="position", kind="event") for side, v in pos.vp.items()])
     ctx = Ctx(st)
@@ -369,7 +376,7 @@ def dump_position(st: GameState) -> dict:
         "fires": list(st.fires),
         "mines": list(st.mines),
         **({"minefields": [m.model_dump(mode="json", exclude_defaults=True) | {"tokens": list(m.tokens)}
-                           for m in st.minefields]} if st.minefields else {}),  # engine/mines.py
+                           for m in st.minefields]} if st.minefields else {}),  # engine/battlefield/mines.py
         "smoke": st.smoke_map(),
     }
     for s in sorted(st.soldiers.values(), key=lambda x: x.serial):

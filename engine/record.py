@@ -12,13 +12,13 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from engine.apply import apply
-from engine.commands import Cmd, Command
-from engine.content import Catalog
-from engine.errors import ContentError, UsageError
-from engine.log import Event
+from engine.core.commands import Cmd, Command
+from engine.core.content import Catalog
+from engine.core.errors import ContentError, UsageError
+from engine.core.log import Event
+from engine.core.state import GameState
 from engine.position import load_position
-from engine.setup import SeatSpec, new_game
-from engine.state import GameState
+from engine.turn.setup import SeatSpec, new_game
 
 _COMMAND = TypeAdapter(Command)
 

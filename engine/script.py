@@ -6,16 +6,16 @@
     @Bo
     plan 201-C3 202-C1 203-P2
 
-The grammar is in engine.commands.GRAMMAR and docs/script.md; the Discord slash commands say
+The grammar is in engine.core.commands.GRAMMAR and docs/script.md; the Discord slash commands say
 the same things.
 """
 from __future__ import annotations
 
 from engine.apply import apply
-from engine.commands import NUMBER, Cmd, number, parse_command, shown, text_problem
-from engine.errors import RuleError, UsageError
-from engine.log import Event
-from engine.state import GameState
+from engine.core.commands import NUMBER, Cmd, number, parse_command, shown, text_problem
+from engine.core.errors import RuleError, UsageError
+from engine.core.log import Event
+from engine.core.state import GameState
 
 
 class ScriptError(RuleError):

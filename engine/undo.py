@@ -6,8 +6,8 @@ game past a reveal. The front end keeps the state from before the command; this 
 going back to it is fair."""
 from __future__ import annotations
 
-from engine.log import Event
-from engine.state import GameState
+from engine.core.log import Event
+from engine.core.state import GameState
 
 REVEALING = {"reveal", "phase_cards", "shortfall", "shortfall_card", "draw", "hit_check", "damage_check",
              "blast_check", "fight_draw", "event", "orders", "game_over", "reshuffle"}

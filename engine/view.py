@@ -5,349 +5,47 @@ reveal, held cards, fight cards not yet played, orders (until completed), deck o
 discards, and every living soldier's VP are private. The public view has no field that could
 hold them; a player's view adds his own under `mine`.
 
-Hidden deployment (engine/hidden_deployment.py): a hidden soldier is left out of `soldiers`,
+Hidden deployment (engine/advanced/hidden_deployment.py): a hidden soldier is left out of `soldiers`,
 the trail, the fight and every card face, and shows only in `hidden` (a marker per tile and
 side, with the count); his own side gets him under `mine.own_hidden`."""
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from engine import fight as fights
-from engine import hidden_deployment as hd
-from engine import artillery as artillery_rules  # artillery markers and calls (engine/artillery.py)
-from engine import mines  # minefields (engine/mines.py)
-from engine.contact import in_contact
-from engine.content import AreaDef, TileDef
-from engine.legal import Await, awaiting
-from engine.crew import is_open
-from engine.state import GameState, TrailMark
-from engine.vehicle_content import VehicleDef
-
-
-class V(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class RatingsView(V):
-    sight: int
-    draw: int
-    cover: int
-    rally: int
-    hold: int
-    walk: int
-    climb: int
-    fight: int
-    long: int
-    short: int
-    close: int
-    toss: int
-    hit_plus: bool
-    command: int = 0
-    medic: int = 0
-
-
-class SoldierView(V):
-    serial: int
-    name: str
-    title: str
-    side: str
-    force: str
-    controller: str
-    status: str
-    at: tuple[int, int] | None
-    facing: str
-    spotted: bool
-    pinned: bool
-    wounded: bool
-    grenades: int
-    held: int  # how many cards he holds (the cards themselves are private)
-    captor: int | None
-    in_contact: bool
-    ratings: RatingsView  # the side of his card in use, before halving for a pin
-    weapon: str
-    medals: int
-    spotted_by: list[int] = Field(default_factory=list)  # vehicles whose own Spotted marker he carries
-    vehicle: int | None = None  # aboard (or a crewman standing beside) this vehicle
-    post: str | None = None
-    dismounted: bool = False
-
-
-class TeamView(V):
-    count: int
-    do: str
-
-
-class CardView(V):
-    """A card face: only ever built for a revealed card or for its owner's eyes."""
-
-    id: str
-    owner: int
-    owner_name: str
-    actions: list[str]
-    title: str
-    team: list[TeamView]
-    narrator: str | None
-    narrator_color: str | None
-    hit: dict[str, str]
-    damage: str
-    damage_color: str
-
-
-class PhaseCardView(V):
-    id: str
-    title: str
-    top: str
-    bottom: str
-    effect_category: str
-    effect_text: str
-    cause: str
-    color: str
-
-
-class SlotView(V):
-    phase: int
-    state: str  # empty, face down, revealed
-    card: CardView | None = None
-    action: str | None = None
-
-
-class ForceView(V):
-    id: str
-    seat: int
-    side: str
-    hand: int
-    deck: int
-    discard: int
-    fight_cards: int
-    slots: list[SlotView]
-    entry_area: str | None
-
-
-class SeatView(V):
-    index: int
-    name: str
-    side: str
-    vp: int
-    order_done: bool
-    order_title: str | None  # only once completed and announced
-
-
-class VpView(V):
-    side: str
-    seat: int | None
-    amount: int
-    reason: str
-
-
-class ActiveView(V):
-    force: str
-    card: CardView
-    action: str
-    parts: dict[str, str]
-
-
-class FightView(V):
-    members: list[int]
-    order: list[str]
-    to_play: str | None
-
-
-class VehicleView(V):
-    """A vehicle or gun and its panel as everyone at the table sees it (Hell on Wheels: the
-    panels lie open). Static panel data is View.vehicle_defs[vehicle]."""
-
-    plate: int
-    vehicle: str  # VehicleDef id
-    name: str
-    kind: str
-    side: str
-    force: str
-    controller: str
-    status: str  # waiting, board, destroyed, abandoned, exited
-    tile: str | None
-    facing: str
-    turret: str | None
-    crew: dict[str, int]  # crew position -> dog tag
-    aboard: dict[int, str]  # everyone aboard -> where on the panel (position, machinery, cabin, deck)
-    dismounted: list[int]  # crewmen standing beside it
-    unbuttoned: list[str]
-    damage: dict[str, list[str]]  # location -> wreck / fire / critical markers
-    cook_off: list[str]
-    ready: dict[str, int]
-    in_hand: list[str]
-    in_breach: list[str]
-    pins: int
-    move_plus: int
-    hull_down: bool
-    spotted: bool
-    spotted_by: list[int]
-    shots: int
-    kills: int
-    looks: int = 0  # LOOK cards this turn, toward radio contact
-
-
-class HiddenMarker(V):
-    """Hidden deployment: `count` hidden soldiers of `side` somewhere in `tile`."""
-
-    tile: str
-    side: str
-    count: int
-
-
-# ---------------------------------------------------------------- the vehicle book's battlefield (issue 9)
-# Public: markers and tokens face down. Private (Mine): letters, faces, plans and mine kinds.
-
-
-class ArtilleryMarkerView(V):
-    """An artillery marker on the map as the table sees it: cross-hairs only. Its letter, its
-    type and whether it is On Target or Fake stay with its owner until the reveal."""
-
-    id: int  # a public number for the marker (not its letter)
-    side: str
-    tile: str
-
-
-class ArtilleryCallView(V):
-    """One of a player's own artillery calls (private): the letter pair, its face and the track."""
-
-    letter: str
-    kind: str  # ordnance chart id
-    tile: str
-    rows_left: int  # Sight rows still to climb before On Target
-    fake: bool
-    caller: int | None = None  # the radio operator (dog tag) or vehicle (plate)
-    marker: int | None = None  # the public number of its marker on the map (engine/artillery.py)
-
-
-class BarrageView(V):
-    """A heavy artillery or rocket barrage a player planned (private until its turn)."""
-
-    kind: str
-    turn: int
-    tile: str
-
-
-class MinefieldView(V):
-    """Mine tokens face down in a tile, as everyone sees them."""
-
-    tile: str
-    side: str
-    tokens: int
-    kind: str | None = None  # at, gp, mixed, booby, fake: only once it has gone off (engine/mines.py)
-
-
-class MyMinefieldView(V):
-    """One of his side's minefields with its tokens face up (private to that side's players)."""
-
-    tile: str
-    tokens: list[str]
-    kind: str  # at, gp, mixed, booby, fake
-
-
-class RoadblockView(V):
-    tile: str
-    kind: str
-    name: str = ""
-    defender: int | None = None  # the soldier in its fighting position
-
-
-class CloseCombatView(V):
-    """A close combat against a vehicle compartment still being fought (or due at the phase end)."""
-
-    plate: int
-    part: str  # hull, turret, cabin
-    attackers: list[int]
-    crew: list[int]
-    step: str = "due"  # due, shoot, initiative, fight
-
-
-class DroppedView(V):
-    """An equipment card lying where its carrier fell, searchable this turn (engine/recovery.py)."""
-
-    item: str
-    name: str
-    tile: str
-
-
-class MyForce(V):
-    """One of a seat's decks: his squad or one of his vehicles."""
-
-    id: str
-    kind: str
-    plate: int | None
-    hand: list[CardView]
-    placed: list[CardView | None]
-    planned: bool
-
-
-class Mine(V):
-    """One seat's private view."""
-
-    seat: int
-    hand: list[CardView]
-    placed: list[CardView | None]
-    held: dict[int, list[CardView]]
-    fight_cards: list[CardView]
-    order: dict | None
-    soldier_vp: dict[int, int]
-    deck_top: int = Field(description="cards left in the deck")
-    forces: list[MyForce] = Field(default_factory=list, description="hand and placed cards per deck")
-    own_hidden: list[SoldierView] = Field(default_factory=list,
-                                          description="his side's men the other side sees only as hidden markers")
-    artillery: list[ArtilleryCallView] = Field(default_factory=list, description="his artillery calls under way")
-    barrages: list[BarrageView] = Field(default_factory=list, description="his planned barrages not yet fired")
-    minefields: list[MyMinefieldView] = Field(default_factory=list, description="his side's mines, face up")
-    radio: dict[str, int] = Field(default_factory=dict, description="caller (dog tag or plate) -> LOOK phases "
-                                                                  "toward radio contact this turn")
-    ordnance: list[str] = Field(default_factory=list, description="artillery bought and not yet called")
-
-
-class View(V):
-    scenario: str
-    scenario_name: str
-    turn: int
-    turns: int
-    phase: int
-    step: str
-    story_left: int
-    phase_cards: list[PhaseCardView]
-    board: dict  # width, height, rows of tile ids
-    tiles: dict[str, TileDef]  # the map's tiles (static and public): modifiers, features, areas
-    map_key: str  # changes only when the map does: a cache key for pictures
-    entry_areas: dict[str, AreaDef]
-    entry_sides: dict[str, list[str]]  # entry area -> the sides that may come on there
-    exit_areas: dict[str, AreaDef]
-    deploy: dict[str, list[str]]  # side -> deployment tiles
-    seats: list[SeatView]
-    forces: list[ForceView]
-    soldiers: list[SoldierView]
-    hidden: list[HiddenMarker] = Field(default_factory=list)  # hidden deployment: unspotted men, per tile
-    vehicles: list[VehicleView] = Field(default_factory=list)
-    vehicle_defs: dict[str, VehicleDef] = Field(default_factory=dict)  # panels (static and public)
-    vp: dict[str, int]
-    vp_log: list[VpView]
-    fires: list[str]
-    mines: list[str] = Field(default_factory=list)  # known minefields (engine/mines.py): public, general purpose
-    artillery: list[ArtilleryMarkerView] = Field(default_factory=list)  # artillery markers, face down
-    minefields: list[MinefieldView] = Field(default_factory=list)  # mine tokens, face down
-    roadblocks: list[RoadblockView] = Field(default_factory=list)
-    close_combats: list[CloseCombatView] = Field(default_factory=list)
-    dropped: list[DroppedView] = Field(default_factory=list)  # abandoned equipment this turn (engine/recovery.py)
-    options: dict[str, bool] = Field(default_factory=dict)  # the scenario's optional rules in force
-    sighted: dict[str, list[int]] = Field(default_factory=dict)  # tile -> Sight markers (0 general, else a plate)
-    smoke: dict[str, int]
-    weather: dict[str, int]
-    landmark_holders: dict[str, int]
-    active: ActiveView | None
-    fight: FightView | None
-    awaiting: list[Await]
-    trail: list[TrailMark]  # moves, shots and blasts of the phase under way
-    last_trail: list[TrailMark]  # ... of the phase finished last (draw these after a phase)
-    last_trail_phase: tuple[int, int] | None  # (turn, phase) of last_trail
-    panels: list[int] = Field(default_factory=list)  # plates that acted or were hit in the phase under way
-    last_panels: list[int] = Field(default_factory=list)  # ... in last_trail's phase: send their panels
-    result: dict | None
-    mine: Mine | None = None
+from engine.advanced import hidden_deployment as hd
+from engine.battlefield import (
+    artillery as artillery_rules,  # artillery markers and calls (engine/battlefield/artillery.py)
+)
+from engine.battlefield import mines  # minefields (engine/battlefield/mines.py)
+from engine.battlefield.close_combat import views
+from engine.core.crew import is_open
+from engine.core.state import GameState, TrailMark
+from engine.core.views import (
+    ActiveView,
+    Await,
+    CardView,
+    CloseCombatView,
+    DroppedView,
+    FightView,
+    ForceView,
+    HiddenMarker,
+    Mine,
+    MinefieldView,
+    MyForce,
+    MyMinefieldView,
+    PhaseCardView,
+    RatingsView,
+    RoadblockView,
+    SeatView,
+    SlotView,
+    SoldierView,
+    TeamView,
+    VehicleView,
+    View,
+    VpView,
+)
+from engine.infantry.contact import in_contact
+from engine.legal import awaiting
+from engine.turn import fight as fights
+from engine.vehicles.roadblocks import view_rows
 
 
 def card_view(st: GameState, cid: str) -> CardView:
@@ -462,15 +160,15 @@ def view(st: GameState, viewer: int | None = None) -> View:
         hidden=[HiddenMarker(tile=t, side=side, count=k) for t, side, k in hd.markers(st, secret)],
         vehicles=[_public_vehicle(st, p, secret) for p in sorted(st.vehicles)],
         vehicle_defs=dict(st.setup.vehicles),
-        roadblocks=_roadblocks(st, secret),  # roadblocks, barricades, wrecks on roads (engine/roadblocks.py)
+        roadblocks=_roadblocks(st, secret),  # roadblocks, barricades, wrecks on roads (engine/vehicles/roadblocks.py)
         options={k: v for k, v in st.setup.scenario.options.model_dump().items()  # the optional rules, on or
                  if isinstance(v, bool)},  # off (issue 9; numbers such as other_ammo_vp left out)
-        close_combats=_close_combats(st, secret),  # close combat against vehicles (engine/close_combat.py)
+        close_combats=_close_combats(st, secret),  # close combat against vehicles (engine/battlefield/close_combat.py)
         vp={side: st.side_vp(side) for side in sides},
         vp_log=[VpView(side=e.side, seat=e.seat, amount=e.amount, reason=words.scrub(e.reason) if words else e.reason)
                 for e in st.vp],
-        mines=list(st.mines),  # known minefields (engine/mines.py)
-        minefields=[MinefieldView(tile=t, side=side, tokens=n, kind=k)  # mines bought, face down (engine/mines.py)
+        mines=list(st.mines),  # known minefields (engine/battlefield/mines.py)
+        minefields=[MinefieldView(tile=t, side=side, tokens=n, kind=k)  # mines bought, face down (engine/battlefield/mines.py)
                     for t, side, n, k in mines.public_fields(st)] if st.minefields else [],
         dropped=[DroppedView(item=d.item, name=st.setup.equipment[d.item].name, tile=d.tile)  # issue 9
                  for d in st.dropped if d.turn == st.turn],
@@ -489,10 +187,9 @@ def view(st: GameState, viewer: int | None = None) -> View:
 
 
 def _close_combats(st: GameState, secret: set[int]) -> list[CloseCombatView]:
-    """Close combats against vehicles under way or due (engine/close_combat.py); hidden men left out."""
+    """Close combats against vehicles under way or due (engine/battlefield/close_combat.py); hidden men left out."""
     if not st.vehicles:
         return []
-    from engine.close_combat import views
     return [CloseCombatView(**{**d, "attackers": [m for m in d["attackers"] if m not in secret]}) for d in views(st)]
 
 
@@ -500,7 +197,6 @@ def _roadblocks(st: GameState, secret: set[int]) -> list[RoadblockView]:
     """Roadblocks in play and the man in each fighting position (a hidden man is left out)."""
     if not st.setup.scenario.roadblocks and not st.vehicles:
         return []
-    from engine.roadblocks import view_rows
     return [RoadblockView(**{**d, "defender": None if d["defender"] in secret else d["defender"]})
             for d in view_rows(st)]
 
@@ -553,7 +249,7 @@ def private_view(st: GameState, seat: int) -> Mine:
             for f in forces]
     side = st.seats[seat].side
     own_hidden = [_soldier_view(st, n) for n in sorted(hd.hidden(st)) if st.soldiers[n].side == side]
-    mined = [MyMinefieldView(tile=t, tokens=tokens, kind=k or "none")  # his side's mines, face up (engine/mines.py)
+    mined = [MyMinefieldView(tile=t, tokens=tokens, kind=k or "none")  # his side's mines, face up (engine/battlefield/mines.py)
              for t, tokens, k in mines.side_fields(st, side)] if st.minefields else []
     return Mine(seat=seat, hand=hand, placed=placed, held=held, fight_cards=pool, order=order, soldier_vp=vps,
                 deck_top=sum(len(f.deck) for f in forces), forces=mine, own_hidden=own_hidden,

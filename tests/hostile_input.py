@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import random
 
-from engine import commands as C
-from engine.state import GameState
+from engine.core import commands as C
+from engine.core.state import GameState
 
 UNICODE_DIGITS = ["²", "١٢", "１２", "𝟙𝟘𝟙", "٣", "߁", "½", "⑫", "೧೦೧", "Ⅻ"]
 HUGE_NUMBERS = ["9" * 5000, "9" * 30, "18446744073709551616", "9223372036854775808", "-1", "-0", "+5",

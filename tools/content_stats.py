@@ -15,8 +15,16 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.content import Catalog, Rank, ScenarioDef, SideDef, TileDef, layout_slots, load_catalog
-from engine.setup import force_cost
+from engine.core.content import (
+    Catalog,
+    Rank,
+    ScenarioDef,
+    SideDef,
+    TileDef,
+    layout_slots,
+    load_catalog,
+)
+from engine.turn.setup import force_cost
 
 ACTIONS = ("look", "hide", "move", "shoot")
 BANDS = ("long", "short", "close", "blast")

@@ -15,7 +15,7 @@ and bot/render (the picture's words), so every front end says the same thing.
 """
 from __future__ import annotations
 
-from engine.view import ArtilleryCallView, Mine, View
+from engine.core.views import ArtilleryCallView, Mine, View
 
 MINE_KINDS = {"at": "anti-tank", "gp": "general purpose", "mixed": "mixed", "booby": "booby trap",
               "fake": "fake"}
@@ -133,8 +133,8 @@ def describe(st, cmd) -> str | None:
     """A battlefield command in the game's words, for its own player only (his buttons, his
     console options, his "Done:" reply): "Pvt. Avery (1) calls 81 mm mortar on 12A (a fake)".
     None for any other command."""
-    from engine import commands as C
     from bot.app import vehicle_words as W
+    from engine.core import commands as C
 
     def who(serial: int) -> str:
         try:

@@ -92,8 +92,8 @@ from engine.campaign.records import (
     route,
 )
 from engine.campaign.roster import STATUS_WORDS, Kind
-from engine.commands import NUMBER
-from engine.content import VehicleEntry
+from engine.core.commands import NUMBER
+from engine.core.content import VehicleEntry
 
 log = logging.getLogger(__name__)
 

@@ -14,10 +14,16 @@ from collections import OrderedDict
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import GameState, RuleError
-from engine.commands import MAX_LINE, MAX_WORD, MAX_WORDS, number, shown, text_problem
-from engine.content import ForceEntry, Nationality, Rank, VehicleEntry
-from engine.state import GameSetup
-
+from engine.core.commands import (
+    MAX_LINE,
+    MAX_WORD,
+    MAX_WORDS,
+    number,
+    shown,
+    text_problem,
+)
+from engine.core.content import ForceEntry, Nationality, Rank, VehicleEntry
+from engine.core.state import GameSetup
 
 
 class LobbySeat(BaseModel):
@@ -127,7 +133,7 @@ FORCE_SYNTAX = ("soldiers by dog tag, e.g. `101 104:sgt 108:g3` "
 
 def parse_force(text: str) -> list[ForceEntry]:
     """`"101 104:sgt 108:g3:m1"` -> ForceEntry list; RuleError says what could not be read.
-    The command edge's caps hold here too (engine.commands): one line of valid text, dog tags
+    The command edge's caps hold here too (engine.core.commands): one line of valid text, dog tags
     in the ASCII digits 0-9."""
     if len(text) > MAX_LINE:
         raise RuleError(f"a force is at most {MAX_LINE} characters; this one has {len(text)}.")

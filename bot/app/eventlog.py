@@ -28,7 +28,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from engine import Catalog, Command, Event, GameState, SeatSpec, apply, new_game
-from engine.commands import Cmd
+from engine.core.commands import Cmd
 
 COMMAND = TypeAdapter(Command)
 

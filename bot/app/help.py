@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 from bot.app import eventlog
 from bot.app.errors import NoGame, Refused
 from bot.app.replies import Caller, Replies, Where
-from engine.content import default_root
-from engine.errors import ContentError
+from engine import ContentError
+from engine.core.content import default_root
 from engine.view import CardView, card_view, private_view, view
 
 if TYPE_CHECKING:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import hashlib
 
-from engine import Await, GameState, awaiting, legal_commands
-from engine import commands as C
-from engine.legal import plan_options
-from engine.view import CardView, Mine, private_view
-
 from bot.app import battlefield_words, vehicle_words
 from bot.app.replies import Choice
+from engine import Await, GameState, awaiting, legal_commands
+from engine.core import commands as C
+from engine.core.views import CardView, Mine
+from engine.legal import plan_options
+from engine.view import private_view
 
 # the /vehicle subcommands, as a prompt names them (the console writes the script verbs instead)
 VEHICLE_ACTIONS = ("move|turn|turret|fire|load|acquire|unbutton|button|hulldown|cover|moveplus|unpin|"
@@ -302,7 +302,7 @@ def _battlefield(st: GameState, seat: int) -> bool:
 def window_text(st: GameState, seat: int, kind: str) -> str:
     """The private lines of a react or preempt window or a preempt's follow-up: the live cards
     the player may play (his own hand, told only to him) and how to answer."""
-    from engine import preempt, react
+    from engine.advanced import preempt, react
     forces = [f.id for f in st.force_of_seat(seat)]
     skip = ("`/act skip` lets it go by (the default when time runs out); "
             "`/game always-pass on` stops these questions.")

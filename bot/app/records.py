@@ -17,8 +17,8 @@ from bot.app import eventlog
 from bot.app.errors import Refused
 from bot.app.replies import Attachment, Caller, ImageRequest, Replies, Where
 from bot.store import GameStatus, SnapshotInfo
+from engine import SeatSpec
 from engine.record import Record, parse_command_json
-from engine.setup import SeatSpec
 
 if TYPE_CHECKING:
     from bot.app.service import GameService

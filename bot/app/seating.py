@@ -26,7 +26,7 @@ from bot.app.replies import Caller, Private, Replies, Where
 from bot.app.tokens import who
 from bot.store import GameStatus, Seat, SeatDecision, VersionConflict
 from engine import GameState, RuleError, apply
-from engine.commands import SeatName
+from engine.core.commands import SeatName
 
 if TYPE_CHECKING:
     from bot.app.service import GameService, _Loaded

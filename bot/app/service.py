@@ -19,37 +19,42 @@ import logging
 import random
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
-from engine import (
-    Catalog,
-    GameState,
-    RuleError,
-    SeatSpec,
-    View,
-    apply,
-    awaiting,
-    legal_commands,
-    new_game,
-    view,
-)
-from engine.commands import Cmd, Plan, SeatName, text_problem
-from engine.hidden_deployment import public_text  # waiting lines are public: no hidden man's name or card
-from engine.legal import Await, answerable, default_for
-from engine.script import parse_line
-from engine.setup import budget, check_force
-from engine.undo import undoable
-
 from bot.app import battlefield_words, eventlog, prompts, suggest, vehicle_words
 from bot.app.clocks import Clocks
-from bot.app.deadlines import DEFAULT_HOURS, OPEN, DeadlineKey, Hours, expiry_of, plan, unchanged, window_hours
-from bot.app.documents import Lobby, LobbyDoc, LobbySeat, StateCodec, force_text, parse_force
+from bot.app.deadlines import (
+    DEFAULT_HOURS,
+    OPEN,
+    DeadlineKey,
+    Hours,
+    expiry_of,
+    plan,
+    unchanged,
+    window_hours,
+)
+from bot.app.documents import (
+    Lobby,
+    LobbyDoc,
+    LobbySeat,
+    StateCodec,
+    force_text,
+    parse_force,
+)
 from bot.app.errors import AlreadyDone, NoGame, NotYours, OutOfDate, Refused
 from bot.app.help import Learning
 from bot.app.records import Records
-from bot.app.replies import Caller, ImageRequest, Private, Prompt, Replies, Waiting, Where
+from bot.app.replies import (
+    Caller,
+    ImageRequest,
+    Private,
+    Prompt,
+    Replies,
+    Waiting,
+    Where,
+)
 from bot.app.seating import Seating
 from bot.app.seen import Looking
 from bot.app.stats import Statistics, results_of
@@ -69,8 +74,30 @@ from bot.store import (
     SeenMark,
     SnapshotNotFound,
     StoredGame,
+    StoreUnavailable,
     VersionConflict,
 )
+from engine import (
+    Catalog,
+    GameState,
+    RuleError,
+    SeatSpec,
+    View,
+    apply,
+    awaiting,
+    legal_commands,
+    new_game,
+    view,
+)
+from engine.advanced.hidden_deployment import (
+    public_text,  # waiting lines are public: no hidden man's name or card
+)
+from engine.core.commands import Cmd, Plan, SeatName, text_problem
+from engine.core.views import Await
+from engine.legal import answerable, default_for
+from engine.script import parse_line
+from engine.turn.setup import budget, check_force
+from engine.undo import undoable
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +107,11 @@ BACKOFF_S = 0.2  # the longest wait between two of those tries
 MAX_SEATS = 4
 LEASE = timedelta(minutes=5)  # a claimed deadline is left to its claimer this long (then retried)
 REPEAT = timedelta(seconds=5)  # the same typed command sent twice within this is one command
+# After a restart, prompts go out at this rate, all processes on the database together: Discord
+# allows a bot 50 requests a second, and each game re-prompted also posts its waiting line.
+RESUME_RATE = 20.0
+RESUME_BATCH = 20  # games claimed at a time: a process that dies leaves at most these unasked
+TICK_GAMES = 16  # games whose due deadlines one tick carries out at once (each game's in order)
 
 
 def _utc_now() -> datetime:
@@ -1194,21 +1226,47 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         """Deadlines due by `now`: a public reminder at half time; at expiry the engine's
         default for that decision is carried out (docs/app.md lists them). Each deadline is
         claimed in the database first, so with several processes on one file each reminder
-        and each default happens once; a claim whose process died is taken again after LEASE."""
+        and each default happens once; a claim whose process died is taken again after LEASE.
+        Games are carried out side by side (TICK_GAMES at a time), each game's deadlines in
+        order; one that fails is logged and left claimed, to be tried again after LEASE, and
+        the other games' Replies still come back."""
         now = now or self.clock()
-        out: list[Replies] = []
+        by_game: dict[int, list[Deadline]] = {}
         for d in await self.store.claim_deadlines(now, LEASE):
-            key = DeadlineKey.parse(d.key)
-            r = None
-            if key is not None:
-                try:
-                    r = await (self._remind(d, key) if key.stage == "remind" else self._expire(d, key))
-                except Refused as exc:
-                    log.info("game %d: deadline %s skipped (%s)", d.game_id, d.key, type(exc).__name__)
-            await self.store.mark_reminded(d.game_id, d.key, d.user_id)
-            if r is not None:
-                out.append(r)
-        return out
+            by_game.setdefault(d.game_id, []).append(d)
+        gate = asyncio.Semaphore(TICK_GAMES)
+
+        async def game(rows: list[Deadline]) -> list[Replies]:
+            async with gate:
+                out = []
+                for d in rows:
+                    try:
+                        r = await self._carry_out(d)
+                    except StoreUnavailable as exc:  # the store has logged why
+                        log.warning("game %d: deadline %s not carried out (%s); tried again in %s",
+                                    d.game_id, d.key, exc.reason, LEASE)
+                        break
+                    except Exception:  # noqa: BLE001 (logged; the claim runs out and another try comes)
+                        log.exception("game %d: deadline %s failed; tried again in %s", d.game_id, d.key, LEASE)
+                        break
+                    if r is not None:
+                        out.append(r)
+                return out
+
+        done = await asyncio.gather(*(game(rows) for rows in by_game.values()))
+        return [r for replies in done for r in replies]
+
+    async def _carry_out(self, d: Deadline) -> Replies | None:
+        """One claimed deadline: its reminder or its default, then marked done."""
+        key = DeadlineKey.parse(d.key)
+        r = None
+        if key is not None:
+            try:
+                r = await (self._remind(d, key) if key.stage == "remind" else self._expire(d, key))
+            except Refused as exc:
+                log.info("game %d: deadline %s skipped (%s)", d.game_id, d.key, type(exc).__name__)
+        await self.store.mark_reminded(d.game_id, d.key, d.user_id)
+        return r
 
     @staticmethod
     def _deadline_for(loaded: _Loaded, key: DeadlineKey, user: int) -> Await | None:
@@ -1274,36 +1332,54 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         log.warning("game %d: the default for %s lost %d times running to other writers", gid, key, PLAY_RETRIES)
         return None
 
-    async def resume(self) -> list[Replies]:
-        """After a restart: every active game's awaited players, asked again (once: the prompts
-        sent are recorded, so the next change does not ask them a second time)."""
-        out = []
-        for summary in await self.store.unfinished_games():
-            if summary.status != GameStatus.ACTIVE:
-                continue
-            try:
-                loaded = await self._load(summary.id)
-            except Refused:
-                continue
-            if loaded.state is None:
-                continue
-            version = loaded.game.version
-            waiting, asks = self._asks(summary.id, version, loaded.state, loaded.users(), loaded.deadlines,
-                                       loaded.decisions, everyone=True)
-            await self._record_asked(loaded, asks)
-            out.append(Replies(game_id=summary.id, version=version,
-                               channel_id=summary.thread_id or summary.channel_id,
-                               waiting=waiting, prompts=asks))
-        return out
+    async def resume(self, *, rate: float = RESUME_RATE) -> AsyncIterator[Replies]:
+        """After a restart: every active game's awaited players, asked again — once per version
+        of the game, whatever the number of processes starting: each game is claimed in the
+        database at the version this process found it at (`store.claim_resumes`), so a game
+        another process asks, or one that moved on since (its mover asked), is left alone. The
+        prompts go out at `rate` a second, every process on the database together
+        (`store.pace`); each game's Replies comes when its turn has come, so the front end
+        delivers as they come and answers commands meanwhile. The prompts sent are recorded,
+        so the next change does not ask again."""
+        found = [(g.id, g.version) for g in await self.store.unfinished_games() if g.status == GameStatus.ACTIVE]
+        for start in range(0, len(found), RESUME_BATCH):
+            batch = dict(found[start:start + RESUME_BATCH])
+            for gid in await self.store.claim_resumes(list(batch.items())):
+                r = await self._resume(gid, batch[gid], rate)
+                if r is not None:
+                    yield r
 
-    async def _record_asked(self, loaded: _Loaded, asks: list[Prompt]) -> None:
+    async def _resume(self, gid: int, version: int, rate: float) -> Replies | None:
+        """One claimed game's awaited players, asked again if it is still at `version`."""
+        try:
+            loaded = await self._load(gid)
+        except Refused:
+            return None
+        if loaded.state is None or loaded.game.version != version:
+            return None
+        waiting, asks = self._asks(gid, version, loaded.state, loaded.users(), loaded.deadlines,
+                                   loaded.decisions, everyone=True)
+        if asks:
+            wait = await self.store.pace("resume", len(asks) / rate)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if not await self._record_asked(loaded, asks):
+                return None  # moved on while waiting its turn: its mover asked
+        return Replies(game_id=gid, version=version, channel_id=loaded.game.thread_id or loaded.game.channel_id,
+                       waiting=waiting, prompts=asks)
+
+    async def _record_asked(self, loaded: _Loaded, asks: list[Prompt]) -> bool:
         """Prompts sent again without a change to the game (a restart, a player asking): their
-        seats now hold them, if the game has not moved on meanwhile."""
+        seats now hold them, if the game has not moved on meanwhile (else False)."""
         news = [replace(loaded.decisions.get(p.seat, SeatDecision(p.seat)), asked=p.decision,
                         asked_version=p.version) for p in asks]
         fresh = [d for d in news if loaded.decisions.get(d.seat) != d]
-        if fresh and await self.store.record_decisions(loaded.id, loaded.game.version, fresh):
-            self._forget(loaded.id)
+        if not fresh:
+            return True
+        if not await self.store.record_decisions(loaded.id, loaded.game.version, fresh):
+            return False
+        self._forget(loaded.id)
+        return True
 
     async def waiting(self, caller: Caller, where: Where) -> list[Waiting]:
         """Whom the game waits for now (public)."""

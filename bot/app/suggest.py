@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine import GameState
-from engine import commands as C
-from engine.view import private_view
-
 from bot.app import vehicle_words as W
+from engine import GameState
+from engine.core import commands as C
+from engine.view import private_view
 
 LIMIT = 25
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from engine import GameState
-from engine import commands as C
+from engine.core import commands as C
 
 _PARENS = re.compile(r"\s*\([^)]*\)")
 

@@ -13,8 +13,8 @@ from dataclasses import asdict, dataclass, field
 
 from engine import apply, load_catalog, new_game
 from engine.agent import RandomAgent
-from engine.content import Catalog
-from engine.setup import SeatSpec
+from engine.core.content import Catalog
+from engine.turn.setup import SeatSpec
 
 MAX_COMMANDS = 20_000  # a game that never ends is a bug
 

@@ -27,7 +27,7 @@ from bot.app.replies import Caller, Where
 from bot.store import StoreError, open_store
 from engine import apply, load_catalog, new_game
 from engine.agent import RandomAgent
-from engine.errors import ContentError
+from engine.core.errors import ContentError
 from engine.record import Record, load_record
 
 CHANNEL = 0  # the terminal's "channel": campaigns opened here live in it

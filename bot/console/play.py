@@ -22,18 +22,17 @@ from pathlib import Path
 
 import yaml
 
-from bot.app import Caller, GameService, Replies, Where
-from bot.app import eventlog, prompts
+from bot.app import Caller, GameService, Replies, Where, eventlog, prompts
 from bot.app.errors import Refused
 from bot.console import text
 from bot.store import StoreError, StoreUnavailable, open_store
 from engine import RuleError, load_catalog, view
-from engine.commands import ADVANCED_GRAMMAR, BATTLEFIELD_GRAMMAR, GRAMMAR, NUMBER
-from engine.errors import ContentError
+from engine.core.commands import ADVANCED_GRAMMAR, BATTLEFIELD_GRAMMAR, GRAMMAR, NUMBER
+from engine.core.errors import ContentError
 from engine.position import load_position
 from engine.record import Record, parse_command_json
 from engine.script import ScriptError, parse_line, run_script
-from engine.setup import SeatSpec
+from engine.turn.setup import SeatSpec
 
 DEFAULT_SCENARIO = "hedgerow-dawn"
 TABLE = 1  # the console's one "channel"
@@ -201,7 +200,7 @@ async def _open(service: GameService, cat, args) -> Table:
         callers = [Caller(s.user_id, s.display_name) for s in sorted(loaded.seats, key=lambda s: s.seat_index)]
         table = Table(service, callers, gid, args)
         print(f"Resuming game #{gid} from {args.db}.")
-        for r in await service.resume():
+        async for r in service.resume():
             table.show(r)
         return table
     scenario = args.scenario or (DEFAULT_SCENARIO if DEFAULT_SCENARIO in cat.scenarios else sorted(cat.scenarios)[0])

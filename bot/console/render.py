@@ -24,10 +24,10 @@ from bot.render.service import (
     render_soldier_png,
 )
 from engine import apply, awaiting, legal_commands, load_catalog, new_game, view
-from engine.content import Catalog
-from engine.errors import ContentError, RuleError
+from engine.core.content import Catalog
+from engine.core.errors import ContentError, RuleError
 from engine.position import dump_position, load_position
-from engine.setup import SeatSpec
+from engine.turn.setup import SeatSpec
 
 # how much an eager player likes each kind of command, against 1 for the rest
 EAGER = {"Shoot": 8, "Toss": 6, "Charge": 6, "Move": 3, "Pass": 0.3, "Done": 0.5}

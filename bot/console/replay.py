@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 from engine import RuleError, load_catalog
-from engine.errors import ContentError
+from engine.core.errors import ContentError
 from engine.record import load_record
 
 

@@ -4,7 +4,7 @@ prompted) his hand per deck and his orders."""
 from __future__ import annotations
 
 from bot.app import battlefield_words
-from engine.view import CardView, VehicleView, View
+from engine.core.views import CardView, VehicleView, View
 
 US_MARKS = "abcdefghijklmnopqrstuvwxyz"
 DE_MARKS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

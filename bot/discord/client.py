@@ -160,7 +160,20 @@ class FieldpostBot(discord.Client):
         if self._resumed:
             return
         self._resumed = True
-        await self._each(self.adapter.service.resume, "the restart's re-prompts")
+        await self._resume()
+
+    async def _resume(self) -> None:
+        """The restart's re-prompts, each game's delivered as soon as the service gives it (it
+        paces them; on_ready runs as a task of its own, so commands are answered meanwhile). A
+        failure is reported and ends them: the games not reached are asked at the next start."""
+        what = "the restart's re-prompts"
+        try:
+            async for replies in self.adapter.service.resume(rate=self.settings.fieldpost_resume_rate):
+                await self.adapter.deliver(replies, what=what)
+        except StoreUnavailable as exc:
+            await self.adapter.errors.unavailable(exc, what=what)
+        except Exception as exc:  # noqa: BLE001 (reported with an id)
+            await self.adapter.errors.unexpected(exc, what=what)
 
     @tasks.loop(seconds=DEADLINE_CHECK_SECONDS)
     async def deadlines(self) -> None:

@@ -4,7 +4,7 @@
 Each callback builds what the player said and hands it to a use-case; an `/act` command is
 the script line of the same action (`/act move soldier:101 to:12A:cover face:e` is
 `move 101 12A:cover face e`), so a script and a slash command say the same thing and reach the
-engine as the same `engine.commands` model. Every command takes an optional `game` (with
+engine as the same `engine.core.commands` model. Every command takes an optional `game` (with
 autocomplete) for a channel with several games or a DM.
 
     tree.add_command(...) for each in commands(adapter)

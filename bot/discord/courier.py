@@ -3,9 +3,12 @@
 - the caller's own answer: ephemeral (the interaction's followup);
 - public lines and pictures: the game's channel (or its thread), mentioning whom the game
   waits for, and never anything else (no @everyone, no roles);
-- private news and prompts: a DM; if DMs are closed, the player's private thread in the game
-  channel (looked up by stored id, then by name, then among archived threads, and only then
-  created: AsyncTI4 #264/#4004), and the player is told once how to open his DMs;
+- private news and prompts: a DM, sent straight to the DM channel whose id the store keeps
+  (setting `dm_channel` of scope `user:<id>`: one request a message, from any process; a
+  stored id Discord no longer knows is replaced by opening the DM again); if DMs are closed, the
+  player's private thread in the game channel (looked up by stored id, then by name, then among
+  archived threads, and only then created: AsyncTI4 #264/#4004), and the player is told once
+  how to open his DMs;
 - a new game's Join buttons: the message is remembered in the store (setting `lobby_message`
   of scope `game:<id>`: [channel id, message id]), and once the game has left its lobby
   (started, abandoned) the buttons are taken off it, whichever process or restart sees it first;
@@ -46,6 +49,7 @@ DM_HINT = ("I could not send you a direct message, so your cards come here, in a
            "icon → Privacy Settings → turn on Direct Messages (or allow DMs from server members).")
 DM_FORBIDDEN = 50007  # Discord: cannot send messages to this user
 LOBBY_MESSAGE = "lobby_message"  # setting of scope game:<id>: [channel id, message id] of its Join buttons
+DM_CHANNEL = "dm_channel"  # setting of scope user:<id>: the id of the bot's DM channel with him
 
 
 def _renderer():
@@ -244,9 +248,7 @@ class Courier:
                 messages.append((part, view if last else None, files if last else []))
         if user_id not in self._dm_closed:
             try:
-                user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-                for text, view, files in messages:
-                    await user.send(text, **self._kw(view, files))
+                await self.send_dm(user_id, messages)
                 return "dm"
             except discord.Forbidden:
                 self._dm_closed.add(user_id)
@@ -270,6 +272,30 @@ class Courier:
             log.warning("game %s: private thread message failed (%s)", game_id, exc.status)
             return None
         return "thread"
+
+    async def send_dm(self, user_id: int, messages: list[tuple[str, Any, list]]) -> None:
+        """Send `messages` by DM: straight to the stored DM channel (one request each); if Discord
+        no longer knows it or refuses it there, the DM is opened again and its id stored."""
+        scope = f"user:{user_id}"
+        stored = await self.store.get_setting(scope, DM_CHANNEL)
+        if stored is not None:
+            channel = self.client.get_partial_messageable(int(stored), type=discord.ChannelType.private)
+            sent = 0
+            try:
+                for text, view, files in messages:
+                    await channel.send(text, **self._kw(view, files))
+                    sent += 1
+                return
+            except discord.HTTPException as exc:
+                # closed DMs stay closed in a new DM; a failure after the first message is no stale id
+                if sent or exc.status not in (403, 404) or exc.code == DM_FORBIDDEN:
+                    raise
+                log.info("a stored DM channel was refused (%s); opening the DM again", exc.status)
+        channel = await self.client.create_dm(discord.Object(id=user_id))
+        if channel.id != stored:
+            await self.store.set_setting(scope, DM_CHANNEL, channel.id)
+        for text, view, files in messages:
+            await channel.send(text, **self._kw(view, files))
 
     @staticmethod
     def _kw(view, files, mentions=NO_MENTIONS) -> dict[str, Any]:

@@ -31,8 +31,8 @@ from bot.render.draw import (
 from bot.render.panel import Panel
 from bot.render.vehicle_figure import badge as vehicle_badge
 from bot.render.vehicle_figure import count_badge, draw_vehicle, footprint_box, shadow
-from engine.board import DIR_VEC, SQUARE
-from engine.content import layout_slots
+from engine.core.board import DIR_VEC, SQUARE
+from engine.core.content import layout_slots
 
 Cell = tuple[int, int]
 LONG_SIDE = 1440  # board pixels on the long side; with margins the picture is about 1,500 px

@@ -18,7 +18,7 @@ from PIL import ImageDraw
 
 from bot.render import style as S
 from bot.render.draw import blend_shape, text, text_width
-from engine.board import DIR_VEC
+from engine.core.board import DIR_VEC
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]

@@ -190,12 +190,26 @@ CREATE TABLE seat_decisions (
 DELETE FROM settings WHERE scope LIKE 'user:%' AND key = 'games';
 """
 
-# Issue 16. The organiser may stop a game's clocks: the game keeps when (paused_at) and each
-# deadline the time it had left (left_us, microseconds), and a deadline with time left kept is
+# Issue 15, several processes. After a restart a game's awaited players are asked again once
+# per version of the game, whatever the number of processes: the first to set
+# `resumed_version` to the game's version asks them. `paces` holds the next free moment
+# (seconds since 1970, by the database's clock) of a pace every process shares, so
+# the restart's prompts go out at one rate in all.
+V4_RESUMED_VERSION_PACES = """
+ALTER TABLE games ADD COLUMN resumed_version INTEGER;
+
+CREATE TABLE paces (
+    name    TEXT PRIMARY KEY,
+    next_at REAL NOT NULL
+) STRICT, WITHOUT ROWID;
+"""
+
+# Issue 16 (after issue 15's migration 4). The organiser may stop a game's clocks: the game
+# keeps when (paused_at) and each deadline the time it had left (left_us, microseconds), and a deadline with time left kept is
 # never claimed. How far each player has read each game's log and when he last looked (seen);
 # who watches a game without a seat (watchers); each seat's part in a finished game, for
 # statistics per server (player_results); a server's campaigns, for their medals.
-V4_PAUSES_SEEN_WATCHERS_RESULTS = """
+V5_PAUSES_SEEN_WATCHERS_RESULTS = """
 ALTER TABLE games ADD COLUMN paused_at TEXT;
 
 ALTER TABLE deadlines ADD COLUMN left_us INTEGER;
@@ -235,7 +249,8 @@ MIGRATIONS: tuple[str, ...] = (
     V1_GAMES_EVENTS_SEATS_SNAPSHOTS,
     V2_CAMPAIGNS,
     V3_SEATS_BY_USER_DEADLINE_CLAIMS_SEAT_DECISIONS,
-    V4_PAUSES_SEEN_WATCHERS_RESULTS,
+    V4_RESUMED_VERSION_PACES,
+    V5_PAUSES_SEEN_WATCHERS_RESULTS,
 )
 
 

@@ -205,10 +205,21 @@ CREATE TABLE seat_decisions (
 DELETE FROM settings WHERE scope LIKE 'user:%' AND key = 'games';
 """
 
-# Issue 16, as SQLite's migration 4: a game's clocks stopped (paused_at, each deadline's time
+# Issue 15, as SQLite's migration 4: the version at which a game's awaited players were last
+# asked again after a restart, and the shared paces (seconds since 1970, by the server's clock).
+V3_RESUMED_VERSION_PACES = """
+ALTER TABLE games ADD COLUMN resumed_version bigint;
+
+CREATE TABLE paces (
+    name    text COLLATE "C" PRIMARY KEY,
+    next_at double precision NOT NULL
+);
+"""
+
+# Issue 16, as SQLite's migration 5: a game's clocks stopped (paused_at, each deadline's time
 # left in microseconds), how far each player has read each log (seen), watchers, each seat's
 # part in a finished game (player_results), a server's campaigns by guild.
-V3_PAUSES_SEEN_WATCHERS_RESULTS = """
+V4_PAUSES_SEEN_WATCHERS_RESULTS = """
 ALTER TABLE games ADD COLUMN paused_at timestamptz;
 
 ALTER TABLE deadlines ADD COLUMN left_us bigint;
@@ -244,8 +255,12 @@ CREATE INDEX player_results_by_guild ON player_results (guild_id, user_id);
 CREATE INDEX campaigns_by_guild ON campaigns (guild_id);
 """
 
-PG_MIGRATIONS: tuple[str, ...] = (V1_SCHEMA, V2_SEATS_BY_USER_DEADLINE_CLAIMS_SEAT_DECISIONS,
-                                  V3_PAUSES_SEEN_WATCHERS_RESULTS)
+PG_MIGRATIONS: tuple[str, ...] = (
+    V1_SCHEMA,
+    V2_SEATS_BY_USER_DEADLINE_CLAIMS_SEAT_DECISIONS,
+    V3_RESUMED_VERSION_PACES,
+    V4_PAUSES_SEEN_WATCHERS_RESULTS,
+)
 
 _SCHEMA_VERSION = """
 CREATE TABLE schema_version (

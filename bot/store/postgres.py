@@ -560,6 +560,36 @@ class PostgresStore:
 
         return await self._transaction(tx)
 
+    async def claim_resumes(self, games: Sequence[tuple[int, int]]) -> list[int]:
+        wanted = [(int(g), int(v)) for g, v in games if findable(g, v)]
+        if not wanted:
+            return []
+
+        async def tx(c: Connection) -> list[int]:
+            # A second claimer of a row waits for the first's lock, then finds it claimed.
+            rows = await c.fetch(
+                "UPDATE games AS g SET resumed_version = g.version"
+                " FROM unnest($1::bigint[], $2::bigint[]) AS asked (id, version)"
+                " WHERE g.id = asked.id AND g.version = asked.version AND g.status = $3"
+                " AND g.resumed_version IS DISTINCT FROM g.version RETURNING g.id",
+                [g for g, _ in wanted], [v for _, v in wanted], GameStatus.ACTIVE.value,
+            )
+            return sorted(row[0] for row in rows)
+
+        return await self._transaction(tx)
+
+    async def pace(self, name: str, seconds: float) -> float:
+        refuse_unkeepable(name=name)
+        # the server's clock: the one clock every process on this database reads alike
+        wait = await self._transaction(lambda c: c.fetchval(
+            "INSERT INTO paces (name, next_at) VALUES ($1, extract(epoch FROM now())::float8 + $2::float8)"
+            " ON CONFLICT (name) DO UPDATE"
+            " SET next_at = greatest(paces.next_at, excluded.next_at - $2::float8) + $2::float8"
+            " RETURNING next_at - $2::float8 - extract(epoch FROM now())::float8",
+            name, float(seconds),
+        ))
+        return max(0.0, wait)
+
     # -- the event log and snapshots -------------------------------------------------------
 
     async def events_since(self, game_id: int, after_seq: int = 0) -> list[Event]:

@@ -335,6 +335,18 @@ class GameStore(Protocol):
         again without a change to the game, as after a restart); whether they were written."""
         ...
 
+    async def claim_resumes(self, games: Sequence[tuple[int, int]]) -> list[int]:
+        """Claim the re-prompt after a restart of each `(game id, version)` whose game is active,
+        still at that version and not yet re-prompted at it; the ids claimed, in one transaction.
+        Of several processes asking for the same game, one gets it."""
+        ...
+
+    async def pace(self, name: str, seconds: float) -> float:
+        """Take the next `seconds` of the pace `name`, which every process on this database shares
+        (its next free moment, by the database's clock, moves on by `seconds`); how many seconds
+        the caller waits until his turn (0 if it has come)."""
+        ...
+
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
         """Remember the Discord thread a game is played in."""
         ...

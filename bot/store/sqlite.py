@@ -51,7 +51,7 @@ from bot.store.database_file import (
     is_unavailable,
     opening_error,
 )
-from bot.store.keepable import INT64, aware, microseconds, refuse_unkeepable, seq_bound
+from bot.store.keepable import INT64, aware, findable, microseconds, refuse_unkeepable, seq_bound
 from bot.store.migrations import MIGRATIONS, migrate
 from bot.store.protocol import (
     UNFINISHED,
@@ -914,6 +914,32 @@ class SqliteStore:
             return True
 
         return await self._write(tx)
+
+    async def claim_resumes(self, games: Sequence[tuple[int, int]]) -> list[int]:
+        wanted = [(int(g), int(v)) for g, v in games if findable(g, v)]
+
+        def tx(db: sqlite3.Connection) -> list[int]:
+            claimed = []
+            for game_id, version in wanted:
+                claimed += [row[0] for row in db.execute(
+                    "UPDATE games SET resumed_version = version WHERE id = ? AND version = ?"
+                    " AND status = ? AND resumed_version IS NOT version RETURNING id",
+                    (game_id, version, GameStatus.ACTIVE.value)).fetchall()]
+            return sorted(claimed)
+
+        return await self._write(tx) if wanted else []
+
+    async def pace(self, name: str, seconds: float) -> float:
+        refuse_unkeepable(name=name)
+        # the database's clock: on one file every process reads the same machine's time
+        now = "((julianday('now') - 2440587.5) * 86400.0)"
+        rows = await self._write(lambda db: db.execute(
+            f"INSERT INTO paces (name, next_at) VALUES (?1, {now} + ?2)"
+            " ON CONFLICT (name) DO UPDATE SET next_at = max(paces.next_at, excluded.next_at - ?2) + ?2"
+            f" RETURNING next_at - ?2 - {now}",
+            (name, float(seconds)),
+        ).fetchall())
+        return max(0.0, rows[0][0])
 
     # -- the event log and snapshots -------------------------------------------------------
 

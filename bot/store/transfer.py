@@ -48,7 +48,7 @@ class Table:
 
 
 _GAME = ("id", "guild_id", "channel_id", "thread_id", "scenario_id", "status", "organiser_id", "state",
-         "version", "created_at", "updated_at", "paused_at")
+         "version", "created_at", "updated_at", "resumed_version", "paused_at")
 _CAMPAIGN = ("id", "guild_id", "channel_id", "definition_id", "name", "status", "organiser_id", "state",
              "version", "created_at", "updated_at")
 _RESULT = ("campaign_id", "number", "key", "step", "scenario_id", "game_id", "status", "body", "before",
@@ -75,6 +75,7 @@ TABLES: tuple[Table, ...] = (
     Table("campaign_results", _RESULT, "campaign_id, number", frozenset({"created_at", "decided_at"})),
     Table("campaign_log", ("campaign_id", "seq", "body", "created_at"), "campaign_id, seq",
           frozenset({"created_at"})),
+    Table("paces", ("name", "next_at"), "name"),
 )
 _BOOKKEEPING = {"schema_version"}  # PostgreSQL's migration count; SQLite keeps it in user_version
 

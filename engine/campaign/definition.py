@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from engine.campaign.roster import Kind, ShortCrews, Training
-from engine.content import (
+from engine.core.content import (
     Catalog,
     Frozen,
     Nationality,
@@ -21,8 +21,8 @@ from engine.content import (
     _validate,
     default_root,
 )
-from engine.errors import ContentError
-from engine.setup import budget
+from engine.core.errors import ContentError
+from engine.turn.setup import budget
 
 STEP_ID = r"^[a-z0-9][a-z0-9-]*$"
 RANK_ORDER = (Rank.PRIVATE, Rank.JUNIOR_NCO, Rank.SENIOR_NCO)

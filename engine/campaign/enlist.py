@@ -13,7 +13,7 @@ from engine.campaign.roster import (
     Status,
     new_entry,
 )
-from engine.content import Catalog, Nationality, Rank
+from engine.core.content import Catalog, Nationality, Rank
 
 MAX_PLAYERS = 4  # a game seats two to four
 

@@ -7,14 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from engine.campaign.definition import RANK_ORDER
-from engine.campaign.roster import CampaignError, Honour, Kind, RosterEntry, Status
-from engine.content import Catalog, Rank, SoldierDef
-
-if TYPE_CHECKING:
-    from engine.campaign.result import SoldierOutcome
+from engine.campaign.roster import (
+    CampaignError,
+    Honour,
+    Kind,
+    RosterEntry,
+    SoldierOutcome,
+    Status,
+)
+from engine.core.content import Catalog, Rank, SoldierDef
 
 LIMIT = {"medal": 3, "badge": 1}  # per rank (core manual, Medals and Badges)
 PROMOTE_AFTER = 2  # scenarios fought at a rank, coming back from the last, before a leader rises

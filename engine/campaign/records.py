@@ -15,7 +15,7 @@ from engine.campaign.roster import (
     RosterEntry,
     Status,
 )
-from engine.content import Catalog
+from engine.core.content import Catalog
 
 
 class V(BaseModel):

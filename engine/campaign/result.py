@@ -24,30 +24,17 @@ from engine.campaign.records import plural
 from engine.campaign.roster import (
     CampaignError,
     CampaignState,
+    Fate,
     Kind,
     Model,
     PendingChoice,
     ResultRecord,
     RosterEntry,
+    SoldierOutcome,
     Status,
 )
-from engine.content import Catalog, Nationality
-from engine.state import GameState
-
-Fate = Literal["fit", "wounded", "killed", "captured"]
-
-
-class SoldierOutcome(Model):
-    serial: int
-    user_id: int  # whose roster he is on
-    fate: Fate
-    kills: int = 0
-    captures: int = 0  # prisoners he took
-    deeds: dict[str, int] = Field(default_factory=dict)
-    vp: int = 0  # VP the game credits to him: his kills, prisoners held at the end, orders carried out
-    knocked_out: int = 0  # enemy vehicles and guns he destroyed
-    vehicle: int | None = None  # the plate of the vehicle he crewed
-
+from engine.core.content import Catalog, Nationality
+from engine.core.state import GameState
 
 VehicleFate = Literal["fit", "destroyed", "abandoned"]
 

@@ -15,9 +15,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.content import Catalog, ForceEntry, Nationality, Rank, VehicleEntry
-from engine.errors import RuleError
-from engine.vehicle_content import Role
+from engine.core.content import Catalog, ForceEntry, Nationality, Rank, VehicleEntry
+from engine.core.errors import RuleError
+from engine.core.vehicle_content import Role
 
 
 class CampaignError(RuleError):
@@ -258,3 +258,19 @@ def mark(st: CampaignState, serial: int, status: str, note: str, date: str) -> t
     e.out_until = None
     e.note(date, f"Marked {STATUS_WORDS[new]} (was {STATUS_WORDS[old]}): {note}.", notable=True)
     return st, f"{e.name} ({e.serial}) is now {STATUS_WORDS[new]}: {note}."
+
+
+# a soldier's part in one scenario's result (engine/campaign/result.py), which the honours judge
+Fate = Literal["fit", "wounded", "killed", "captured"]
+
+
+class SoldierOutcome(Model):
+    serial: int
+    user_id: int  # whose roster he is on
+    fate: Fate
+    kills: int = 0
+    captures: int = 0  # prisoners he took
+    deeds: dict[str, int] = Field(default_factory=dict)
+    vp: int = 0  # VP the game credits to him: his kills, prisoners held at the end, orders carried out
+    knocked_out: int = 0  # enemy vehicles and guns he destroyed
+    vehicle: int | None = None  # the plate of the vehicle he crewed

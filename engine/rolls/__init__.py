@@ -10,7 +10,7 @@ registry, so a new check needs no front-end code:
     >>> result.data["pin_markers"]
     6
 
-Randomness comes only from `engine.rng.Rng`, seeded per roll, so a seed and the same inputs
+Randomness comes only from `engine.core.rng.Rng`, seeded per roll, so a seed and the same inputs
 always give the same answer.
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.rng import Rng
+from engine.core.rng import Rng
 
 __all__ = [
     "Check",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rng import Rng
+from engine.core.rng import Rng
 from engine.rolls import (
     Param,
     RollError,

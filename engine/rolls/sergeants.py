@@ -1,7 +1,7 @@
 """Sergeants Miniatures Game (core manual) checks: sight, shoot bands, take cover, rally, and card
 draws for hit checks, damage and fights.
 
-The arithmetic is the game engine's own (engine.look, engine.shoot, engine.hide, engine.ratings),
+The arithmetic is the game engine's own (engine.infantry.look, engine.infantry.shoot, engine.infantry.hide, engine.core.ratings),
 so a roll and a game can never disagree. Draws come from the real action cards: a named soldier's
 seven cards, or the standard deck of every action card in the catalogue.
 """
@@ -10,13 +10,21 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from engine.content import hit_value, load_catalog
-from engine.hide import cover_value, hides, rally_reach
-from engine.look import sight_range
-from engine.ratings import halve
-from engine.rng import Rng
-from engine.rolls import Param, RollError, RollResult, System, check, register_system, shown
-from engine.shoot import bands_in_range
+from engine.core.content import hit_value, load_catalog
+from engine.core.ratings import halve
+from engine.core.rng import Rng
+from engine.infantry.hide import cover_value, hides, rally_reach
+from engine.infantry.look import sight_range
+from engine.infantry.shoot import bands_in_range
+from engine.rolls import (
+    Param,
+    RollError,
+    RollResult,
+    System,
+    check,
+    register_system,
+    shown,
+)
 
 SMG = register_system(System(key="sergeants", title="Sergeants Miniatures Game", slash="sergeants",
                              help="Sergeants core rules: sight, shooting, cover, rally, card draws"))

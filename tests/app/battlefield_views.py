@@ -3,9 +3,16 @@ every front end: artillery letters, faces, a barrage plan and mine kinds that no
 picture may show. Public fields (markers and tokens face down) are set to match."""
 from __future__ import annotations
 
-from engine.view import (
-    ArtilleryCallView, ArtilleryMarkerView, BarrageView, CloseCombatView, Mine, MinefieldView, MyMinefieldView,
-    RoadblockView, View,
+from engine.core.views import (
+    ArtilleryCallView,
+    ArtilleryMarkerView,
+    BarrageView,
+    CloseCombatView,
+    Mine,
+    MinefieldView,
+    MyMinefieldView,
+    RoadblockView,
+    View,
 )
 
 # what must never reach a public text or picture before its reveal

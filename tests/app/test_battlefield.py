@@ -4,11 +4,12 @@ his side's minefields with their kinds; the public lines show markers and tokens
 never a letter, a face, a plan or a kind."""
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st_
+from hypothesis import given, settings
+from hypothesis import strategies as st_
 
 from bot.app import battlefield_words as B
 from bot.app.prompts import hand_text
-from engine.view import ArtilleryCallView, Mine, MyMinefieldView
+from engine.core.views import ArtilleryCallView, Mine, MyMinefieldView
 from tests.app.battlefield_views import leaks, public_fields, secret_mine
 
 

@@ -101,3 +101,33 @@ async def test_five_hundred_games_in_parallel(service, store):
     for gid, accepted in zip(ids, counts):
         assert (await store.load_game(gid)).version == before[gid] + accepted
         assert await envelopes(store, gid) == accepted
+
+
+async def test_a_process_never_acts_or_reads_on_a_cached_game_another_moved_on(store_url, cat):
+    clock = Clock()
+    async with open_store(store_url) as a_store, open_store(store_url) as b_store:
+        a = GameService(a_store, cat, clock=clock, seed=lambda: 3)
+        b = GameService(b_store, cat, clock=clock)
+        gid = (await open_table(a)).game_id
+        where = Where(game_id=gid)
+        await a.command(ANN, where, (await a.options(ANN, where))[0])  # a keeps the game as it left it
+        moved = await b.command(BO, where, (await b.options(BO, where))[0])  # both placed: the phase begins
+
+        async def next_line(service: GameService):
+            seat = (await service.waiting(ANN, where))[0].seat
+            caller = (ANN, BO)[seat]
+            return caller, (await service.options(caller, where))[0]
+
+        caller, line = await next_line(b)
+        done = await a.command(caller, where, line)  # from a's cache: judged and committed on b's game
+        assert done.version == moved.version + 1
+        assert await envelopes(a_store, gid) == 3
+        assert await a.load_state(gid) == await b.load_state(gid)
+
+        caller, line = await next_line(b)
+        latest = await b.command(caller, where, line)
+        assert (await a.status(ANN, where)).version == latest.version
+        assert (await a.hand(BO, where)).version == latest.version
+        assert (await a.board(ANN, where)).version == latest.version
+        assert await a.waiting(ANN, where) == await b.waiting(ANN, where)
+        assert (await a.hand(BO, where)).ephemeral == (await b.hand(BO, where)).ephemeral

@@ -76,7 +76,7 @@ async def test_a_killed_bot_loses_no_command_and_plays_on(db_path, tmp_path, cat
     assert sum(promised.values()) > KILLS
     async with SqliteStore(db_path) as store:
         service = GameService(store, cat)
-        resumed = await service.resume()
+        resumed = [r async for r in service.resume()]
         assert all(r.prompts for r in resumed), "every unfinished game asks its awaited players again"
         if resumed:
             gid = resumed[0].game_id

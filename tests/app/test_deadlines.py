@@ -1,12 +1,14 @@
-"""Deadlines: a reminder at half time, the engine's default at expiry, and no free extensions."""
+"""Deadlines: a reminder at half time, the engine's default at expiry, and no free extensions; a
+game whose deadline fails holds up no other game."""
 from __future__ import annotations
 
 from datetime import timedelta
 
 import pytest
 
-from bot.app import GameService
+from bot.app import GameService, Where
 from bot.app.deadlines import DeadlineKey, plan, unchanged
+from bot.app.service import LEASE
 from bot.store import Awaited
 from engine import Await
 from tests.app.conftest import ANN, BO, HERE, open_table
@@ -113,3 +115,24 @@ async def test_deadlines_written_before_decision_ids_keep_their_time_and_run_out
     told = [r.public[0] for r in await upgraded.tick()]
     assert told == ["Reminder: half the time for this decision has gone in game #1.",
                     "Time is up for Bo: the game places cards by the simple rule for them."]
+
+
+async def test_one_games_failing_deadline_leaves_the_others_and_comes_back_after_the_lease(
+        service, store, clock, monkeypatch):
+    broken, fine = [(await open_table(service, where=Where(channel_id=c), deadline_hours=10)).game_id
+                    for c in (801, 802)]
+    remind = service._remind
+
+    async def failing(d, key):
+        if d.game_id == broken:
+            raise RuntimeError("a bug in one game")
+        return await remind(d, key)
+
+    monkeypatch.setattr(service, "_remind", failing)
+    told = await service.tick(clock.advance(5))
+    assert sorted({r.game_id for r in told}) == [fine], "the other game's reminders still come"
+    assert [d.reminded for d in await store.deadlines(broken) if d.key.startswith("remind")] == [False, False]
+    monkeypatch.setattr(service, "_remind", remind)
+    assert await service.tick(clock.now) == []  # still claimed by the tick that failed
+    again = await service.tick(clock.now + LEASE)
+    assert {r.game_id for r in again} == {broken} and len(again) == 2

@@ -78,13 +78,13 @@ async def test_a_season_moves_to_postgresql_and_every_game_goes_on_identically(
     assert await everything(postgres_dsn) == before
     assert all(before[t] for t in ("games", "events", "snapshots", "deadlines", "private_channels", "settings",
                                    "campaigns", "campaign_results", "campaign_log"))
-    assert any(reminded for *_, reminded in before["deadlines"])
+    assert any(row[4] for row in before["deadlines"]), "a reminder was carried out (column 4: reminded)"
 
     async with open_store(path, clock=clock) as lite, open_store(postgres_dsn, clock=clock) as pg:
         stores = (lite, pg)
         games = [GameService(s, cat, clock=clock, seed=lambda: 7) for s in stores]
         campaigns = [CampaignService(s, shipped()[0], clock=clock) for s in stores]
-        resumed = [await g.resume() for g in games]  # a restart on either asks the same players the same
+        resumed = [[r async for r in g.resume()] for g in games]  # a restart on either asks the same players the same
         assert [r.game_id for r in resumed[0]] == [ids["running"]] and resumed[0] == resumed[1]
 
         for g in games:  # the running game: the same commands, the same outcome

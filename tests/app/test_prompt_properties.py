@@ -106,7 +106,7 @@ async def step(t: Table) -> bool:
         return True
     if roll < 0.13:  # the bot restarts
         t.service = GameService(t.service.store, t.service.catalog, clock=t.clock)
-        for r in await t.service.resume():
+        async for r in t.service.resume(rate=float("inf")):
             t.told(r, again=True)
         return False
     w = t.rnd.choice(waits)

@@ -1,7 +1,9 @@
 """A restarted bot (a second service on the same database) resumes every game mid-turn, asks the
-awaited players again, and plays on to the end; the log replays to the stored state."""
+awaited players again, and plays on to the end; the log replays to the stored state. Processes
+restarting together ask each player once, and a game is asked again once per version."""
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -28,7 +30,7 @@ async def test_a_second_instance_continues_the_game_mid_turn(store_url, cat):
 
     async with open_store(store_url) as store:
         second = GameService(store, cat, clock=clock)
-        resumed = await second.resume()
+        resumed = [r async for r in second.resume()]
         assert [r.game_id for r in resumed] == [gid]
         assert {p.user_id for p in resumed[0].prompts} == awaited
         assert {w.user_id for w in resumed[0].waiting} == awaited
@@ -40,7 +42,7 @@ async def test_a_second_instance_continues_the_game_mid_turn(store_url, cat):
         logged = eventlog.read(await store.events_since(gid))
         assert eventlog.replay(cat, logged) == await second.load_state(gid)
         assert (await second.load_state(gid)).step == "over"
-        assert await second.resume() == []
+        assert [r async for r in second.resume()] == []
 
 
 async def test_resume_skips_lobbies_and_finished_games(store_url, cat):
@@ -49,4 +51,30 @@ async def test_resume_skips_lobbies_and_finished_games(store_url, cat):
         await service.new_game(ANN, Where(channel_id=1), "yard", side="US")
         gid = (await open_table(service, where=Where(channel_id=2))).game_id
         await service.abandon(ANN, Where(channel_id=2, game_id=gid))
-        assert await service.resume() == []
+        assert [r async for r in service.resume()] == []
+
+
+async def test_two_processes_restarting_together_ask_each_awaited_player_once(store_url, cat):
+    clock = Clock()
+    async with open_store(store_url) as store:
+        first = GameService(store, cat, clock=clock, seed=lambda: 11)
+        games = [(await open_table(first, where=Where(channel_id=700 + n))).game_id for n in range(6)]
+    async with open_store(store_url) as a_store, open_store(store_url) as b_store:
+        a, b = GameService(a_store, cat, clock=clock), GameService(b_store, cat, clock=clock)
+
+        async def resumed(service: GameService) -> list:
+            return [r async for r in service.resume(rate=float("inf"))]
+
+        told = [r for out in await asyncio.gather(resumed(a), resumed(b)) for r in out]
+        asked = sorted((r.game_id, p.user_id) for r in told for p in r.prompts)
+        assert asked == sorted((gid, user) for gid in games for user in (ANN.user_id, BO.user_id))
+
+
+async def test_a_game_is_asked_again_once_per_version(service, store, cat, clock):
+    gid = (await open_table(service)).game_id
+    restarted = GameService(store, cat, clock=clock)
+    assert [r.game_id async for r in restarted.resume()] == [gid]
+    assert [r async for r in GameService(store, cat, clock=clock).resume()] == []  # nothing changed since
+    await restarted.command(ANN, Where(game_id=gid), (await restarted.options(ANN, Where(game_id=gid)))[0])
+    again = [r async for r in GameService(store, cat, clock=clock).resume()]
+    assert [(r.game_id, [p.user_id for p in r.prompts]) for r in again] == [(gid, [BO.user_id])]

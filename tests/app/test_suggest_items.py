@@ -1,8 +1,7 @@
 """`/act toss item:` suggests the equipment the soldier may use now, from the legal `use` lines."""
-from engine import commands as C
-from engine.setup import SeatSpec, new_game
-
 from bot.app import suggest
+from engine.core import commands as C
+from engine.turn.setup import SeatSpec, new_game
 
 
 def test_items_are_those_of_the_legal_use_commands_for_that_soldier(cat):

@@ -6,14 +6,11 @@ from __future__ import annotations
 import pytest
 
 from bot.app import GameService, ImageRequest, Refused, Where
-from engine import load_catalog, new_game
-from engine.setup import SeatSpec
+from engine import new_game
+from engine.turn.setup import SeatSpec
 from tests.app.conftest import ANN, BO, EVE, HERE, open_table
 
 
-@pytest.fixture(scope="module")
-def shipped():
-    return load_catalog()
 
 
 @pytest.fixture

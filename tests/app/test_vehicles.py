@@ -13,7 +13,6 @@ import yaml
 
 from bot.app import GameService, Refused, Where
 from bot.store import GameStatus
-from engine import load_catalog
 from engine.position import load_position
 from tests.app.conftest import ANN, BO, HERE, open_table
 from tests.app.players import play_randomly
@@ -153,9 +152,6 @@ async def test_the_act_prompt_of_a_vehicle_card_points_to_the_vehicle_commands(s
 # ------------------------------------------------------------------ whole games, shipped content
 
 
-@pytest.fixture(scope="module")
-def shipped():
-    return load_catalog()
 
 
 @pytest.mark.parametrize("scenario, seed", [("chapel-gun", 4), ("vautrin-crossroads", 2), ("mill-road-gun", 3)])

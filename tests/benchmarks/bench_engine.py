@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine import apply, load_catalog, new_game  # noqa: E402
 from engine.agent import RandomAgent  # noqa: E402
-from engine.setup import SeatSpec  # noqa: E402
+from engine.turn.setup import SeatSpec  # noqa: E402
 
 
 def pct(xs: list[float], p: float) -> float:

@@ -27,7 +27,7 @@ from bot.render.encode import png_bytes
 from bot.render.panel import LayerCache
 from bot.render.service import RenderService
 from engine import load_catalog, new_game, view
-from engine.setup import SeatSpec
+from engine.turn.setup import SeatSpec
 
 
 def largest(cat) -> str:

@@ -26,10 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine import apply, load_catalog, new_game
 from engine.agent import RandomAgent
-from engine.errors import RuleError
+from engine.core.errors import RuleError
 from engine.legal import awaiting, legal_commands
 from engine.script import parse_line
-from engine.setup import SeatSpec
+from engine.turn.setup import SeatSpec
 from engine.view import view
 from tests.hostile_input import hostile_line, hostile_model
 

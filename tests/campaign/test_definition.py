@@ -9,8 +9,8 @@ import yaml
 
 from engine.campaign import Branch, load_campaigns
 from engine.campaign.records import route
-from engine.errors import ContentError
-from engine.setup import budget
+from engine.core.errors import ContentError
+from engine.turn.setup import budget
 
 REPO = Path(__file__).resolve().parents[2]
 

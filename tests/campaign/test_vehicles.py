@@ -38,8 +38,8 @@ from engine.campaign import (
     service_record,
     set_short_crews,
 )
-from engine.errors import ContentError
-from engine.state import VpEntry
+from engine.core.errors import ContentError
+from engine.core.state import VpEntry
 from tests.campaign.conftest import ANN, BO, DATE, HERE, OLGA, autoplay
 
 IRON = "iron-on-the-mill-road"

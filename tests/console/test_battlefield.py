@@ -13,8 +13,8 @@ import pytest
 from bot.console import text
 from bot.console.play import HotSeat
 from engine import load_catalog, view
-from engine import commands as C
-from engine.commands import BATTLEFIELD_GRAMMAR
+from engine.core import commands as C
+from engine.core.commands import BATTLEFIELD_GRAMMAR
 from engine.position import load_position
 from engine.script import parse_line
 from tests.app.battlefield_views import leaks, with_secrets

@@ -76,7 +76,7 @@ def test_a_broken_position_is_a_clear_error(tmp_path, capsys, fixture_content):
 def _hands_at_start(seed: int) -> dict[int, list[str]]:
     """The hands the yard scenario deals with this seed (the console's game is the same game)."""
     from engine import load_catalog, new_game
-    from engine.setup import SeatSpec
+    from engine.turn.setup import SeatSpec
     st, _ = new_game(load_catalog(FIXTURE), "yard", [SeatSpec(name="Ann", side="US"), SeatSpec(name="Bo", side="DE")],
                      seed)
     return {f.seat: list(f.hand) for f in st.forces.values()}
@@ -112,8 +112,8 @@ def test_hot_seat_runs_on_the_use_cases_secrets_behind_the_pass_pause(tmp_path):
 
 def test_a_scenario_script_goes_through_the_use_cases_and_a_db_game_resumes(tmp_path, capsys, fixture_content):
     from engine import load_catalog, new_game
-    from engine.placement import auto_plan
-    from engine.setup import SeatSpec
+    from engine.turn.placement import auto_plan
+    from engine.turn.setup import SeatSpec
     st, _ = new_game(load_catalog(FIXTURE), "yard", [SeatSpec(name="Ann", side="US"), SeatSpec(name="Bo", side="DE")], 5)
     plans = {f.seat: " ".join(c or "-" for c in auto_plan(st, f.id)) for f in st.forces.values()}
     db = tmp_path / "game.db"
@@ -144,9 +144,9 @@ def test_hot_seat_ends_cleanly_when_input_closes(tmp_path):
 
 def test_replay_rebuilds_the_recorded_game(tmp_path, capsys, fixture_content):
     from engine.record import Record
-    from engine.setup import SeatSpec
+    from engine.turn.setup import SeatSpec
     rec = Record(scenario="yard", seed=5, seats=[SeatSpec(name="Ann", side="US"), SeatSpec(name="Bo", side="DE")])
-    from engine import load_catalog, apply
+    from engine import apply, load_catalog
     from engine.agent import RandomAgent
     cat = load_catalog()
     st, _ = rec.start(cat)

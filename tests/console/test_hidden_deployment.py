@@ -12,7 +12,7 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
 
 
 def night():
-    from engine.content import load_catalog
+    from engine.core.content import load_catalog
     data = {"scenario": "hidden-yard", "seed": 1,
             "players": [{"name": "Ann", "side": "US"}, {"name": "Bo", "side": "DE"}],
             "soldiers": [{"serial": 1, "seat": 0, "at": [1, 1], "facing": "e"},

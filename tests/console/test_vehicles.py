@@ -13,9 +13,9 @@ import yaml
 from bot.cli import main
 from bot.console import text
 from engine import SeatSpec, load_catalog, new_game, view
-from engine.placement import auto_plan
 from engine.position import load_position
 from engine.script import run_script
+from engine.turn.placement import auto_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "rules"

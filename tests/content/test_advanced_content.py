@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.content import Action, Catalog, Do, FireEvent, SmokeEvent, load_catalog
-from engine.setup import SeatSpec, check_force, force_cost, new_game, preset_share
+from engine.core.content import Action, Catalog, Do, FireEvent, SmokeEvent, load_catalog
+from engine.turn.setup import SeatSpec, check_force, force_cost, new_game, preset_share
 
 REPO = Path(__file__).resolve().parents[2]
 SCENARIO = "croix-verte-ridge"

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.content import Catalog, OrderKind, Rank, layout_slots, load_catalog
-from engine.errors import ContentError
+from engine.core.content import Catalog, OrderKind, Rank, layout_slots, load_catalog
+from engine.core.errors import ContentError
 from tools.content_stats import (
     blocked_cells,
     board_cell_tile,

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.content import GEAR, Catalog, Damage, Rank, layout_slots, load_catalog
-from engine.errors import ContentError
-from engine.vehicle_content import BANDS, DAMAGE_COLOURS, Aspect, Compartment, Role
+from engine.core.content import GEAR, Catalog, Damage, Rank, layout_slots, load_catalog
+from engine.core.errors import ContentError
+from engine.core.vehicle_content import BANDS, DAMAGE_COLOURS, Aspect, Compartment, Role
 
 REPO = Path(__file__).resolve().parents[2]
 REQUIRED = {  # the vehicles the issue asks for, by id
@@ -314,9 +314,9 @@ def entry_cost(cat: Catalog, ve) -> int:
 def side_cost(cat: Catalog, sc, side) -> int:
     """The preset's whole price: soldiers and kit, vehicles with crews and rounds, and the
     artillery and minefields it buys (the vehicle book puts them all on the force's VP)."""
-    from engine.artillery import purchase_cost
-    from engine.mines import check_fields
-    from engine.setup import force_cost
+    from engine.battlefield.artillery import purchase_cost
+    from engine.battlefield.mines import check_fields
+    from engine.turn.setup import force_cost
     return (force_cost(cat, sc, side.id, list(side.preset)) + sum(entry_cost(cat, ve) for ve in side.vehicles)
             + purchase_cost(cat, sc, side.ordnance, side.barrages) + check_fields(cat, sc, side.id, list(side.minefields)))
 

@@ -74,7 +74,28 @@ class World:
         self.client.fetch_channel = AsyncMock(side_effect=self._fetch_channel)
         self.client.get_user = MagicMock(side_effect=lambda uid: self.users.get(uid))
         self.client.fetch_user = AsyncMock(side_effect=lambda uid: self.users[uid])
+        # a DM channel's messages land on its user's `send` mock (dms(user) reads them)
+        self.dm_channels: dict[int, MagicMock] = {}
+        self.client.create_dm = AsyncMock(side_effect=self._open_dm)
+        self.client.get_partial_messageable = MagicMock(side_effect=self._partial_messageable)
         self.text_channel(CHANNEL)
+
+    async def _open_dm(self, who) -> MagicMock:
+        cid = who.id + 1_000_000
+        if cid not in self.dm_channels:
+            dm = MagicMock(spec=discord.DMChannel)
+            dm.id, dm.send = cid, self.users[who.id].send
+            self.dm_channels[cid] = dm
+        return self.dm_channels[cid]
+
+    def _partial_messageable(self, cid: int, **kw) -> MagicMock:
+        if cid in self.dm_channels:
+            return self.dm_channels[cid]
+        gone = MagicMock(spec=discord.PartialMessageable)
+        gone.id = cid
+        gone.send = AsyncMock(side_effect=discord.NotFound(MagicMock(status=404, reason="Not Found"),
+                                                           {"code": 10003, "message": "Unknown Channel"}))
+        return gone
 
     async def _fetch_channel(self, cid):
         if cid not in self.channels:
@@ -179,11 +200,10 @@ def adapter(store, cat, world) -> Adapter:
 
 
 @pytest.fixture
-def tree(adapter, store):
+def tree(adapter, store, shipped):
     """The tree as the bot builds it, with /campaign (its definitions need the shipped catalogue)."""
     from bot.app.campaign import CampaignService
-    from engine import load_catalog
-    return build_tree(discord.Client(intents=intents()), adapter, CampaignService(store, load_catalog()))
+    return build_tree(discord.Client(intents=intents()), adapter, CampaignService(store, shipped))
 
 
 def command(tree, path: str):

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from engine.core.views import ArtilleryCallView, Mine
 from engine.script import parse_line
-from engine.view import ArtilleryCallView, Mine
 from tests.discord.conftest import command, said
 from tests.discord.test_vehicles import duel, people, run  # noqa: F401 (fixtures)
 

@@ -11,14 +11,11 @@ from bot.discord.adapter import Adapter
 from bot.discord.client import build_tree, intents
 from bot.discord.courier import Courier
 from bot.render.service import RenderService
-from engine import load_catalog, new_game
-from engine.setup import SeatSpec
+from engine import new_game
+from engine.turn.setup import SeatSpec
 from tests.discord.conftest import CHANNEL, command, said
 
 
-@pytest.fixture(scope="module")
-def shipped():
-    return load_catalog()
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import pytest
 
-from engine.commands import GRAMMAR
+from engine.core.commands import GRAMMAR
 from tests.discord.conftest import command
 
 NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
@@ -122,9 +122,8 @@ def grammar_verbs() -> set[str]:
 
 
 def test_act_and_vehicle_mirror_every_verb_of_the_script_grammar(tree):
-    from engine.commands import ADVANCED_GRAMMAR
     from bot.discord.vehicle_cog import VERBS
-    from engine.commands import VEHICLE_COMMANDS
+    from engine.core.commands import ADVANCED_GRAMMAR, VEHICLE_COMMANDS
     vehicle_verbs = {cls.model_fields["type"].default for cls in VEHICLE_COMMANDS}
     act = {c.name for c in command(tree, "act").commands}
     vehicle = {VERBS.get(c.name, c.name) for c in command(tree, "vehicle").commands}
@@ -154,7 +153,7 @@ def test_dm_only_game_group_is_guild_only(payloads):
 def test_field_mirrors_every_verb_of_the_battlefield_grammar(tree):
     """/field has one subcommand per BATTLEFIELD_GRAMMAR verb (issue 9), and none of /act's or /vehicle's."""
     from bot.discord.field_cog import VERBS
-    from engine.commands import BATTLEFIELD_GRAMMAR, BATTLEFIELD_VERBS
+    from engine.core.commands import BATTLEFIELD_GRAMMAR, BATTLEFIELD_VERBS
     grammar = {row.replace("[via]", "").split()[0] for row in BATTLEFIELD_GRAMMAR.splitlines()}
     field = {VERBS.get(c.name, c.name) for c in command(tree, "field").commands}
     assert field == grammar == set(BATTLEFIELD_VERBS)
@@ -174,7 +173,7 @@ def test_field_commands_take_the_script_lines_options(tree):
         assert all(p.autocomplete or p.choices or p.type.name in ("boolean", "integer")
                    for p in cmd.parameters if p.name not in ("via",)), name
         via = [p for p in cmd.parameters if p.name == "via"]
-        from engine.commands import BATTLEFIELD_ACTION_VERBS
+        from engine.core.commands import BATTLEFIELD_ACTION_VERBS
         assert bool(via) == (name in BATTLEFIELD_ACTION_VERBS), name
 
 

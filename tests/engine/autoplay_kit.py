@@ -18,7 +18,7 @@ def play_batch(cat, scenario: str, players: int, seeds: Iterable[int], *, watch:
     Returns (problems, seen): `seen` counts command types, watched events and "games"."""
     from engine.agent import RandomAgent
     from engine.apply import apply
-    from engine.setup import SeatSpec, new_game
+    from engine.turn.setup import SeatSpec, new_game
     watched = set(watch)
     sides = [s.id.value for s in cat.scenario(scenario).sides]
     where = f"{scenario}{' ' + label if label else ''} players={players}"

@@ -9,7 +9,7 @@ from collections import Counter
 from engine.agent import RandomAgent
 from engine.apply import apply
 from engine.legal import legal_commands
-from engine.setup import SeatSpec, new_game
+from engine.turn.setup import SeatSpec, new_game
 
 GAMES = int(os.environ.get("FIELDPOST_ADVANCED_GAMES", "100"))
 

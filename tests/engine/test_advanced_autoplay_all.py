@@ -73,7 +73,7 @@ def test_five_hundred_games_with_every_advanced_rule_raise_nothing_and_use_the_r
 def test_teammates_sharing_a_preset_each_take_a_team_panel_whole():
     """With the rocket and rifle grenade added, the cost-balanced split once put two men of one
     panel with different players and the game refused to start ("panel used already")."""
-    from engine.setup import SeatSpec, new_game
+    from engine.turn.setup import SeatSpec, new_game
     cat = _catalog(hidden=True)
     seats = [SeatSpec(name=f"P{i + 1}", side=("US", "DE")[i % 2]) for i in range(4)]
     for seed in range(5):

@@ -12,11 +12,17 @@ from __future__ import annotations
 
 import pytest
 
-from engine.content import ActionCardDef, ForceEntry, PanelSlot, TeamEntry, TeamPanelDef
-from engine.errors import RuleError
+from engine.core.content import (
+    ActionCardDef,
+    ForceEntry,
+    PanelSlot,
+    TeamEntry,
+    TeamPanelDef,
+)
+from engine.core.errors import RuleError
 from engine.legal import awaiting, default_command, legal_commands
 from engine.script import ScriptError
-from engine.setup import check_force
+from engine.turn.setup import check_force
 
 
 def kinds(events, kind):
@@ -352,7 +358,7 @@ def test_officer_caps_one_extra_a_phase_command_a_turn_and_matching_actions(posi
     st, _ = play(st, "@Ann\nplan 1-C2 1-C3 1-C4 +1=20-C2 +2=20-C3")  # two phases: Command 2
     assert st.forces["US-1"].planned
     # one extra a phase: a plan maps each phase to one extra card only
-    from engine.commands import parse_command
+    from engine.core.commands import parse_command
     assert parse_command("plan 1-C2 1-C3 1-C4 +1=20-C2 +1=20-C1").extra == {1: "20-C1"}
 
 
@@ -372,7 +378,7 @@ def test_one_officer_per_player(cat):
 
 
 def test_plan_words_round_trip_with_extras():
-    from engine.commands import parse_command
+    from engine.core.commands import parse_command
     cmd = parse_command("plan 1-C2 1-C3 - +1=20-X1:shoot")
     assert cmd.extra == {1: "20-X1"} and cmd.declare == {"20-X1": "shoot"}
     assert parse_command(str(cmd)) == cmd

@@ -9,15 +9,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from engine import artillery
 from engine.agent import RandomAgent
 from engine.apply import apply
-from engine.commands import BarrageCmd, CallCmd, parse_command
-from engine.content import BarragePlan, OrderDef
-from engine.errors import RuleError
+from engine.battlefield import artillery
+from engine.core.commands import BarrageCmd, CallCmd, parse_command
+from engine.core.content import BarragePlan, OrderDef
+from engine.core.errors import RuleError
+from engine.core.views import ArtilleryMarkerView
 from engine.legal import awaiting, default_command, legal_commands
-from engine.setup import SeatSpec, new_game
-from engine.view import ArtilleryMarkerView, private_view, view
+from engine.turn.setup import SeatSpec, new_game
+from engine.view import private_view, view
 
 LOOKS = ["S01", "S02", "S03"]  # LOOK/HIDE, LOOK/MOVE, LOOK/SHOOT
 
@@ -203,7 +204,7 @@ def test_radio_contact_lapses_at_the_turns_end(position):
     st = lane(position)
     st, _ = run(st, PLANS)
     assert st.artillery.looks == {"US-1": 1}
-    from engine.log import Ctx
+    from engine.core.log import Ctx
     ctx = Ctx(st)
     artillery.turn_end(ctx)
     assert st.artillery.looks == {} and st.artillery.called == {}
@@ -326,7 +327,7 @@ def test_a_vehicle_in_the_tile_takes_the_blast_on_its_lowest_armour(position):
     st, _ = run(st, MOTOR_PLANS)
     st.artillery.looks["US-1"] = 1
     st.vehicles[902].spotted = True
-    from engine.log import Ctx
+    from engine.core.log import Ctx
     ctx = Ctx(st)
     artillery.strike(ctx, "44A", 2, force="US-1", seat=0, what="Medium mortars")
     blast = kinds(ctx.events, "vehicle_blast")[0]
@@ -452,7 +453,7 @@ def test_observer_orders_are_met_when_the_artillery_arrives(position):
 
 
 def test_a_walkie_talkie_operator_serves_registered_fire(cat):
-    from engine.orders import _is_radio
+    from engine.infantry.orders import _is_radio
     st, _ = new_game(cat, "artillery-yard", [SeatSpec(name="Ann", side="US"), SeatSpec(name="Bo", side="DE")], seed=3)
     assert _is_radio(st, "walkie-talkie") and _is_radio(st, "field-telephone") and _is_radio(st, "radio")
     assert not _is_radio(st, "binoculars")

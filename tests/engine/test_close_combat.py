@@ -1,6 +1,6 @@
 """Close combat against vehicles (Hell on Wheels, Combat Contact; Close Combat; Prisoners) and the
 optional rules Shooting in Combat Contact, Fight and Buttoned-Up and Trained Snipers
-(engine/close_combat.py; rulings in docs/battlefield.md, "Close combat against vehicles").
+(engine/battlefield/close_combat.py; rulings in docs/battlefield.md, "Close combat against vehicles").
 
 The fixture paratroopers (tests/fixtures/rules/assets/soldiers/paratroopers.yaml) are Doyle (90,
 Thompson), Ames (91) and Master Sergeant Candy (92, Fight 5); the Test Panzer (902) has the
@@ -13,16 +13,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from engine import apply, close_combat, fight
+from engine import apply
 from engine.agent import RandomAgent
-from engine.commands import AssailCmd, parse_command
-from engine.content import ScenarioOptions
-from engine.errors import RuleError
+from engine.battlefield import close_combat
+from engine.core.commands import AssailCmd, parse_command
+from engine.core.content import ScenarioOptions
+from engine.core.errors import RuleError
+from engine.core.log import Ctx
 from engine.legal import legal_commands
-from engine.log import Ctx
 from engine.position import load_position
+from engine.turn import fight
 from engine.view import view
-
 from tests.engine.conftest import two_players
 
 PANZER, SHERMAN = 902, 901
@@ -322,7 +323,7 @@ def test_trained_snipers_halve_the_crew_protection(cat):
 
 
 def test_a_trained_sniper_firing_at_an_exposed_commander_halves_his_protection(cat):
-    from engine.vehicle_shoot import _hits_on_man
+    from engine.vehicles.shoot import _hits_on_man
     pike = {"serial": 40, "seat": 0, "at": [2, 2], "facing": "e", "equipment": ["sniper-scope"]}
     st = assault(cat, men=(), more=[pike], options={"trained_snipers": True})
     stack(st, TANK, "70-C1")  # the one hit left: a Kill
@@ -446,7 +447,7 @@ def test_a_choice_lapses_when_the_man_leaves_the_tile(cat):
 def test_stepping_into_an_enemy_vehicles_tile_spots_both_at_once(cat):
     """Combat Contact: soldiers moving into contact with an enemy vehicle are spotted at once (and
     the vehicle with them), not only when the close combat starts at the phase's end."""
-    from engine.move import Dest, move
+    from engine.infantry.move import Dest, move
     st = assault(cat, men=(), more=[{"serial": DOYLE, "seat": 0, "at": [12, 2], "facing": "e"}],
                  vehicles=[{"plate": PANZER, "seat": 1, "tile": "24A", "facing": "e", "crew": PANZER_CREW}])
     assert not st.soldiers[DOYLE].spotted and not st.vehicles[PANZER].spotted

@@ -3,7 +3,7 @@ decision, new when the decision is new, and never naming a secret."""
 from __future__ import annotations
 
 from engine import awaiting
-from engine import commands as C
+from engine.core import commands as C
 from engine.legal import answerable, note_asked
 
 

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from engine.content import ForceEntry
-from engine.equipment import carried, equip_problem, load_problem, uses_left
-from engine.errors import RuleError
-from engine.setup import check_force
+from engine.core.content import ForceEntry
+from engine.core.errors import RuleError
+from engine.infantry.equipment import carried, equip_problem, load_problem, uses_left
+from engine.turn.setup import check_force
 
 # Fixture men: Brooks (2) is worth 6 VP, Avery (1) 3 VP, Cole (3) 4 VP. Fixture cards
 # (tests/fixtures/rules/assets/equipment/equip_limits.yaml): stick-bomb 4 VP, big-radio 7 VP,
@@ -69,7 +69,7 @@ def test_force_selection_refuses_a_load_over_the_limit_with_a_clear_message(cat)
 
 
 def test_every_preset_force_in_the_game_keeps_to_the_limit():
-    from engine.content import load_catalog
+    from engine.core.content import load_catalog
     real = load_catalog()
     for sc in real.scenarios.values():
         for side in sc.sides:
@@ -80,7 +80,7 @@ def test_every_preset_force_in_the_game_keeps_to_the_limit():
 
 
 def test_the_real_chart_gives_every_card_its_columns_and_a_german_stick_bomb():
-    from engine.content import load_catalog
+    from engine.core.content import load_catalog
     real = load_catalog()
     bomb = real.equipment["stick-bomb"]
     assert (bomb.vp, bomb.kind, bomb.blast, bomb.equip, bomb.search) == (4, "weapon", 1, True, False)
@@ -98,7 +98,7 @@ DORN = {"serial": 4, "seat": 1, "at": [37, 2], "facing": "w"}  # far off in 28A
 def test_a_hand_off_is_one_move_action_for_the_two_men(position, play):
     # Phase 1 is MOVE: Brooks's dog tag hands his field glasses to Avery beside him; the legal
     # commands offer it, and afterwards the dog tag action is spent.
-    from engine.commands import HandOffCmd, parse_command
+    from engine.core.commands import HandOffCmd, parse_command
     from engine.legal import legal_commands
     st = position(soldiers=[AVERY, {**BROOKS, "equipment": ["binoculars", "big-radio"]}, DORN],
                   phase_cards=["S07", "S01", "S04"],
@@ -115,8 +115,8 @@ def test_a_hand_off_is_one_move_action_for_the_two_men(position, play):
 
 
 def test_a_hand_off_must_keep_the_receiver_within_his_limits(position):
-    from engine.equipment import hand_off
-    from engine.log import Ctx
+    from engine.advanced.equipment_use import hand_off
+    from engine.core.log import Ctx
     st = position(soldiers=[{**AVERY, "equipment": ["stick-bomb", "binoculars"]},
                             {**BROOKS, "equipment": ["big-radio", "stick-bomb", "binoculars"]}, DORN])
     ctx = Ctx(st)
@@ -129,8 +129,8 @@ def test_a_hand_off_must_keep_the_receiver_within_his_limits(position):
     hand_off(ctx, 2, "binoculars", 1)  # Avery: 4 + 1 + 1 = 6, just within his limit
     assert carried(st, 1).count("binoculars") == 2 and load_problem(st, 1) is None
 def test_a_hand_off_needs_the_two_men_side_by_side_in_one_square(position):
-    from engine.equipment import hand_off, hand_off_problem
-    from engine.log import Ctx
+    from engine.advanced.equipment_use import hand_off, hand_off_problem
+    from engine.core.log import Ctx
     st = position(soldiers=[AVERY, {**BROOKS, "at": [4, 4], "equipment": ["binoculars"]}, DORN])
     assert "not in base contact" in hand_off_problem(st, 2, "binoculars", 1)  # two cells apart, same square
     st.soldiers[2].at = (5, 2)  # the next cell, but over the line in 22A
@@ -142,8 +142,8 @@ def test_a_hand_off_needs_the_two_men_side_by_side_in_one_square(position):
 
 
 def test_a_half_spent_card_is_handed_on_with_the_uses_left_on_it(position):
-    from engine.equipment import hand_off
-    from engine.log import Ctx
+    from engine.advanced.equipment_use import hand_off
+    from engine.core.log import Ctx
     st = position(soldiers=[AVERY, {**BROOKS, "equipment": ["rifle-grenade", "rifle-grenade!used"]}, DORN])
     hand_off(Ctx(st), 2, "rifle-grenade", 1)
     assert uses_left(st, 1, "rifle-grenade") == 2 and uses_left(st, 2, "rifle-grenade") == 0
@@ -156,8 +156,8 @@ def test_a_half_spent_card_is_handed_on_with_the_uses_left_on_it(position):
 @given(copies=hs.integers(1, 3), spent=hs.integers(0, 8))
 def test_a_hand_off_neither_makes_nor_loses_a_use(position, copies, spent):
     # Brooks holds some rifle grenade launchers (3 bombs each) with some bombs already fired.
-    from engine.equipment import hand_off
-    from engine.log import Ctx
+    from engine.advanced.equipment_use import hand_off
+    from engine.core.log import Ctx
     spent = min(spent, copies * 3 - 1)
     st = position(soldiers=[AVERY, {**BROOKS, "equipment": ["rifle-grenade"] * copies + ["rifle-grenade!used"] * spent},
                             DORN])

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.content import ForceEntry
-from engine.equipment import (captured_vp, carried, dig_bonus, dig_in, fire_weapon, throw_smoke, uses_left)
-from engine.errors import RuleError
-from engine.hide import cover_report
-from engine.log import Ctx
-from engine.setup import check_force, force_cost
+from engine.advanced.equipment_use import captured_vp, fire_weapon, throw_smoke
+from engine.core.content import ForceEntry
+from engine.core.errors import RuleError
+from engine.core.log import Ctx
+from engine.infantry.equipment import carried, dig_bonus, dig_in, uses_left
+from engine.infantry.hide import cover_report
+from engine.turn.setup import check_force, force_cost
 
 AVERY = {"serial": 1, "seat": 0, "at": [2, 2], "facing": "e"}  # toss 8, in 21A
 DORN = {"serial": 4, "seat": 1, "at": [32, 2], "facing": "w"}
@@ -42,7 +43,7 @@ def test_specialist_equipment_goes_only_to_the_specialist_or_a_man_who_meets_its
 
 
 def test_a_grenade_pouch_adds_three_grenades(cat):
-    from engine.setup import SeatSpec, new_game
+    from engine.turn.setup import SeatSpec, new_game
     st, _ = new_game(cat, "range", [SeatSpec(name="Ann", side="US", force=[ForceEntry(serial=1, equipment=["grenade"])]),
                                     SeatSpec(name="Bo", side="DE")], seed=1)
     assert st.soldiers[1].grenades == cat.soldiers[1].grenades + 3
@@ -141,7 +142,7 @@ def test_equipment_of_a_man_still_free_scores_nothing(position):
 def test_smoke_and_a_rifle_grenade_are_used_with_a_shoot_card(position, play):
     # Phase 1 is SHOOT: Avery's dog tag throws smoke into the meadow in front of Dorn, and the
     # legal options list it; a rifle grenade is offered against Dorn as well.
-    from engine.commands import UseCmd, parse_command
+    from engine.core.commands import UseCmd, parse_command
     from engine.legal import legal_commands
     st = position(soldiers=[{**AVERY, "equipment": ["smoke-grenade", "rifle-grenade"]},
                             {**DORN, "at": [12, 2], "spotted": True}],
@@ -160,7 +161,12 @@ def test_smoke_and_a_rifle_grenade_are_used_with_a_shoot_card(position, play):
 def test_a_panzerfaust_against_a_tank_goes_through_the_vehicle_damage_path(cat):
     # Avery in the orchard, facing the spotted Panzer in 27A a few inches off: four blast checks
     # off his deck (2 Hits, Hit, Hit, Miss) against the tank's weakest armour.
-    from tests.engine.test_vehicle_damage import PANZER_CREW, add_vehicle, range_game, stack
+    from tests.engine.test_vehicle_damage import (
+        PANZER_CREW,
+        add_vehicle,
+        range_game,
+        stack,
+    )
     st = range_game(cat, [{"serial": 1, "seat": 0, "at": [27, 2], "facing": "e", "equipment": ["panzerfaust"]},
                           {"serial": 4, "seat": 1, "at": [37, 2]}])
     add_vehicle(st, cat, "test-panzer", seat=1, tile="27A", crew=PANZER_CREW)
@@ -186,7 +192,7 @@ def test_a_rifle_grenade_cannot_hurt_a_tank(cat):
 
 
 def test_a_scenario_sets_the_price_of_grenades_and_presets_carry_their_equipment(cat):
-    from engine.setup import SeatSpec, new_game
+    from engine.turn.setup import SeatSpec, new_game
     sc = cat.scenarios["equipment-range"]
     us = sc.side("US").preset
     base = sum(cat.soldiers[e.serial].profile(e.rank).vp for e in us)
@@ -209,7 +215,7 @@ def test_random_games_with_equipment_raise_nothing_and_use_it(cat):
     from engine.agent import RandomAgent
     from engine.apply import apply
     from engine.legal import legal_commands
-    from engine.setup import SeatSpec, new_game
+    from engine.turn.setup import SeatSpec, new_game
     seen, problems = Counter(), []
     for seed in range(20):
         try:

@@ -10,19 +10,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import commands as C
 from engine import new_game
-from engine import vehicle_damage as VD
 from engine.agent import RandomAgent
 from engine.apply import apply
-from engine.errors import RuleError, UsageError
-from engine.hide import unhold
+from engine.core import commands as C
+from engine.core.errors import RuleError, UsageError
+from engine.core.log import Ctx
+from engine.core.references import check_references
+from engine.core.state import GameState
+from engine.infantry.hide import unhold
 from engine.legal import awaiting, legal_commands
-from engine.log import Ctx
-from engine.references import check_references
 from engine.script import ScriptError, parse_line, run_script, seat_for
-from engine.setup import SeatSpec
-from engine.state import GameState
+from engine.turn.setup import SeatSpec
+from engine.vehicles import damage as VD
 from engine.view import view
 from tests.engine.test_vehicles import SHERMAN, SHERMAN_CREW, motor, sherman
 from tests.hostile_input import hostile_line, hostile_model
@@ -146,8 +146,8 @@ def _plate(game: GameState) -> int:
     ("shoot 1234567 {man}", "at most 6 digits"),
     ("plan :x - -", "':x'"),  # KeyError '' in state.card
     ("plan 101-C1:", "'101-C1:'"),
-    ("rally {man} 999", "no soldier 999"),  # KeyError in engine/hide.py
-    ("dismount {plate}", "{plate} is the plate of the"),  # KeyError in engine/vehicle_move.py
+    ("rally {man} 999", "no soldier 999"),  # KeyError in engine/infantry/hide.py
+    ("dismount {plate}", "{plate} is the plate of the"),  # KeyError in engine/vehicles/move.py
     ("mount {plate} {plate}", "names a soldier as who acts, and {plate} is the plate"),
     ("mount {man} {man}", "names a vehicle's plate as the vehicle, and {man} is the dog tag"),
     ("assail {man} 999 hull", "no vehicle or gun with plate 999"),
@@ -209,7 +209,7 @@ def test_a_malformed_model_is_the_engines_refusal_not_a_validation_error(model, 
 
 
 def test_a_location_not_on_the_panel_is_refused_by_the_rule_naming_it(cat):
-    # `repair 206 track--` raised KeyError in engine/vehicle_content.py
+    # `repair 206 track--` raised KeyError in engine/core/vehicle_content.py
     game = motor(cat, us=[sherman("41A")])
     loader = SHERMAN_CREW["loader"]
     for rule in (VD.repair, VD.repair_free, VD.fight_fire, VD.extinguish_free):

@@ -3,10 +3,10 @@ character or belong to a specialist (Characters; Specialists). Decks are stacked
 boxes are quoted."""
 from __future__ import annotations
 
-from engine import events
-from engine.content import PhaseCard
-from engine.log import Ctx
-from engine.setup import SeatSpec, _orders_for, new_game
+from engine.core.content import PhaseCard
+from engine.core.log import Ctx
+from engine.turn import events
+from engine.turn.setup import SeatSpec, _orders_for, new_game
 from engine.view import view
 
 # Phase cards S07/S08/S09 are all MOVE on top: Ann moves first, Bo's LOOK waits for the bottom.
@@ -19,7 +19,7 @@ def kinds(events_, kind):
     return [e for e in events_ if e.kind == kind]
 
 
-# Land mines moved to tests/engine/test_mines.py with the one mine rule (engine/mines.py): a
+# Land mines moved to tests/engine/test_mines.py with the one mine rule (engine/battlefield/mines.py): a
 # scenario's mined tiles are known general-purpose minefields now (docs/battlefield.md, "Mines").
 
 

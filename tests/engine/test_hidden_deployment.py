@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import re
 
-from hypothesis import HealthCheck, given, settings, strategies as S
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as S
 
 from engine import view
-from engine.hidden_deployment import HIDDEN_NAME, SOLDIER_KEYS
-from engine.setup import SeatSpec
+from engine.advanced.hidden_deployment import HIDDEN_NAME, SOLDIER_KEYS
+from engine.turn.setup import SeatSpec
 
 HANDS = {0: ["1-C1", "1-P1", "1-C4"], 1: ["4-C1", "4-P1", "4-C4"]}
 PLANS = "@Ann\nplan 1-C1 1-C4 1-P1\n@Bo\nplan 4-C1 4-C4 4-P1\n"
@@ -192,8 +193,8 @@ def test_a_random_night_game_never_names_a_hidden_man_in_public(cat):
 
 
 def test_a_line_naming_hidden_men_of_both_sides_reads_differently_for_each(position):
-    from engine.hidden_deployment import screen
-    from engine.log import Event
+    from engine.advanced.hidden_deployment import screen
+    from engine.core.log import Event
     st = avery_and_dorn(position)  # both hidden
     line = Event(kind="cover_fail", text="Pvt. Avery tries to take cover but Schtz. Dorn is too close.",
                  data={"serial": 1, "value": 2})
@@ -206,8 +207,8 @@ def test_a_line_naming_hidden_men_of_both_sides_reads_differently_for_each(posit
 
 
 def test_a_public_line_about_visible_men_only_is_left_alone(position):
-    from engine.hidden_deployment import screen
-    from engine.log import Event
+    from engine.advanced.hidden_deployment import screen
+    from engine.core.log import Event
     st = avery_and_dorn(position)
     line = Event(kind="weather", text="LOOK -1 on every line of sight this turn.", data={"n": 1})
     assert screen(st, [line]) == [line]

@@ -1,9 +1,10 @@
 """Identity checks read the dog tag on the card drawn; team cards never count."""
 import pytest
 
-from engine.identity import identity_check, identity_draws, identity_hit_check
-from engine.log import Ctx
-from engine.setup import SeatSpec, new_game as setup_game
+from engine.core.identity import identity_check, identity_draws, identity_hit_check
+from engine.core.log import Ctx
+from engine.turn.setup import SeatSpec
+from engine.turn.setup import new_game as setup_game
 
 
 @pytest.fixture

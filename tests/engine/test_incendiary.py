@@ -8,11 +8,9 @@ cards: 1-C1 Blast Hit, red; 1-C2 Blast 2 Hits, yellow; 1-C3 Blast Miss; 1-C4 Bla
 The Panzer's colours: front red hull / yellow turret; side yellow hull; rear white hull."""
 from __future__ import annotations
 
-
-from engine.log import Ctx
-from engine.vehicle_content import Aspect, Compartment
-from engine import incendiary as INC
-
+from engine.battlefield import incendiary as INC
+from engine.core.log import Ctx
+from engine.core.vehicle_content import Aspect, Compartment
 from tests.engine.test_vehicle_damage import add_vehicle
 from tests.engine.test_vehicles import PANZER, motor, panzer, stack
 
@@ -94,7 +92,7 @@ def test_the_use_command_sends_an_incendiary_at_a_vehicle_here(cat):
     st, _ = molotov_at(cat, REAR, "w")
     st.soldiers[1].equipment = ["flamethrower"]
     stack(st, "US-1", "1-C4")
-    from engine.equipment import use
+    from engine.advanced.equipment_use import use
     ctx = Ctx(st)
     use(ctx, 1, "flamethrower", PANZER, None)
     assert st.vehicles[PANZER].damage["engine"] == ["fire"]

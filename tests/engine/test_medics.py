@@ -2,10 +2,10 @@
 modified Walk, and where a dead medic's VP go. Decks are stacked; the cards' boxes are quoted."""
 from __future__ import annotations
 
-from engine.board import adjacent
-from engine.damage import kill
-from engine.log import Ctx
-from engine.medic import INDIRECT, is_medic, score_dead_medic
+from engine.advanced.medic import INDIRECT, is_medic, score_dead_medic
+from engine.core.board import adjacent
+from engine.core.log import Ctx
+from engine.infantry.damage import kill
 
 PHASES = dict(phase_cards=["S10", "S01", "S05"],
               hands={0: ["1-P2", "1-C3", "1-C4"], 1: ["4-C2", "4-C3", "4-C4"]})

@@ -1,4 +1,4 @@
-"""Mines (Hell on Wheels, Mines; core manual, Land Mines): engine/mines.py. Decks are stacked and
+"""Mines (Hell on Wheels, Mines; core manual, Land Mines): engine/battlefield/mines.py. Decks are stacked and
 the cards' boxes quoted; rulings in docs/battlefield.md, "Mines".
 
 The 'range' lane: 21A (x 0-4), 22A (x 5-9, a low hedge), 23A (x 10-14) ... 28A, five inches deep.
@@ -13,14 +13,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from engine import mines
-from engine.content import ForceEntry, MinefieldDef, VehicleEntry
-from engine.errors import RuleError
-from engine.log import Ctx
-from engine.setup import SeatSpec, check_force, new_game
-from engine.state import Minefield
+from engine.battlefield import mines
+from engine.core.content import ForceEntry, MinefieldDef, VehicleEntry
+from engine.core.errors import RuleError
+from engine.core.log import Ctx
+from engine.core.state import Minefield
+from engine.turn.setup import SeatSpec, check_force, new_game
+from engine.vehicles import move as VM
 from engine.view import view
-from engine import vehicle_move as VM
 
 MOVES = dict(phase_cards=["S07", "S08", "S09"],
              hands={0: ["1-P1", "1-C4", "1-C2"], 1: ["4-C3", "4-C4", "4-C2"]})
@@ -141,7 +141,7 @@ def test_a_scenarios_preset_mines_go_to_the_sides_first_player(cat):
 
 def test_a_vehicle_whose_notes_lay_mines_lets_its_player_buy_them(cat):
     # Our reading of "the Vehicle/Gun notes allow it": a note that speaks of laying mines.
-    from engine.mines import may_lay
+    from engine.battlefield.mines import may_lay
     sc = cat.scenario("mined-yard")
     orders = {o: cat.orders[o] for o in cat.orders}
     layer = cat.vehicles["test-halftrack"].model_copy(update={"special": ["It carries and lays mines."]})

@@ -3,14 +3,14 @@
 modifiers -1, -2, -1, 0, -2, -2 (-8 in all), SHOOT -1, -2, -1, 0, -1, -1 (-6)."""
 from __future__ import annotations
 
-from engine.content import Action
-from engine.hide import cover_report
-from engine.log import Ctx
-from engine.look import look_mods, sight_options
-from engine.optics import ignore
-from engine.sequence import _smoke_schedule
-from engine.shoot import shot_geometry
-from engine.state import SmokeMarker
+from engine.core.content import Action
+from engine.core.log import Ctx
+from engine.core.state import SmokeMarker
+from engine.infantry.hide import cover_report
+from engine.infantry.look import look_mods, sight_options
+from engine.infantry.optics import ignore
+from engine.infantry.shoot import shot_geometry
+from engine.turn.sequence import _smoke_schedule
 
 AVERY = {"serial": 1, "seat": 0, "at": [2, 2], "facing": "e"}  # sight 15, in 21A
 DORN = {"serial": 4, "seat": 1, "at": [32, 2], "facing": "w"}  # 6 squares east, in 27A

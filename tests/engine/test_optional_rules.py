@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.content import ForceEntry, ScenarioOptions, VehicleEntry
-from engine.errors import RuleError
-from engine.log import Ctx
-from engine.setup import SeatSpec, new_game
-from engine.vehicle_damage import resolve_vehicle_hit
-from engine import vehicle_move as VM
-
+from engine.core.content import ForceEntry, ScenarioOptions, VehicleEntry
+from engine.core.errors import RuleError
+from engine.core.log import Ctx
+from engine.turn.setup import SeatSpec, new_game
+from engine.vehicles import move as VM
+from engine.vehicles.damage import resolve_vehicle_hit
 from tests.engine.test_vehicle_damage import PANZER_CREW, tank_duel
 from tests.engine.test_vehicles import SHERMAN, motor, panzer, sherman
 
@@ -57,7 +56,7 @@ def test_ammo_loadouts_cap_the_rounds_other_than_he_and_ap_at_12_vp(cat):
     sc = cat.scenario("motor")
     heavy = VehicleEntry(vehicle="test-panzer", crew=PANZER_CREW, tile="44A", facing="w",
                          ammo={"AP": 10, "HE": 10, "SEP": 4})
-    from engine import vehicle_setup
+    from engine.vehicles import setup as vehicle_setup
     assert vehicle_setup.other_rounds_vp(cat, heavy) == 8
     vehicle_setup.check_loadout(cat, sc.model_copy(update={"options": ScenarioOptions(ammo_loadouts=True,
                                                                                        other_ammo_vp=8)}), heavy)

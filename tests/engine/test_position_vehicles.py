@@ -11,8 +11,8 @@ import yaml
 
 from engine import SeatSpec, apply, load_catalog, new_game
 from engine.agent import RandomAgent
-from engine.commands import parse_command
-from engine.errors import ContentError
+from engine.core.commands import parse_command
+from engine.core.errors import ContentError
 from engine.position import dump_position, load_position
 
 DUEL = Path(__file__).resolve().parents[1] / "fixtures" / "positions" / "tank-duel.yaml"

@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as S
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as S
 
 from engine import RuleError, apply, load_catalog, new_game, view
-from engine import commands as C
 from engine.agent import RandomAgent
+from engine.core import commands as C
+from engine.core.content import soldier_cards
 from engine.legal import legal_commands
 from engine.record import Record
-from engine.setup import SeatSpec, soldier_cards
+from engine.turn.setup import SeatSpec
 
 CAT = load_catalog()
 SCENARIOS = sorted(CAT.scenarios)
@@ -227,7 +229,7 @@ import hashlib
 from engine import load_catalog, apply
 from bot.console.autoplay import play_one
 from engine.record import Record
-from engine.setup import SeatSpec
+from engine.turn.setup import SeatSpec
 from engine.agent import RandomAgent
 cat = load_catalog()
 for sc in sorted(cat.scenarios):
@@ -263,9 +265,9 @@ VEHICLE_SCENARIOS = sorted(s for s, sc in CAT.scenarios.items() if any(side.vehi
 @PROPS
 @given(S.tuples(S.sampled_from(VEHICLE_SCENARIOS), S.integers(0, 2**32 - 1), S.integers(0, 250)))
 def test_the_set_of_accepted_sub_actions_agrees_with_the_rule_one_by_one(game):
-    """`cards.accepted` (used to list options fast) says yes exactly where `cards._accepts` does."""
-    from engine.cards import _accepts, accepted
-    from engine.content import Do
+    """`sources.accepted` (used to list options fast) says yes exactly where `sources._accepts` does."""
+    from engine.advanced.sources import _accepts, accepted
+    from engine.core.content import Do
     scenario, seed, steps = game
     states, _ = play(scenario, seed, steps)
     for st in states[::5]:

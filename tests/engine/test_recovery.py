@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import pytest
 
-from engine import commands as C
 from engine.apply import apply
-from engine.damage import kill
-from engine.equipment import carried
-from engine.errors import RuleError
+from engine.battlefield.recovery import (
+    item_problem,
+    live,
+    recover_item,
+    vehicle_problem,
+)
+from engine.core import commands as C
+from engine.core.errors import RuleError
+from engine.core.log import Ctx
+from engine.infantry.damage import kill
+from engine.infantry.equipment import carried
 from engine.legal import legal_commands
-from engine.log import Ctx
-from engine.recovery import item_problem, live, recover_item, vehicle_problem
 from engine.view import view
 from tests.engine.test_vehicles import (
     PANZER,
@@ -93,7 +98,7 @@ def test_searching_is_a_move_action_listed_when_legal(position, play):
 def abandoned_panzer(cat):
     """The Panzer's crew bail out of it in 44A and run for it (they are taken off the map); Avery
     (US) stands in 44A beside it, Dorn (DE) in 43A; a Sherman waits in 41A."""
-    from engine.vehicle_damage import get_off, release_crew
+    from engine.vehicles.damage import get_off, release_crew
     st = motor(cat, us=[sherman("41A")], de=[panzer("44A", ammo={"AP": 2}, in_breach="AP")], us_men=(1, 2))
     ctx = Ctx(st)
     for n in list(PANZER_CREW.values()):

@@ -2,8 +2,8 @@
 field telephone (equipment of kind radio), is alive and free; without one, nothing falls."""
 import pytest
 
-from engine import orders
-from engine.log import Ctx
+from engine.core.log import Ctx
+from engine.infantry import orders
 
 
 def _game(position, item):

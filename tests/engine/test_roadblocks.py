@@ -9,16 +9,22 @@ from __future__ import annotations
 
 import pytest
 
-from engine.content import RoadblockDef
-from engine.errors import RuleError
-from engine.log import Ctx
-from engine.look import look_mods
-from engine.shoot import shoot_mods
+from engine.core.content import RoadblockDef
+from engine.core.errors import RuleError
+from engine.core.log import Ctx
+from engine.infantry.look import look_mods
+from engine.infantry.shoot import shoot_mods
+from engine.vehicles import move as VM
+from engine.vehicles import roadblocks as RB
 from engine.view import view
-from engine import roadblocks as RB
-from engine import vehicle_move as VM
-
-from tests.engine.test_vehicles import PANZER, SHERMAN, halftrack, motor, panzer, sherman
+from tests.engine.test_vehicles import (
+    PANZER,
+    SHERMAN,
+    halftrack,
+    motor,
+    panzer,
+    sherman,
+)
 
 HALFTRACK = 903
 
@@ -47,15 +53,15 @@ def test_look_and_shoot_modifiers_apply_only_to_a_target_on_the_overlay(cat):
     assert look_mods(st, on_it, (2, 2)) == 0
     # smoke on the roadblock doubles its modifier like a tile's
     st.smoke = []
-    from engine.equipment import lay_smoke
+    from engine.advanced.equipment_use import lay_smoke
     lay_smoke(Ctx(st), "43A", 2)
     assert shoot_mods(st, me, on_it) == -4
 
 
 def test_a_vehicle_on_the_roadblock_is_a_target_on_the_overlay(cat):
     st = with_roadblock(motor(cat, us=[sherman("41A")], de=[panzer("43A")]), shoot=-2)
-    from engine.vehicle_shoot import shoot_mods_for
-    from engine.vehicle_look import at_of
+    from engine.core.line_of_sight import at_of
+    from engine.vehicles.shoot import shoot_mods_for
     assert shoot_mods_for(st, at_of(st, SHERMAN)[0], at_of(st, PANZER)[0]) == -2
 
 

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine import initiative
-from engine.board import adjacent, direction_to, in_arc, in_rear, inches
-from engine.content import Action
-from engine.errors import RuleError
-from engine.events import triggered
-from engine.log import Ctx
+from engine.core import initiative
+from engine.core.board import adjacent, direction_to, in_arc, in_rear, inches
+from engine.core.content import Action
+from engine.core.errors import RuleError
+from engine.core.log import Ctx
 from engine.script import ScriptError
+from engine.turn.events import triggered
 
 PLANS_S01 = "@Ann\nplan 1-C3 1-C4 1-C1\n@Bo\nplan 4-C4 4-P1 4-C1\n"
 
@@ -98,7 +98,7 @@ def test_a_weather_event_modifies_every_sight_this_turn(position, play):
                             {"serial": 4, "seat": 1, "at": [32, 2], "facing": "w"}],
                   story_top=["TR-WX", "EV-WX", "S07"], turn=0)
     assert st.weather.look == -2 and st.weather.shoot == -1
-    from engine.look import sight_options
+    from engine.infantry.look import sight_options
     must, table = sight_options(st, 1)
     assert table == [(4, 6, 5, False)] and must == []  # sight 15, terrain -8, fog -2: 5 squares
 
@@ -198,7 +198,7 @@ def test_a_move_may_not_end_in_contact_charging_is_a_straight_line(position, pla
     st, ev = play(st, "@Ann\ntag charge 1 4")
     assert st.soldiers[1].at == (25, 7) and st.soldiers[1].facing == "e"
     assert st.soldiers[1].spotted and st.soldiers[4].spotted, "contact spots both"
-    from engine.contact import in_contact
+    from engine.infantry.contact import in_contact
     assert in_contact(st, 1) == [4]
     with pytest.raises(ScriptError, match="combat contact"):
         play(st, "team move 1 31A")
@@ -265,7 +265,7 @@ def test_firing_into_a_fight_at_close_range_alternates_enemy_and_friend(position
 
 
 def test_firing_into_a_fight_needs_close_range(position):
-    from engine.shoot import shoot_targets, target_problem
+    from engine.infantry.shoot import shoot_targets, target_problem
     st = position(scenario="range",
                   soldiers=[{"serial": 1, "seat": 0, "at": [2, 2], "facing": "e"},
                             {"serial": 2, "seat": 0, "at": [26, 2], "facing": "e"},
@@ -298,7 +298,7 @@ def test_an_escort_takes_his_prisoner_along_and_cannot_shoot(position, play):
     assert adjacent(esc.at, pris.at)
     with pytest.raises(ScriptError, match="one move per action card"):
         play(st, "team move 3 35A")
-    from engine.shoot import check_can_shoot
+    from engine.infantry.shoot import check_can_shoot
     with pytest.raises(RuleError, match="escorting"):
         check_can_shoot(st, 3)
 
@@ -341,8 +341,8 @@ def test_a_prisoner_is_freed_when_his_own_side_contacts_the_escort(position, pla
 
 
 def test_a_second_wound_kills_and_the_killers_player_scores_the_vp(position):
-    from engine.content import Damage
-    from engine.damage import apply_damage
+    from engine.core.content import Damage
+    from engine.infantry.damage import apply_damage
     st = position(soldiers=[{"serial": 1, "seat": 0, "at": [2, 2]}, {"serial": 4, "seat": 1, "at": [32, 2], "wounded": True},
                             {"serial": 5, "seat": 1, "at": [33, 2]}],
                   hands={0: [], 1: []}, phase_cards=["S01", "S02", "S03"])
@@ -352,7 +352,7 @@ def test_a_second_wound_kills_and_the_killers_player_scores_the_vp(position):
 
 
 def test_friendly_fire_scores_for_the_enemy_and_events_score_for_nobody(position):
-    from engine.damage import kill
+    from engine.infantry.damage import kill
     st = position(soldiers=[{"serial": 1, "seat": 0, "at": [2, 2]}, {"serial": 2, "seat": 0, "at": [3, 2]},
                             {"serial": 4, "seat": 1, "at": [32, 2]}, {"serial": 5, "seat": 1, "at": [33, 2]}],
                   hands={0: [], 1: []}, phase_cards=["S01", "S02", "S03"])
@@ -363,7 +363,7 @@ def test_friendly_fire_scores_for_the_enemy_and_events_score_for_nobody(position
 
 
 def test_friendly_fire_between_teammates_costs_the_killer(cat):
-    from engine.damage import kill
+    from engine.infantry.damage import kill
     from engine.position import load_position
     st, _ = load_position(cat, {"scenario": "yard", "players": [{"name": "A", "side": "US"}, {"name": "B", "side": "DE"},
                                                                 {"name": "C", "side": "US"}],
@@ -399,7 +399,7 @@ def test_search_orders_are_met_by_a_man_in_cover_in_the_landmark(position, play)
 
 
 def test_absent_soldiers_are_left_out_of_the_reinforcements(cat):
-    from engine.setup import SeatSpec, new_game
+    from engine.turn.setup import SeatSpec, new_game
     seats = [SeatSpec(name="A", side="US"), SeatSpec(name="B", side="DE")]
     st, _ = new_game(cat, "yard", seats, 1)
     assert st.soldiers[7].status == "reserve"

@@ -1,4 +1,4 @@
-"""A seat changing hands (issue 16, engine/seat_names.py): the texts name the new player, and
+"""A seat changing hands (issue 16, engine/turn/seat_names.py): the texts name the new player, and
 nothing else about the seat or the decisions it is awaited for changes; a record carrying the
 rename replays to the same state."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 from engine import SeatSpec, apply, awaiting, new_game
 from engine import commands as C
 from engine.agent import RandomAgent
-from engine.errors import RuleError, UsageError
+from engine import RuleError, UsageError
 from engine.record import Record
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import teams
-from engine.content import ForceEntry
-from engine.errors import RuleError
-from engine.setup import SeatSpec, check_force, new_game
+from engine.advanced import teams
+from engine.core.content import ForceEntry
+from engine.core.errors import RuleError
+from engine.turn.setup import SeatSpec, check_force, new_game
 
 US = [ForceEntry(serial=1)]
 
@@ -328,9 +328,9 @@ def test_a_bubble_without_team_is_for_any_soldiers_and_a_mixed_one_keeps_its_cou
 
 
 def test_team_cards_bear_no_dog_tag_an_identity_check_never_finds_them(position):
-    from engine.cards import describe
-    from engine.identity import identity_check, owner_of
-    from engine.log import Ctx
+    from engine.core.action_cards import describe
+    from engine.core.identity import identity_check, owner_of
+    from engine.core.log import Ctx
     st = storm_position(position, hands={0: [], 1: []}, phase_cards=["S01", "S02", "S03"],
                         decks={1: ["STORM-T1", "80-C1"]})
     assert owner_of(st, "STORM-T1") is None and "team card" in describe(st, "STORM-T1")
@@ -370,7 +370,7 @@ def test_a_team_react_card_whose_men_are_not_in_one_square_is_never_offered_nor_
     assert st.board.tile_at(st.soldiers[80].at) != st.board.tile_at(st.soldiers[81].at)
     card = st.setup.cards["STORM-T6"].model_copy(update={"restriction": "one_square"})
     st.setup = st.setup.model_copy(update={"cards": {**st.setup.cards, "STORM-T6": card}})
-    from engine.react import playable
+    from engine.advanced.react import playable
     assert playable(st, "DE-2") == []
     together = st.clone()
     together.soldiers[81].at = (33, 1)

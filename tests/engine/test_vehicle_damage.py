@@ -13,21 +13,44 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from engine.content import Damage
-from engine.deck import check
-from engine.errors import RuleError
-from engine.log import Ctx
+from engine.core.content import Damage, soldier_cards
+from engine.core.deck import check
+from engine.core.errors import RuleError
+from engine.core.log import Ctx
+from engine.core.state import ForceState, SoldierState, VehicleState
+from engine.core.vehicle_content import Aspect, Compartment
 from engine.position import load_position
-from engine.setup import soldier_cards
-from engine.state import ForceState, SoldierState, VehicleState
-from engine.vehicle_content import Aspect, Compartment
-from engine.vehicle_damage import (
-    CrewHit, PickChoice, abandoned_vp, armour_at, blast_square, check_abandon, crew_protection, damage_machinery,
-    detonate, dismounted_protection, drive_ok, exposed_protection, extinguish_free, fight_fire, fire_at_phase_end,
-    hit_location, immobilised, machinery_ok, penetration, pick_choices, protected_hits, repair, repair_free,
-    resolve_vehicle_hit, shooter_pick, spread_fire, spread_legal, spread_plan, weapon_ok,
+from engine.vehicles.damage import (
+    CrewHit,
+    PickChoice,
+    abandoned_vp,
+    armour_at,
+    blast_square,
+    check_abandon,
+    crew_protection,
+    damage_machinery,
+    detonate,
+    dismounted_protection,
+    drive_ok,
+    exposed_protection,
+    extinguish_free,
+    fight_fire,
+    fire_at_phase_end,
+    hit_location,
+    immobilised,
+    machinery_ok,
+    penetration,
+    pick_choices,
+    protected_hits,
+    repair,
+    repair_free,
+    resolve_vehicle_hit,
+    shooter_pick,
+    spread_fire,
+    spread_legal,
+    spread_plan,
+    weapon_ok,
 )
-
 from tests.engine.conftest import two_players
 
 SHERMAN = 901

@@ -8,18 +8,27 @@ from __future__ import annotations
 
 import pytest
 
-from engine import commands as C
 from engine.apply import apply
-from engine.errors import RuleError
+from engine.core import commands as C
+from engine.core.errors import RuleError
+from engine.core.log import Ctx
 from engine.legal import legal_commands
-from engine.log import Ctx
-from engine import vehicle_smoke as VSm
-from engine import vehicle_move as VM
 from engine.position import load_position
-
-from tests.engine.test_vehicles import PANZER, SHERMAN, at_work, card_of, fid_of, halftrack, motor, panzer, sherman
+from engine.vehicles import move as VM
+from engine.vehicles import smoke as VSm
 from tests.engine.conftest import two_players
 from tests.engine.test_vehicle_damage import add_vehicle
+from tests.engine.test_vehicles import (
+    PANZER,
+    SHERMAN,
+    at_work,
+    card_of,
+    fid_of,
+    halftrack,
+    motor,
+    panzer,
+    sherman,
+)
 
 HALFTRACK = 903
 

@@ -13,20 +13,26 @@ from __future__ import annotations
 
 import pytest
 
-from engine import cards
 from engine.apply import apply
-from engine import commands as C
-from engine.board import board_for
-from engine.content import Action, Damage, ForceEntry, VehicleEntry
-from engine.errors import RuleError
-from engine.log import Ctx
-from engine.setup import SeatSpec, new_game
-from engine.vehicle_content import Aspect
-from engine.vehicle_geometry import aspect, centre_point, strictly_in_arc, tile_in_arc
-from engine import vehicle_hide as VH
-from engine import vehicle_look as VL
-from engine import vehicle_move as VM
-from engine import vehicle_shoot as VS
+from engine.core import commands as C
+from engine.core import line_of_sight as LOS
+from engine.core.board import board_for
+from engine.core.content import Action, Damage, ForceEntry, VehicleEntry
+from engine.core.errors import RuleError
+from engine.core.log import Ctx
+from engine.core.vehicle_content import Aspect
+from engine.core.vehicle_geometry import (
+    aspect,
+    centre_point,
+    strictly_in_arc,
+    tile_in_arc,
+)
+from engine.turn import cards
+from engine.turn.setup import SeatSpec, new_game
+from engine.vehicles import hide as VH
+from engine.vehicles import look as VL
+from engine.vehicles import move as VM
+from engine.vehicles import shoot as VS
 
 SHERMAN, PANZER, HALFTRACK = 901, 902, 903
 SHERMAN_CREW = {"commander": 60, "gunner": 61, "loader": 62, "driver": 63, "co_driver": 64}
@@ -109,23 +115,23 @@ def card_of(st, fid, *, owner, action, team=None, narrator=None):
 def test_line_of_sight_by_climb_values_the_three_tank_examples(cat):
     # 1. Tank A (Climb 3) tries to spot C past tank B (Climb 3), all on flat ground: clear.
     st = motor(cat, us=[sherman("41A"), halftrack("43A")], de=[panzer("42A")])
-    assert VL.vehicle_climb(st, SHERMAN) == 3 and VL.vehicle_climb(st, PANZER) == 3
-    assert VL.los_blocker(st, SHERMAN, HALFTRACK) is None
+    assert LOS.vehicle_climb(st, SHERMAN) == 3 and LOS.vehicle_climb(st, PANZER) == 3
+    assert LOS.los_blocker(st, SHERMAN, HALFTRACK) is None
     # 2. A half-track (Climb 2) on a Climb 2 rise in between: 4, only one more than A's 3: clear.
     st = motor(cat, us=[sherman("50A"), halftrack("51A")], de=[panzer("52A")])
-    assert VL.vehicle_climb(st, HALFTRACK) == 4
-    assert VL.los_blocker(st, SHERMAN, PANZER) is None
+    assert LOS.vehicle_climb(st, HALFTRACK) == 4
+    assert LOS.los_blocker(st, SHERMAN, PANZER) is None
     # 3. Tank C on a Climb 4 knoll in between: 3 + 4 = 7, four more than A: blocked.
     st = motor(cat, us=[sherman("46A"), halftrack("48A")], de=[panzer("47A")])
-    assert VL.vehicle_climb(st, PANZER) == 7
-    assert VL.los_blocker(st, SHERMAN, HALFTRACK) == "the Test Panzer 902"
+    assert LOS.vehicle_climb(st, PANZER) == 7
+    assert LOS.los_blocker(st, SHERMAN, HALFTRACK) == "the Test Panzer 902"
 
 
 def test_a_building_always_blocks_a_vehicle_line_of_sight(cat):
     st = motor(cat, us=[sherman("54A")], de=[panzer("55A")])
-    assert VL.los_blocker(st, SHERMAN, PANZER) == "a building in 49A"
+    assert LOS.los_blocker(st, SHERMAN, PANZER) == "a building in 49A"
     st.vehicles[PANZER].tile = "50A"  # past the house's corner, not through its walls
-    assert VL.los_blocker(st, SHERMAN, PANZER) is None
+    assert LOS.los_blocker(st, SHERMAN, PANZER) is None
     assert VM.entry_problem(st, "49A") and not VM.entry_problem(st, "55A")
 
 
@@ -153,10 +159,10 @@ def test_visibility_multiplies_sight_before_look_modifiers_7_times_10_is_70(cat)
 def test_optics_ignore_look_modifiers_down_to_their_value(cat):
     st = motor(cat, us=[sherman("41A")], de=[panzer("44A")])
     a, b = (2, 12), (17, 12)  # 49A -> 52A across the stubble and the rise: no LOOK modifiers
-    assert VL.look_mods_for(st, (2, 7), (17, 7)) == -1  # thicket to paddock: the marsh's -1 (the knoll has none)
-    assert VL.look_mods_for(st, (2, 7), (17, 7), optics=1) == 0
-    assert VL.look_mods_for(st, (17, 2), (2, 7), optics=0) == VL.look_mods_for(st, (17, 2), (2, 7))
-    assert VL.look_mods_for(st, a, b) == 0
+    assert LOS.look_mods_for(st, (2, 7), (17, 7)) == -1  # thicket to paddock: the marsh's -1 (the knoll has none)
+    assert LOS.look_mods_for(st, (2, 7), (17, 7), optics=1) == 0
+    assert LOS.look_mods_for(st, (17, 2), (2, 7), optics=0) == LOS.look_mods_for(st, (17, 2), (2, 7))
+    assert LOS.look_mods_for(st, a, b) == 0
 
 
 def test_a_crewman_sight_places_his_vehicles_own_marker_and_the_closest_rule(cat):
@@ -226,7 +232,7 @@ def test_radio_contact_after_the_panels_number_of_look_cards_shares_a_marker(cat
 
 
 def test_radio_contact_lasts_one_turn(cat):
-    from engine.sequence import _turn_end
+    from engine.turn.sequence import _turn_end
     st = motor(cat, us=[sherman("41A")], de=[panzer("52A")])
     ctx = Ctx(st)
     VL.look_card_played(ctx, SHERMAN)
@@ -393,7 +399,7 @@ def test_mounting_needs_climb_2_a_stopped_vehicle_and_room(cat):
     loader = st.soldiers[SHERMAN_CREW["loader"]]
     assert loader.status == "board" and loader.dismounted and "loader" not in st.vehicles[SHERMAN].crew
     with pytest.raises(RuleError, match="stays beside his vehicle"):
-        from engine.move import Dest, move
+        from engine.infantry.move import Dest, move
         move(ctx, loader.serial, Dest(tile="42A"))
     st.vehicles[SHERMAN].moved = 1
     with pytest.raises(RuleError, match="is moving"):
@@ -552,7 +558,7 @@ def test_a_vehicle_needs_its_own_marker_on_the_target(cat):
 
 
 def test_shooting_at_soldiers_draws_damage_x_checks_per_hit_and_tracers_mark_the_target(cat):
-    from engine.shoot import read_hits
+    from engine.infantry.shoot import read_hits
     st = motor(cat, us=[sherman("41A", facing="e", turret="e")], de=[panzer("48A")], de_men=(4,))
     ctx = Ctx(st)
     st.soldiers[4].at = (12, 2)  # in 43A
@@ -641,7 +647,7 @@ def test_legal_commands_for_a_vehicle_are_all_accepted(cat):
 
 
 def test_a_soldier_sights_a_vehicle_at_his_sight_times_its_visibility_and_gives_a_general_marker(cat):
-    from engine.look import sight, sight_options
+    from engine.infantry.look import sight, sight_options
     st = motor(cat, us=[sherman("52A")], de=[panzer("44A")], us_men=(1,))
     st.soldiers[1].status, st.soldiers[1].at = "board", (2, 2)  # in 41A, three squares from 44A
     st.soldiers[4].spotted = True  # the German infantryman is marked already
@@ -657,9 +663,9 @@ def test_a_soldier_sights_a_vehicle_at_his_sight_times_its_visibility_and_gives_
 def test_an_area_blast_strikes_a_vehicle_at_its_lowest_armour(cat):
     # Artillery (here any area blast) on a vehicle's tile: its blast hits against the lowest armour
     # anywhere on it; what gets through is chained damage from that compartment.
-    from engine.blast import blast_tile
-    from engine.content import hit_value
-    from engine.vehicle_damage import weakest
+    from engine.core.content import hit_value
+    from engine.infantry.blast import blast_tile
+    from engine.vehicles.damage import weakest
     st = motor(cat, us=[halftrack("43A")], de=[panzer("48A")])
     ctx = Ctx(st)
     comp, armour = weakest(st.vehicle_def(HALFTRACK))
@@ -681,7 +687,7 @@ def test_an_area_blast_strikes_a_vehicle_at_its_lowest_armour(cat):
 
 
 def with_order(st, seat, kind, vp=5):
-    from engine.content import OrderDef
+    from engine.core.content import OrderDef
     o = OrderDef(id=f"t-{kind}", kind=kind, title=kind, text=kind, vp=vp)
     st.setup = st.setup.model_copy(update={"orders": {**st.setup.orders, o.id: o}})
     st.seats[seat].order, st.seats[seat].order_done = o.id, False
@@ -689,8 +695,8 @@ def with_order(st, seat, kind, vp=5):
 
 
 def test_overrun_is_met_by_destroying_an_enemy_vehicle(cat):
-    from engine.vehicle_damage import destroy_vehicle
-    from engine.vehicle_orders import phase_end
+    from engine.vehicles.damage import destroy_vehicle
+    from engine.vehicles.orders import phase_end
     st = motor(cat, us=[sherman("41A")], de=[panzer("48A")])
     with_order(st, 0, "overrun", vp=6)
     ctx = Ctx(st)
@@ -702,8 +708,8 @@ def test_overrun_is_met_by_destroying_an_enemy_vehicle(cat):
 
 
 def test_screen_and_overwatch_pay_for_destroyed_vehicles_at_the_end(cat):
-    from engine.vehicle_damage import destroy_vehicle
-    from engine.vehicle_orders import game_end
+    from engine.vehicles.damage import destroy_vehicle
+    from engine.vehicles.orders import game_end
     for kind, want in (("screen", 32), ("overwatch", 4)):
         st = motor(cat, us=[sherman("41A")], de=[panzer("48A")])
         with_order(st, 0, kind, vp=4)
@@ -714,8 +720,8 @@ def test_screen_and_overwatch_pay_for_destroyed_vehicles_at_the_end(cat):
 
 
 def test_ambush_counts_the_three_largest_awards_again(cat):
-    from engine.state import VpEntry
-    from engine.vehicle_orders import game_end
+    from engine.core.state import VpEntry
+    from engine.vehicles.orders import game_end
     st = motor(cat, us=[sherman("41A")], de=[panzer("48A")])
     with_order(st, 1, "ambush", vp=0)
     st.vp += [VpEntry(seat=1, side="DE", amount=a, reason="kill") for a in (3, 9, 4, 7)]
@@ -724,7 +730,7 @@ def test_ambush_counts_the_three_largest_awards_again(cat):
 
 
 def test_reconnaissance_needs_a_road_move_then_everything_spotted(cat):
-    from engine.vehicle_orders import phase_end
+    from engine.vehicles.orders import phase_end
     st = motor(cat, us=[sherman("42A", facing="e")], de=[panzer("48A")], de_men=(4, 5))
     with_order(st, 0, "reconnaissance", vp=6)
     ctx = Ctx(st)
@@ -738,7 +744,7 @@ def test_reconnaissance_needs_a_road_move_then_everything_spotted(cat):
 
 
 def test_armor_support_is_met_when_a_teammate_completes_his_orders(cat):
-    from engine.orders import complete
+    from engine.infantry.orders import complete
     seats = [SeatSpec(name="Ann", side="US", force=[ForceEntry(serial=1)], vehicles=[sherman("41A")]),
              SeatSpec(name="Cy", side="US", force=[ForceEntry(serial=2)], vehicles=[]),
              SeatSpec(name="Bo", side="DE", force=[ForceEntry(serial=4)], vehicles=[panzer("48A")])]
@@ -768,7 +774,7 @@ def test_a_sighted_tile_takes_area_fire_from_a_main_gun(cat):
 
 
 def test_sight_markers_on_tiles_last_the_turn(cat):
-    from engine.sequence import _turn_end
+    from engine.turn.sequence import _turn_end
     st = motor(cat, us=[sherman("42A")], de=[panzer("48A")])
     ctx = Ctx(st)
     VL.sight_square(ctx, SHERMAN_CREW["commander"], "46A")
@@ -787,8 +793,8 @@ def test_the_command_attribute_needs_a_leader_in_the_commanders_seat(cat):
 
 def test_a_captured_crewman_is_never_liberated_he_leaves_the_game(cat):
     # Prisoners: once taken, a crewman freed from his escort is removed from play, his VP for nobody.
-    from engine.damage import free_prisoner
-    from engine.fight import liberate
+    from engine.infantry.damage import free_prisoner
+    from engine.turn.fight import liberate
     st = motor(cat, us=[sherman("41A")], de=[panzer("48A")], us_men=(1,), de_men=(4,))
     ctx = Ctx(st)
     loader = SHERMAN_CREW["loader"]

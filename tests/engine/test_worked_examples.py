@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import RuleError
-from engine.hide import cover_value, hides, rally_reach
-from engine.look import can_spot, sight_range
+from engine.core.errors import RuleError
+from engine.infantry.hide import cover_value, hides, rally_reach
+from engine.infantry.look import can_spot, sight_range
+from engine.infantry.shoot import bands_in_range, read_hits
 from engine.script import ScriptError
-from engine.shoot import bands_in_range, read_hits
 
 
 def kinds(events, kind):
@@ -207,7 +207,7 @@ def test_fight_example(position, play):
     assert st.soldiers[1].status == "dead"
     assert st.soldiers[5].captor == 3 and st.soldiers[5].controller == "US-1"
     # US 2, US 3 and the wounded German remain in contact: locked in combat.
-    from engine.contact import in_contact
+    from engine.infantry.contact import in_contact
     assert in_contact(st, 4)
 
 
@@ -216,8 +216,8 @@ def test_prisoners_are_worth_double_at_the_end(position, play):
     st, _ = play(st, "@Ann\nplan 2-C4 2-C1 2-C3\n@Bo\nplan 5-C4 5-C1 5-C3\nfight 4-C1 1\n@Ann\nfight 1-C1 5\n"
                      "@Bo\nfight 4-C3 2\n@Ann\nfight 1-C2 4\n@Bo\nfight 4-C4 3\n@Ann\nfight 1-C3 4\n"
                      "@Bo\ncapture 1\n@Ann\ncapture 5")
-    from engine.log import Ctx
-    from engine.victory import end_game
+    from engine.core.log import Ctx
+    from engine.turn.victory import end_game
     ctx = Ctx(st.clone())
     end_game(ctx, "test")
     vp = {e.reason: e.amount for e in ctx.st.vp}
@@ -265,7 +265,7 @@ def test_a_pinned_rallier_rallies_himself_first(position, play):
 def test_hold_cards_under_a_soldier_change_initiative_and_come_back(position, play):
     # Cole (junior NCO, hold 1) holds a card with his HIDE dog tag. Both hands hold two cards
     # after placing, Ann leading on her higher-VP soldier; holding one hands the initiative to Bo.
-    from engine import initiative
+    from engine.core import initiative
     st = position(soldiers=[{"serial": 3, "seat": 0, "rank": "junior_nco", "at": [9, 2], "facing": "e"},
                             {"serial": 4, "seat": 1, "at": [37, 2], "facing": "w"}],
                   phase_cards=["S04", "S01", "S05"],
@@ -286,9 +286,9 @@ def test_hold_cards_under_a_soldier_change_initiative_and_come_back(position, pl
 
 
 def test_held_cards_stay_when_pinned_and_are_discarded_when_he_dies(position):
-    from engine.damage import apply_damage, kill
-    from engine.content import Damage
-    from engine.log import Ctx
+    from engine.core.content import Damage
+    from engine.core.log import Ctx
+    from engine.infantry.damage import apply_damage, kill
     st = position(soldiers=[{"serial": 3, "seat": 0, "rank": "junior_nco", "at": [9, 2], "held": ["3-C2"]},
                             {"serial": 4, "seat": 1, "at": [37, 2], "facing": "w"}],
                   phase_cards=["S04", "S01", "S05"], hands={0: ["3-J1"], 1: ["4-C4"]})

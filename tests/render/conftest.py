@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.content import load_catalog
+from engine.core.content import load_catalog
 from engine.position import load_position
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "rules"

@@ -4,16 +4,19 @@ roadblocks and close combats, and never a letter, a face or a mine kind; a seat'
 adds his letters with their state and his side's mine kinds."""
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings, strategies as S_
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as S_
 
-from bot.render import battlefield, board as board_module, private as private_module
+from bot.render import battlefield
+from bot.render import board as board_module
+from bot.render import private as private_module
 from bot.render import style as S
 from bot.render.board import BoardLayout, BoardPanel, tile_origins
 from bot.render.private import PrivateBoardPanel
 from bot.render.service import draw, public
 from engine import view
+from engine.core.views import ArtilleryCallView, MyMinefieldView
 from engine.position import load_position
-from engine.view import ArtilleryCallView, MyMinefieldView
 from tests.app.battlefield_views import leaks, with_secrets
 from tests.render.conftest import yard
 

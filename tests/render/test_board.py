@@ -11,9 +11,9 @@ from bot.render.board import BoardLayout, BoardPanel
 from bot.render.encode import DEFAULT_UPLOAD_LIMIT
 from bot.render.private import PrivateBoardPanel
 from bot.render.service import draw, render_board_png, render_private_png
-from engine import load_catalog, new_game, view
+from engine import new_game, view
 from engine.script import run_script
-from engine.setup import SeatSpec
+from engine.turn.setup import SeatSpec
 
 HANDS_A = {0: ["1-C3", "1-C4", "1-C1"], 1: ["4-C4", "4-P1", "4-C1"]}
 HANDS_B = {0: ["2-C1", "2-C2", "1-P1"], 1: ["5-C1", "5-C2", "4-C2"]}
@@ -132,8 +132,8 @@ def test_a_move_leaves_an_arrow_in_the_side_colour(position):
 
 @pytest.mark.parametrize("scenario", ["hedgerow-dawn", "mill-at-tardieu", "sevrette-crossing",
                                       "bells-of-sainte-gisele"])
-def test_every_board_fits_discord(scenario):
-    cat = load_catalog()
+def test_every_board_fits_discord(scenario, shipped):
+    cat = shipped
     st, _ = new_game(cat, scenario, [SeatSpec(name="Ann", side="US"), SeatSpec(name="Bo", side="DE")], seed=1)
     data = render_board_png(view(st))
     img = Image.open(io.BytesIO(data))

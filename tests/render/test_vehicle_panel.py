@@ -23,15 +23,12 @@ from bot.render.vehicle_figure import (
     footprint_box,
 )
 from bot.render.vehicle_panel import VehiclePanel, layout, move_markers
-from engine import load_catalog, new_game, view
-from engine.setup import SeatSpec
+from engine import new_game, view
+from engine.turn.setup import SeatSpec
 
 SEATS = [SeatSpec(name="Ann", side="US"), SeatSpec(name="Bo", side="DE")]
 
 
-@pytest.fixture(scope="module")
-def shipped():
-    return load_catalog()
 
 
 @pytest.fixture
@@ -394,7 +391,7 @@ def test_a_board_with_vehicles_fits_discord(game):
 
 def test_a_vehicles_move_and_a_shot_at_it_stop_at_its_footprint(game):
     """The arrow and the shot's star end at the hull's edge: the plate in the middle stays clear."""
-    from engine.state import TrailMark
+    from engine.core.state import TrailMark
     st = game()
     on_board(st, 601, "8A", "e", "n")
     st.trail = [TrailMark(kind="move", serial=601, path=[st.board.tile_centre("6B"), st.board.tile_centre("8A")]),

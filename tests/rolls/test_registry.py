@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import rolls
-from engine.rng import Rng
+from engine.core.rng import Rng
 
 
 def test_every_rulebook_registers_its_checks():

@@ -8,7 +8,7 @@ import pytest
 
 from bot.cli import main
 from engine import load_catalog
-from engine.content import hit_value
+from engine.core.content import hit_value
 
 
 def run_json(capsys, *argv: str) -> dict:

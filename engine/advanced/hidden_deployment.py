@@ -1,0 +1,204 @@
+"""Hidden deployment (an optional scenario rule, ScenarioDef.hidden_deployment).
+
+A soldier on foot on the board who is not Spotted shows to the other side only as a hidden
+marker in his tile: no cell, no dog tag, no name, no ratings. His own side sees him as usual.
+Once Spotted he shows like anyone else, and he vanishes into a marker again if he loses it.
+
+The engine always knows where everyone stands; this module only says who is hidden from whom
+and how a public sentence about him reads. engine/view.py strips the view with it, and every
+apply screens its events with `screen` (Ctx.close in engine/core/log.py calls it through the rulebook), so the event log itself
+never holds a public sentence that names a hidden soldier."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.core import rulebook
+from engine.core.log import Event
+
+# event data keys that name a soldier by his dog tag
+SOLDIER_KEYS = ("serial", "target", "prisoner", "victim", "victims", "members", "by", "escort", "shooter")
+HIDDEN_NAME = "a hidden soldier"
+HIDDEN_CARD = "a hidden soldier's card"
+
+VERBS = {
+    "move": "moves", "charge": "charges", "exit": "moves", "face": "turns", "swap": "moves",
+    "cover": "takes cover", "cover_fail": "tries to take cover", "hold": "holds a card",
+    "unhold": "takes back a held card", "rally": "rallies", "draw": "looks around",
+    "sight_fail": "looks around", "release": "moves", "released": "is back with his side",
+}
+
+
+def active(st) -> bool:
+    return bool(st.setup.scenario.hidden_deployment)
+
+
+def is_hidden(st, serial: int) -> bool:
+    """Hidden from the other side now: on foot on the board, not Spotted, nobody's prisoner.
+    (Men aboard a vehicle ride on its open panel and are never hidden.)"""
+    if not active(st) or serial not in st.soldiers:
+        return False
+    s = st.soldiers[serial]
+    return s.status == "board" and not s.spotted and s.captor is None
+
+
+def hidden(st, side: str | None = None) -> set[int]:
+    """Dog tags hidden from `side` (None: from the public, so every hidden soldier)."""
+    if not active(st):
+        return set()
+    return {n for n, s in st.soldiers.items() if s.side != side and is_hidden(st, n)}
+
+
+def markers(st, men: set[int]) -> list[tuple[str, str, int]]:
+    """(tile, side, how many) for the hidden men, sorted by tile then side."""
+    count: dict[tuple[str, str], int] = {}
+    for n in men:
+        s = st.soldiers[n]
+        key = (st.board.tile_at(s.at), s.side)
+        count[key] = count.get(key, 0) + 1
+    return [(t, side, k) for (t, side), k in sorted(count.items())]
+
+
+def tile_of(st, serial: int) -> str:
+    return st.board.tile_at(st.soldiers[serial].at)
+
+
+# ------------------------------------------------------------------------------ words
+
+
+_CARDS: dict[int, tuple[Any, dict[int, list[str]]]] = {}  # id(setup) -> (setup, owner -> card ids)
+
+
+def _cards_of(setup) -> dict[int, list[str]]:
+    """Each owner's card ids, worked out once per game setup (kept alive in the cache, so its
+    id cannot be reused while it is there)."""
+    hit = _CARDS.get(id(setup))
+    if hit is None or hit[0] is not setup:
+        index: dict[int, list[str]] = {}
+        for cid, c in setup.cards.items():
+            index.setdefault(c.owner, []).append(cid)
+        if len(_CARDS) >= 16:
+            _CARDS.pop(next(iter(_CARDS)))
+        hit = _CARDS[id(setup)] = (setup, index)
+    return hit[1]
+
+
+class Words:
+    """Finds and blanks the hidden men's names and card ids in a sentence."""
+
+    def __init__(self, st, men: set[int]) -> None:
+        self.who: dict[str, int] = {}
+        self.cards: set[str] = set()
+        for n in men:
+            self.who[st.name(n)] = n
+            self.who[st.setup.soldiers[n].name] = n
+        owned = _cards_of(st.setup)
+        for n in men:
+            for cid in owned.get(n, ()):
+                self.who[cid] = n
+                self.cards.add(cid)
+        words = sorted(self.who, key=len, reverse=True)
+        self.pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in words) + r")(?![\w-])") \
+            if words else None
+
+    def named(self, text: str) -> set[int]:
+        return {self.who[m.group(1)] for m in self.pattern.finditer(text)} if self.pattern else set()
+
+    def scrub(self, text: str) -> str:
+        if self.pattern is None:
+            return text
+        return self.pattern.sub(lambda m: HIDDEN_CARD if m.group(1) in self.cards else HIDDEN_NAME, text)
+
+
+def _soldiers_in(data: dict[str, Any]) -> set[int]:
+    out: set[int] = set()
+    for k in SOLDIER_KEYS:
+        v = data.get(k)
+        if isinstance(v, bool):
+            continue
+        if isinstance(v, int):
+            out.add(v)
+        elif isinstance(v, (list, tuple)):
+            out |= {x for x in v if isinstance(x, int) and not isinstance(x, bool)}
+    return out
+
+
+def _strings_clean(value, scrub):
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, list):
+        return [_strings_clean(x, scrub) for x in value]
+    if isinstance(value, tuple):
+        return tuple(_strings_clean(x, scrub) for x in value)
+    if isinstance(value, dict):
+        return {k: _strings_clean(x, scrub) for k, x in value.items()}
+    return value
+
+
+def cover_sentence(st, kind: str, men: list[int]) -> str:
+    """The public sentence for an event about hidden men: side, what, tile, nothing more."""
+    if len(men) == 1:
+        s = st.soldiers[men[0]]
+        return f"A hidden {s.side} soldier in {tile_of(st, men[0])} {VERBS.get(kind, 'acts')}."
+    by_tile: dict[tuple[str, str], int] = {}
+    for n in men:
+        key = (st.soldiers[n].side, tile_of(st, n))
+        by_tile[key] = by_tile.get(key, 0) + 1
+    return "Hidden soldiers are caught up in it: " + ", ".join(
+        f"{k} {side} in {tile}" for (side, tile), k in sorted(by_tile.items())) + "."
+
+
+@rulebook.screen_events.fill
+def screen(st, events: list[Event]) -> list[Event]:
+    """The events as the table may read them, judged on the state after the command: a public
+    event about a hidden man (his dog tag in its data) becomes one line saying only his side
+    and tile; a public event that merely names him or his card (a reveal, a phase listing)
+    keeps its line with those words put as "a hidden soldier('s card)". Each seat whose side
+    may read more of it (his own men in it) gets that fuller line privately as well."""
+    if not active(st) or not events:
+        return events
+    secret = hidden(st)
+    if not secret:
+        return events
+    sides = sorted({seat.side for seat in st.seats})
+    words: dict[str | None, Words] = {}
+
+    def words_for(side: str | None) -> Words:  # built only when a line needs them
+        if side not in words:
+            words[side] = Words(st, {n for n in secret if st.soldiers[n].side != side})
+        return words[side]
+    out: list[Event] = []
+    for e in events:
+        if e.to is not None:
+            out.append(e)
+            continue
+        public = _as_seen(st, e, secret, words_for(None))
+        out.append(public)
+        if public is e:
+            continue
+        for side in sides:
+            theirs = _as_seen(st, e, {n for n in secret if st.soldiers[n].side != side}, words_for(side))
+            if theirs.text == public.text and theirs.data == public.data:
+                continue
+            out.extend(theirs.model_copy(update={"to": seat.index}) for seat in st.seats if seat.side == side)
+    return out
+
+
+def _as_seen(st, e: Event, secret: set[int], words: Words) -> Event:
+    """Event `e` as read by someone from whom the men in `secret` are hidden."""
+    about = sorted(_soldiers_in(e.data) & secret)
+    if about:
+        return Event(kind=e.kind, text=cover_sentence(st, e.kind, about),
+                     data={"hidden": len(about), "sides": sorted({st.soldiers[n].side for n in about}),
+                           "tiles": sorted({tile_of(st, n) for n in about})})
+    if not (words.named(e.text) | words.named(repr(e.data))):
+        return e
+    data = {k: v for k, v in e.data.items() if k not in SOLDIER_KEYS or not (_soldiers_in({k: v}) & secret)}
+    return Event(kind=e.kind, text=words.scrub(e.text), data=_strings_clean(data, words.scrub))
+
+
+def public_text(st, text: str) -> str:
+    """A sentence for everyone (a waiting line, a caption) with every hidden man's name and
+    card id put as "a hidden soldier('s card)"."""
+    secret = hidden(st)
+    return Words(st, secret).scrub(text) if secret else text

@@ -1,0 +1,198 @@
+"""Which part of the card in play takes an action (core manual, Action Cards): the dog tag, the
+team bubble or the narrator box, and with the tactics modules a 'Team' bubble and a command
+card's identity box (engine/advanced/teams.py); who may act through the card at all. Routing
+lives beside the tactics modules because they add parts of their own."""
+from __future__ import annotations
+
+from engine.advanced.teams import identity_accepted, identity_accepts, team_accepted
+from engine.advanced.teams import team_entry as team_bubble_entry
+from engine.core.action_cards import (
+    ACCEPTED_BY,
+    NOT_FOR_VEHICLES,
+    VEHICLE_DOS,
+    entry_accepts,
+    owner_can_act,
+    tag_subactions,
+    who_fits,
+)
+from engine.core.content import ACTION_OF, Action, Do
+from engine.core.errors import RuleError
+from engine.core.ratings import current
+from engine.core.state import ActiveCard, Source
+from engine.core.vehicle_geometry import enemy_vehicle_with
+
+
+def _soldier_ok(st, active: ActiveCard, serial: int, do: Do) -> None:
+    if serial in st.vehicles:
+        _vehicle_ok(st, active, serial, do)
+        return
+    s = st.soldiers.get(serial)
+    if s is None:
+        raise RuleError(f"there is no soldier {serial} in this game.")
+    if s.status == "waiting" and s.force == active.force:
+        if do != Do.MOVE:
+            raise RuleError(f"{st.name(serial)} has not entered the board yet: his first action is a MOVE onto it.")
+        return
+    if s.status == "aboard" and s.controller == active.force and s.captor is None:
+        if s.vehicle in st.vehicles and do in {Do.SIGHT, Do.SHOOT, Do.MOVE, Do.FACE, Do.COVER, Do.DRAW} | VEHICLE_DOS:
+            _same_square(st, s.vehicle, do)
+            return
+        raise RuleError(f"{st.name(serial)} is aboard the {st.name(s.vehicle)}: he cannot {do.value} from there.")
+    if s.controller != active.force or not s.free:
+        if s.captor is not None and s.controller == active.force:
+            raise RuleError(f"{st.name(serial)} is a prisoner: he goes where his escort takes him.")
+        raise RuleError(f"{st.name(serial)} is not one of your soldiers on the board.")
+
+
+def _vehicle_ok(st, active: ActiveCard, plate: int, do: Do) -> None:
+    v = st.vehicles[plate]
+    name = st.name(plate)
+    if v.controller != active.force:
+        raise RuleError(f"the {name} is not commanded by this deck.")
+    if v.status == "waiting":
+        if do != Do.MOVE:
+            raise RuleError(f"the {name} has not entered the board yet: its first action is a MOVE onto it.")
+        return
+    if v.status != "board":
+        raise RuleError(f"the {name} is {v.status}.")
+    _same_square(st, plate, do)
+
+
+def _same_square(st, plate: int, do: Do) -> None:
+    """With an enemy vehicle in its tile a vehicle may only MOVE and SHOOT (Same Square)."""
+    if enemy_vehicle_with(st, plate) and ACTION_OF[do] not in (Action.MOVE, Action.SHOOT):
+        raise RuleError(f"an enemy vehicle shares {st.vehicles[plate].tile} with the {st.name(plate)}: "
+                        f"it may only MOVE or SHOOT.")
+
+
+def _accepts(st, active: ActiveCard, src: Source, serial: int, do: Do) -> str | None:
+    """Why this source cannot take the action, or None when it can."""
+    card = st.card(active.card)
+    if src.state == "closed":
+        return f"the {src.kind} part of the card is finished"
+    if src.kind == "tag":
+        if serial != card.owner:
+            return f"the dog tag action belongs to {st.name(card.owner) if card.owner in st.soldiers else card.owner}"
+        if not owner_can_act(st, active):
+            return "the dog tag owner is out of the game, so the dog tag action is lost"
+        if do not in tag_subactions(st, active):
+            return "the dog tag allows " + "/".join(sorted(d.value for d in tag_subactions(st, active)))
+        if src.uses and do != Do.RALLY:
+            return "the dog tag action is used"
+        return _rally_room(st, active, src, do)
+    if src.kind == "team":
+        if serial in src.used:
+            return f"{st.name(serial)} has acted for this team bubble already"
+        if team_entry(st, card, src, serial, do) is not None:
+            return None
+        left = [f"{e.count} {'' if e.who == 'soldier' else e.who + ' '}{e.do.value}" for e in card.team[src.entry:]]
+        return "the team bubble has " + (", then ".join(left) if left else "nothing") + " left" + \
+            (" for the vehicle itself" if serial in st.vehicles else "")
+    if src.kind == "identity":  # tactics modules: a command card's identity box (engine/advanced/teams.py)
+        return identity_accepts(st, active, src, serial, do)
+    note = card.narrator
+    if serial != card.owner:
+        return f"the narrator box is for {st.name(card.owner) if card.owner in st.soldiers else card.owner}"
+    if not owner_can_act(st, active):
+        return "the narrator box's soldier is out of the game"
+    if not entry_accepts(Do(note.kind), do) or (serial in st.vehicles and do in NOT_FOR_VEHICLES):
+        return f"the narrator box allows {note.kind}"
+    if src.uses and do != Do.RALLY:
+        return "the narrator box is used"
+    return _rally_room(st, active, src, do)
+
+
+def accepted(st, active: ActiveCard, src: Source, serial: int) -> frozenset[Do]:
+    """Every sub-action this source would take from this man or plate now: the set form of
+    `_accepts` (a property test holds the two together), for listing options quickly."""
+    card = st.card(active.card)
+    if src.state == "closed":
+        return frozenset()
+    if src.kind == "identity":  # tactics modules: a command card's identity box (engine/advanced/teams.py)
+        return identity_accepted(st, active, src, serial)
+    if src.kind in ("tag", "note"):
+        if serial != card.owner or not owner_can_act(st, active):
+            return frozenset()
+        dos = tag_subactions(st, active) if src.kind == "tag" else ACCEPTED_BY[Do(card.narrator.kind)]
+        if serial in st.vehicles:
+            dos = dos - NOT_FOR_VEHICLES
+        if src.uses:
+            dos = dos & {Do.RALLY}
+        if Do.RALLY in dos and _rally_room(st, active, src, Do.RALLY) is not None:
+            dos = dos - {Do.RALLY}
+        return frozenset(dos)
+    if serial in src.used:
+        return frozenset()
+    if any(e.who == "team" for e in card.team):  # tactics modules: a 'Team' bubble (engine/advanced/teams.py)
+        return team_accepted(st, active, card, src, serial)
+    out: set[Do] = set()
+    for i in range(src.entry, len(card.team)):
+        e = card.team[i]
+        if who_fits(st, e.who, serial) and (i > src.entry or src.uses < e.count):
+            out |= ACCEPTED_BY[e.do]
+    return frozenset(out)
+
+
+def team_entry(st, card, src: Source, serial: int, do: Do) -> int | None:
+    """The team entry this man (or license plate) would take this action under, or None."""
+    if any(e.who == "team" for e in card.team):  # tactics modules: a 'Team' bubble (engine/advanced/teams.py)
+        return team_bubble_entry(st, st.active, card, src, serial, do)
+    for i in range(src.entry, len(card.team)):
+        e = card.team[i]
+        if entry_accepts(e.do, do) and who_fits(st, e.who, serial) and (i > src.entry or src.uses < e.count):
+            return i
+    return None
+
+
+def _rally_room(st, active: ActiveCard, src: Source, do: Do) -> str | None:
+    if do != Do.RALLY:
+        return None
+    limit = _rally_limit(st, active, src)
+    if len(src.rallied) >= limit:
+        who = st.name(st.card(active.card).owner)
+        return f"{who} may rally {limit} soldier{'s' if limit != 1 else ''} with this"
+    return None
+
+
+def route(st, active: ActiveCard, serial: int, do: Do, via: str | None) -> int:
+    """Which source an action goes through: the one named, else the one in use, else the team
+    bubble, then the narrator box when it is a must, then the dog tag, then the narrator box."""
+    reasons = []
+    idx = {s.kind: i for i, s in enumerate(active.sources)}
+    if via:
+        if via not in idx:
+            raise RuleError(f"this card has no {via} part.")
+        why = _accepts(st, active, active.sources[idx[via]], serial, do)
+        if why:
+            raise RuleError(f"{via}: {why}.")
+        return idx[via]
+    open_ = [i for i, s in enumerate(active.sources) if s.state == "open"]
+    if open_:
+        why = _accepts(st, active, active.sources[open_[0]], serial, do)
+        if why is None:
+            return open_[0]
+        reasons.append(f"{active.sources[open_[0]].kind}: {why}")
+    card = st.card(active.card)
+    prefer = ["team", "note", "tag"] if card.narrator and card.narrator.color == "blue" else ["team", "tag", "note"]
+    prefer.append("identity")  # tactics modules: a command card's identity box
+    for kind in prefer:
+        if kind in idx and idx[kind] not in open_:
+            why = _accepts(st, active, active.sources[idx[kind]], serial, do)
+            if why is None:
+                return idx[kind]
+            reasons.append(f"{kind}: {why}")
+    raise RuleError(f"{st.name(serial) if serial in st.soldiers else serial} cannot {do.value} with this card ("
+                    + "; ".join(reasons) + ").")
+
+
+def _rally_limit(st, active: ActiveCard, src: Source) -> int:
+    if src.rally_limit is not None:
+        return src.rally_limit
+    card = st.card(active.card)
+    if src.kind == "note":
+        return card.narrator.count
+    if src.kind == "tag":
+        # his HIDE box rally count, halved while pinned; a pinned leader can always rally himself
+        base, now = st.stats(card.owner).rally, current(st, card.owner, "rally")
+        return max(1, now) if base > 0 else 0
+    return 1

@@ -1,0 +1,112 @@
+"""Action cards (core manual, Action Cards): what each part of a card allows (dog tag, team
+bubble, narrator box), the sub-action each action command is, and a card in words. Pure
+answers about cards, read by the card in play (engine/turn/cards.py), the routing of an action to
+a part (engine/advanced/sources.py), the tactics modules and the option listing."""
+from __future__ import annotations
+
+from engine.core import commands as C
+from engine.core.content import ACTION_OF, Do, subactions
+from engine.core.crew import is_crew_of
+from engine.core.state import ActiveCard
+
+DO_OF = {C.MoveCmd: Do.MOVE, C.Charge: Do.MOVE, C.Face: Do.FACE, C.SightCmd: Do.SIGHT, C.DrawCmd: Do.DRAW,
+         C.CoverCmd: Do.COVER, C.RallyCmd: Do.RALLY, C.HoldCmd: Do.HOLD, C.ShootCmd: Do.SHOOT, C.TossCmd: Do.TOSS,
+         C.VMove: Do.MOVE, C.VTurn: Do.FACE, C.Turret: Do.TURRET, C.MovePlus: Do.MOVE, C.Unpin: Do.UNPIN,
+         C.Fire: Do.SHOOT, C.Load: Do.LOAD, C.Acquire: Do.ACQUIRE, C.Unbutton: Do.UNBUTTON, C.Button: Do.BUTTON,
+         C.HullDown: Do.HULLDOWN, C.VCover: Do.COVER, C.Mount: Do.MOUNT, C.Dismount: Do.DISMOUNT,
+         C.Shift: Do.SHIFT, C.Repair: Do.REPAIR, C.Extinguish: Do.EXTINGUISH}
+
+
+DO_OF[C.UseCmd] = Do.TOSS  # equipment (engine/infantry/equipment.py): a SHOOT like a toss, taken by 'shoot' entries
+
+
+# the vehicle battlefield (issue 9): an artillery adjustment is a Sight, popping smoke a SHOOT,
+# handing off and recovering equipment MOVEs
+DO_OF.update({C.AdjustCmd: Do.SIGHT, C.PopSmokeCmd: Do.SHOOT, C.HandOffCmd: Do.MOVE, C.RecoverCmd: Do.MOVE})
+
+
+# The vehicle book's sub-actions a plain entry of the same action allows: "1 soldier move" lets the
+# driver drive, the gunner turn the turret, a crewman climb about; "1 soldier shoot" lets the
+# loader load; "sight" lets a crewman open his hatch or acquire; "cover" lets him button up.
+GENERIC = {Do.MOVE, Do.SIGHT, Do.COVER, Do.SHOOT}
+
+
+VEHICLE_DOS = {Do.ACQUIRE, Do.UNBUTTON, Do.BUTTON, Do.HULLDOWN, Do.TURRET, Do.MOUNT, Do.DISMOUNT, Do.SHIFT,
+               Do.REPAIR, Do.EXTINGUISH, Do.UNPIN, Do.LOAD}
+
+
+def entry_accepts(entry_do: Do, do: Do) -> bool:
+    """A 'move' entry also lets a soldier just turn; a 'shoot' entry lets him toss a grenade; a
+    plain entry allows the vehicle sub-actions of the same action."""
+    if entry_do == do or (entry_do == Do.MOVE and do == Do.FACE) or (entry_do == Do.SHOOT and do == Do.TOSS):
+        return True
+    return entry_do in GENERIC and do in VEHICLE_DOS and ACTION_OF[entry_do] == ACTION_OF[do]
+
+
+def who_fits(st, who: str, serial: int) -> bool:
+    """Team entries by who takes them (Untrained Soldiers as Crew; License Plate): 'vehicle'
+    entries the license plate, 'crew' entries men trained on the vehicle they serve, 'soldier'
+    entries any man (never the plate)."""
+    if serial in st.vehicles:
+        return who == "vehicle"
+    if who == "soldier":
+        return True
+    if who == "crew":
+        s = st.soldiers.get(serial)
+        return s is not None and s.vehicle is not None and s.vehicle in st.vehicles and is_crew_of(st, serial, s.vehicle)
+    return False
+
+
+def tag_subactions(st, active: ActiveCard) -> set[Do]:
+    """A multi-action card's dog tag may use any of its actions, whatever the phase (Multi-Action Cards)."""
+    card = st.card(active.card)
+    acts = card.actions if card.multi else [active.action]
+    dos = {d for a in acts for d in subactions(a)}
+    return dos - NOT_FOR_VEHICLES if card.owner in st.vehicles else dos
+
+
+# What a license plate never does itself: a vehicle has no rally, hold or grenade.
+NOT_FOR_VEHICLES = frozenset({Do.RALLY, Do.HOLD, Do.TOSS})
+
+
+def owner_can_act(st, active: ActiveCard) -> bool:
+    """The owner's dog tag works only while he is alive and his own side's (ruling 4); a license
+    plate while its vehicle is in the game and the card's force commands it."""
+    card = st.card(active.card)
+    v = st.vehicles.get(card.owner)
+    if v is not None:
+        return v.controller == active.force and v.status in ("board", "waiting")
+    s = st.soldiers.get(card.owner)
+    return s is not None and s.controller == active.force and s.status in ("board", "waiting", "aboard") \
+        and s.captor is None
+
+
+def describe(st, cid: str) -> str:
+    """The card in words: dog tag, team bubble, narrator box."""
+    card = st.card(cid)
+    parts = []
+    acts = '/'.join(a.value.upper() for a in card.actions)
+    if card.owner in st.vehicles:
+        parts.append(f"license plate {st.name(card.owner)} ({acts})")
+    elif card.tagless:
+        parts.append(f"team card ({acts})")
+    elif card.any_action:
+        parts.append(f"dog tag {st.name(card.owner) if card.owner in st.soldiers else card.owner} (ANY)")
+    elif card.kind in ("react", "preempt"):  # played from the hand, no dog tag action
+        parts.append(f"{card.kind} card of {st.name(card.owner) if card.owner in st.soldiers else card.owner}")
+    else:
+        owner = st.name(card.owner) if card.owner in st.soldiers else str(card.owner)
+        parts.append(f"dog tag {owner} ({acts})")
+    if card.team:
+        parts.append("team: " + ", then ".join(f"{e.count} soldier{'s' if e.count > 1 else ''} {e.do.value}"
+                                               for e in card.team))
+    if card.narrator:
+        colour = {"white": "may", "blue": "must", "red": "cost"}[card.narrator.color]
+        parts.append(f"narrator ({colour}): {card.narrator.text or card.narrator.kind}")
+    return "; ".join(parts) + "."
+
+
+# ------------------------------------------------------------------------ routing a command to a source
+
+
+ACCEPTED_BY: dict[Do, frozenset[Do]] = {e: frozenset(d for d in Do if entry_accepts(e, d)) for e in Do}

@@ -1,0 +1,55 @@
+"""Action decks: drawing, checks pulled off the top, discards and the reshuffle."""
+from __future__ import annotations
+
+from engine.core.errors import RuleError
+from engine.core.log import Ctx
+
+
+def reshuffle(ctx: Ctx, force_id: str) -> bool:
+    """When a draw finds the deck empty, the discards become a new shuffled deck (ruling 14)."""
+    f = ctx.st.forces[force_id]
+    if not f.discard:
+        return False
+    f.deck = f.discard
+    f.discard = []
+    ctx.rng.shuffle(f.deck)
+    ctx.say("reshuffle", f"{ctx.st.seats[f.seat].name} shuffles the discards into a new action deck.",
+            force=force_id)
+    return True
+
+
+def take_top(ctx: Ctx, force_id: str) -> str:
+    f = ctx.st.forces[force_id]
+    if not f.deck and not reshuffle(ctx, force_id):
+        raise RuleError("the action deck and the discards are both empty")
+    return f.deck.pop(0)
+
+
+def deal(ctx: Ctx, force_id: str, n: int) -> list[str]:
+    """Take n cards off the top (fewer only if every card is in hands or in play)."""
+    f = ctx.st.forces[force_id]
+    got = []
+    for _ in range(n):
+        if not f.deck and not reshuffle(ctx, force_id):
+            break
+        got.append(f.deck.pop(0))
+    return got
+
+
+def draw(ctx: Ctx, force_id: str, n: int) -> list[str]:
+    """Draw n cards into the hand."""
+    got = deal(ctx, force_id, n)
+    ctx.st.forces[force_id].hand.extend(got)
+    return got
+
+
+def check(ctx: Ctx, force_id: str) -> str:
+    """Pull the top card for a check (hit, damage, identity) and discard it at once."""
+    cid = take_top(ctx, force_id)
+    ctx.st.forces[force_id].discard.append(cid)
+    return cid
+
+
+def can_check(ctx: Ctx, force_id: str) -> bool:
+    f = ctx.st.forces[force_id]
+    return bool(f.deck or f.discard)

@@ -1,0 +1,49 @@
+"""What happened: events emitted by apply, each public or private to one seat.
+
+An event carries its own sentence (in the game's words, with soldier names and tile ids),
+so every front end tells the same story. Private events (a hand drawn, a held card) are
+never shown to anyone but their seat.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.core import rulebook
+from engine.core.rng import Rng
+
+
+class Event(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str
+    text: str
+    to: int | None = None  # None: public; otherwise the only seat that may see it
+    data: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def public(self) -> bool:
+        return self.to is None
+
+
+class Ctx:
+    """One apply call's working set: the state copy being changed, its RNG and the events."""
+
+    __slots__ = ("st", "rng", "events")
+
+    def __init__(self, st) -> None:
+        self.st = st
+        self.rng = Rng(st.rng)
+        self.events: list[Event] = []
+
+    def say(self, kind: str, text: str, **data: Any) -> None:
+        self.events.append(Event(kind=kind, text=text, data=data))
+
+    def tell(self, seat: int, kind: str, text: str, **data: Any) -> None:
+        self.events.append(Event(kind=kind, text=text, to=seat, data=data))
+
+    def close(self) -> None:
+        self.st.rng = self.rng.state
+        # hidden deployment: public lines never name a hidden soldier (engine/advanced/hidden_deployment.py)
+        self.events = rulebook.screen_events(self.st, self.events)

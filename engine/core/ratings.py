@@ -1,0 +1,20 @@
+"""A soldier's ratings as the rules see them right now: his card side, halved while pinned."""
+from __future__ import annotations
+
+from engine.core.content import Stats
+
+
+def halve(value: int) -> int:
+    """Pinned (core manual, Damage Results; ruling 11): halved rounding down, and negative
+    cover values toward zero, which integer truncation does for both."""
+    return int(value / 2)
+
+
+def rating(stats: Stats, name: str, pinned: bool) -> int:
+    value = getattr(stats, name)
+    return halve(value) if pinned else value
+
+
+def current(st, serial: int, name: str) -> int:
+    """One rating of a soldier in the state: wounded side if wounded, halved if pinned."""
+    return rating(st.stats(serial), name, st.soldiers[serial].pinned)

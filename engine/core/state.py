@@ -1,0 +1,533 @@
+"""The game state: one pydantic model that serialises to JSON and back losslessly.
+
+Static content of the game (map, the soldiers and cards in play, story cards, orders) sits in
+`setup`, frozen and shared between successive states; everything that changes lives beside it.
+Units that own an action deck are Forces (an infantry squad now; a vehicle or gun with its
+crew later): each has its own deck, hand, placed cards and initiative, and acts through cards
+owned by a dog tag (or, for vehicles, a license plate).
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.core.board import Board, board_for
+from engine.core.content import (
+    Action,
+    ActionCardDef,
+    Do,
+    EquipmentDef,
+    Nationality,
+    OrderDef,
+    PhaseCard,
+    Rank,
+    ScenarioDef,
+    SoldierDef,
+    Stats,
+    TeamPanelDef,
+    TileDef,
+)
+from engine.core.vehicle_content import VehicleDef
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+
+class GameSetup(BaseModel):
+    """Everything static about one game, copied out of the catalogue at setup."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    scenario: ScenarioDef
+    soldiers: dict[int, SoldierDef]
+    cards: dict[str, ActionCardDef]
+    story: dict[str, PhaseCard]
+    orders: dict[str, OrderDef]
+    tiles: dict[str, TileDef]
+    equipment: dict[str, EquipmentDef] = Field(default_factory=dict)
+    vehicles: dict[str, VehicleDef] = Field(default_factory=dict)
+    panels: dict[str, TeamPanelDef] = Field(default_factory=dict)  # tactics modules' team panels in use
+    map_key: str = ""
+
+    def board(self) -> Board:
+        return board_for(self.map_key or self.digest(), self.scenario.map, self.tiles)
+
+    def digest(self) -> str:
+        body = repr(self.scenario.map) + "".join(
+            self.tiles[t].model_dump_json() for t in sorted(self.tiles))
+        return hashlib.sha1(body.encode()).hexdigest()
+
+
+class Seat(Model):
+    """A player's place at the table."""
+
+    index: int
+    name: str
+    side: Nationality
+    order: str | None = None  # private
+    order_done: bool = False  # public once done: completing orders is announced
+    always_pass: bool = False  # a player's setting: never ask him about react or preempt cards
+
+
+class SoldierState(Model):
+    serial: int
+    side: Nationality
+    force: str  # the force whose deck holds his cards
+    controller: str  # the force controlling him (his captor's force while a prisoner)
+    rank: Rank
+    status: Literal["reserve", "waiting", "board", "aboard", "exited", "dead", "removed"] = "waiting"
+    at: tuple[int, int] | None = None
+    facing: str = "n"
+    spotted: bool = False
+    pinned: bool = False
+    wounded: bool = False
+    grenades: int = 0
+    medals: int = 0
+    equipment: list[str] = Field(default_factory=list)
+    held: list[str] = Field(default_factory=list)  # private: cards under his soldier card
+    captor: int | None = None  # serial of his escort while a prisoner
+    kills: int = 0
+    captures: int = 0
+    deeds: dict[str, int] = Field(default_factory=dict)  # what he did this game, for campaigns
+    # aboard a vehicle (status "aboard"): its plate, and where on its panel he is: a crew
+    # position, a machinery location (to repair or fight a fire), "cabin", "deck" or "turret"
+    vehicle: int | None = None
+    post: str | None = None
+    dismounted: bool = False  # a crewman standing beside his vehicle (Mount and Dismount)
+    spotted_by: list[int] = Field(default_factory=list)  # plates whose own Spotted marker he has
+    panel: str | None = None  # tactics module: his team panel (locked to it for the game)
+    slot: int | None = None  # ... and his slot on it
+
+    @property
+    def on_board(self) -> bool:
+        return self.status == "board"
+
+    @property
+    def free(self) -> bool:
+        """On the board on foot, alive and not a prisoner: he can act and be acted against."""
+        return self.status == "board" and self.captor is None
+
+    @property
+    def in_play(self) -> bool:
+        """Alive, not a prisoner, on the board on foot or aboard a vehicle, or still to enter."""
+        return self.captor is None and self.status in ("board", "aboard", "waiting")
+
+
+class ForceState(Model):
+    """A deck-owning unit: a squad of soldiers, or a vehicle or gun with its crew."""
+
+    id: str
+    seat: int
+    side: Nationality
+    kind: Literal["squad", "vehicle"] = "squad"
+    plate: int | None = None  # a vehicle force: its vehicle's license plate
+    deck: list[str] = Field(default_factory=list)  # private, top card first
+    hand: list[str] = Field(default_factory=list)  # private
+    discard: list[str] = Field(default_factory=list)  # private (unrevealed hands go here)
+    placed: list[str | None] = Field(default_factory=lambda: [None, None, None])  # private until revealed
+    revealed: list[bool] = Field(default_factory=lambda: [False, False, False])
+    face_up: list[bool] = Field(default_factory=lambda: [False, False, False])  # shortfall cards
+    shown: list[str | None] = Field(default_factory=lambda: [None, None, None])  # revealed cards of finished phases
+    declared: dict[str, Action] = Field(default_factory=dict)  # multi-action cards: chosen action
+    extra: list[str | None] = Field(default_factory=lambda: [None, None, None])  # officer's extra cards, private until revealed
+    planned: bool = False
+    fight_pool: list[str] = Field(default_factory=list)  # private until played
+    vp_pile: list[str] = Field(default_factory=list)  # react cards used: out of the game for good (public)
+    entry_area: str | None = None
+
+
+class VehicleState(Model):
+    """A vehicle or gun on the map (Hell on Wheels): where it stands and faces, who crews it,
+    its damage markers, ammunition, hatches, pins and markers. Static data is its VehicleDef."""
+
+    plate: int
+    vehicle: str  # VehicleDef id
+    side: Nationality
+    force: str  # the force whose deck is its action deck
+    controller: str
+    status: Literal["waiting", "board", "destroyed", "abandoned", "exited"] = "board"
+    tile: str | None = None
+    facing: str = "n"  # the hull, toward a side or a corner of its tile
+    turret: str | None = None  # None: no turret (or a gun's shield faces with the hull)
+    crew: dict[str, int] = Field(default_factory=dict)  # crew position -> dog tag
+    unbuttoned: list[str] = Field(default_factory=list)  # crew positions with the hatch open
+    damage: dict[str, list[Literal["wreck", "fire", "critical"]]] = Field(default_factory=dict)
+    cook_off: list[str] = Field(default_factory=list)  # ammo locations burning: Critical if not put out
+    ready: dict[str, int] = Field(default_factory=dict)  # ammo type -> rounds in Ready Ammo
+    in_hand: list[str] = Field(default_factory=list)  # round parts: "AP", or "AP/charge" of a two-part round
+    in_breach: list[str] = Field(default_factory=list)
+    pins: int = 0
+    move_plus: int = 0  # movement saved up in Move+ (2) and Move++ (3) markers, in squares
+    hull_down: bool = False
+    spotted: bool = False  # the general Spotted marker
+    spotted_by: list[int] = Field(default_factory=list)  # other vehicles' own markers on it
+    shots: int = 0  # main-gun SHOOT actions this phase (ROF)
+    hull_moved: bool = False  # the license plate has moved the hull this phase (one a phase)
+    moved: int = 0  # squares the hull moved this phase (mounting, dismounting)
+    looks: int = 0  # LOOK cards played this turn (radio contact)
+    passengers: list[int] = Field(default_factory=list)
+    riders: list[int] = Field(default_factory=list)
+    kills: int = 0
+    smoke_trail: int | None = None  # issue 9, engine/vehicles/smoke.py: the turn its generator or pot lays smoke
+
+
+class VpEntry(Model):
+    seat: int | None = None  # None: a side-level award
+    side: Nationality
+    amount: int
+    reason: str
+    kind: Literal["kill", "friendly_fire", "prisoner", "orders", "event", "card"] = "kill"  # card: a react's cost
+    serial: int | None = None  # the soldier killed or held prisoner
+    by: int | None = None  # the soldier who killed him, took him or carried out the orders
+
+
+class SmokeMarker(Model):
+    tile: str
+    density: Literal[2, 3] = 2
+    turn: int  # the turn it was laid: it lasts at least until that turn ends
+    clears_after: int | None = None  # the phase of this turn after which it clears
+
+
+class DroppedItem(Model):
+    """An equipment card lying where its carrier fell (engine/battlefield/recovery.py, issue 9): public, and
+    searchable with an identity check only in the turn it was dropped."""
+
+    item: str
+    tile: str
+    turn: int
+    used: int = 0  # uses already spent on that copy
+    serial: int  # the man who carried it
+    side: Nationality  # ... and his side
+
+
+class Minefield(Model):
+    """Mine tokens laid face down in one tile (engine/battlefield/mines.py; Hell on Wheels, Mines). Their
+    tokens, and so their kind, are known only to the owning side until the field goes off."""
+
+    tile: str
+    side: Nationality
+    seat: int | None = None  # the player who bought it
+    tokens: list[str]  # at, gp, fake, booby
+    revealed: bool = False  # it has gone off: its kind is known to everyone
+
+
+class Weather(Model):
+    look: int = 0
+    shoot: int = 0
+
+
+class TrailMark(Model):
+    """Something that happened in the phase, for pictures: a move, a shot or a blast."""
+
+    kind: Literal["move", "shot", "toss", "blast", "charge", "kill"]
+    serial: int | None = None
+    path: list[tuple[int, int]] = Field(default_factory=list)
+    target: int | None = None
+
+
+# ---------------------------------------------------------------------------- artillery (issue 9)
+
+
+class ArtilleryCall(Model):
+    """An artillery call under way (engine/battlefield/artillery.py): the lettered marker pair, one on the
+    target tile and one on the sighting track. Everything but `id`, `seat` and `tile` is private
+    to its player until the reveal."""
+
+    id: int  # the public number of the marker on the map
+    seat: int
+    letter: str
+    kind: str  # ordnance chart id ("gun:PLATE": a main gun with a blast line as on-board artillery)
+    tile: str
+    rows_left: int  # Sight actions still needed to reach On Target
+    fake: bool = False
+    caller: int  # the radio operator's dog tag or the calling vehicle's plate
+    device: Literal["radio", "walkie", "phone"] = "radio"
+
+
+class PlannedBarrage(Model):
+    seat: int
+    kind: str
+    turn: int
+    tile: str
+
+
+class Artillery(Model):
+    """Artillery and radios (engine/battlefield/artillery.py): fire missions bought, calls and barrages under
+    way, and radio contact this turn. All private to each seat except the markers' places."""
+
+    ordnance: dict[int, list[str]] = Field(default_factory=dict)  # seat -> kinds bought, not yet used
+    bought: dict[int, list[str]] = Field(default_factory=dict)  # seat -> every kind bought (fakes bluff these)
+    calls: list[ArtilleryCall] = Field(default_factory=list)
+    barrages: list[PlannedBarrage] = Field(default_factory=list)
+    looks: dict[str, int] = Field(default_factory=dict)  # squad force -> LOOK cards played this turn
+    called: dict[int, int] = Field(default_factory=dict)  # caller -> calls made this turn
+    next_id: int = 1
+
+
+# ---------------------------------------------------------------------------- the card in play
+
+
+class Source(Model):
+    """One part of a card in play: the dog tag action, the team bubble or the narrator box."""
+
+    kind: Literal["tag", "team", "note", "identity"]  # identity: a command card's identity box (engine/advanced/teams.py)
+    state: Literal["ready", "open", "closed"] = "ready"
+    entry: int = 0  # team: the bubble entry now in use
+    used: list[int] = Field(default_factory=list)  # team: soldiers who acted for the bubble
+    uses: int = 0  # actions taken in the current entry (team) or in all (tag, note)
+    rallied: list[int] = Field(default_factory=list)  # rallies done through this source
+    rally_limit: int | None = None  # fixed when the first rally starts (a pin halves it then)
+    drawn: list[int] = Field(default_factory=list)  # identity: a dog tag per card of his drawn, one per action
+
+
+class ActiveCard(Model):
+    force: str
+    card: str
+    phase: int
+    action: Action  # the phase action the card is being used for
+    sources: list[Source]
+    moved_escorts: list[int] = Field(default_factory=list)  # an escort moves once per action card
+    react: bool = False  # a react card played out of turn: the interrupted card waits in GameState.interrupted
+    react_after: str | None = None  # a react card: the force whose action it answers
+    react_asked: list[str] = Field(default_factory=list)  # ... and the forces asked so far in that window
+
+
+class PreemptMark(Model):
+    """A preempt played against a revealed card (engine/advanced/preempt.py): the named enemy soldiers
+    must take that card's team-bubble actions of the required kind first; then `then`."""
+
+    by: str  # the preempting force
+    card: str  # the preempt card
+    force: str  # the force whose card is preempted
+    target: str  # the preempted card
+    action: Action  # the required action
+    soldiers: list[int]
+    acted: list[int] = Field(default_factory=list)  # named soldiers who have taken their action
+    then: Do | None = None
+    then_done: bool = False
+
+
+# ---------------------------------------------------------------------------- fights
+
+
+class FightState(Model):
+    members: list[int]  # soldiers in this fight
+    order: list[str]  # forces in initiative order at the start of the fight
+    turn_index: int = 0  # whose turn to play a card, index into order
+    passes: int = 0  # consecutive forces that could not play
+    defeated: list[tuple[int, str, int | None]] = Field(default_factory=list)  # (serial, force, striker)
+    queue: list[list[int]] = Field(default_factory=list)  # fights still to resolve this phase
+    # close combat against vehicles (issue 9, engine/battlefield/close_combat.py): compartments still to fight
+    # this phase, as (plate, part), and the one being fought now (plate None: an ordinary fight)
+    close: list[tuple[int, str]] = Field(default_factory=list)
+    plate: int | None = None
+    part: str | None = None
+
+
+class Assault(Model):
+    """Close combat against vehicles (issue 9, engine/battlefield/close_combat.py): the compartment a soldier in
+    an enemy vehicle's tile chose to attack, and whether he drops a grenade in at the shoot step."""
+
+    plate: int
+    part: Literal["hull", "turret", "cabin"]
+    grenade: bool = False
+
+
+# ---------------------------------------------------------------------------- pending decisions
+
+
+class HitPlusPending(Model):
+    kind: Literal["hitplus"] = "hitplus"
+    force: str
+    shooter: int
+    bands: list[str]
+    target: int
+    hits: int  # hits of the last check, waiting for their damage
+    candidates: list[int]
+    friendly: list[int] = Field(default_factory=list)  # soldiers sharing hits (fights, escorts)
+    hit_count: int = 0  # hits applied so far in this shot (for alternating)
+
+
+class DeclarePending(Model):
+    kind: Literal["declare"] = "declare"
+    force: str
+    card: str
+    phase: int
+    options: list[Action]
+
+
+class PayPending(Model):
+    kind: Literal["pay"] = "pay"
+    force: str
+    card: str
+    count: int
+
+
+class CapturePending(Model):
+    kind: Literal["capture"] = "capture"
+    force: str
+    victim: int
+    escorts: list[int]
+    striker: int | None = None  # who played the Kill: credited if the victim is killed
+
+
+class ReleasePending(Model):
+    kind: Literal["release"] = "release"
+    force: str  # the prisoner's own force, who moves him
+    prisoner: int
+
+
+class HoldPending(Model):
+    kind: Literal["unhold"] = "unhold"
+    forces: list[str]
+
+
+class ReactPending(Model):
+    """After an opponent's action: this force may play a react card from its hand (engine/advanced/react.py)."""
+    kind: Literal["react"] = "react"
+    force: str
+    after: str  # the force whose action has just been completed
+    asked: list[str] = Field(default_factory=list)  # forces already asked in this window
+
+
+class PreemptPending(Model):
+    """After the phase's reveal: this force may play a preempt card (engine/advanced/preempt.py)."""
+    kind: Literal["preempt"] = "preempt"
+    force: str
+    asked: list[str] = Field(default_factory=list)
+
+
+class ThenPending(Model):
+    """A preempt's follow-up: the preempting force's soldier acts against the men just made to act."""
+    kind: Literal["then"] = "then"
+    force: str
+    card: str
+    do: Do
+    targets: list[int]
+
+
+Pending = Annotated[
+    Union[HitPlusPending, DeclarePending, PayPending, CapturePending, ReleasePending, HoldPending,
+          ReactPending, PreemptPending, ThenPending],
+    Field(discriminator="kind"),
+]
+
+
+Step = Literal["turn_start", "place", "phase_start", "phase_preempt", "phase_hold", "phase_fire", "slot", "fights", "fighting",
+               "phase_end", "turn_end", "over"]
+
+
+class Result(Model):
+    winner: Nationality | None  # None: a draw
+    reason: str
+    vp: dict[str, int]
+
+
+class GameState(Model):
+    setup: GameSetup
+    rng: int
+    seats: list[Seat]
+    forces: dict[str, ForceState]
+    soldiers: dict[int, SoldierState]
+    vehicles: dict[int, VehicleState] = Field(default_factory=dict)  # by license plate
+    story_deck: list[str]  # private order, public count
+    story_discard: list[str] = Field(default_factory=list)
+    phase_cards: list[str] = Field(default_factory=list)
+    turn: int = 0
+    phase: int = 0  # 1..3 while resolving a phase
+    slot: int = 0  # 0: the phase card's top action, 1: its bottom action
+    step: Step = "turn_start"
+    done_sources: list[str] = Field(default_factory=list)  # forces whose card for this slot is done
+    done_cards: list[str] = Field(default_factory=list)  # cards done in this slot (an officer's two)
+    active: ActiveCard | None = None
+    interrupted: ActiveCard | None = None  # the card waiting while a react card is played
+    react_after: str | None = None  # a force has just completed an action: the react window is due
+    preempts: list[PreemptMark] = Field(default_factory=list)  # preempts played this phase
+    fight: FightState | None = None
+    assaults: dict[int, Assault] = Field(default_factory=dict)  # close combat against vehicles (engine/battlefield/close_combat.py)
+    pending: Pending | None = None
+    pending_queue: list[Pending] = Field(default_factory=list)  # decisions to ask once the current one is answered
+    fires: list[str] = Field(default_factory=list)
+    artillery: Artillery = Field(default_factory=Artillery)  # artillery and radios (engine/battlefield/artillery.py)
+    mines: list[str] = Field(default_factory=list)  # known minefields (engine/battlefield/mines.py): public, general purpose
+    minefields: list[Minefield] = Field(default_factory=list)  # mines bought, face down (engine/battlefield/mines.py)
+    sighted: dict[str, list[int]] = Field(default_factory=dict)  # tile -> Sight markers: 0 general, else a plate
+    smoke: list[SmokeMarker] = Field(default_factory=list)
+    dropped: list[DroppedItem] = Field(default_factory=list)  # abandoned equipment (engine/battlefield/recovery.py), public
+    weather: Weather = Weather()
+    lasting_weather: Weather = Weather()
+    vp: list[VpEntry] = Field(default_factory=list)
+    trail: list[TrailMark] = Field(default_factory=list)  # what happened in the phase under way
+    last_trail: list[TrailMark] = Field(default_factory=list)  # ... and in the phase finished last
+    last_trail_phase: tuple[int, int] | None = None  # (turn, phase) of last_trail
+    panels: list[int] = Field(default_factory=list)  # plates that acted or were hit in the phase under way
+    last_panels: list[int] = Field(default_factory=list)  # ... in the phase finished last (send their panels)
+    order_progress: dict[int, dict[str, int]] = Field(default_factory=dict)  # private per seat
+    landmark_holders: dict[str, str] = Field(default_factory=dict)  # landmark -> side, captured landmarks
+    result: Result | None = None
+    seq: int = 0  # commands applied
+    asked_at: int = 0  # the seq after which the one-moment decision open now was asked (engine/legal.py decision_key)
+
+    # ------------------------------------------------------------------ helpers (no rules here)
+
+    @property
+    def board(self) -> Board:
+        return self.setup.board()
+
+    def vehicle_def(self, plate: int):
+        return self.setup.vehicles[self.vehicles[plate].vehicle]
+
+    def soldier_def(self, serial: int) -> SoldierDef:
+        return self.setup.soldiers[serial]
+
+    def card(self, card_id: str) -> ActionCardDef:
+        return self.setup.cards[card_id]
+
+    def name(self, serial: int) -> str:
+        if serial in self.vehicles:
+            return f"{self.vehicle_def(serial).name} {serial}"
+        s = self.soldiers[serial]
+        d = self.setup.soldiers[serial]
+        return f"{d.profile(s.rank).title} {d.name}"
+
+    def stats(self, serial: int) -> Stats:
+        """The side of his card in use (wounded or healthy); pins are applied by the rules."""
+        s = self.soldiers[serial]
+        p = self.setup.soldiers[serial].profile(s.rank)
+        return p.wounded if s.wounded else p.healthy
+
+    def vp_value(self, serial: int) -> int:
+        s = self.soldiers[serial]
+        return self.setup.soldiers[serial].profile(s.rank).vp
+
+    def force_of_seat(self, seat: int) -> list[ForceState]:
+        return [f for f in self.forces.values() if f.seat == seat]
+
+    def seat_of_force(self, force: str) -> Seat:
+        return self.seats[self.forces[force].seat]
+
+    def side_vp(self, side: str) -> int:
+        return sum(e.amount for e in self.vp if e.side == side)
+
+    def seat_vp(self, seat: int) -> int:
+        return sum(e.amount for e in self.vp if e.seat == seat)
+
+    def smoke_map(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for m in self.smoke:
+            out[m.tile] = max(out.get(m.tile, 1), m.density)
+        return out
+
+    def occupied(self) -> dict[tuple[int, int], int]:
+        return {s.at: s.serial for s in self.soldiers.values() if s.on_board and s.at is not None}
+
+    def clone(self) -> "GameState":
+        """A working copy for apply: the frozen setup is shared, everything else is copied
+        (a dump and validate round trip, lossless and several times faster than deepcopy)."""
+        return GameState.model_validate({**self.model_dump(exclude={"setup"}), "setup": self.setup})
+
+
+SUBACTION_WORDS = {d.value: d for d in Do}

@@ -1,0 +1,129 @@
+"""Blasts: tossed grenades (core manual, Grenades; ruling 13) and area blasts from events,
+fire and registered artillery. Every soldier under a blast takes its own blast hit check."""
+from __future__ import annotations
+
+from engine.core import commands as C
+from engine.core import rulebook
+from engine.core.board import in_arc, inches
+from engine.core.content import hit_value
+from engine.core.deck import check
+from engine.core.errors import RuleError
+from engine.core.log import Ctx
+from engine.core.ratings import current
+from engine.core.state import TrailMark
+from engine.infantry.contact import in_contact
+from engine.infantry.damage import apply_damage, damage_check
+from engine.infantry.shoot import escorting, shoot_mods
+
+BLAST_RADIUS = 1  # cells around the centre: the 3" circle covers the 3x3 cells (ruling 13)
+
+
+def toss_range(toss: int, shoot_mods_: int) -> int:
+    """Modified toss range in inches: SHOOT modifiers count as inches, as at Close range."""
+    return toss + shoot_mods_
+
+
+def under_blast(st, centre) -> list[int]:
+    return sorted(s.serial for s in st.soldiers.values()
+                  if s.on_board and s.at and abs(s.at[0] - centre[0]) <= BLAST_RADIUS
+                  and abs(s.at[1] - centre[1]) <= BLAST_RADIUS)
+
+
+def toss_problem(st, thrower: int, target: int, centre=None) -> str | None:
+    me, t = st.soldiers[thrower], st.soldiers.get(target)
+    name = st.name(thrower)
+    if not me.free:
+        return f"{name} is not on the board."
+    if me.grenades <= 0:
+        return f"{name} has no grenades left."
+    if current(st, thrower, "toss") <= 0:
+        return f"{name} cannot toss grenades."
+    if in_contact(st, thrower):
+        return f"{name} is in combat contact: he may only turn to face with a MOVE."
+    if escorting(st, thrower):
+        return f"{name} is escorting a prisoner and cannot use his weapons."
+    if t is None or not t.free or t.side == me.side:
+        return f"{target} is not an enemy soldier on the board."
+    tname = st.name(target)
+    if not t.spotted:
+        return f"{tname} is not spotted; a grenade needs one spotted enemy to aim at."
+    if not in_arc(me.facing, me.at, t.at):
+        return f"{tname} is outside {name}'s shooting arc (he faces {me.facing.upper()})."
+    centre = tuple(centre) if centre else t.at
+    if max(abs(centre[0] - t.at[0]), abs(centre[1] - t.at[1])) > 1:
+        return "the blast may be moved at most one cell off the target, so it still covers him."
+    if not st.board.on_board(centre):
+        return "the blast centre must be on the board."
+    reach = toss_range(current(st, thrower, "toss"), shoot_mods(st, me.at, centre))
+    dist = inches(me.at, centre)
+    if dist > reach:
+        return f"that is {dist}\" away; {name}'s modified toss range is {reach}\"."
+    return None
+
+
+def toss(ctx: Ctx, thrower: int, target: int, centre=None) -> None:
+    st = ctx.st
+    problem = toss_problem(st, thrower, target, centre)
+    if problem:
+        raise RuleError(problem)
+    me = st.soldiers[thrower]
+    centre = tuple(centre) if centre else st.soldiers[target].at
+    me.grenades -= 1  # tossing does not spot the thrower (Grenades)
+    victims = under_blast(st, centre)
+    ctx.say("toss", f"{st.name(thrower)} tosses a grenade at {st.name(target)}; the blast catches "
+            + ", ".join(st.name(v) for v in victims) + ".", serial=thrower, target=target, centre=list(centre),
+            victims=victims)
+    st.trail.append(TrailMark(kind="toss", serial=thrower, path=[me.at, centre], target=target))
+    for v in victims:
+        blast_victim(ctx, v, checks=1, check_force=me.controller, by_force=me.controller, by_soldier=thrower,
+                     cause="toss")
+
+
+def blast_victim(ctx: Ctx, victim: int, *, checks: int, check_force: str | None, by_force: str | None,
+                 cause: str, by_soldier: int | None = None) -> list[str]:
+    """Blast hit checks for one soldier, then a damage check from his own deck for each hit.
+    Returns what each hit did to him, in order (apply_damage's words: 'pinned', 'killed' ...)."""
+    st = ctx.st
+    outcomes: list[str] = []
+    for _ in range(checks):
+        if st.soldiers[victim].status != "board":
+            return outcomes
+        deck_of = check_force or st.soldiers[victim].controller
+        cid = check(ctx, deck_of)
+        hits, _ = hit_value(st.card(cid).hit.blast)
+        ctx.say("blast_check", f"Blast check {cid} for {st.name(victim)}: {st.card(cid).hit.blast}.",
+                card=cid, serial=victim, hits=hits)
+        for _ in range(hits):
+            if st.soldiers[victim].status != "board":
+                return outcomes
+            result = damage_check(ctx, victim)
+            outcomes.append(apply_damage(ctx, victim, result, by_force=by_force, by_soldier=by_soldier,
+                                         cause=cause))
+    return outcomes
+
+
+def blast_tile(ctx: Ctx, tile: str, *, checks: int, by_force: str | None, cause: str, what: str,
+               by_soldier: int | None = None, exclude: int | None = None) -> None:
+    """An area blast on a whole tile (events, fire, registered fire, a round's blast). With no
+    thrower, each victim's own deck gives his blast hit check (docs/rulings.md). Vehicles there
+    and the men exposed on them take their share (engine/vehicles/damage.py blast_aboard, through the rulebook)."""
+    st = ctx.st
+    board = st.board
+    victims = sorted(s.serial for s in st.soldiers.values()
+                     if s.on_board and s.at and board.tile_at(s.at) == tile)
+    ctx.say("blast", f"{what} strikes {tile}" + (": " + ", ".join(st.name(v) for v in victims) if victims
+                                                 else "; nobody is there") + ".", tile=tile, victims=victims)
+    st.trail.append(TrailMark(kind="blast", path=[board.tile_centre(tile)]))
+    for v in victims:
+        blast_victim(ctx, v, checks=checks, check_force=by_force, by_force=by_force, by_soldier=by_soldier,
+                     cause=cause)
+    if st.vehicles:
+        rulebook.blast_aboard(ctx, tile, checks, by_force=by_force, by_soldier=by_soldier, cause=cause, exclude=exclude)
+
+
+# --------------------------------------------------------------------------- what its commands do (engine/core/rulebook.py)
+
+
+@rulebook.performs(C.TossCmd)
+def toss_command(ctx: Ctx, cmd: C.TossCmd, src, entry_do) -> None:
+    toss(ctx, cmd.serial, cmd.target, cmd.at)

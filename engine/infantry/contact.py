@@ -1,0 +1,65 @@
+"""Combat contact (core manual, Combat Contact; ruling 12): enemies on neighbouring cells with at
+least one of them having the other in his shooting arc. Contact spots both, forbids every
+action but a MOVE to turn, and ends in a fight at the end of the phase."""
+from __future__ import annotations
+
+from engine.core.board import adjacent, in_arc, in_rear
+
+
+def enemies_of(st, serial: int) -> list[int]:
+    """Free enemy soldiers on the board (prisoners are nobody's target)."""
+    me = st.soldiers[serial]
+    return [s.serial for s in st.soldiers.values() if s.free and s.side != me.side]
+
+
+def touching(a, b) -> bool:
+    """Two soldier states in base contact with an arc on at least one of them."""
+    if a.at is None or b.at is None or not adjacent(a.at, b.at):
+        return False
+    return in_arc(a.facing, a.at, b.at) or in_arc(b.facing, b.at, a.at)
+
+
+def in_contact(st, serial: int) -> list[int]:
+    me = st.soldiers[serial]
+    if not me.free:
+        return []
+    return [o.serial for o in st.soldiers.values()
+            if o.free and o.side != me.side and touching(me, o)]
+
+
+def struck_in_rear(st, serial: int) -> bool:
+    """Attacked in the rear: an enemy in contact stands in his rear wedge and not in his arc."""
+    me = st.soldiers[serial]
+    for o in in_contact(st, serial):
+        at = st.soldiers[o].at
+        if in_rear(me.facing, me.at, at) and not in_arc(me.facing, me.at, at):
+            return True
+    return False
+
+
+def fight_groups(st) -> list[list[int]]:
+    """Connected groups of soldiers in contact, biggest first, ties by lowest serial."""
+    free = [s for s in st.soldiers.values() if s.free]
+    links: dict[int, set[int]] = {s.serial: set() for s in free}
+    for i, a in enumerate(free):
+        for b in free[i + 1:]:
+            if a.side != b.side and touching(a, b):
+                links[a.serial].add(b.serial)
+                links[b.serial].add(a.serial)
+    seen: set[int] = set()
+    groups = []
+    for start in sorted(links):
+        if start in seen or not links[start]:
+            continue
+        comp, todo = [], [start]
+        seen.add(start)
+        while todo:
+            x = todo.pop()
+            comp.append(x)
+            for y in links[x]:
+                if y not in seen:
+                    seen.add(y)
+                    todo.append(y)
+        groups.append(sorted(comp))
+    groups.sort(key=lambda g: (-len(g), g[0]))
+    return groups

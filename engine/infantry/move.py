@@ -1,0 +1,534 @@
+"""MOVE (core manual, MOVE): Walk, Climb, facing, moving into combat contact, entering and
+leaving the board, and escorts taking their prisoners along."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.core import commands as C
+from engine.core import rulebook
+from engine.core.board import (
+    DIRS,
+    NEIGHBOURS,
+    adjacent,
+    direction_to,
+    exact_inches,
+    in_arc,
+)
+from engine.core.errors import RuleError
+from engine.core.log import Ctx
+from engine.core.ratings import current
+from engine.core.state import ReleasePending, TrailMark
+from engine.infantry.contact import in_contact
+from engine.infantry.orders import after_exit, after_move
+
+Cell = tuple[int, int]
+MAX_PRISONERS = 2  # one escort guards at most two prisoners
+
+
+@dataclass(frozen=True)
+class Dest:
+    """Where a move goes: a cell, a tile (optionally a cover cell in it), or off the board."""
+
+    cell: Cell | None = None
+    tile: str | None = None
+    cover: bool = False
+    exit: bool = False
+    area: str | None = None
+
+    def describe(self) -> str:
+        if self.exit:
+            return "off the board" + (f" through area {self.area}" if self.area else "")
+        if self.tile:
+            return self.tile + (" (in cover)" if self.cover else "")
+        return f"{self.cell[0]},{self.cell[1]}"
+
+
+def walk_allowance(st, serial: int) -> float:
+    """Walk plus the MOVE modifier of the tile he starts in; entering counts no terrain (Entry Areas)."""
+    s = st.soldiers[serial]
+    walk = current(st, serial, "walk")
+    if s.status != "board":
+        return float(max(0, walk))
+    return float(max(0, walk + st.board.move_mod(s.at)))
+
+
+def escorted_by(st, serial: int) -> list[int]:
+    return sorted(p.serial for p in st.soldiers.values() if p.captor == serial and p.status == "board")
+
+
+def _blocked(st, serial: int) -> tuple[set[Cell], set[Cell]]:
+    """(cells he cannot cross, cells he may cross but not stop on)."""
+    me = st.soldiers[serial]
+    block, occupied = set(), set()
+    for s in st.soldiers.values():
+        if s.serial == serial or not s.on_board or s.at is None:
+            continue
+        occupied.add(s.at)
+        if not (s.free and s.side == me.side):
+            block.add(s.at)
+    return block, occupied
+
+
+def entry_options(st, force_id: str) -> dict[str, list[tuple[Cell, str]]]:
+    """Entry areas a force may still use, with their edge cells (Orders; Entry Areas)."""
+    f = st.forces[force_id]
+    sc = st.setup.scenario
+    board = st.board
+    seat = st.seats[f.seat]
+    side = sc.side(f.side)
+    if f.entry_area:
+        names = [f.entry_area]
+    else:
+        order = st.setup.orders.get(seat.order) if seat.order else None
+        if order and order.entry:
+            names = [order.entry]
+        else:
+            names = list(side.entry)
+            claimed = {o.entry_area for o in st.forces.values()
+                       if o.side == f.side and o.id != force_id and o.entry_area}
+            free = [n for n in names if n not in claimed]
+            names = free or names
+    out: dict[str, list[tuple[Cell, str]]] = {}
+    for n in names:
+        area = sc.entry_areas.get(n)
+        if area is None:
+            continue
+        out[n] = [(c, area.edge) for c in board.edge_cells(area.tile, area.edge)]
+    if not out and not side.entry:
+        # a deployed side's reinforcements come on along the board edges of its deployment tiles
+        for tid in side.deploy:
+            for edge in ("n", "e", "s", "w"):
+                cells = board.edge_cells(tid, edge)
+                if cells:
+                    out.setdefault(tid, []).extend((c, edge) for c in cells)
+    return out
+
+
+def reachable(st, serial: int, budget: float | None = None) -> tuple[dict[Cell, float], dict[Cell, Cell], dict[Cell, str]]:
+    """Every cell he could walk to now with its cost, the path parents, and for an entering
+    soldier the entry area each edge cell belongs to."""
+    s = st.soldiers[serial]
+    board = st.board
+    climb = current(st, serial, "climb")
+    block, _ = _blocked(st, serial)
+    budget = walk_allowance(st, serial) if budget is None else budget
+    area_of: dict[Cell, str] = {}
+    if s.status == "board":
+        starts = {s.at: 0.0}
+    else:
+        starts = {}
+        for name, cells in entry_options(st, s.force).items():
+            for c, _edge in cells:
+                if board.passable(c, climb) and c not in block and 1.0 <= budget:
+                    starts[c] = 1.0
+                    area_of[c] = name
+    costs, parents = board.paths(starts, budget, climb, block)
+    return costs, parents, area_of
+
+
+def _area_for(cell: Cell, parents: dict[Cell, Cell], area_of: dict[Cell, str]) -> str | None:
+    c = cell
+    while c in parents:
+        c = parents[c]
+    return area_of.get(c)
+
+
+def touches_enemy(st, serial: int, at: Cell, facing: str) -> list[int]:
+    """Enemies (or prisoners of his own side) he would be in contact with standing at `at`."""
+    me = st.soldiers[serial]
+    out = []
+    for o in st.soldiers.values():
+        if o.serial == serial or not o.on_board or o.at is None or not adjacent(at, o.at):
+            continue
+        if o.free and o.side != me.side:
+            if in_arc(facing, at, o.at) or in_arc(o.facing, o.at, at):
+                out.append(o.serial)
+        elif o.captor is not None and o.side == me.side and in_arc(facing, at, o.at):
+            out.append(o.serial)
+    return out
+
+
+def _check_can_move(st, serial: int) -> None:
+    s = st.soldiers[serial]
+    if s.status not in ("board", "waiting") or (s.status == "board" and s.captor is not None):
+        raise RuleError(f"{st.name(serial)} cannot move: he is {'a prisoner' if s.captor else s.status}.")
+    if s.status == "board" and in_contact(st, serial):
+        raise RuleError(f"{st.name(serial)} is in combat contact (locked in combat): he may only turn to face.")
+    if s.dismounted:
+        raise RuleError(f"{st.name(serial)} stays beside his vehicle while dismounted (Hell on Wheels, Dismounted "
+                        f"Crew Movement): he mounts it again, or works on its outside (shift).")
+
+
+def near_others(st, serial: int) -> set[Cell]:
+    """Cells beside any other soldier on the board: the only cells where contact can form."""
+    out: set[Cell] = set()
+    for s in st.soldiers.values():
+        if s.serial != serial and s.on_board and s.at is not None:
+            out.update((s.at[0] + dx, s.at[1] + dy) for dx, dy in NEIGHBOURS)
+    return out
+
+
+def end_facing(st, serial: int, cell: Cell, parents: dict[Cell, Cell]) -> str:
+    """Where he faces after a move unless told otherwise: the way he went, from where he stood
+    (or from the board edge he stepped over when entering)."""
+    me = st.soldiers[serial]
+    start = me.at
+    if start is None:
+        start = cell
+        while start in parents:
+            start = parents[start]
+    return direction_to(start, cell) if start != cell else me.facing
+
+
+def destination_cells(st, serial: int, costs: dict[Cell, float], parents: dict[Cell, Cell],
+                      only: str | None = None) -> dict[tuple[str, bool], Cell]:
+    """For every tile he can reach (or only the tile `only`), the cell a tile destination means
+    (R28): the free reachable cell nearest the tile's centre, and (key cover=True) the nearest
+    reachable cell In Cover; cells where he would end in contact are left out."""
+    board = st.board
+    _, occupied = _blocked(st, serial)
+    me = st.soldiers[serial]
+    near = near_others(st, serial)
+    best: dict[tuple[str, bool], tuple] = {}
+    tile_at, centre, in_cover = board.tile_at, board.tile_centre, board.in_cover
+    for c, cost in costs.items():
+        if c in occupied or c == me.at or (only is not None and tile_at(c) != only):
+            continue
+        if c in near and touches_enemy(st, serial, c, end_facing(st, serial, c, parents)):
+            continue
+        t = tile_at(c)
+        cx, cy = centre(t)
+        rank = ((c[0] - cx) ** 2 + (c[1] - cy) ** 2, cost, c[1], c[0])
+        old = best.get((t, False))
+        if old is None or rank < old[0]:
+            best[(t, False)] = (rank, c)
+        if in_cover(c):
+            rank = (cost, c[1], c[0])
+            old = best.get((t, True))
+            if old is None or rank < old[0]:
+                best[(t, True)] = (rank, c)
+    return {k: v[1] for k, v in best.items()}
+
+
+def choose_cell(st, serial: int, dest: Dest, costs: dict[Cell, float], parents: dict[Cell, Cell]) -> Cell:
+    """The cell a tile destination means (R28), or a RuleError saying why there is none."""
+    if dest.tile not in st.board.origin:
+        raise RuleError(f"there is no tile {dest.tile} on this map.")
+    cell = destination_cells(st, serial, costs, parents, only=dest.tile).get((dest.tile, dest.cover))
+    if cell is None:
+        what = "a free cover cell" if dest.cover else "a free cell"
+        raise RuleError(f"{st.name(serial)} cannot reach {what} in {dest.tile} this move "
+                        f"(modified Walk {walk_allowance(st, serial):g}\").")
+    return cell
+
+
+def move(ctx: Ctx, serial: int, dest: Dest, facing: str | None = None, *, release: bool = False,
+         take: int | None = None) -> Cell | None:
+    """Walk to a destination. Returns the cell he ends on (None when he left the board)."""
+    st = ctx.st
+    _check_can_move(st, serial)
+    s = st.soldiers[serial]
+    name = st.name(serial)
+    board = st.board
+    costs, parents, area_of = reachable(st, serial)
+    allowance = walk_allowance(st, serial)
+    if dest.exit:
+        return exit_board(ctx, serial, dest.area, costs, allowance)
+    if dest.cell is not None:
+        cell = tuple(dest.cell)
+        if not board.on_board(cell):
+            raise RuleError(f"{cell[0]},{cell[1]} is off the board (it is {board.width}\" x {board.height}\").")
+        if cell not in costs or cell == s.at:
+            full, _, _ = reachable(st, serial, budget=10_000)
+            if cell == s.at:
+                raise RuleError(f"{name} is already there; to turn, use face.")
+            if cell not in full:
+                raise RuleError(f"{name} cannot get to {cell[0]},{cell[1]}: NO MOVE terrain, terrain he cannot "
+                                f"climb, or enemies are in the way.")
+            raise RuleError(f"{cell[0]},{cell[1]} is {full[cell]:.1f}\" away for {name} by the shortest legal "
+                            f"path; his modified Walk is {allowance:g}\".")
+        _, occupied = _blocked(st, serial)
+        if cell in occupied:
+            raise RuleError(f"{cell[0]},{cell[1]} is taken by another soldier.")
+    else:
+        cell = choose_cell(st, serial, dest, costs, parents)
+    start = s.at
+    face = facing or end_facing(st, serial, cell, parents)
+    hit = touches_enemy(st, serial, cell, face)
+    if hit:
+        raise RuleError(f"ending there would put {name} in combat contact with {st.name(hit[0])}: "
+                        f"to move into contact, charge in a straight line (charge {serial} {hit[0]}).")
+    prisoners = escorted_by(st, serial)
+    if prisoners and not release and take is None:
+        place_prisoners(st, serial, cell, face, prisoners, check_only=True)
+    entering = s.status == "waiting"
+    if entering:
+        area = _area_for(cell, parents, area_of)
+        f = st.forces[s.force]
+        if f.entry_area is None and area in st.setup.scenario.entry_areas:
+            f.entry_area = area
+        s.status = "board"
+    if rulebook.mine_walk(ctx, serial, path_cells(parents, cell)):  # mines (engine/battlefield/mines.py): stopped on the way
+        return s.at if s.status == "board" else None
+    s.at = cell
+    s.facing = face
+    path = _path(parents, cell)
+    st.trail.append(TrailMark(kind="move", serial=serial, path=[*(path if start is None else [start, *path[1:]])]))
+    verb = "enters the board and moves to" if entering else "moves to"
+    ctx.say("move", f"{name} {verb} {board.tile_at(cell)} ({cell[0]},{cell[1]}), {costs[cell]:.1f}\" of "
+            f"{allowance:g}\", facing {face.upper()}.", serial=serial, to=list(cell), cost=round(costs[cell], 2))
+    if release:
+        for p in prisoners:
+            _release(ctx, serial, p)
+    elif prisoners:
+        place_prisoners(st, serial, cell, face, prisoners)
+    if take is not None:
+        take_prisoner(ctx, serial, take)
+    if st.vehicles:  # into an enemy vehicle's tile: both spotted at once (engine/battlefield/close_combat.py)
+        rulebook.spot_on_contact(ctx, serial=serial)
+    after_move(ctx, serial, start, cell)
+    return cell
+
+
+def path_cells(parents: dict, cell: Cell) -> list[Cell]:
+    """The whole path to `cell` from a move's parents map, its start first."""
+    out = [cell]
+    while out[-1] in parents:
+        out.append(parents[out[-1]])
+    out.reverse()
+    return out
+
+
+def _path(parents: dict[Cell, Cell], cell: Cell) -> list[Cell]:
+    out = [cell]
+    while out[-1] in parents:
+        out.append(parents[out[-1]])
+    out.reverse()
+    # keep only the corners of the path, enough to draw it
+    if len(out) <= 2:
+        return out
+    keep = [out[0]]
+    for a, b, c in zip(out, out[1:], out[2:]):
+        if (b[0] - a[0], b[1] - a[1]) != (c[0] - b[0], c[1] - b[1]):
+            keep.append(b)
+    keep.append(out[-1])
+    return keep
+
+
+def place_prisoners(st, escort: int, cell: Cell, facing: str, prisoners: list[int], check_only: bool = False) -> None:
+    """Prisoners go with their escort and stand in base contact with him, in his arc if there is room."""
+    own = {st.soldiers[p].at for p in prisoners}
+    occ = set(st.occupied()) - own - {st.soldiers[escort].at}
+    spots = [c for c in _all_neighbours(st, cell) if c not in occ]
+    spots.sort(key=lambda c: (not in_arc(facing, cell, c), c[1], c[0]))
+    if len(spots) < len(prisoners):
+        raise RuleError(f"there is no room beside {cell[0]},{cell[1]} for {st.name(escort)}'s prisoners.")
+    if check_only:
+        return
+    for p, c in zip(prisoners, spots):
+        st.soldiers[p].at = c
+        st.soldiers[p].facing = direction_to(c, cell)
+
+
+def _all_neighbours(st, cell: Cell) -> list[Cell]:
+    board = st.board
+    return [(cell[0] + dx, cell[1] + dy) for dx, dy in NEIGHBOURS
+            if board.on_board((cell[0] + dx, cell[1] + dy)) and not board.nomove((cell[0] + dx, cell[1] + dy))]
+
+
+def _release(ctx: Ctx, escort: int, prisoner: int) -> None:
+    """An escort walking away from a prisoner releases him (core manual, Prisoners): he goes back
+    to his own side, may make an immediate move, and is unspotted and pinned."""
+    st = ctx.st
+    p = st.soldiers[prisoner]
+    p.captor = None
+    p.controller = p.force
+    p.spotted = False
+    ctx.say("release", f"{st.name(escort)} releases {st.name(prisoner)}.", serial=escort, prisoner=prisoner)
+    st.pending_queue.append(ReleasePending(force=p.force, prisoner=prisoner))
+
+
+def take_prisoner(ctx: Ctx, serial: int, prisoner: int) -> None:
+    """Swap escorts: a friendly soldier in contact with the escort or the prisoner takes him over."""
+    st = ctx.st
+    me = st.soldiers[serial]
+    p = st.soldiers.get(prisoner)
+    if p is None or p.captor is None or p.status != "board":
+        raise RuleError(f"{prisoner} is not a prisoner on the board.")
+    old = st.soldiers[p.captor]
+    if old.side != me.side or p.captor == serial:
+        raise RuleError(f"{st.name(prisoner)} is not held by another of your soldiers.")
+    if not (adjacent(me.at, p.at) or adjacent(me.at, old.at)):
+        raise RuleError(f"{st.name(serial)} must be in base contact with {st.name(prisoner)} or his escort.")
+    if len(escorted_by(st, serial)) >= 2:
+        raise RuleError(f"{st.name(serial)} already escorts two prisoners.")
+    p.captor = serial
+    p.controller = me.controller
+    place_prisoners(st, serial, me.at, me.facing, [prisoner])
+    ctx.say("swap", f"{st.name(serial)} takes over {st.name(prisoner)} from {st.name(old.serial)}.",
+            serial=serial, prisoner=prisoner)
+
+
+def exit_board(ctx: Ctx, serial: int, area_name: str | None, costs: dict[Cell, float], allowance: float) -> None:
+    """Leave the board through an exit area, or with prisoners through one of his side's entry areas."""
+    st = ctx.st
+    s = st.soldiers[serial]
+    sc = st.setup.scenario
+    board = st.board
+    name = st.name(serial)
+    if s.status != "board":
+        raise RuleError(f"{name} is not on the board.")
+    areas = dict(sc.exit_areas)
+    prisoners = escorted_by(st, serial)
+    if prisoners:
+        areas.update({n: a for n, a in sc.entry_areas.items() if n in sc.side(s.side).entry})
+    if area_name:
+        if area_name not in areas:
+            raise RuleError(f"{name} may leave only through " + (", ".join(sorted(areas)) or "no area") + ".")
+        areas = {area_name: areas[area_name]}
+    if not areas:
+        raise RuleError("this scenario has no exit area for him.")
+    best = None
+    for n, a in areas.items():
+        for c in board.edge_cells(a.tile, a.edge):
+            if c in costs and costs[c] + 1 <= allowance + 1e-9:
+                if best is None or costs[c] < best[0]:
+                    best = (costs[c], n, c)
+    if best is None:
+        raise RuleError(f"{name} cannot reach the edge of " + " or ".join(a.tile for a in areas.values())
+                        + f" and step off with his modified Walk of {allowance:g}\".")
+    cost, n, c = best
+    if rulebook.mine_walk_to(ctx, serial, c, off_board=True):  # mines (engine/battlefield/mines.py)
+        return None
+    st.trail.append(TrailMark(kind="move", serial=serial, path=[s.at, c]))
+    s.status = "exited"
+    s.spotted = False
+    for p in prisoners:
+        st.soldiers[p].status = "exited"
+    ctx.say("exit", f"{name} leaves the board through area {n}"
+            + (f" with his prisoner{'s' if len(prisoners) > 1 else ''} "
+               + ", ".join(st.name(p) for p in prisoners) if prisoners else "") + ".",
+            serial=serial, area=n)
+    after_exit(ctx, serial, n)
+    return None
+
+
+def face(ctx: Ctx, serial: int, facing: str) -> None:
+    st = ctx.st
+    s = st.soldiers[serial]
+    if not s.free:
+        raise RuleError(f"{st.name(serial)} is not on the board.")
+    if facing not in DIRS:
+        raise RuleError(f"facing must be one of {', '.join(DIRS)}.")
+    if rulebook.mine_turn(ctx, serial):  # mines (engine/battlefield/mines.py): turning moves within the tile
+        return
+    s.facing = facing
+    ctx.say("face", f"{st.name(serial)} turns to face {facing.upper()}.", serial=serial, facing=facing)
+
+
+def charge_cell(st, serial: int, target: int) -> tuple[Cell, float]:
+    """The cell a straight-line move at the target ends on, and its length."""
+    me, t = st.soldiers[serial], st.soldiers[target]
+    board = st.board
+    line = board.straight_path(me.at, t.at)
+    if len(line) < 2:
+        raise RuleError(f"{st.name(serial)} is already in base contact with {st.name(target)}; to face him, use face.")
+    end = line[-2]
+    block, occupied = _blocked(st, serial)
+    climb = current(st, serial, "climb")
+    prev = me.at
+    for c in line[:-1]:
+        if not board.passable(c, climb) or c in block:
+            raise RuleError(f"the straight line from {st.name(serial)} to {st.name(target)} is blocked at "
+                            f"{c[0]},{c[1]}.")
+        if c[0] != prev[0] and c[1] != prev[1] and (
+                not board.passable((c[0], prev[1]), climb) or not board.passable((prev[0], c[1]), climb)):
+            raise RuleError(f"the straight line from {st.name(serial)} to {st.name(target)} cuts through "
+                            f"NO MOVE terrain near {c[0]},{c[1]}.")
+        prev = c
+    if end in occupied:
+        raise RuleError(f"{end[0]},{end[1]}, in front of {st.name(target)}, is taken.")
+    return end, exact_inches(me.at, end)
+
+
+def charge(ctx: Ctx, serial: int, target: int) -> None:
+    """Move into combat contact: a straight line at the target (core manual, Combat Contact)."""
+    st = ctx.st
+    _check_can_move(st, serial)
+    me = st.soldiers[serial]
+    name = st.name(serial)
+    if me.status != "board":
+        raise RuleError(f"{name} must be on the board to charge.")
+    t = st.soldiers.get(target)
+    if t is None or not t.on_board or (t.side == me.side and t.captor is None):
+        raise RuleError(f"{target} is not an enemy soldier (or a prisoner of your side) on the board.")
+    if escorted_by(st, serial):
+        raise RuleError(f"{name} is escorting prisoners and cannot charge.")
+    end, length = charge_cell(st, serial, target)
+    allowance = walk_allowance(st, serial)
+    if length > allowance + 1e-9:
+        raise RuleError(f"{st.name(target)} is {length:.1f}\" away in a straight line; {name}'s modified "
+                        f"Walk is {allowance:g}\".")
+    if rulebook.mine_walk(ctx, serial, [me.at, *st.board.straight_path(me.at, t.at)[:-1]]):  # mines (engine/battlefield/mines.py)
+        return
+    start = me.at
+    me.at = end
+    me.facing = direction_to(end, t.at)
+    st.trail.append(TrailMark(kind="charge", serial=serial, path=[start, end], target=target))
+    ctx.say("charge", f"{name} charges {st.name(target)} ({length:.1f}\") and is in combat contact.",
+            serial=serial, target=target)
+    for s in (me, t):
+        s.spotted = True
+    me.deeds["charges"] = me.deeds.get("charges", 0) + 1
+    after_move(ctx, serial, start, end)
+
+
+# --------------------------------------------------------------------------- what its commands do (engine/core/rulebook.py)
+
+
+@rulebook.performs(C.MoveCmd)
+def move_command(ctx: Ctx, cmd: C.MoveCmd, src, entry_do) -> None:
+    """A walk; an escort moves his prisoners along once per action card."""
+    st = ctx.st
+    if escorted_by(st, cmd.serial):
+        if cmd.serial in st.active.moved_escorts:
+            raise RuleError(f"{st.name(cmd.serial)} is escorting prisoners: one move per action card.")
+        st.active.moved_escorts.append(cmd.serial)
+    move(ctx, cmd.serial, Dest(cell=cmd.cell, tile=cmd.tile, cover=cmd.cover, exit=cmd.exit, area=cmd.area),
+         cmd.facing, release=cmd.release, take=cmd.take)
+
+
+@rulebook.performs(C.Charge)
+def charge_command(ctx: Ctx, cmd: C.Charge, src, entry_do) -> None:
+    charge(ctx, cmd.serial, cmd.target)
+
+
+@rulebook.performs(C.Face)
+def face_command(ctx: Ctx, cmd: C.Face, src, entry_do) -> None:
+    face(ctx, cmd.serial, cmd.facing)
+
+
+@rulebook.answers(C.Stay)
+def release_answer(ctx: Ctx, cmd, force: str) -> None:
+    """A prisoner just released moves somewhere (not off the board) or stays; either way he is
+    back with his own side."""
+    st = ctx.st
+    p = st.pending
+    if isinstance(cmd, C.Stay):
+        _released(ctx, p.prisoner, moved=False)
+        return
+    if isinstance(cmd, C.MoveCmd) and cmd.serial == p.prisoner and not cmd.exit:
+        move(ctx, cmd.serial, Dest(cell=cmd.cell, tile=cmd.tile, cover=cmd.cover), cmd.facing)
+        _released(ctx, p.prisoner, moved=True)
+        return
+    raise RuleError(f"move {st.name(p.prisoner)} ({p.prisoner}) somewhere, or stay.")
+
+
+def _released(ctx: Ctx, prisoner: int, moved: bool) -> None:
+    st = ctx.st
+    s = st.soldiers[prisoner]
+    s.pinned = True
+    s.spotted = False
+    st.pending = None
+    ctx.say("released", f"{st.name(prisoner)} is back with his own side, unspotted and pinned"
+            + ("" if moved else ", staying where he was") + ".", serial=prisoner)

@@ -1,0 +1,212 @@
+"""SHOOT (core manual, SHOOT): targets, range bands, the hit check, Use Hit+ and friendly fire."""
+from __future__ import annotations
+
+from engine.core import commands as C
+from engine.core import rulebook
+from engine.core.board import in_arc, inches
+from engine.core.content import Action, hit_value
+from engine.core.deck import check
+from engine.core.errors import RuleError
+from engine.core.log import Ctx
+from engine.core.ratings import current
+from engine.core.state import HitPlusPending, TrailMark
+from engine.infantry import optics
+from engine.infantry.contact import enemies_of, in_contact
+from engine.infantry.damage import apply_damage, damage_check
+from engine.infantry.look import _roadblock
+
+BANDS = ("long", "short", "close")
+HIT_PLUS_SHIFT = 3  # inches: a Hit+ may move to another spotted enemy this close to the last target
+
+
+def bands_in_range(long: int, short: int, close: int, shoot_mods: int, squares: int, inches_: int) -> list[str]:
+    """The bands a hit check reads (Hit Check; ruling 7): Long and Short when the distance in
+    squares is within the rating plus SHOOT modifiers, Close when the distance in inches is
+    within the close rating plus the same modifiers counted as inches."""
+    out = []
+    if squares <= long + shoot_mods:
+        out.append("long")
+    if squares <= short + shoot_mods:
+        out.append("short")
+    if inches_ <= close + shoot_mods:
+        out.append("close")
+    return out
+
+
+def read_hits(card, bands: list[str], use_hit_plus: bool) -> tuple[int, bool, list[str]]:
+    """Hits on a hit check card over the bands, whether a Hit+ chains, and the results read."""
+    total, chain, seen = 0, False, []
+    for b in bands:
+        res = getattr(card.hit, b)
+        n, plus = hit_value(res)
+        total += n
+        chain = chain or (plus and use_hit_plus)
+        seen.append(f"{b.capitalize()} {res}")
+    return total, chain, seen
+
+
+def shoot_mods(st, a, b, ignore: int = 0) -> int:
+    """SHOOT modifiers on the line from a to b, smoke and weather; `ignore`: the shooter's optics."""
+    return (st.board.mod_sum(a, b, Action.SHOOT, smoke=st.smoke_map(), ignore=ignore)
+            + st.weather.shoot + st.lasting_weather.shoot + _roadblock(st, a, b, Action.SHOOT, ignore))
+
+
+def shot_geometry(st, shooter: int, target: int) -> tuple[int, int, int, list[str]]:
+    """(squares, inches, SHOOT modifiers, bands) from shooter to target."""
+    a, b = st.soldiers[shooter].at, st.soldiers[target].at
+    sq = st.board.squares(a, b, Action.SHOOT)
+    inch = inches(a, b)
+    mods = shoot_mods(st, a, b, optics.ignore(st, shooter, Action.SHOOT))
+    bands = bands_in_range(current(st, shooter, "long"), current(st, shooter, "short"),
+                           current(st, shooter, "close"), mods, sq, inch)
+    return sq, inch, mods, bands
+
+
+def escorting(st, serial: int) -> list[int]:
+    return sorted(p.serial for p in st.soldiers.values() if p.captor == serial and p.status == "board")
+
+
+def check_can_shoot(st, shooter: int) -> None:
+    s = st.soldiers[shooter]
+    if not s.free:
+        raise RuleError(f"{st.name(shooter)} is not on the board.")
+    if in_contact(st, shooter):
+        raise RuleError(f"{st.name(shooter)} is in combat contact: he may only turn to face with a MOVE.")
+    if escorting(st, shooter):
+        raise RuleError(f"{st.name(shooter)} is escorting a prisoner and cannot shoot.")
+
+
+def share_list(st, shooter: int, target: int) -> list[int]:
+    """Who else takes hits in turn: friends in a fight with the target, or the escort's prisoners."""
+    me = st.soldiers[shooter]
+    prisoners = escorting(st, target)
+    if prisoners:
+        return prisoners
+    return sorted(f for f in in_contact(st, target) if st.soldiers[f].side == me.side)
+
+
+def target_problem(st, shooter: int, target: int) -> str | None:
+    """Why the shooter cannot shoot at the target, or None when he can."""
+    me, t = st.soldiers[shooter], st.soldiers.get(target)
+    if t is None or not t.free or t.side == me.side:
+        return f"{target} is not an enemy soldier on the board."
+    name, tname = st.name(shooter), st.name(target)
+    if not t.spotted:
+        return f"{tname} is not spotted; only spotted soldiers may be shot at."
+    if not in_arc(me.facing, me.at, t.at):
+        return f"{tname} is outside {name}'s shooting arc (he faces {me.facing.upper()})."
+    sq, inch, mods, bands = shot_geometry(st, shooter, target)
+    if not bands:
+        return (f"{tname} is out of range: {sq} squares / {inch}\" with SHOOT modifiers {mods:+d} against "
+                f"Long {current(st, shooter, 'long')}, Short {current(st, shooter, 'short')} squares and "
+                f"Close {current(st, shooter, 'close')}\".")
+    if "close" not in bands and escorting(st, target):
+        return f"{tname} escorts a prisoner: he may be fired on only at Close range."
+    if "close" not in bands and share_list(st, shooter, target):
+        return f"{tname} is in a fight with your men: you may fire into it only at Close range."
+    return None
+
+
+def shoot_targets(st, shooter: int) -> list[int]:
+    return [e for e in enemies_of(st, shooter) if target_problem(st, shooter, e) is None]
+
+
+def shoot(ctx: Ctx, shooter: int, target: int) -> None:
+    st = ctx.st
+    check_can_shoot(st, shooter)
+    problem = target_problem(st, shooter, target)
+    if problem:
+        raise RuleError(problem)
+    sq, inch, mods, bands = shot_geometry(st, shooter, target)
+    st.soldiers[shooter].spotted = True  # firing a hit check at Long, Short or Close spots the shooter
+    deeds = st.soldiers[shooter].deeds
+    deeds["shots"] = deeds.get("shots", 0) + 1
+    ctx.say("shoot", f"{st.name(shooter)} fires at {st.name(target)}: {sq} squares, {inch}\", "
+            f"SHOOT modifiers {mods:+d}, reading {', '.join(b.capitalize() for b in bands)}.",
+            serial=shooter, target=target, bands=bands)
+    st.trail.append(TrailMark(kind="shot", serial=shooter, path=[st.soldiers[shooter].at, st.soldiers[target].at],
+                              target=target))
+    _fire(ctx, shooter, target, bands, share_list(st, shooter, target), 0)
+
+
+def _fire(ctx: Ctx, shooter: int, target: int, bands: list[str], friendly: list[int], hit_count: int) -> None:
+    st = ctx.st
+    force = st.soldiers[shooter].controller
+    cid = check(ctx, force)
+    hits, chain, seen = read_hits(st.card(cid), bands, st.stats(shooter).hit_plus)
+    ctx.say("hit_check", f"Hit check {cid}: {'; '.join(seen)} — {hits} hit{'s' if hits != 1 else ''}"
+            + (", Hit+!" if chain else "."), card=cid, hits=hits, chain=chain)
+    if st.setup.scenario.roadblocks:  # issue 9: a roadblock's fighting position, -2 hits (engine/vehicles/roadblocks.py)
+        hits = rulebook.roadblock_protect(ctx, target, hits)
+    if chain:
+        cands = chain_candidates(st, shooter, target)
+        if len(cands) > 1:
+            st.pending = HitPlusPending(force=force, shooter=shooter, bands=bands, target=target, hits=hits,
+                                        candidates=cands, friendly=friendly, hit_count=hit_count)
+            return
+        hit_count = _apply_hits(ctx, shooter, target, hits, friendly, hit_count)
+        if cands and _still_valid(st, shooter, cands[0]):
+            _fire(ctx, shooter, cands[0], bands, share_list(st, shooter, cands[0]) if cands[0] != target else friendly,
+                  hit_count if cands[0] == target else 0)
+        return
+    _apply_hits(ctx, shooter, target, hits, friendly, hit_count)
+
+
+def chain_candidates(st, shooter: int, target: int) -> list[int]:
+    """After a Hit+: the same target, or another spotted enemy within 3\" of him in the arc."""
+    me, t = st.soldiers[shooter], st.soldiers[target]
+    out = [target] if t.free else []
+    for e in enemies_of(st, shooter):
+        o = st.soldiers[e]
+        if e != target and o.spotted and t.at and inches(o.at, t.at) <= HIT_PLUS_SHIFT \
+                and in_arc(me.facing, me.at, o.at):
+            out.append(e)
+    return out
+
+
+def _still_valid(st, shooter: int, target: int) -> bool:
+    t = st.soldiers[target]
+    return t.free and st.soldiers[shooter].free
+
+
+def _apply_hits(ctx: Ctx, shooter: int, target: int, hits: int, friendly: list[int], hit_count: int) -> int:
+    """Each hit draws a damage check from the victim's deck. Hits into a fight alternate enemy,
+    friend, enemy ...; hits on an escort alternate escort, prisoner (Friendly Fire; Prisoners)."""
+    st = ctx.st
+    force = st.soldiers[shooter].controller
+    for _ in range(hits):
+        cycle = [target, *friendly]
+        victim = cycle[hit_count % len(cycle)]
+        hit_count += 1
+        if st.soldiers[victim].status != "board":
+            continue
+        result = damage_check(ctx, victim)
+        deeds = st.soldiers[shooter].deeds
+        deeds["hits"] = deeds.get("hits", 0) + 1
+        apply_damage(ctx, victim, result, by_force=force, by_soldier=shooter, cause="shot")
+    return hit_count
+
+
+def resolve_hit_plus(ctx: Ctx, pending: HitPlusPending, choice: int) -> None:
+    st = ctx.st
+    if choice not in pending.candidates:
+        raise RuleError("after a Hit+ the next shot goes to " + ", ".join(
+            f"{st.name(c)} ({c})" for c in pending.candidates) + ".")
+    st.pending = None
+    hit_count = _apply_hits(ctx, pending.shooter, pending.target, pending.hits, pending.friendly, pending.hit_count)
+    if not _still_valid(st, pending.shooter, choice):
+        ctx.say("chain_end", f"{st.name(choice)} is no longer a target; the burst ends.")
+        return
+    if choice == pending.target:
+        _fire(ctx, pending.shooter, choice, pending.bands, pending.friendly, hit_count)
+    else:
+        ctx.say("shift", f"{st.name(pending.shooter)} shifts fire to {st.name(choice)}.", target=choice)
+        _fire(ctx, pending.shooter, choice, pending.bands, share_list(st, pending.shooter, choice), 0)
+
+
+# --------------------------------------------------------------------------- what its commands do (engine/core/rulebook.py)
+
+
+@rulebook.answers(C.HitPlus)
+def hit_plus_answer(ctx: Ctx, cmd: C.HitPlus, force: str) -> None:
+    resolve_hit_plus(ctx, ctx.st.pending, cmd.target)

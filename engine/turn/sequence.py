@@ -1,0 +1,254 @@
+"""The play sequence (core manual, Play Sequence steps 1-8) as a small state machine.
+
+`advance` carries out every automatic step — draws, the reveal of phase cards, random events,
+reveals, fire, the order of sources, fights with no real choice — and stops at the first
+decision the engine needs from a player (see `awaiting`)."""
+from __future__ import annotations
+
+from engine.advanced import preempt, react
+from engine.battlefield import artillery
+from engine.core import initiative, rulebook
+from engine.core.log import Ctx
+from engine.core.ratings import current
+from engine.core.state import HoldPending, Weather
+from engine.infantry import orders
+from engine.infantry.blast import blast_tile
+from engine.infantry.look import draw as look_draw
+from engine.turn import events, fight, placement, victory
+from engine.turn.cards import finish, start
+from engine.vehicles.damage import burning, check_abandon, fire_at_phase_end
+from engine.vehicles.orders import phase_end
+
+MAX_STEPS = 100_000
+
+
+def advance(ctx: Ctx) -> None:
+    st = ctx.st
+    for _ in range(MAX_STEPS):
+        if st.step == "over" or victory.check_instant(ctx):
+            return
+        if st.pending is not None:
+            return
+        if st.pending_queue:
+            st.pending = st.pending_queue.pop(0)
+            continue
+        step = st.step
+        if step == "turn_start":
+            _turn_start(ctx)
+        elif step == "place":
+            if not all(f.planned for f in st.forces.values()):
+                return
+            for fid in initiative.order(st):
+                placement.shortfall(ctx, fid)
+            st.phase = 1
+            st.step = "phase_start"
+        elif step == "phase_start":
+            p = st.setup.story[st.phase_cards[st.phase - 1]]
+            ctx.say("phase", f"Phase {st.phase}: {p.top.value.upper()} and then {p.bottom.value.upper()}.",
+                    phase=st.phase)
+            placement.reveal(ctx, st.phase, initiative.order(st))
+            st.step = "phase_preempt"
+        elif step == "phase_preempt":
+            st.step = "phase_hold"
+            preempt.open_window(ctx)  # after the reveal (and declarations), before anyone acts
+        elif step == "phase_hold":
+            holders = [f.id for f in st.forces.values()
+                       if any(s.held for s in st.soldiers.values() if s.force == f.id)]
+            if holders:
+                st.pending = HoldPending(forces=holders)
+            st.step = "phase_fire"
+        elif step == "phase_fire":
+            for tile in list(st.fires):
+                blast_tile(ctx, tile, checks=1, by_force=None, cause="event", what="Fire")
+            st.slot, st.done_sources, st.done_cards = 0, [], []
+            st.step = "slot"
+        elif step == "slot":
+            if st.active is not None and preempt.then_due(ctx):
+                continue  # a preempt's follow-up comes right after the named men have acted
+            if st.react_after is not None:
+                react.open_window(ctx)  # an action has just been completed: reacts, if anyone can
+                continue
+            if st.active is not None:
+                if _has_options(st):
+                    return
+                ctx.say("nothing_left", f"Nothing more can be done with {st.active.card}.")
+                finish(ctx)
+                continue
+            _next_source(ctx)
+        elif step == "fights":
+            fight.start_fights(ctx)
+            st.step = "fighting"
+        elif step == "fighting":
+            if st.fight is None:
+                st.step = "phase_end"
+                continue
+            turn = fight.whose_turn(st)
+            if turn is None:
+                fight.end_fight(ctx)
+                continue
+            fight.sync_turn(st)
+            choice = fight.auto_choice(st, turn)
+            if choice is None:
+                return
+            fight.play(ctx, turn, *choice)
+        elif step == "phase_end":
+            _phase_end(ctx)
+        elif step == "turn_end":
+            _turn_end(ctx)
+    raise RuntimeError("the play sequence did not settle")
+
+
+def _has_options(st) -> bool:
+    return next(iter(rulebook.action_options(st, st.active.force)), None) is not None
+
+
+def _turn_start(ctx: Ctx) -> None:
+    st = ctx.st
+    if len(st.story_deck) < 3:
+        victory.end_game(ctx, "the story deck has fewer than three phase cards left")
+        return
+    st.turn += 1
+    st.weather = Weather()
+    ctx.say("turn", f"Turn {st.turn} begins.", turn=st.turn)
+    # 1. draw: the scenario's base draw plus every soldier's LOOK draw value
+    for fid in sorted(st.forces):
+        f = st.forces[fid]
+        men = [s for s in st.soldiers.values() if s.controller == fid and s.in_play]
+        n = st.setup.scenario.base_draw + sum(current(st, s.serial, "draw") for s in men)
+        look_draw(ctx, fid, n, st.seats[f.seat].name)
+    # 2. reveal three phase cards
+    st.story_discard.extend(st.phase_cards)
+    st.phase_cards = st.story_deck[:3]
+    st.story_deck = st.story_deck[3:]
+    cards = [st.setup.story[c] for c in st.phase_cards]
+    ctx.say("phase_cards", "Phase cards: " + "; ".join(
+        f"{i + 1}. {c.top.value.upper()} and then {c.bottom.value.upper()} ({c.title})" for i, c in enumerate(cards)),
+        cards=list(st.phase_cards))
+    orders.turn_start(ctx)
+    # 3. cause and effect
+    events.resolve(ctx)
+    # 4. does the smoke dissipate (Hell on Wheels, Play Sequence 4: after the events of step 3)
+    _smoke_schedule(ctx)
+    artillery.turn_start(ctx)
+    # 4-5. initiative follows the hands; every force places its cards
+    for f in st.forces.values():
+        f.placed = [None, None, None]
+        f.extra = [None, None, None]
+        f.revealed = [False, False, False]
+        f.face_up = [False, False, False]
+        f.shown = [None, None, None]
+        f.declared = {}
+        able = any(s.controller == f.id and s.in_play for s in st.soldiers.values())
+        f.planned = not able
+    st.phase = 0
+    st.step = "place"
+
+
+def _smoke_schedule(ctx: Ctx) -> None:
+    """Smoke lasts at least a turn; after that the phase cards' colours decide (Smoke): it goes
+    after phase 2 if card 2's colour differs from card 1's, else after phase 3 if card 3's does."""
+    st = ctx.st
+    c = [st.setup.story[x].color for x in st.phase_cards]
+    for m in st.smoke:
+        if m.turn >= st.turn:
+            m.clears_after = None
+        elif c[1] != c[0]:
+            m.clears_after = 2
+        elif c[2] != c[0]:
+            m.clears_after = 3
+        else:
+            m.clears_after = None
+        if m.clears_after is not None:
+            ctx.say("smoke_thins", f"The smoke over {m.tile} will clear after phase {m.clears_after}.",
+                    tile=m.tile, phase=m.clears_after)
+
+
+def _next_source(ctx: Ctx) -> None:
+    """Phase card's top action for every player who played it, in initiative order, then the bottom."""
+    st = ctx.st
+    p = st.setup.story[st.phase_cards[st.phase - 1]]
+    action = p.top if st.slot == 0 else p.bottom
+    for fid in initiative.order(st):
+        f = st.forces[fid]
+        if not f.revealed[st.phase - 1]:
+            continue
+        for c in placement.phase_cards_of(st, fid, st.phase):  # an officer's two cards back to back
+            if c in st.done_cards:
+                continue
+            if placement.card_action(st, fid, st.phase, c) == action:
+                start(ctx, fid, st.phase, action, card=c)
+                return
+    if st.slot == 0:
+        st.slot, st.done_sources, st.done_cards = 1, [], []
+    else:
+        st.step = "fights"
+
+
+def _phase_end(ctx: Ctx) -> None:
+    st = ctx.st
+    _vehicle_phase_end(ctx)
+    st.last_trail, st.last_trail_phase, st.trail = st.trail, (st.turn, st.phase), []
+    st.last_panels, st.panels = st.panels, []
+    for f in st.forces.values():
+        c = f.placed[st.phase - 1]
+        if c is not None:
+            f.shown[st.phase - 1] = c if f.revealed[st.phase - 1] else None
+            f.discard.append(c)
+            f.placed[st.phase - 1] = None
+        x = f.extra[st.phase - 1]
+        if x is not None:  # an officer's extra card
+            f.discard.append(x)
+            f.extra[st.phase - 1] = None
+    orders.sample_landmarks(ctx)
+    gone = [m for m in st.smoke if m.clears_after == st.phase]
+    for m in gone:
+        ctx.say("smoke_clears", f"The smoke over {m.tile} clears.", tile=m.tile)
+    st.smoke = [m for m in st.smoke if m.clears_after != st.phase]
+    st.active = None
+    st.interrupted = None
+    st.react_after = None
+    st.preempts = []
+    st.done_sources = []
+    st.done_cards = []
+    st.slot = 0
+    if st.phase >= 3:
+        st.step = "turn_end"
+    else:
+        st.phase += 1
+        st.step = "phase_start"
+
+
+def _vehicle_phase_end(ctx: Ctx) -> None:
+    """After the phase's fights (Hell on Wheels, Play Sequence 10): ammunition cooking off and
+    fires spreading in every vehicle; then each vehicle's ROF, license-plate hull move and the
+    squares it moved start afresh."""
+    st = ctx.st
+    if not st.vehicles:
+        return
+    for plate in sorted(st.vehicles):
+        v = st.vehicles[plate]
+        if v.status == "board" and (burning(v) or v.cook_off):
+            fire_at_phase_end(ctx, plate)
+            if plate not in st.panels:
+                st.panels.append(plate)
+        v.shots, v.hull_moved, v.moved = 0, False, 0
+    phase_end(ctx)
+
+
+def _turn_end(ctx: Ctx) -> None:
+    """8. discard what is left in the hands; held cards stay under their soldiers."""
+    st = ctx.st
+    st.sighted = {}  # Sight markers on tiles last the turn (docs/vehicles.md V38)
+    if st.vehicles:
+        for plate in sorted(st.vehicles):
+            st.vehicles[plate].looks = 0  # radio contact lasts one turn
+            check_abandon(ctx, plate)
+    for f in st.forces.values():
+        f.discard.extend(f.hand)
+        f.hand = []
+    orders.turn_end(ctx)
+    artillery.turn_end(ctx)
+    ctx.say("turn_end", f"Turn {st.turn} ends. " + ", ".join(
+        f"{side} {st.side_vp(side)} VP" for side in sorted({s.side for s in st.seats})) + ".")
+    st.phase = 0
+    st.step = "turn_start"

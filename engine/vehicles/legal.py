@@ -1,0 +1,317 @@
+"""Concrete vehicle and crew commands a card in play allows (for prompts, suggestions, deadlines
+and autoplay): what the license plate, each man aboard or beside a vehicle, and each soldier
+on foot near one may do. Each option is checked with the same rule functions that carry it
+out, so a listed command is a legal one."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from engine.advanced.sources import _soldier_ok, accepted
+from engine.core import commands as C
+from engine.core.board import DIRS
+from engine.core.content import Do
+from engine.core.crew import actor, position_of
+from engine.core.errors import RuleError
+from engine.core.vehicle_content import Role
+from engine.core.vehicle_geometry import neighbours, on_board
+from engine.infantry.contact import in_contact
+from engine.vehicles import look as VL
+from engine.vehicles import move as VM
+from engine.vehicles import shoot as VS
+from engine.vehicles.damage import exposed_protection, position_ok
+from engine.vehicles.smoke import options
+
+MAX_MOVES = 8  # destinations listed per kind of move (nearest first)
+
+
+def actors(st, force: str) -> list[int]:
+    """License plates of the force's vehicles in the game and men aboard under its command."""
+    out = [p for p, v in sorted(st.vehicles.items()) if v.controller == force and v.status in ("board", "waiting")]
+    out += sorted(s.serial for s in st.soldiers.values()
+                  if s.status == "aboard" and s.controller == force and s.captor is None)
+    return out
+
+
+def oker(st, active, kind: str, serial: int):
+    """ok(do): may this man (or plate) take the sub-action through this part of the card now?
+    Worked out once per man and part (`sources.accepted`), then per sub-action as asked."""
+    src = next((s for s in active.sources if s.kind == kind), None)
+    acc = accepted(st, active, src, serial) if src is not None else frozenset()
+    memo: dict[Do, bool] = {}
+
+    def ok(do: Do) -> bool:
+        if do not in acc:
+            return False
+        got = memo.get(do)
+        if got is None:
+            try:
+                _soldier_ok(st, active, serial, do)
+                got = True
+            except RuleError:
+                got = False
+            memo[do] = got
+        return got
+    ok.any = bool(acc)
+    return ok
+
+
+def _try(fn) -> bool:
+    try:
+        fn()
+        return True
+    except (RuleError, KeyError):
+        return False
+
+
+def _enemy_targets(st, side: str) -> list[int]:
+    out = VL._enemy_targets(st, side)
+    out += sorted(s.serial for s in st.soldiers.values()
+                  if s.status == "aboard" and s.side != side and st.vehicles[s.vehicle].status == "board"
+                  and exposed_protection(st, s.serial) is not None)
+    return out
+
+
+def _can_drive(st, plate: int, who: int) -> bool:
+    return _try(lambda: VM.driver(st, plate, who, "drive")) and VM._hull_problem(st, plate) is None
+
+
+def _moves(st, active, kind: str, plate: int, who: int, seat: int) -> Iterator[C.Cmd]:
+    v = st.vehicles[plate]
+    if kind == "tag" and who == plate and v.hull_moved:
+        return
+    if not _can_drive(st, plate, who):
+        return
+    if v.status == "board" and VM._dismounted_crew(st, plate):
+        return
+    road_ok = v.status == "waiting" or (v.facing in VM.SIDES and v.facing in VM.road_sides(st.board, v.tile))
+    for road, back in ((False, False), (True, False), (False, True)):
+        if road and not road_ok or back and v.status == "waiting":
+            continue
+        dest = VM.destinations(st, plate, road=road, back=back)
+        for t in sorted(dest, key=lambda t: (dest[t][0], t))[:MAX_MOVES]:
+            yield C.VMove(seat=seat, serial=who, tile=t, road=road, back=back, via=kind)
+    if v.status != "board":
+        return
+    # saving up is worth it only when a tile ahead costs more than one MOVE gives
+    allow = VM.allowance(st, plate, False)
+    ahead = [nb for d in VM.forward_dirs(v.facing) for nb in neighbours(st.board, v.tile, d)
+             if not VM.entry_problem(st, nb)]
+    if any(VM.first_step_cost(st, v.tile, nb) > allow for nb in ahead) and not (VM.smg(st) and v.move_plus):  # issue 9
+        yield C.MovePlus(seat=seat, serial=who, via=kind)
+
+
+def _turns(st, plate: int, who: int, seat: int, kind: str, hull: bool) -> Iterator[C.Cmd]:
+    v = st.vehicles[plate]
+    now = v.facing if hull else v.turret
+    want = set()
+    for t in _enemy_targets(st, v.side)[:6]:
+        if t in st.vehicles and st.vehicles[t].status != "board":
+            continue
+        f = VL.arc_facing(st, plate, t, now)
+        if f and f != now:
+            want.add(f)
+    if hull:
+        want.add(DIRS[(DIRS.index(now) + 2) % 8])
+    for f in sorted(want):
+        if VM.turn_steps(now, f) <= VM.MAX_TURN:
+            yield (C.VTurn if hull else C.Turret)(seat=seat, serial=who, facing=f, via=kind)
+
+
+def plate_options(st, active, kind: str, plate: int, seat: int) -> Iterator[C.Cmd]:
+    v = st.vehicles[plate]
+    vdef = st.vehicle_def(plate)
+    ok = oker(st, active, kind, plate)
+    if not ok.any:
+        return
+    if ok(Do.MOVE):
+        yield from _moves(st, active, kind, plate, plate, seat)
+    if v.status != "board":
+        return
+    if ok(Do.UNPIN) and v.pins and _try(lambda: VM.driver(st, plate, plate, "unpin")):
+        yield C.Unpin(seat=seat, serial=plate, via=kind)
+    if ok(Do.FACE) and _can_drive(st, plate, plate) and not (kind == "tag" and v.hull_moved):
+        yield from _turns(st, plate, plate, seat, kind, hull=True)
+    if ok(Do.TURRET) and v.turret is not None and _try(lambda: _turret_man(st, plate, plate)):
+        yield from _turns(st, plate, plate, seat, kind, hull=False)
+    if ok(Do.SHOOT):
+        yield from _fire_options(st, plate, plate, seat, kind, VS.weapon_ids(vdef))
+        yield from _popsmoke(st, plate, seat, kind)  # issue 9: engine/vehicles/smoke.py
+    if ok(Do.LOAD):
+        yield from _load_options(st, plate, plate, seat, kind)
+    if ok(Do.ACQUIRE):
+        yield from _acquire_options(st, plate, plate, seat, kind)
+    if ok(Do.SIGHT):
+        eye = VL.best_eye(st, plate)
+        if eye is not None:
+            must, _ = VL.crew_sight_options(st, eye)
+            for t in must if len(must) > 1 else must[:1]:
+                yield C.SightCmd(seat=seat, serial=plate, target=t if len(must) > 1 else None, via=kind)
+    for do, cls, opening in ((Do.UNBUTTON, C.Unbutton, True), (Do.BUTTON, C.Button, False)):
+        if ok(do) and _try(lambda: VL._hatch_man(st, plate, plate, opening)):
+            yield cls(seat=seat, serial=plate, via=kind)
+    if ok(Do.HULLDOWN) and not v.hull_down and _can_drive(st, plate, plate):
+        mods = st.board.tiles[v.tile].mods
+        if (mods.look or 0) < 0 and (mods.move or 0) < 0:
+            yield C.HullDown(seat=seat, serial=plate, via=kind)
+    if ok(Do.COVER) and (v.spotted or v.spotted_by) and (st.board.tiles[v.tile].mods.hide or 0) <= -3 \
+            and _try(lambda: VM.driver(st, plate, plate, "cover")):
+        yield C.VCover(seat=seat, serial=plate, via=kind)
+
+
+def _popsmoke(st, who: int, seat: int, kind: str) -> list:
+    return options(st, who, seat, kind)
+
+
+def _turret_man(st, plate: int, who: int) -> int:
+    vdef = st.vehicle_def(plate)
+    if any(p.role == Role.GUNNER for p in vdef.crew_positions):
+        return actor(st, plate, who, role=Role.GUNNER, what="turn")
+    return actor(st, plate, who, weapon="main", what="turn")
+
+
+def _fire_options(st, plate: int, who: int, seat: int, kind: str, weapons: list[str]) -> Iterator[C.Cmd]:
+    v = st.vehicles[plate]
+    for wid in weapons:
+        try:
+            gunner = actor(st, plate, who, weapon=wid, what="fire")
+        except RuleError:
+            continue
+        for t in _enemy_targets(st, v.side):
+            if VS.fire_problem(st, plate, gunner, wid, t) is None:
+                yield C.Fire(seat=seat, serial=who, weapon=wid, target=t, via=kind)
+
+
+def _load_options(st, plate: int, who: int, seat: int, kind: str) -> Iterator[C.Cmd]:
+    v = st.vehicles[plate]
+    vdef = st.vehicle_def(plate)
+    if vdef.main_gun is None or not _try(lambda: VS.loader(st, plate, who)):
+        return
+    if v.in_hand:
+        part = v.in_hand[0]
+        if "/" in part or not v.in_breach:
+            yield C.Load(seat=seat, serial=who, via=kind)
+        return
+    rid = v.in_breach[0] if v.in_breach else None
+    a = vdef.main_gun.ammo_type(rid) if rid else None
+    if a is not None and a.parts == 2 and f"{rid}/charge" not in v.in_breach:
+        yield C.Load(seat=seat, serial=who, via=kind)
+        return
+    if not v.in_breach:
+        for aid, n in sorted(v.ready.items()):
+            if n:
+                yield C.Load(seat=seat, serial=who, ammo=aid, via=kind)
+
+
+def _acquire_options(st, plate: int, who: int, seat: int, kind: str) -> Iterator[C.Cmd]:
+    v = st.vehicles[plate]
+    vdef = st.vehicle_def(plate)
+    wid = "main" if vdef.main_gun else (vdef.mgs[0].id if vdef.mgs else None)
+    if wid is None:
+        return
+    for t in _enemy_targets(st, v.side):
+        marker_on = st.soldiers[t].vehicle if t in st.soldiers and st.soldiers[t].status == "aboard" else t
+        if t in st.soldiers and st.soldiers[t].status == "aboard":
+            continue
+        if not VL.marked_by(st, marker_on, plate) or VS.in_weapon_arc(st, plate, wid, t):
+            continue
+        turret = v.turret is not None and (vdef.main_gun is None or vdef.main_gun.mount == "turret")
+        if not turret and not _can_drive(st, plate, plate):
+            continue
+        if _try(lambda: _acquirer(st, plate, who)) and VL.arc_facing(st, plate, t, v.turret if turret else v.facing):
+            yield C.Acquire(seat=seat, serial=who, target=t, via=kind)
+
+
+def _acquirer(st, plate: int, who: int) -> int:
+    vdef = st.vehicle_def(plate)
+    if any(p.role == Role.GUNNER for p in vdef.crew_positions):
+        return actor(st, plate, who, role=Role.GUNNER, what="acquire")
+    return actor(st, plate, who, weapon="main" if vdef.main_gun else vdef.mgs[0].id, what="acquire")
+
+
+def aboard_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
+    """A man aboard: his post's work (drive, fire, load, turret, hatch), sight, shifting about,
+    repairs and fires, his own weapon where allowed, and getting off."""
+    s = st.soldiers[m]
+    plate = s.vehicle
+    v = st.vehicles[plate]
+    vdef = st.vehicle_def(plate)
+    if v.status != "board":
+        return
+    ok = oker(st, active, kind, m)
+    if not ok.any:
+        return
+    loc = position_of(st, m)
+    if loc is not None:
+        if ok(Do.MOVE):
+            yield from _moves(st, active, kind, plate, m, seat)
+        if ok(Do.FACE) and _can_drive(st, plate, m):
+            yield from _turns(st, plate, m, seat, kind, hull=True)
+        if ok(Do.TURRET) and v.turret is not None and _try(lambda: _turret_man(st, plate, m)):
+            yield from _turns(st, plate, m, seat, kind, hull=False)
+        if ok(Do.SHOOT):
+            yield from _fire_options(st, plate, m, seat, kind, [w for w in loc.weapons])
+            yield from _popsmoke(st, m, seat, kind)  # issue 9: engine/vehicles/smoke.py
+        if ok(Do.LOAD):
+            yield from _load_options(st, plate, m, seat, kind)
+        if ok(Do.ACQUIRE):
+            yield from _acquire_options(st, plate, m, seat, kind)
+        if ok(Do.SIGHT):
+            must, _ = VL.crew_sight_options(st, m)
+            for t in must if len(must) > 1 else must[:1]:
+                yield C.SightCmd(seat=seat, serial=m, target=t if len(must) > 1 else None, via=kind)
+        if loc.hatch and ok(Do.UNBUTTON) and loc.id not in v.unbuttoned:
+            yield C.Unbutton(seat=seat, serial=m, via=kind)
+        if loc.hatch and ok(Do.BUTTON) and loc.id in v.unbuttoned:
+            yield C.Button(seat=seat, serial=m, via=kind)
+    crewman = m not in v.passengers and m not in v.riders
+    if crewman and ok(Do.SHIFT):
+        for other in vdef.locations:
+            if other.id == s.post or other.outside:
+                continue
+            if other.kind == "crew" and (other.id in v.crew or not position_ok(st, plate, other.id)):
+                continue
+            if other.kind == "machinery" and not v.damage.get(other.id):
+                continue  # only worth going where there is work
+            yield C.Shift(seat=seat, serial=m, post=other.id, via=kind)
+    marks = v.damage.get(s.post or "", [])
+    if crewman and ok(Do.REPAIR) and "wreck" in marks and "fire" not in marks:
+        yield C.Repair(seat=seat, serial=m, location=s.post, via=kind)
+    if crewman and ok(Do.EXTINGUISH) and "fire" in marks:
+        yield C.Extinguish(seat=seat, serial=m, location=s.post, via=kind)
+    if ok(Do.SHOOT) and VS.can_shoot_from_aboard(st, m) is None:
+        for t in _enemy_targets(st, s.side):
+            if VS.small_arms_problem(st, m, t) is None:
+                yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
+    if ok(Do.DISMOUNT) and v.moved <= 1 and v.status == "board" and v.tile is not None \
+            and VM.dismount_cell(st, m) is not None:
+        yield C.Dismount(seat=seat, serial=m, via=kind)
+
+
+def foot_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
+    """A soldier on foot: getting on a friendly vehicle in his tile, working on its outside when he
+    is its dismounted crewman, and his weapon against vehicles and exposed crew."""
+    s = st.soldiers[m]
+    if not s.free:
+        return
+    ok = oker(st, active, kind, m)
+    if not ok.any:
+        return
+    tile = st.board.tile_at(s.at)
+    if ok(Do.MOUNT):
+        for p in on_board(st, tile):
+            v = st.vehicles[p]
+            if _try(lambda: VM.mount_plan(st, m, p, None)):
+                yield C.Mount(seat=seat, serial=m, plate=p, via=kind)
+    if s.dismounted and s.vehicle in st.vehicles and st.vehicles[s.vehicle].status == "board" and ok(Do.SHIFT):
+        vdef = st.vehicle_def(s.vehicle)
+        v = st.vehicles[s.vehicle]
+        for loc in vdef.locations:
+            if loc.outside and v.damage.get(loc.id):
+                yield C.Shift(seat=seat, serial=m, post=loc.id, via=kind)
+    if ok(Do.SHOOT):
+        if in_contact(st, m):
+            return
+        for t in _enemy_targets(st, s.side):
+            if (t in st.vehicles or st.soldiers[t].status == "aboard") and VS.small_arms_problem(st, m, t) is None:
+                yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
+

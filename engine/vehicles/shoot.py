@@ -1,0 +1,595 @@
+"""SHOOT with vehicles (Hell on Wheels, SHOOT): a vehicle's weapons (main gun, machine guns,
+auto-cannons) at soldiers and at vehicles, the shooting arc, ROF, loading, Hit+, Damage X,
+tracers, hull down; and small arms fired at vehicles, at exposed crew and from aboard.
+
+Where a shot strikes a vehicle the rest (hit location, penetration, the damage chain, crew
+hits, the blast on the tile) is engine.vehicles.damage.resolve_vehicle_hit."""
+from __future__ import annotations
+
+from engine.core import commands as C
+from engine.core import rulebook
+from engine.core.board import in_arc, inches
+from engine.core.content import Action
+from engine.core.crew import actor, is_open, position_of
+from engine.core.deck import check
+from engine.core.errors import RuleError
+from engine.core.line_of_sight import at_of, vehicle_cell
+from engine.core.log import Ctx
+from engine.core.ratings import current
+from engine.core.state import SmokeMarker, TrailMark
+from engine.core.vehicle_content import Role
+from engine.core.vehicle_geometry import (
+    aspect,
+    cell_in_arc,
+    centre_point,
+    enemy_vehicle_with,
+    footprint,
+    in_vehicle_arc,
+    tile_in_arc,
+)
+from engine.infantry.contact import in_contact
+from engine.infantry.damage import apply_damage, damage_check
+from engine.infantry.equipment import carried
+from engine.infantry.look import _roadblock
+from engine.infantry.shoot import bands_in_range, escorting, read_hits, shoot
+from engine.vehicles.damage import (
+    blast_square,
+    exposed_protection,
+    hurt_aboard,
+    protected_hits,
+    resolve_vehicle_hit,
+    weapon_ok,
+)
+from engine.vehicles.hide import HULL_DOWN_PROTECTION, HULL_DOWN_SHOOT
+from engine.vehicles.look import marked_by
+from engine.vehicles.roadblocks import protect
+
+HIT_PLUS_LIMIT = 12  # a Hit+ chain stops after this many hit checks (a safety net; ruling V24)
+
+
+# --------------------------------------------------------------------------- weapons
+
+
+def weapon(vdef, wid: str):
+    if wid == "main":
+        if vdef.main_gun is None:
+            raise RuleError(f"the {vdef.name} has no main gun.")
+        return vdef.main_gun
+    for mg in vdef.mgs:
+        if mg.id == wid:
+            return mg
+    raise RuleError(f"the {vdef.name} has no weapon {wid!r}; it has "
+                    + ", ".join((["main"] if vdef.main_gun else []) + [m.id for m in vdef.mgs]) + ".")
+
+
+def weapon_ids(vdef) -> list[str]:
+    return (["main"] if vdef.main_gun else []) + [m.id for m in vdef.mgs]
+
+
+def arc_facing(st, plate: int, wid: str) -> str | None:
+    """The facing a weapon's arc follows: turret weapons the turret, hull weapons the hull; an AA
+    or cabin gun fires all round (Shooting Arc)."""
+    v = st.vehicles[plate]
+    vdef = st.vehicle_def(plate)
+    if wid == "main":
+        return v.turret if vdef.main_gun.mount == "turret" and v.turret else v.facing
+    mount = weapon(vdef, wid).mount
+    if mount == "coax":
+        return v.turret or v.facing
+    if mount == "hull":
+        return v.facing
+    return None
+
+
+def target_cell(st, target: int):
+    return at_of(st, target)[0]
+
+
+def in_weapon_arc(st, plate: int, wid: str, target: int) -> bool:
+    facing = arc_facing(st, plate, wid)
+    if facing is None:
+        return True
+    v = st.vehicles[plate]
+    if target in st.vehicles:
+        return tile_in_arc(st.board, v.tile, facing, st.vehicles[target].tile)
+    return cell_in_arc(st.board, v.tile, facing, target_cell(st, target))
+
+
+def _closest_inches(st, a_tile: str | None, a, b_tile: str | None, b) -> int:
+    """Close range counts from the vehicle's nearest edge (Distance Moved; ruling V1)."""
+    board = st.board
+    aa = sorted(footprint(board, a_tile)) if a_tile else [a]
+    bb = sorted(footprint(board, b_tile)) if b_tile else [b]
+    return min(inches(x, y) for x in aa for y in bb)
+
+
+def shoot_mods_for(st, a, b, optics: int = 0) -> int:
+    """SHOOT modifiers on the line, tiles of -1 to -optics ignored (Optics)."""
+    total = 0
+    for lt in st.board.line(a, b, Action.SHOOT, smoke=st.smoke_map()):
+        if optics and -optics <= lt.mod < 0:
+            continue
+        total += lt.mod
+    return total + st.weather.shoot + st.lasting_weather.shoot + _roadblock(st, a, b, Action.SHOOT, optics)
+
+
+def hull_down_against(st, target: int, shooter_point) -> bool:
+    """A hull-down vehicle shot from the side it faces and that side's corners (Hull Down)."""
+    if target not in st.vehicles:
+        return False
+    t = st.vehicles[target]
+    return t.hull_down and in_vehicle_arc(st.board, t.tile, t.facing, shooter_point)
+
+
+def _tile_of(st, serial: int) -> str | None:
+    if serial in st.vehicles:
+        return st.vehicles[serial].tile
+    s = st.soldiers[serial]
+    if s.status == "aboard":
+        return st.vehicles[s.vehicle].tile
+    return None
+
+
+def geometry(st, shooter: int, target: int, long: int, short: int, close: int, optics: int = 0):
+    """(squares, inches, SHOOT modifiers, bands) from a shooter (soldier, crewman or vehicle) to a target."""
+    a, b = target_cell(st, shooter), target_cell(st, target)
+    sq = st.board.squares(a, b, Action.SHOOT)
+    inch = _closest_inches(st, _tile_of(st, shooter), a, _tile_of(st, target), b)
+    mods = shoot_mods_for(st, a, b, optics)
+    if hull_down_against(st, target, (a[0] + 0.5, a[1] + 0.5)):
+        mods += HULL_DOWN_SHOOT
+    return sq, inch, mods, bands_in_range(long, short, close, mods, sq, inch)
+
+
+def best_band(bands: list[str]) -> str:
+    """The damage-table column of a shot reading several bands: the closest (ruling V22)."""
+    for b in ("close", "short", "long"):
+        if b in bands:
+            return b
+    return "long"
+
+
+def breach_ready(st, plate: int) -> str | None:
+    """The round ready to fire: In Breach whole (a two-part round with its charge)."""
+    v = st.vehicles[plate]
+    if not v.in_breach:
+        return None
+    rid = v.in_breach[0]
+    a = st.vehicle_def(plate).main_gun.ammo_type(rid)
+    if a is None:
+        return None
+    if a.parts == 2 and f"{rid}/charge" not in v.in_breach:
+        return None
+    return rid
+
+
+def _valid_target(st, plate: int, target: int) -> str | None:
+    v = st.vehicles[plate]
+    if target in st.vehicles:
+        t = st.vehicles[target]
+        if t.status != "board" or t.side == v.side:
+            return f"{target} is not an enemy vehicle on the board"
+        return None
+    s = st.soldiers.get(target)
+    if s is None or s.side == v.side:
+        return f"{target} is not an enemy soldier"
+    if s.free:
+        return None
+    if s.status == "aboard" and st.vehicles[s.vehicle].status == "board" and exposed_protection(st, target) is not None:
+        return None
+    return f"{st.name(target)} is not a target: he is not on the board, or shut inside his vehicle"
+
+
+def fire_problem(st, plate: int, gunner: int, wid: str, target: int) -> str | None:
+    """Why the vehicle cannot fire this weapon at the target now, or None."""
+    v = st.vehicles[plate]
+    vdef = st.vehicle_def(plate)
+    name = st.name(plate)
+    if v.status != "board":
+        return f"the {name} is not on the board"
+    w = weapon(vdef, wid)
+    if not weapon_ok(st, plate, wid):
+        return f"the {w.name} is wrecked"
+    if wid == "main":
+        if enemy_vehicle_with(st, plate):
+            return f"an enemy vehicle shares {v.tile}: the main gun cannot fire (Same Square)"
+        if v.shots >= w.rof:
+            return f"the {w.name} has fired {v.shots} time{'s' if v.shots != 1 else ''} this phase (ROF {w.rof})"
+        if breach_ready(st, plate) is None:
+            return f"the {w.name} is not loaded" + (f" (In Breach: {', '.join(v.in_breach)})" if v.in_breach else "")
+    why = _valid_target(st, plate, target)
+    if why:
+        return why
+    crew_target = target in st.soldiers and st.soldiers[target].status == "aboard"
+    marker_on = st.soldiers[target].vehicle if crew_target else target
+    if not marked_by(st, marker_on, plate):
+        return f"the {name} has not spotted {st.name(target)} (its own Spotted marker is needed)"
+    if not in_weapon_arc(st, plate, wid, target):
+        return f"{st.name(target)} is outside the arc of the {w.name}"
+    loc = position_of(st, gunner)
+    _, _, _, bands = geometry(st, plate, target, w.long, w.short, w.close, loc.optics if loc else 0)
+    if not bands:
+        return f"{st.name(target)} is out of range of the {w.name}"
+    return None
+
+
+def _mark_panel(st, *plates: int) -> None:
+    for p in plates:
+        if p in st.vehicles and p not in st.panels:
+            st.panels.append(p)
+
+
+def fire(ctx: Ctx, plate: int, who: int, wid: str, target: int) -> None:
+    """A vehicle weapon's SHOOT: the man serving it fires; firing spots the vehicle (general
+    marker); the main gun spends the round in the breach and one of its ROF shots."""
+    st = ctx.st
+    v = st.vehicles[plate]
+    vdef = st.vehicle_def(plate)
+    w = weapon(vdef, wid)
+    gunner = actor(st, plate, who, weapon=wid, what=f"fire the {w.name}")
+    problem = fire_problem(st, plate, gunner, wid, target)
+    if problem:
+        raise RuleError(problem + ".")
+    loc = position_of(st, gunner)
+    sq, inch, mods, bands = geometry(st, plate, target, w.long, w.short, w.close, loc.optics if loc else 0)
+    where = _tile_of(st, target) or st.board.tile_at(target_cell(st, target))  # before he falls
+    ammo = None
+    if wid == "main":
+        rid = breach_ready(st, plate)
+        ammo = w.ammo_type(rid)
+        v.in_breach = []
+        v.shots += 1
+    v.spotted = True
+    _mark_panel(st, plate, target)
+    st.trail.append(TrailMark(kind="shot", serial=plate, path=[vehicle_cell(st, plate), target_cell(st, target)],
+                              target=target))
+    what = w.name + (f" ({ammo.name})" if ammo else "")
+    ctx.say("vfire", f"{st.name(gunner)} fires the {st.name(plate)}'s {what} at {st.name(target)}: {sq} squares, "
+            f"{inch}\", SHOOT modifiers {mods:+d}, reading {', '.join(b.capitalize() for b in bands)}.",
+            plate=plate, serial=gunner, target=target, weapon=wid, ammo=ammo.id if ammo else None, bands=bands)
+    if getattr(w, "tracers", False):
+        _tracer(ctx, target)
+    band = best_band(bands)
+    for _ in range(HIT_PLUS_LIMIT):
+        cid = check(ctx, v.force)
+        card = st.card(cid)
+        hits, chain, seen = read_hits(card, bands, w.hit_plus)
+        if target in st.vehicles:
+            t = st.vehicles[target]
+            shooter_pt = centre_point(st.board, v.tile)
+            hd = hull_down_against(st, target, shooter_pt)
+            pen = (ammo.pen.of(band) if ammo else w.pen.of(band)) - (HULL_DOWN_PROTECTION if hd else 0)
+            resolve_vehicle_hit(
+                ctx, target, card_id=cid, bands=bands, band=band,
+                aspect=aspect(st.board, t.tile, t.facing, shooter_pt),
+                turret_aspect=aspect(st.board, t.tile, t.turret, shooter_pt) if t.turret else None,
+                pen=pen, blast_checks=ammo.blast.of(band) if ammo else 0, damage_x=w.damage_x,
+                heat=bool(ammo and ammo.heat), by_force=v.force, by_soldier=gunner, cause=f"{w.name}")
+            still = st.vehicles[target].status == "board"
+        else:
+            ctx.say("hit_check", f"Hit check {cid}: {'; '.join(seen)} — {hits} hit{'s' if hits != 1 else ''}"
+                    + (", Hit+!" if chain else "."), card=cid, hits=hits, chain=chain)
+            _hits_on_man(ctx, target, hits * w.damage_x, by_force=v.force, by_soldier=gunner, cause=w.name)
+            still = _still_there(st, target)
+        if not chain or not still:
+            break
+        ctx.say("hit_plus", f"Hit+: the {w.name} fires again at {st.name(target)}.", plate=plate, target=target)
+    if ammo is not None:
+        _area_effects(ctx, plate, gunner, target, ammo, band, where)
+
+
+def fire_at_square(ctx: Ctx, plate: int, who: int, wid: str, tile: str) -> None:
+    """Area fire at a tile the vehicle has sighted (its own Sight marker there): the main gun's
+    round in the breach, HE-type (a Blast number), smoke or fire, strikes the whole tile — every
+    soldier, exposed man and vehicle there — with no hit check (Sighting Squares; Blast)."""
+    st = ctx.st
+    v = st.vehicles[plate]
+    vdef = st.vehicle_def(plate)
+    if wid != "main" or vdef.main_gun is None:
+        raise RuleError("only a main gun fires area rounds at a tile.")
+    w = vdef.main_gun
+    gunner = actor(st, plate, who, weapon=wid, what=f"fire the {w.name}")
+    if v.status != "board":
+        raise RuleError(f"the {st.name(plate)} is not on the board.")
+    if tile not in st.board.origin:
+        raise RuleError(f"there is no tile {tile} on this map.")
+    if not weapon_ok(st, plate, wid):
+        raise RuleError(f"the {w.name} is wrecked.")
+    if enemy_vehicle_with(st, plate):
+        raise RuleError(f"an enemy vehicle shares {v.tile}: the main gun cannot fire (Same Square).")
+    if v.shots >= w.rof:
+        raise RuleError(f"the {w.name} has fired {v.shots} time{'s' if v.shots != 1 else ''} this phase (ROF {w.rof}).")
+    rid = breach_ready(st, plate)
+    if rid is None:
+        raise RuleError(f"the {w.name} is not loaded.")
+    ammo = w.ammo_type(rid)
+    band = None
+    if plate not in st.sighted.get(tile, []):
+        raise RuleError(f"the {st.name(plate)} has not sighted {tile} (sight it first: `sight {plate} {tile}`).")
+    if not tile_in_arc(st.board, v.tile, arc_facing(st, plate, wid) or v.facing, tile):
+        raise RuleError(f"{tile} is outside the arc of the {w.name}.")
+    a, b = vehicle_cell(st, plate), st.board.tile_centre(tile)
+    sq = st.board.squares(a, b, Action.SHOOT)
+    mods = shoot_mods_for(st, a, b, (position_of(st, gunner).optics if position_of(st, gunner) else 0))
+    bands = bands_in_range(w.long, w.short, 0, mods, sq, 10 ** 6)
+    if not bands:
+        raise RuleError(f"{tile} is out of range of the {w.name} ({sq} squares, SHOOT modifiers {mods:+d}).")
+    if not (ammo.blast.of(best_band(bands)) or ammo.smoke or ammo.fire):
+        raise RuleError(f"a {ammo.name} round does nothing to a tile: area fire takes HE, smoke or fire rounds.")
+    band = best_band(bands)
+    v.in_breach = []
+    v.shots += 1
+    v.spotted = True
+    _mark_panel(st, plate)
+    st.trail.append(TrailMark(kind="shot", serial=plate, path=[a, b]))
+    ctx.say("vfire", f"{st.name(gunner)} fires the {st.name(plate)}'s {w.name} ({ammo.name}) into {tile}: {sq} squares.",
+            plate=plate, serial=gunner, tile=tile, weapon=wid, ammo=ammo.id)
+    _area_effects(ctx, plate, gunner, None, ammo, band, tile)
+
+
+def _still_there(st, target: int) -> bool:
+    s = st.soldiers[target]
+    return s.free or (s.status == "aboard" and exposed_protection(st, target) is not None)
+
+
+def sniper_protection(st, shooter: int | None, protection: int) -> int:
+    """Trained Snipers (optional): a sniper carrying a scope halves the armour protection of
+    unbuttoned or on-deck crew (rounded down). Small arms here and close combat
+    (engine/battlefield/close_combat.py) both read it."""
+    if not protection or shooter is None or not st.setup.scenario.options.trained_snipers:
+        return protection
+    if shooter not in st.soldiers or st.setup.soldiers[shooter].badge != "sniper":
+        return protection
+    scopes = [q for q in carried(st, shooter) if q in st.setup.equipment
+              and st.setup.equipment[q].kind == "optics" and (st.setup.equipment[q].optics or 0) >= 6]
+    return protection // 2 if scopes else protection
+
+
+def _hits_on_man(ctx: Ctx, target: int, hits: int, *, by_force: str, by_soldier: int | None, cause: str) -> None:
+    """Each hit a damage check from the man's own deck; a man aboard has his protection first."""
+    st = ctx.st
+    s = st.soldiers[target]
+    if s.status == "aboard":
+        prot = exposed_protection(st, target) or 0
+        prot = sniper_protection(st, by_soldier, prot)  # Trained Snipers, optional (issue 9)
+        left = protected_hits(hits, prot)
+        if prot:
+            ctx.say("protection", f"The {st.name(s.vehicle)} shields {st.name(target)}: {hits} hit"
+                    f"{'s' if hits != 1 else ''} less {prot} = {left}.", serial=target, hits=left)
+        for _ in range(left):
+            if st.soldiers[target].status != "aboard":
+                return
+            cid = check(ctx, s.controller)
+            hurt_aboard(ctx, target, st.card(cid).damage, by_force=by_force, by_soldier=by_soldier, cause=cause)
+        return
+    if st.setup.scenario.roadblocks:  # issue 9: a roadblock's fighting position, -2 hits (engine/vehicles/roadblocks.py)
+        hits = protect(ctx, target, hits)
+    for _ in range(hits):
+        if st.soldiers[target].status != "board":
+            return
+        result = damage_check(ctx, target)
+        apply_damage(ctx, target, result, by_force=by_force, by_soldier=by_soldier, cause=cause)
+
+
+def _tracer(ctx: Ctx, target: int) -> None:
+    """Tracers give everyone who uses general markers the target (Tracers)."""
+    st = ctx.st
+    if target in st.vehicles:
+        st.vehicles[target].spotted = True
+    elif st.soldiers[target].status == "board":
+        st.soldiers[target].spotted = True
+    else:
+        st.vehicles[st.soldiers[target].vehicle].spotted = True
+    ctx.say("tracers", f"Tracers mark {st.name(target)} for everyone.", target=target)
+
+
+def _area_effects(ctx: Ctx, plate: int, gunner: int, target: int, ammo, band: str, tile: str) -> None:
+    """A round's effect on the target's tile: HE blast at soldiers (a blast on a vehicle is its
+    hit's), smoke and fire markers."""
+    st = ctx.st
+    v = st.vehicles[plate]
+    n = ammo.blast.of(band)
+    if n and (target is None or target not in st.vehicles):
+        blast_square(ctx, tile, n, by_force=v.force, by_soldier=gunner, cause=ammo.name,
+                     what=f"The {ammo.name} round")
+    if ammo.smoke and not any(m.tile == tile for m in st.smoke):
+        st.smoke.append(SmokeMarker(tile=tile, turn=st.turn))
+        ctx.say("smoke", f"Smoke rounds blanket {tile}.", tile=tile)
+    if ammo.fire and tile not in st.fires:
+        st.fires.append(tile)
+        ctx.say("fire", f"The round sets {tile} alight.", tile=tile)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def loader(st, plate: int, who: int) -> int:
+    vdef = st.vehicle_def(plate)
+    if any(p.role == Role.LOADER for p in vdef.crew_positions):
+        return actor(st, plate, who, role=Role.LOADER, what="load")
+    return actor(st, plate, who, weapon="main", what="load")
+
+
+def load(ctx: Ctx, plate: int, who: int, ammo: str | None) -> None:
+    """A loader's SHOOT: a named round Ready -> In Hand, or what is In Hand -> In Breach; a two-part
+    round goes in, then its charge (Loading; Multi-Part Ammunition). ROF never stops loading."""
+    st = ctx.st
+    v = st.vehicles[plate]
+    vdef = st.vehicle_def(plate)
+    if vdef.main_gun is None:
+        raise RuleError(f"the {vdef.name} has no gun to load.")
+    man = loader(st, plate, who)
+    gun = vdef.main_gun
+    if ammo is not None:
+        a = gun.ammo_type(ammo)
+        if a is None:
+            raise RuleError(f"the {gun.name} fires " + ", ".join(x.id for x in gun.ammo) + f", not {ammo}.")
+        if v.in_hand:
+            raise RuleError(f"{st.name(man)} has a {v.in_hand[0]} in hand already: load it first.")
+        if v.ready.get(ammo, 0) < 1:
+            left = ", ".join(f"{k} {n}" for k, n in v.ready.items() if n) or "none"
+            raise RuleError(f"no {ammo} rounds left in Ready Ammo ({left}).")
+        v.ready[ammo] -= 1
+        if not v.ready[ammo]:
+            del v.ready[ammo]
+        v.in_hand = [ammo]
+        what = f"takes a {a.name} round from the ready rack"
+    elif v.in_hand:
+        part = v.in_hand[0]
+        if "/" in part:
+            v.in_breach.append(part)
+            what = f"rams the charge behind the {part.split('/')[0]} round: the gun is ready"
+        else:
+            if v.in_breach:
+                raise RuleError(f"the breach holds {', '.join(v.in_breach)} already.")
+            v.in_breach = [part]
+            two = gun.ammo_type(part).parts == 2
+            what = f"loads the {part} round" + (" (its charge next)" if two else ": the gun is ready")
+        v.in_hand = []
+    else:
+        rid = v.in_breach[0] if v.in_breach else None
+        a = gun.ammo_type(rid) if rid else None
+        if a is not None and a.parts == 2 and f"{rid}/charge" not in v.in_breach:
+            v.in_hand = [f"{rid}/charge"]
+            what = f"picks up the charge for the {rid} round"
+        else:
+            raise RuleError("nothing to load: name a round from Ready Ammo ("
+                            + (", ".join(f"{k} {n}" for k, n in v.ready.items() if n) or "none left") + ").")
+    _mark_panel(st, plate)
+    ctx.say("load", f"{st.name(man)} {what} ({st.name(plate)}).", plate=plate, serial=man,
+            in_hand=list(v.in_hand), in_breach=list(v.in_breach))
+
+
+# --------------------------------------------------------------------------- small arms and vehicles
+
+
+def can_shoot_from_aboard(st, serial: int) -> str | None:
+    """Who fires his own weapon from a vehicle: tank riders, passengers of an open half-track or
+    truck, crewmen at an open hatch; never while pinned (SHOOT; Tank Riders)."""
+    s = st.soldiers[serial]
+    v = st.vehicles[s.vehicle]
+    vdef = st.vehicle_def(s.vehicle)
+    if s.pinned:
+        return f"{st.name(serial)} is pinned: pinned passengers never shoot"
+    if serial in v.riders:
+        return None
+    if serial in v.passengers:
+        return None if vdef.kind in ("halftrack", "truck") or is_open(st, s.vehicle, "cabin") \
+            else f"the {vdef.name}'s passengers cannot shoot out"
+    if is_open(st, s.vehicle, s.post):
+        return None
+    return f"{st.name(serial)} is shut inside the {vdef.name}: open the hatch first"
+
+
+def small_arms_problem(st, shooter: int, target: int) -> str | None:
+    me = st.soldiers[shooter]
+    if me.status == "aboard":
+        why = can_shoot_from_aboard(st, shooter)
+        if why:
+            return why
+    elif not me.free:
+        return f"{st.name(shooter)} is not on the board"
+    else:
+        if in_contact(st, shooter):
+            return f"{st.name(shooter)} is in combat contact"
+        if escorting(st, shooter):
+            return f"{st.name(shooter)} is escorting a prisoner and cannot shoot"
+    if target in st.vehicles:
+        t = st.vehicles[target]
+        if t.status != "board" or t.side == me.side:
+            return f"{target} is not an enemy vehicle on the board"
+        if not t.spotted:
+            return f"the {st.name(target)} is not spotted"
+    else:
+        t = st.soldiers.get(target)
+        if t is None or t.side == me.side:
+            return f"{target} is not an enemy soldier"
+        if t.status == "aboard":
+            if st.vehicles[t.vehicle].status != "board":
+                return f"{st.name(target)} is not on the board"
+            if exposed_protection(st, target) is None:
+                return f"{st.name(target)} is shut inside his vehicle"
+            if not st.vehicles[t.vehicle].spotted:
+                return f"the {st.name(t.vehicle)} is not spotted"
+        elif not t.free:
+            return f"{st.name(target)} is not on the board"
+        elif not t.spotted:
+            return f"{st.name(target)} is not spotted"
+    if me.status == "board":
+        pts = sorted(footprint(st.board, _tile_of(st, target))) if _tile_of(st, target) else [target_cell(st, target)]
+        if not any(in_arc(me.facing, me.at, p) for p in pts):
+            return f"{st.name(target)} is outside {st.name(shooter)}'s shooting arc (he faces {me.facing.upper()})"
+    _, _, _, bands = _small_geometry(st, shooter, target)
+    if not bands:
+        return f"{st.name(target)} is out of range"
+    return None
+
+
+def _small_geometry(st, shooter: int, target: int):
+    return geometry(st, shooter, target, current(st, shooter, "long"), current(st, shooter, "short"),
+                    current(st, shooter, "close"))
+
+
+def small_arms(ctx: Ctx, shooter: int, target: int) -> None:
+    """A soldier's own weapon where a vehicle is involved: at a vehicle (no penetration of its
+    own: only thin armour gives), at a crewman exposed on it (his protection off the hits), or
+    fired from aboard at anyone (SHOOT; Protection by Vehicle Armor)."""
+    st = ctx.st
+    problem = small_arms_problem(st, shooter, target)
+    if problem:
+        raise RuleError(problem + ".")
+    me = st.soldiers[shooter]
+    sq, inch, mods, bands = _small_geometry(st, shooter, target)
+    if me.status == "board":
+        me.spotted = True
+    else:
+        st.vehicles[me.vehicle].spotted = True
+    ctx.say("shoot", f"{st.name(shooter)} fires at {st.name(target)}: {sq} squares, {inch}\", SHOOT modifiers "
+            f"{mods:+d}, reading {', '.join(b.capitalize() for b in bands)}.", serial=shooter, target=target,
+            bands=bands)
+    st.trail.append(TrailMark(kind="shot", serial=shooter, path=[target_cell(st, shooter), target_cell(st, target)],
+                              target=target))
+    _mark_panel(st, *(p for p in (me.vehicle, target, getattr(st.soldiers.get(target), "vehicle", None)) if p))
+    band = best_band(bands)
+    for _ in range(HIT_PLUS_LIMIT):
+        cid = check(ctx, me.controller)
+        card = st.card(cid)
+        hits, chain, seen = read_hits(card, bands, st.stats(shooter).hit_plus)
+        if target in st.vehicles:
+            t = st.vehicles[target]
+            pt = target_cell(st, shooter)
+            pt = (pt[0] + 0.5, pt[1] + 0.5)
+            hd = hull_down_against(st, target, pt)
+            resolve_vehicle_hit(ctx, target, card_id=cid, bands=bands, band=band,
+                                aspect=aspect(st.board, t.tile, t.facing, pt),
+                                turret_aspect=aspect(st.board, t.tile, t.turret, pt) if t.turret else None,
+                                pen=-(HULL_DOWN_PROTECTION if hd else 0), blast_checks=0,
+                                by_force=me.controller, by_soldier=shooter, cause="shot")
+            still = st.vehicles[target].status == "board"
+        else:
+            ctx.say("hit_check", f"Hit check {cid}: {'; '.join(seen)} — {hits} hit{'s' if hits != 1 else ''}"
+                    + (", Hit+!" if chain else "."), card=cid, hits=hits, chain=chain)
+            _hits_on_man(ctx, target, hits, by_force=me.controller, by_soldier=shooter, cause="shot")
+            still = _still_there(st, target)
+        if not chain or not still:
+            break
+
+
+def involves_vehicle(st, shooter: int, target: int) -> bool:
+    """Does this SHOOT need the vehicle rules rather than the core ones?"""
+    me, t = st.soldiers.get(shooter), st.soldiers.get(target)
+    return target in st.vehicles or (me is not None and me.status == "aboard") or \
+        (t is not None and t.status == "aboard")
+
+
+# --------------------------------------------------------------------------- what its commands do (engine/core/rulebook.py)
+
+
+@rulebook.performs(C.ShootCmd)
+def shoot_command(ctx: Ctx, cmd: C.ShootCmd, src, entry_do) -> None:
+    """A man on foot shoots: small arms when a vehicle or a man aboard is shooter or target
+    (Hell on Wheels), the core manual's shot otherwise (engine/infantry/shoot.py)."""
+    if involves_vehicle(ctx.st, cmd.serial, cmd.target):
+        small_arms(ctx, cmd.serial, cmd.target)
+    else:
+        shoot(ctx, cmd.serial, cmd.target)
