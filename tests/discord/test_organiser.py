@@ -219,3 +219,45 @@ async def test_the_player_option_is_resolved_as_discord_sends_it(table):
     (user,) = [o for o in data["options"][0]["options"] if o["name"] == "user"]
     assert user["value"] == "33" and data["resolved"]["members"]["33"]["roles"] == []
     assert data["resolved"]["users"]["33"]["global_name"] == "Cy"
+
+
+async def test_advance_nudge_and_away_by_payloads(table):
+    t = table
+    ann, bo = await open_yard(t)
+    assert "Only" in (await t.command(bo, "game advance")).text
+    asked = await t.command(ann, "game advance")
+    assert asked.ephemeral and "Advanced: 2 defaults applied" in asked.text
+    st = await t.service.load_state(1)
+    assert st.step != "place" or (st.forces["US-1"].planned and st.forces["DE-2"].planned)
+    assert "advances the game" in texts(t.public())
+
+    nudged = await t.command(bo, "game nudge")
+    assert nudged.ephemeral and "Nudged" in nudged.text
+    again = await t.command(ann, "game nudge")
+    assert "was nudged" in again.text and STAMP.search(again.text), "rate-limited, with the next time shown"
+
+    away = await t.command(bo, "me away", until="3d")
+    assert away.ephemeral and "You are away until" in away.text and STAMP.search(away.text)
+    assert "Welcome back" in (await t.command(bo, "me back")).text
+    assert "were not away" in (await t.command(bo, "me back")).text
+
+
+async def test_a_quiet_game_tells_its_players_by_dm_and_not_the_channel(table):
+    t = table
+    ann, bo = await open_yard(t)
+    await t.command(ann, "game settings", quiet=True)
+    in_channel = len(t.public())
+    before = {who: len(t.dms(who)) for who in (ann, bo)}
+    await t.command(ann, "game pause")
+    assert len(t.public()) == in_channel, "nothing more in the channel"
+    for who in (ann, bo):
+        assert "pauses game #1" in texts(t.dms(who)[before[who]:]), who.name
+
+
+async def test_help_answers_each_topic_for_the_caller_alone(table):
+    t = table
+    ann = t.player(11, "Ann")
+    listing = await t.command(ann, "help")
+    assert listing.ephemeral and "organisers" in listing.text
+    asked = await t.command(ann, "help", topic="organisers")
+    assert asked.ephemeral and "/game replace" in asked.text and not t.public()
