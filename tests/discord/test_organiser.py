@@ -20,6 +20,7 @@ from engine import Record
 from tests.app.test_secrets import found, secrets_of, shown_cards
 from tests.discord.gateway import Player, Sent, Table
 from tests.discord.test_gateway import Watch, open_yard
+from tests.discord.test_presses import carried_out_once, twice
 
 STAMP = re.compile(r"<t:[0-9]+:f> \(<t:[0-9]+:R>\)")  # format_dt absolute, then relative
 CLOCK_TEXT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}|\bUTC\b")
@@ -70,6 +71,11 @@ async def test_a_replaced_players_buttons_refuse_and_the_new_player_gets_the_sea
     assert "already holds seat 2" in again.text and await version(t) == before
     public = texts(t.public())
     assert not [s for seat in secrets.values() for s in seat - shown_cards(st) if found(s, public)]
+
+    prompt = t.prompt(cy)  # the new holder's buttons work, once
+    answers = await twice(t, cy, prompt, prompt.custom_ids[0], None, "sequential")
+    assert await version(t) == before + 1, "one commit for two presses"
+    carried_out_once(t, prompt, answers)
 
 
 async def test_a_player_leaves_his_seat_plays_its_defaults_and_a_late_joiner_takes_it(table):

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine import SeatSpec, apply, awaiting, new_game
+from engine import RuleError, SeatSpec, UsageError, apply, awaiting, new_game
 from engine import commands as C
 from engine.agent import RandomAgent
-from engine import RuleError, UsageError
 from engine.record import Record
 
 
