@@ -267,3 +267,18 @@ async def test_help_answers_each_topic_for_the_caller_alone(table):
     assert listing.ephemeral and "organisers" in listing.text
     asked = await t.command(ann, "help", topic="organisers")
     assert asked.ephemeral and "/game replace" in asked.text and not t.public()
+
+
+async def test_extend_moves_one_seats_deadline_and_deadline_only_the_next_decisions(table):
+    t = table
+    ann, bo = await open_yard(t)
+    rows = {(d.key, d.user_id): d.due for d in await t.store.deadlines(1)}
+    await t.command(ann, "game extend", seat=2, hours=6.0)
+    after = {(d.key, d.user_id): d.due for d in await t.store.deadlines(1)}
+    moved = {k for k in rows if after.get(k) != rows[k]}
+    assert moved and all(user == bo.id for _, user in moved), "only Bo's clock moved"
+    expiry = [k for k in moved if k[0].startswith("expire:")]
+    assert expiry and all(after[k] - rows[k] == timedelta(hours=6) for k in expiry)
+    await t.command(ann, "game deadline", hours=12.0)
+    assert {(d.key, d.user_id): d.due for d in await t.store.deadlines(1)} == after, "asked decisions keep theirs"
+    assert "already" in (await t.command(ann, "game deadline", hours=12.0)).text
