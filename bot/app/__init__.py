@@ -15,13 +15,14 @@ from bot.app.replies import (
     Waiting,
     Where,
 )
-from bot.app.service import GameService
+from bot.app.service import Counters, GameService
 
 __all__ = [
     "AlreadyDone",
     "Attachment",
     "Caller",
     "Choice",
+    "Counters",
     "GameService",
     "ImageRequest",
     "NoGame",

@@ -279,6 +279,7 @@ class Clocks:
             await self.store.commit(loaded.id, loaded.game.version, loaded.game.state, [body],
                                     awaited=awaited, pause=pause)
         except VersionConflict:
+            self.counters.conflict()
             raise Refused("Someone acted at the same moment; nothing was changed. Try again.") from None
         finally:
             self._forget(loaded.id)
@@ -327,6 +328,8 @@ class Clocks:
                 try:
                     await self.store.commit(gid, loaded.game.version, loaded.game.state, [], awaited=awaited)
                 except VersionConflict:
+                    self.counters.conflict()
+                    self.counters.retry()
                     continue
                 finally:
                     self._forget(gid)

@@ -131,6 +131,7 @@ class Seating:
                 done = await self.store.commit(gid, loaded.game.version, loaded.game.state, [body],
                                                organiser_id=user_id)
             except VersionConflict:
+                self.counters.conflict()
                 raise Refused("Someone acted first; try again.") from None
             self._forget(gid)
         r = Replies(game_id=gid, version=done.version, channel_id=loaded.game.thread_id or loaded.game.channel_id)
@@ -175,6 +176,7 @@ class Seating:
             r = await self._write(moved, st, after, events, bodies, snapshot=False,
                                   seats=seats, baseline=loaded.decisions)
         except VersionConflict:
+            self.counters.conflict()
             self._forget(loaded.id)
             raise Refused("Someone acted at the same moment; nothing was changed. Try again.") from None
         if user_id != OPEN:

@@ -114,6 +114,16 @@ RESUME_BATCH = 20  # games claimed at a time: a process that dies leaves at most
 TICK_GAMES = 16  # games whose due deadlines one tick carries out at once (each game's in order)
 
 
+@dataclass
+class Counters:
+    """What the front end counts of the service's work (bot/metrics.py in the bot), as plain
+    callables so bot/app imports nothing of prometheus; by default nothing is counted."""
+
+    deadline_fired: Callable[[str], None] = lambda kind: None  # "reminder" or "default"
+    conflict: Callable[[], None] = lambda: None  # a commit lost its version check
+    retry: Callable[[], None] = lambda: None  # a use-case runs again after a lost check
+
+
 def _utc_now() -> datetime:
     return datetime.now(UTC)
 
@@ -213,8 +223,10 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         locks: GameLocks | None = None,
         seed: Callable[[], int] = lambda: secrets.randbits(32),
         cache_size: int = 2048,
+        counters: Counters | None = None,
     ) -> None:
         self.store = store
+        self.counters = counters or Counters()
         self.catalog = catalog
         self.clock = clock
         self.locks = locks or GameLocks()
@@ -476,6 +488,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                         gid, loaded.game.version, LobbyDoc(lobby=lobby).model_dump_json(), events,
                         seats=self._lobby_seats(lobby))
                 except VersionConflict:
+                    self.counters.conflict()
+                    self.counters.retry()
                     continue
                 r.game_id, r.version = gid, done.version
                 r.channel_id = loaded.game.thread_id or loaded.game.channel_id
@@ -591,6 +605,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                     status=GameStatus.ACTIVE, snapshot=eventlog.phase_label(state), seats=seats,
                     awaited=nxt.awaited, decisions=nxt.changed)
             except VersionConflict:
+                self.counters.conflict()
                 raise Refused("Someone changed the game at the same moment; try again.") from None
             game = replace(loaded.game, version=done.version, status=GameStatus.ACTIVE,
                            seats=tuple(seats), state="")
@@ -695,11 +710,13 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                     r = await self._commit(loaded, loaded.state, after, events, cmd=cmd, seat=mine,
                                            user=caller.user_id, by="player", sent_at=sent_at)
                 except VersionConflict:
+                    self.counters.conflict()
                     self._forget(gid)
                     trust_cache = False
                     if version is not None:
                         raise OutOfDate() from None
                     conflicts += 1
+                    self.counters.retry()
                 else:
                     r.ephemeral.append(f"Done: `{cmd}`" + prompts.in_words(loaded.state, cmd) + "." + (
                         " (`/game undo` takes it back.)" if r.undoable else ""))
@@ -1002,6 +1019,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                 r = await self._write(loaded, loaded.state, before, [], bodies,
                                       snapshot=False)
             except VersionConflict:
+                self.counters.conflict()
                 raise Refused("Someone acted first; nothing was taken back.") from None
             r.public.insert(0, f"{loaded.state.seats[seat].name} takes back a command.")
             r.ephemeral.append(f"Taken back: `{text}`.")
@@ -1053,6 +1071,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                 labels = ", ".join(s.label for s in await self.store.snapshots(gid))
                 raise Refused(f"There is no phase {label!r} to go back to; there are: {labels}.") from None
             except VersionConflict:
+                self.counters.conflict()
                 raise Refused("Someone acted first; nothing was rolled back.") from None
             game = replace(loaded.game, version=done.version, state="", status=GameStatus.ACTIVE)
             self._remember(game, after, list(nxt.awaited), loaded.hours, nxt.decisions, loaded.away, loaded.seen)
@@ -1077,6 +1096,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                     [eventlog.envelope("abandoned", by=caller.user_id, reason=reason)],
                     status=GameStatus.ABANDONED, awaited=[])
             except VersionConflict:
+                self.counters.conflict()
                 raise Refused("Someone acted first; try again.") from None
             self._forget(gid)
         log.info("game %d abandoned", gid)
@@ -1265,6 +1285,9 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                 r = await (self._remind(d, key) if key.stage == "remind" else self._expire(d, key))
             except Refused as exc:
                 log.info("game %d: deadline %s skipped (%s)", d.game_id, d.key, type(exc).__name__)
+            else:
+                if r is not None:
+                    self.counters.deadline_fired("reminder" if key.stage == "remind" else "default")
         await self.store.mark_reminded(d.game_id, d.key, d.user_id)
         return r
 
@@ -1325,6 +1348,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                     r = await self._commit(loaded, loaded.state, after, events, cmd=cmd, seat=a.seat,
                                            user=user, by="deadline")
                 except VersionConflict:
+                    self.counters.conflict()
+                    self.counters.retry()
                     self._forget(gid)
                     continue
             r.public.insert(0, loaded.state.seats[a.seat].name)

@@ -22,7 +22,8 @@ import discord
 from discord import app_commands
 from discord.ext import tasks
 
-from bot.app import GameService, Replies
+from bot import metrics
+from bot.app import Counters, GameService, Replies
 from bot.app.campaign import CampaignService
 from bot.config import Settings
 from bot.discord.adapter import Adapter
@@ -113,7 +114,10 @@ class FieldpostBot(discord.Client):
     async def setup_hook(self) -> None:
         self.store = await open_store(self.settings.fieldpost_db).open()
         catalog = self._catalog or load_catalog()
-        service = GameService(self.store, catalog, **({"seed": self._seed} if self._seed else {}))
+        counted = Counters(deadline_fired=metrics.deadline_fired, conflict=metrics.store_conflict,
+                           retry=metrics.store_retry)
+        service = GameService(self.store, catalog, counters=counted,
+                              **({"seed": self._seed} if self._seed else {}))
         try:  # finished campaign games go back to their campaign
             service.campaigns = CampaignService(self.store, catalog)
         except ContentError:

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from bot.app import AlreadyDone, GameService, Refused, Where
+from bot.app import AlreadyDone, Counters, GameService, Refused, Where
 from bot.app import eventlog
 from bot.store import open_store
 from tests.app.conftest import ANN, BO, Clock, open_table
@@ -131,3 +131,31 @@ async def test_a_process_never_acts_or_reads_on_a_cached_game_another_moved_on(s
         assert (await a.board(ANN, where)).version == latest.version
         assert await a.waiting(ANN, where) == await b.waiting(ANN, where)
         assert (await a.hand(BO, where)).ephemeral == (await b.hand(BO, where)).ephemeral
+
+
+async def test_a_commit_that_loses_to_another_process_is_counted_and_tried_again(store_url, cat):
+    """The front end counts lost version checks and retries (bot/metrics.py): a read that another
+    process overtakes before the commit loses, and the command is judged again on the new game."""
+    clock = Clock()
+    counted: list[str] = []
+    async with open_store(store_url) as a_store, open_store(store_url) as b_store:
+        a = GameService(a_store, cat, clock=clock, seed=lambda: 3,
+                        counters=Counters(conflict=lambda: counted.append("conflict"),
+                                          retry=lambda: counted.append("retry")))
+        b = GameService(b_store, cat, clock=clock)
+        gid = (await open_table(a)).game_id
+        where = Where(game_id=gid)
+        line, other = (await a.options(ANN, where))[0], (await b.options(BO, where))[0]
+        read = a._load
+
+        async def overtaken(game_id, **kw):
+            loaded = await read(game_id, **kw)
+            if not counted:  # b places between a's read and a's commit, once
+                await b.command(BO, where, other)
+            return loaded
+
+        a._load = overtaken
+        done = await a.command(ANN, where, line)
+        assert counted == ["conflict", "retry"]
+        assert await envelopes(a_store, gid) == 2, "both placements, each once"
+        assert done.version == (await b.status(BO, where)).version

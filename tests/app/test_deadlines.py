@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.app import GameService, Where
+from bot.app import Counters, GameService, Where
 from bot.app.deadlines import DeadlineKey, plan, unchanged
 from bot.app.service import LEASE
 from bot.store import Awaited
@@ -136,3 +136,15 @@ async def test_one_games_failing_deadline_leaves_the_others_and_comes_back_after
     assert await service.tick(clock.now) == []  # still claimed by the tick that failed
     again = await service.tick(clock.now + LEASE)
     assert {r.game_id for r in again} == {broken} and len(again) == 2
+
+
+async def test_reminders_and_defaults_are_counted_for_the_front_end(store, cat, clock):
+    fired: list[str] = []
+    service = GameService(store, cat, clock=clock, seed=lambda: 3, counters=Counters(deadline_fired=fired.append))
+    await open_table(service, deadline_hours=2)
+    await service.tick(clock.advance(1))
+    assert fired == ["reminder", "reminder"]
+    await service.tick(clock.advance(1))
+    assert fired == ["reminder", "reminder", "default", "default"]
+    await service.tick(clock.now)
+    assert len(fired) == 4, "each deadline is counted once"

@@ -3,11 +3,28 @@ failure reported with its scenario, players and seed, and a tally of the command
 seen so the tests can check that the agents used the rules rather than walked past them.
 
 `fieldpost autoplay --scenario S --players N --seed K --games 1` replays a reported game on the
-shipped content."""
+shipped content.
+
+The test run plays a share of each suite's games, enough for every rule-usage assertion;
+`FIELDPOST_AUTOPLAY=full` plays the full counts (before a release, or after a change to the rules)."""
 from __future__ import annotations
 
+import functools
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable
+
+
+def games(full: int, quick: int) -> int:
+    """How many games a suite plays: `quick` in the test run, `full` with FIELDPOST_AUTOPLAY=full."""
+    return full if os.environ.get("FIELDPOST_AUTOPLAY") == "full" else quick
+
+
+@functools.cache
+def shipped_catalog():
+    """The shipped catalogue, loaded once per worker process rather than once per batch."""
+    from engine import load_catalog
+    return load_catalog()
 
 
 def play_batch(cat, scenario: str, players: int, seeds: Iterable[int], *, watch: Iterable[str] = (),
@@ -48,7 +65,6 @@ def play_batch(cat, scenario: str, players: int, seeds: Iterable[int], *, watch:
 
 def run_jobs(batch: Callable, jobs: list) -> tuple[list[str], Counter]:
     """Run batch(job) for every job on every core; sum the problems and tallies."""
-    import os
     from concurrent.futures import ProcessPoolExecutor
     problems: list[str] = []
     seen: Counter = Counter()

@@ -1,4 +1,5 @@
-"""300 games on the vehicle battlefield between random agents, with zero exceptions (issue 9).
+"""300 games on the vehicle battlefield between random agents, with zero exceptions (issue 9); the
+test run plays them all: a close combat ended by shooting (cc_over) is rare, and 120 games missed it.
 
 Shells over Moulin Tardieu (observers with radios, artillery bought on both sides and a planned
 barrage each, minefields laid face down, a Sherman and a dug-in Pak 40) and The Barricade on the
@@ -24,10 +25,9 @@ def _tally(st, cmd, events, seen, n) -> None:
 
 
 def _batch(args: tuple[str, int, list[int]]) -> tuple[list[str], Counter]:
-    from engine import load_catalog
-    from tests.engine.autoplay_kit import play_batch
+    from tests.engine.autoplay_kit import play_batch, shipped_catalog
     scenario, players, seeds = args
-    return play_batch(load_catalog(), scenario, players, seeds, watch=WATCH, each=_tally)
+    return play_batch(shipped_catalog(), scenario, players, seeds, watch=WATCH, each=_tally)
 
 
 def test_three_hundred_battlefield_games_raise_nothing_and_use_the_rules():
