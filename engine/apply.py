@@ -94,6 +94,9 @@ def _dispatch(ctx: Ctx, cmd: C.Cmd) -> None:
             raise _not_yours(st, "cards are placed at the start of a turn")
         _rule(ctx, cmd, _plan_force(st, seat, cmd))
         return
+    if isinstance(cmd, C.SeatName):  # the seat changes hands, at any time (engine/turn/seat_names.py)
+        _rule(ctx, cmd, None)
+        return
     if isinstance(cmd, C.AlwaysPass):  # a player's setting, at any time
         st.seats[seat].always_pass = cmd.on
         ctx.tell(seat, "always_pass", "You will " + ("not be asked about react or preempt cards."

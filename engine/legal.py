@@ -50,7 +50,7 @@ from engine.turn.placement import auto_plan, max_filled
 from engine.vehicles import legal as vehicle_legal
 
 # Commands a player may give while another decision is open, answering none
-FREE_COMMANDS = (C.AlwaysPass, C.Reslot, *C.BATTLEFIELD_FREE)
+FREE_COMMANDS = (C.AlwaysPass, C.Reslot, C.SeatName, *C.BATTLEFIELD_FREE)
 
 
 def decision_key(st, kind: str, force: str | None) -> str:

@@ -5,6 +5,7 @@
 """
 from bot.app.errors import AlreadyDone, NoGame, NotYours, OutOfDate, Refused
 from bot.app.replies import (
+    Attachment,
     Caller,
     Choice,
     ImageRequest,
@@ -18,6 +19,7 @@ from bot.app.service import Counters, GameService
 
 __all__ = [
     "AlreadyDone",
+    "Attachment",
     "Caller",
     "Choice",
     "Counters",

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot.app.errors import NotYours, Refused
 from bot.app.replies import Caller, Where
+from bot.app.tokens import when
 from bot.store import (
     CampaignNotFound,
     CampaignStatus,
@@ -730,7 +731,7 @@ class CampaignService:
         lines = [f"**History of campaign #{cid}: {loaded.state.name}**"]
         for e in await self.store.campaign_log(cid):
             body = json.loads(e.body)
-            lines.append(f"{e.created_at.date().isoformat()} · {body['text']}")
+            lines.append(f"{when(e.created_at)} · {body['text']}")
         for rec in loaded.state.history:
             lines.append(f"Scenario {rec.number}: {rec.lines[0]} "
                          + ", ".join(f"{p.name} {rec.vp.get(p.user_id, 0)} VP" for p in loaded.state.players))

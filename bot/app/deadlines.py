@@ -5,17 +5,27 @@ Two store deadline rows per awaited decision, named by the seat and the decision
 awaited after a change has the same id and keeps its time (placing cards while the others
 place, the same part of a card carried out move after move); a new decision has a new id and
 a new clock (the next turn's placement, the next part of a card, a Hit+ target).
+
+Rows are keyed by the player too: a seat that changes hands gets a whole clock for its new
+player. An open seat (user OPEN, nobody holds it) and, where the game says `away` is
+`defaults`, a player away are due at once: the next deadline check applies their defaults.
+Where `away` is `stretch` (the default), an away player's clock starts again on his return:
+his decision runs out no sooner than his return plus its whole time. While the game's clocks
+are stopped (`paused_at`), every row carries the time it has left and is never claimed.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from types import MappingProxyType
 
 from bot.store import Awaited, Deadline
 from engine import Await
 
 DEFAULT_HOURS = 24.0
+OPEN = 0  # the user of an open seat: nobody holds it, it plays its defaults
+NOBODY_AWAY: Mapping[int, datetime] = MappingProxyType({})
 
 # The react and preempt windows and a preempt's follow-up hold the whole table up while one
 # player looks at his hand: they get a short clock of their own (docs/discord.md). Unless the
@@ -93,12 +103,18 @@ def plan(
     now: datetime,
     hours: float,
     window: float | None = None,
+    away: Mapping[int, datetime] = NOBODY_AWAY,
+    stretch: bool = True,
+    paused_at: datetime | None = None,
 ) -> list[Awaited]:
     """The deadlines after a change: a reminder and an expiry for each awaited decision. One
     that had its deadline before (the same decision id, or in a database written before decision
     ids the same seat and kind) keeps it; a new one gets the whole time from `now`. The
     WINDOW_KINDS run on `window` hours (else `window_hours(hours)`). `previous` empty: every
-    clock starts afresh (a rollback)."""
+    clock starts afresh (a rollback). `users[seat]` OPEN: due at once. `away`: user -> until
+    when he is away; `stretch` says whether his clock waits for his return or his defaults
+    apply at once. `paused_at`: the clocks are stopped since then (new decisions start their
+    whole time when they run again; each row keeps its time left)."""
     kept: dict[tuple[str, int], datetime] = {}
     legacy: dict[tuple[str, int, str, int], datetime] = {}  # (stage, seat, kind, user)
     for d in previous:
@@ -111,6 +127,7 @@ def plan(
             kept[(d.key, d.user_id)] = d.due
     full = timedelta(hours=hours)
     short = timedelta(hours=window if window is not None else window_hours(hours))
+    clock = paused_at or now
     out: list[Awaited] = []
     seen: set[str] = set()
     for a in awaited:
@@ -122,22 +139,61 @@ def plan(
         remind, expire = str(DeadlineKey.of("remind", a)), str(DeadlineKey.of("expire", a))
         due = kept.get((expire, user)) or legacy.get(("expire", a.seat, a.kind, user))
         if due is None:
-            out += [Awaited(remind, user, now + span / 2), Awaited(expire, user, now + span)]
+            early, late = clock + span / 2, clock + span
         else:
             was = kept.get((remind, user)) or legacy.get(("remind", a.seat, a.kind, user))
-            out += [Awaited(remind, user, was or due - span / 2), Awaited(expire, user, due)]
+            early, late = was or due - span / 2, due
+        until = away.get(user)
+        if until is not None and until <= clock:
+            until = None
+        if user == OPEN or (until is not None and not stretch):  # its defaults, at the next check
+            early = late = min(late, clock)
+        elif until is not None:  # his clock waits for his return
+            early, late = max(early, until + span / 2), max(late, until + span)
+        out += [Awaited(remind, user, early, None if paused_at is None else early - paused_at),
+                Awaited(expire, user, late, None if paused_at is None else late - paused_at)]
     return out
 
 
 def unchanged(previous: Iterable[Deadline | Awaited], new: Iterable[Awaited]) -> bool:
     """Whether a commit may leave the deadlines as they are."""
-    return {(d.key, d.user_id, d.due) for d in previous} == {(a.key, a.user_id, a.due) for a in new}
+    return {(d.key, d.user_id, d.due, d.left) for d in previous} == {(a.key, a.user_id, a.due, a.left) for a in new}
 
 
 def due_of(deadlines: Iterable[Deadline | Awaited], a: Await) -> datetime | None:
     """When the awaited decision `a` runs out, if it has a deadline."""
+    row = expiry_of(deadlines, a)
+    return None if row is None else row.due
+
+
+def expiry_of(deadlines: Iterable[Deadline | Awaited], a: Await) -> Deadline | Awaited | None:
+    """The expiry row of the awaited decision `a` (its due time, its time left while stopped)."""
     for d in deadlines:
         key = DeadlineKey.parse(d.key)
         if key is not None and key.stage == "expire" and key.names(a):
-            return d.due
+            return d
     return None
+
+
+def resumed(rows: Iterable[Deadline], now: datetime) -> list[Awaited]:
+    """The deadlines when stopped clocks run again at `now`: each row not yet carried out is due
+    after the time it had left; one carried out (a reminder sent) keeps its time, so it stays
+    done."""
+    return [Awaited(d.key, d.user_id, d.due if d.reminded or d.left is None else now + d.left) for d in rows]
+
+
+def stopped(rows: Iterable[Deadline | Awaited], at: datetime) -> list[Awaited]:
+    """The deadlines when the clocks stop at `at`: the same due times, each with its time left."""
+    return [Awaited(d.key, d.user_id, d.due, d.due - at) for d in rows]
+
+
+def extended(rows: Iterable[Deadline], seat: int, decision: str, by: timedelta) -> list[Awaited]:
+    """The deadlines with one seat's decision given `by` more time (a reminder already sent
+    stays sent); the time left grows too while the clocks are stopped."""
+    out = []
+    for d in rows:
+        key = DeadlineKey.parse(d.key)
+        mine = key is not None and key.seat == seat and key.decision == decision and not d.reminded
+        out.append(Awaited(d.key, d.user_id, d.due + by if mine else d.due,
+                           None if d.left is None else d.left + by if mine else d.left))
+    return out

@@ -7,6 +7,13 @@ Every commit appends one *envelope* saying what was asked, then the engine's eve
     {"type": "engine", "kind": "move", "text": "...", "to": null, "data": {...}}
     {"type": "undo", "to_seq": 41, "seat": 0, "user": 11}
     {"type": "rollback", "snapshot": "T2P1", "to_seq": 30, ...}     (written by the store)
+    {"type": "seat", "seat": 1, "old": 22, "new": 33, "by": 11, "reason": null, "line": "..."}
+
+A seat changing hands is a `seat` envelope (who held it before and after, who decided, why)
+followed by the engine's `SeatName` command, which `replay` applies like any command (the
+envelope itself changes no state); `holders` answers who held each seat when. Envelopes of the
+organiser's changes that carry a `line` (a seat changing hands, the clocks stopped and running
+again, deadlines changed, the organiser's role handed over) are public lines of the log.
 
 So a game is rebuilt from the new_game parameters and the commands (`replay`), and an undo or
 rollback says "back to the state after event `to_seq`". The log is private (boardgame.io
@@ -87,7 +94,8 @@ def timeline(log: Sequence[Logged]) -> list[Logged]:
 
 
 def live_events(log: Sequence[Logged]) -> list[Logged]:
-    """Engine events of commands still in force, plus the undo/rollback notes, in order."""
+    """Engine events of commands still in force, plus the undo/rollback notes and the public
+    lines of the organiser's changes, in order."""
     live = {seq for seq, _ in timeline(log)}
     out: list[Logged] = []
     keep = False
@@ -101,13 +109,18 @@ def live_events(log: Sequence[Logged]) -> list[Logged]:
             keep = False
             out = [(s, b) for s, b in out if s <= body["to_seq"]]
             out.append((seq, body))
-        elif kind == "engine" and keep:
+        elif kind == "engine" and keep or "line" in body:
             out.append((seq, body))
     return out
 
 
 def visible_lines(log: Sequence[Logged], seat: int | None, after_seq: int = 0) -> list[str]:
     """What `seat` (None: the public) may read of the live log after `after_seq`."""
+    return [line for _, line in visible(log, seat, after_seq)]
+
+
+def visible(log: Sequence[Logged], seat: int | None, after_seq: int = 0) -> list[tuple[int, str]]:
+    """(seq, line) of what `seat` (None: the public) may read of the live log after `after_seq`."""
     lines = []
     for seq, body in live_events(log):
         if seq <= after_seq:
@@ -115,12 +128,31 @@ def visible_lines(log: Sequence[Logged], seat: int | None, after_seq: int = 0) -
         if body["type"] == "engine":
             if body.get("to") is None or body.get("to") == seat:
                 prefix = "" if body.get("to") is None else "(only you) "
-                lines.append(prefix + body["text"])
+                lines.append((seq, prefix + body["text"]))
         elif body["type"] == "undo":
-            lines.append(f"{body.get('name', 'A player')} took back a command.")
+            lines.append((seq, f"{body.get('name', 'A player')} took back a command."))
         elif body["type"] == "rollback":
-            lines.append(f"The game was rolled back to {describe_label(body['snapshot'])}.")
+            lines.append((seq, f"The game was rolled back to {describe_label(body['snapshot'])}."))
+        elif "line" in body:
+            lines.append((seq, body["line"]))
     return lines
+
+
+def holders(log: Sequence[Logged]) -> dict[int, list[tuple[int, int]]]:
+    """Who held each seat when: seat -> [(seq from which, user id)], from the start (the seats
+    in join order) through every `seat` envelope; user 0 is an open seat."""
+    out: dict[int, list[tuple[int, int]]] = {}
+    users: list[int] = []
+    for seq, body in log:
+        if body["type"] == "joined" and body["user"] not in users:
+            users.append(body["user"])
+        elif body["type"] == "left" and body["user"] in users:
+            users.remove(body["user"])
+        elif body["type"] == "started":
+            out = {seat: [(seq, user)] for seat, user in enumerate(body.get("users", users))}
+        elif body["type"] == "seat":
+            out.setdefault(body["seat"], []).append((seq, body["new"]))
+    return out
 
 
 def last_command_seq(log: Sequence[Logged], seat: int) -> int:

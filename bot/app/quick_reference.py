@@ -3,7 +3,6 @@ one page, one source. The console prints it as plain text (`help`), Discord as M
 its aligned blocks fenced (`/help`)."""
 from __future__ import annotations
 
-from bot.app.replies import Caller, Replies, Where
 from engine.core.content import shipped_root
 
 CHAT_NOTE = ("On Discord the game's commands below are slash commands with the same words as options: "
@@ -59,7 +58,3 @@ def for_chat() -> str:
         out.append("```")
     return (CHAT_NOTE + "\n\n" + "\n".join(out)).strip()
 
-
-async def help_reply(caller: Caller, where: Where) -> Replies:
-    """`/help`: the quick reference, to the caller only; needs no game."""
-    return Replies(ephemeral=[for_chat()])

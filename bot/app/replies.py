@@ -10,9 +10,10 @@ A front end (the Discord adapter, the console) turns Replies into output and not
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Literal
 
+from bot.app.tokens import span, when
 from engine import GameState, View
 from engine import view as engine_view
 
@@ -23,12 +24,17 @@ class Caller:
     display name. `organiser` is true when the front end knows he may administer games where
     he is (on Discord: the Manage Channels permission); a game's creator always may.
     `sent_at` is when he sent the command, if the front end knows (a Discord interaction's
-    creation time): the same command sent twice within a few seconds is carried out once."""
+    creation time): the same command sent twice within a few seconds is carried out once.
+    `roles`: his roles in the server the command came from (a server's organiser role makes
+    him an organiser there); `manages_server`: he may change the server's settings (Discord:
+    Manage Server)."""
 
     user_id: int
     name: str
     organiser: bool = False
     sent_at: datetime | None = None
+    roles: frozenset[int] = frozenset()
+    manages_server: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +54,7 @@ class ImageRequest:
     asked for, so a front end that draws no pictures pays nothing for it. A `panel` names its
     vehicle by `plate` and is always public (the panels lie open on the table)."""
 
-    __slots__ = ("kind", "seat", "serial", "plate", "caption", "_state", "_view")
+    __slots__ = ("_state", "_view", "caption", "kind", "plate", "seat", "serial")
 
     def __init__(self, kind: Literal["board", "soldier", "panel"], source: GameState | View, *,
                  seat: int | None = None, serial: int | None = None, plate: int | None = None,
@@ -105,13 +111,30 @@ class Prompt:
 
 @dataclass(frozen=True, slots=True)
 class Waiting:
-    """Whom the game waits for, for the public summary (a front end decides how to mention)."""
+    """Whom the game waits for, for the public summary (a front end decides how to mention).
+    `due`: when the default applies; `left`: while the clocks are stopped, the time left.
+    `user_id` 0 is an open seat (nobody to mention: it plays its defaults)."""
 
     user_id: int
     seat: int
     name: str
     detail: str
     due: datetime | None = None
+    left: timedelta | None = None
+
+    def clock(self) -> str:
+        """When its default applies, as the waiting line says it (a time token)."""
+        if self.left is not None:
+            return f" (clock stopped, {span(self.left)} left)"
+        return f" (default {when(self.due)})" if self.due is not None else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file for the caller alone (a game record): its name and bytes."""
+
+    name: str
+    data: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,16 +159,18 @@ class Replies:
     prompts: list[Prompt] = field(default_factory=list)
     ephemeral: list[str] = field(default_factory=list)  # to the caller only
     ephemeral_images: list[ImageRequest] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)  # files for the caller only
     ended: bool = False  # the game finished or was abandoned
     join_sides: tuple[str, ...] = ()  # offer buttons to join these sides (a new game)
     undoable: bool = False  # the command just carried out may be taken back
 
     def public_text(self, mention=None) -> str:
-        """The public lines and the waiting line; `mention(user_id, name)` formats a player."""
+        """The public lines and the waiting line; `mention(user_id, name)` formats a player.
+        Each awaited player's line carries when his default applies (a time token)."""
         lines = list(self.public)
         if self.waiting:
             who = "; ".join(
-                f"{mention(w.user_id, w.name) if mention else w.name} to {w.detail}"
+                f"{mention(w.user_id, w.name) if mention else w.name} to {w.detail}{w.clock()}"
                 for w in self.waiting
             )
             lines.append(f"Waiting for {who}.")

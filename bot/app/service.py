@@ -24,11 +24,13 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 from bot.app import battlefield_words, eventlog, prompts, suggest, vehicle_words
+from bot.app.clocks import Clocks
 from bot.app.deadlines import (
     DEFAULT_HOURS,
+    OPEN,
     DeadlineKey,
     Hours,
-    due_of,
+    expiry_of,
     plan,
     unchanged,
     window_hours,
@@ -42,6 +44,8 @@ from bot.app.documents import (
     parse_force,
 )
 from bot.app.errors import AlreadyDone, NoGame, NotYours, OutOfDate, Refused
+from bot.app.help import Learning
+from bot.app.records import Records
 from bot.app.replies import (
     Caller,
     ImageRequest,
@@ -51,6 +55,11 @@ from bot.app.replies import (
     Waiting,
     Where,
 )
+from bot.app.seating import Seating
+from bot.app.seen import Looking
+from bot.app.stats import Statistics, results_of
+from bot.app.tokens import span, when
+from bot.app.watching import Watching
 from bot.store import (
     Awaited,
     Deadline,
@@ -61,6 +70,8 @@ from bot.store import (
     GameSummary,
     Seat,
     SeatDecision,
+    Seen,
+    SeenMark,
     SnapshotNotFound,
     StoredGame,
     StoreUnavailable,
@@ -81,7 +92,7 @@ from engine import (
 from engine.advanced.hidden_deployment import (
     public_text,  # waiting lines are public: no hidden man's name or card
 )
-from engine.core.commands import Cmd, Plan
+from engine.core.commands import Cmd, Plan, SeatName, text_problem
 from engine.core.views import Await
 from engine.legal import answerable, default_for
 from engine.script import parse_line
@@ -117,6 +128,21 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+DIGEST_HOURS = 12.0  # a prompt after a longer gap since the player last looked starts with a digest
+
+
+@dataclass(frozen=True, slots=True)
+class Away:
+    """What a game's clocks and prompts need to know of its players: who is away until when
+    (their `away_until` settings), whether an away player's clock waits (`stretch`) or his
+    defaults apply (the game's `away` setting), and after how long without a look a prompt
+    starts with a digest (the game's `digest_hours`)."""
+
+    until: Mapping[int, datetime] = field(default_factory=dict)
+    stretch: bool = True
+    digest: timedelta = timedelta(hours=DIGEST_HOURS)
+
+
 @dataclass(slots=True)
 class _Cached:
     """A parsed game at one version. Never the source of truth (Avrae #1811): a command may
@@ -128,6 +154,8 @@ class _Cached:
     deadlines: list[Deadline | Awaited]
     hours: float
     decisions: dict[int, SeatDecision]
+    away: Away
+    seen: dict[int, SeenMark]
 
 
 @dataclass(slots=True)
@@ -138,16 +166,25 @@ class _Loaded:
     deadlines: list[Deadline | Awaited] = field(default_factory=list)
     hours: float = DEFAULT_HOURS
     decisions: dict[int, SeatDecision] = field(default_factory=dict)  # by seat: last asked, last answered
+    away: Away = field(default_factory=Away)
+    seen: dict[int, SeenMark] = field(default_factory=dict)  # by user: how far he has read the log
 
     @property
     def id(self) -> int:
         return self.game.id
 
     def seat_of(self, user_id: int) -> int | None:
+        if user_id == OPEN:
+            return None
         return next((s.seat_index for s in self.game.seats if s.user_id == user_id), None)
 
     def users(self) -> dict[int, int]:
+        """Seat -> its player (OPEN for an open seat)."""
         return {s.seat_index: s.user_id for s in self.game.seats}
+
+    def players(self) -> dict[int, int]:
+        """Seat -> its player, open seats left out: whom to tell and ask."""
+        return {s.seat_index: s.user_id for s in self.game.seats if s.user_id != OPEN}
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +210,10 @@ class _Next:
     changed: list[SeatDecision]
 
 
-class GameService:
+class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learning):
+    """Every use-case; the organiser's seat changes, clocks, watchers, records, statistics and
+    help texts are in the mixins beside this module (bot/app/seating.py, clocks.py, ...)."""
+
     def __init__(
         self,
         store: GameStore,
@@ -262,7 +302,7 @@ class GameService:
             if hit is not None:
                 self._cache.move_to_end(game_id)
                 return _Loaded(hit.game, state=hit.state, deadlines=hit.deadlines, hours=hit.hours,
-                               decisions=hit.decisions)
+                               decisions=hit.decisions, away=hit.away, seen=hit.seen)
         try:
             game = await self.store.load_game(game_id)
         except GameNotFound:
@@ -274,14 +314,30 @@ class GameService:
         if hit is not None and hit.game.version == game.version:
             self._cache.move_to_end(game_id)
             return _Loaded(game, state=hit.state, deadlines=hit.deadlines, hours=hit.hours,
-                           decisions=hit.decisions)
+                           decisions=hit.decisions, away=hit.away, seen=hit.seen)
         state = await self._parse(game.state)
         deadlines: list[Deadline | Awaited] = list(await self.store.deadlines(game_id))
         decisions = {d.seat: d for d in await self.store.decisions(game_id)}
-        hours = Hours(float(await self.store.get_setting(f"game:{game_id}", "deadline_hours", DEFAULT_HOURS)),
-                      await self.store.get_setting(f"game:{game_id}", "window_hours"))  # react/preempt clock
-        self._remember(game, state, deadlines, hours, decisions)
-        return _Loaded(game, state=state, deadlines=deadlines, hours=hours, decisions=decisions)
+        game_settings = await self.store.settings(f"game:{game_id}")
+        hours = Hours(float(game_settings.get("deadline_hours", DEFAULT_HOURS)),
+                      game_settings.get("window_hours"))  # react/preempt clock
+        away = await self._away(game, game_settings)
+        seen = {m.user_id: m for m in await self.store.seen(game_id)}
+        self._remember(game, state, deadlines, hours, decisions, away, seen)
+        return _Loaded(game, state=state, deadlines=deadlines, hours=hours, decisions=decisions,
+                       away=away, seen=seen)
+
+    async def _away(self, game: StoredGame, game_settings: Mapping) -> Away:
+        """Who of the game's players is away until when, and the game's rule for it."""
+        until = {}
+        for seat in game.seats:
+            if seat.user_id == OPEN:
+                continue
+            text = await self.store.get_setting(f"user:{seat.user_id}", "away_until")
+            if text:
+                until[seat.user_id] = datetime.fromisoformat(text)
+        return Away(until, game_settings.get("away", "stretch") != "defaults",
+                    timedelta(hours=float(game_settings.get("digest_hours", DIGEST_HOURS))))
 
     async def _parse(self, text: str) -> GameState:
         ref, data = self._codec.split(text)
@@ -305,11 +361,11 @@ class GameService:
         return loaded.state
 
     def _remember(self, game: StoredGame, state: GameState, deadlines: list, hours: float,
-                  decisions: dict[int, SeatDecision]) -> None:
+                  decisions: dict[int, SeatDecision], away: Away, seen: dict[int, SeenMark]) -> None:
         held = self._cache.get(game.id)
         if held is not None and held.game.version > game.version:
             return  # a read that started before this process's own later commit
-        self._cache[game.id] = _Cached(replace(game, state=""), state, deadlines, hours, decisions)
+        self._cache[game.id] = _Cached(replace(game, state=""), state, deadlines, hours, decisions, away, seen)
         self._cache.move_to_end(game.id)
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
@@ -317,13 +373,41 @@ class GameService:
     def _forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
 
-    def _organiser(self, caller: Caller, game: GameSummary) -> bool:
-        return caller.organiser or caller.user_id == game.organiser_id
+    async def _organiser(self, caller: Caller, game: GameSummary) -> bool:
+        """The game's organiser (its creator, or whom it was handed to), someone who may manage
+        the channel, or a member of the server's organiser role (`/settings organiser-role`)."""
+        if caller.organiser or caller.user_id == game.organiser_id:
+            return True
+        if not caller.roles or not game.guild_id:
+            return False
+        role = await self.store.get_setting(f"guild:{game.guild_id}", "organiser_role")
+        return role is not None and int(role) in caller.roles
 
-    def _need_organiser(self, caller: Caller, game: GameSummary, what: str) -> None:
-        if not self._organiser(caller, game):
-            raise NotYours(f"Only the game's organiser (its creator, or someone who may manage "
-                           f"this channel) can {what}.")
+    async def set_organiser_role(self, caller: Caller, where: Where, role_id: int | None) -> Replies:
+        """A server's organiser role (None: none): its members organise every game of the
+        server, beside each game's own organiser. For who may change the server's settings."""
+        if not where.guild_id:
+            raise Refused("The organiser role belongs to a server: set it in one of its channels.")
+        if not caller.manages_server:
+            raise NotYours("Only someone who may manage the server sets its organiser role.")
+        scope = f"guild:{where.guild_id}"
+        if await self.store.get_setting(scope, "organiser_role") == role_id:
+            raise AlreadyDone("That is the server's organiser role already; nothing was changed.")
+        if role_id is None:
+            await self.store.delete_setting(scope, "organiser_role")
+        else:
+            await self.store.set_setting(scope, "organiser_role", role_id)
+        r = Replies()
+        r.ephemeral.append("This server has no organiser role now: each game's organiser and those who may "
+                           "manage its channel run it." if role_id is None else
+                           "Members of that role organise every game of this server now, beside each game's "
+                           "own organiser and those who may manage its channel.")
+        return r
+
+    async def _need_organiser(self, caller: Caller, game: GameSummary, what: str) -> None:
+        if not await self._organiser(caller, game):
+            raise NotYours(f"Only the game's organiser (its creator, someone who may manage this channel, "
+                           f"or the server's organiser role) can {what}.")
 
     # ================================================================== the lobby
 
@@ -413,8 +497,8 @@ class GameService:
                 return r
         raise Refused("Someone changed the game at the same moment; try again.")
 
-    async def join(self, caller: Caller, where: Where, side: str) -> Replies:
-        """Take a seat on `side` (or move to it)."""
+    async def _join_lobby(self, caller: Caller, where: Where, side: str) -> Replies:
+        """Take a seat on `side` in the lobby (or move to it)."""
         def change(loaded: _Loaded, lobby: Lobby):
             sc = self.catalog.scenario(lobby.scenario)
             chosen = self._side(side, [s.id.value for s in sc.sides])
@@ -436,7 +520,7 @@ class GameService:
                            "your soldiers; otherwise you take a share of the scenario's squad.")
         return r
 
-    async def leave(self, caller: Caller, where: Where) -> Replies:
+    async def _leave_lobby(self, caller: Caller, where: Where) -> Replies:
         def change(loaded: _Loaded, lobby: Lobby):
             i = lobby.seat_of(caller.user_id)
             if i is None:
@@ -493,7 +577,7 @@ class GameService:
         gid = await self.resolve(caller, where)
         async with self.locks.for_game(gid):
             loaded = await self._load(gid)
-            self._need_organiser(caller, loaded.game, "start it")
+            await self._need_organiser(caller, loaded.game, "start it")
             if loaded.lobby is None:
                 raise Refused(f"Game #{gid} has already started.")
             lobby = loaded.lobby
@@ -504,13 +588,16 @@ class GameService:
                 raise Refused(f"Game #{gid} cannot start yet: {exc}") from None
             state = self._codec.shared(state)
             seats = self._lobby_seats(lobby)
-            hours = Hours(float(await self.store.get_setting(f"game:{gid}", "deadline_hours", DEFAULT_HOURS)),
-                          await self.store.get_setting(f"game:{gid}", "window_hours"))  # react/preempt clock
-            started = _Loaded(replace(loaded.game, seats=tuple(seats)), state=state, hours=hours)
+            game_settings = await self.store.settings(f"game:{gid}")
+            hours = Hours(float(game_settings.get("deadline_hours", DEFAULT_HOURS)),
+                          game_settings.get("window_hours"))  # react/preempt clock
+            away = await self._away(replace(loaded.game, seats=tuple(seats)), game_settings)
+            started = _Loaded(replace(loaded.game, seats=tuple(seats)), state=state, hours=hours, away=away)
             nxt = self._next(started, state, fresh=True)
             await self._keep_setup(state)
             bodies = [eventlog.envelope("started", scenario=lobby.scenario, seed=lobby.seed,
-                                        seats=[s.model_dump(mode="json") for s in specs]),
+                                        seats=[s.model_dump(mode="json") for s in specs],
+                                        users=[s.user_id for s in seats]),
                       *eventlog.engine_events(events)]
             try:
                 done = await self.store.commit(
@@ -522,7 +609,7 @@ class GameService:
                 raise Refused("Someone changed the game at the same moment; try again.") from None
             game = replace(loaded.game, version=done.version, status=GameStatus.ACTIVE,
                            seats=tuple(seats), state="")
-            self._remember(game, state, list(nxt.awaited), hours, nxt.decisions)
+            self._remember(game, state, list(nxt.awaited), hours, nxt.decisions, away, {})
             log.info("game %d started with %d players", gid, len(seats))
             r = self._outcome(game, None, state, events, version=done.version, nxt=nxt, board=True)
             r.public.insert(0, f"**Game #{gid} begins.**")
@@ -650,12 +737,17 @@ class GameService:
         mine = loaded.seat_of(caller.user_id)
         if mine is None:
             raise NotYours(f"You have no seat in game #{loaded.id}; only its players act.")
+        if loaded.game.paused_at is not None:
+            raise Refused(_paused(loaded.game))
         if version is not None and version != loaded.game.version:
             raise OutOfDate()
         try:
             cmd = make(loaded, mine)
         except RuleError as exc:
             raise Refused(str(exc)) from None
+        if isinstance(cmd, SeatName):
+            raise NotYours("A seat changes hands through the organiser (`/game replace`), `/game leave` "
+                           "and `/game join`, not by a command.")
         try:
             after, events = apply(state, cmd)
         except RuleError as exc:
@@ -687,7 +779,8 @@ class GameService:
             still = {a.key for a in awaiting(after) if a.seat == seat}
             gone = next((a.key for a in awaiting(before) if a.seat == seat and a.key not in still), None)
             answer = _Answer(seat, gone, str(cmd), sent_at)
-        r = await self._write(loaded, before, after, events, bodies, answer=answer)
+        r = await self._write(loaded, before, after, events, bodies, answer=answer,
+                              reader=user if by == "player" else None)
         r.undoable = can_undo
         if r.ended:
             r.public += await self._settle_campaign(gid, after, Caller(user, ""))
@@ -732,28 +825,61 @@ class GameService:
 
     async def _write(self, loaded: _Loaded, before: GameState | None, after: GameState, events,
                      bodies: list[str], *, snapshot: bool | None = None,
-                     answer: _Answer | None = None) -> Replies:
-        """Commit `after` with its log bodies, deadlines, snapshot, status and the seats'
-        decision records; build Replies."""
+                     answer: _Answer | None = None, reader: int | None = None,
+                     seats: list[Seat] | None = None,
+                     baseline: dict[int, SeatDecision] | None = None) -> Replies:
+        """Commit `after` with its log bodies, deadlines, snapshot, status, the seats'
+        decision records, (`seats`) a seat changing hands, and who has now read the log (the
+        player who gave the command, `reader`, and everyone prompted); a finished game's results
+        for statistics. Build Replies, with a digest of what happened before a prompt to a
+        player who has not looked for long."""
         gid = loaded.id
         over = after.step == "over"
         phase_moved = before is None or (before.turn, before.phase) != (after.turn, after.phase)
         take = (phase_moved and not over) if snapshot is None else snapshot
-        nxt = self._next(loaded, after, answer=answer)
+        nxt = self._next(loaded, after, answer=answer, baseline=baseline)
+        now = self.clock()
+        readers = tuple(dict.fromkeys([*([reader] if reader else []), *(p.user_id for p in nxt.asks)]))
         done = await self.store.commit(
             gid, loaded.game.version, self._codec.dumps(after), bodies,
             status=GameStatus.FINISHED if over else None,
             snapshot=eventlog.phase_label(after) if take else None,
+            seats=seats,
             awaited=None if unchanged(loaded.deadlines, nxt.awaited) else nxt.awaited,
-            decisions=nxt.changed)
+            decisions=nxt.changed,
+            seen=Seen(readers, now) if readers else None,
+            results=results_of(loaded.game, after, now) if over else ())
         game = replace(loaded.game, version=done.version, state="",
                        status=GameStatus.FINISHED if over else GameStatus.ACTIVE)
-        self._remember(game, after, list(nxt.awaited), loaded.hours, nxt.decisions)
-        return self._outcome(game, before, after, events, version=done.version, nxt=nxt,
-                             board=phase_moved or over)
+        seen = dict(loaded.seen)
+        for user in readers:
+            was = seen.get(user)
+            seen[user] = SeenMark(user, max(done.last_seq, was.seq if was else 0), now)
+        self._remember(game, after, list(nxt.awaited), loaded.hours, nxt.decisions, loaded.away, seen)
+        r = self._outcome(game, before, after, events, version=done.version, nxt=nxt,
+                          board=phase_moved or over)
+        r.prompts = await self._digests(gid, r.prompts, loaded.seen, now, loaded.away.digest)
+        return r
+
+    async def _merged(self, gid: int, parts: list[Replies]) -> Replies:
+        """Several changes' Replies told as one: every public line and private message, the last
+        pictures and waiting line, and each prompt whose decision the game still awaits (the
+        latest per seat: an earlier change's prompt is not sent again by a later one)."""
+        last = parts[-1]
+        r = Replies(game_id=gid, version=last.version, channel_id=last.channel_id, waiting=last.waiting,
+                    ended=any(p.ended for p in parts), undoable=False)
+        for p in parts:
+            r.public += p.public
+            r.private += p.private
+            r.images = p.images or r.images
+        st = await self.load_state(gid)
+        still = {a.key for a in awaiting(st)} if st is not None else set()
+        asked = {q.seat: q for p in parts for q in p.prompts if q.decision in still}
+        r.prompts = list(asked.values())
+        return r
 
     def _next(self, loaded: _Loaded, after: GameState, *, fresh: bool = False,
-              answer: _Answer | None = None) -> _Next:
+              answer: _Answer | None = None, baseline: dict[int, SeatDecision] | None = None) -> _Next:
         """What the change from `loaded` to `after` (committed as the next version) brings: the
         deadlines (a decision awaited before keeps its own, a new one gets the whole time), and
         a prompt for each awaited player whose last prompt was for another decision than the one
@@ -770,12 +896,14 @@ class GameService:
                 # come back (an undo), he is asked again
                 asked=None if used else was.asked, asked_version=None if used else was.asked_version)
         awaited = [] if after.step == "over" else plan(
-            awaiting(after), users, [] if fresh else loaded.deadlines, now=self.clock(), hours=loaded.hours)
+            awaiting(after), users, [] if fresh else loaded.deadlines, now=self.clock(), hours=loaded.hours,
+            away=loaded.away.until, stretch=loaded.away.stretch, paused_at=loaded.game.paused_at)
         waiting, asks = self._asks(loaded.id, version, after, users, awaited, decisions, everyone=fresh)
         for p in asks:
             decisions[p.seat] = replace(decisions.get(p.seat, SeatDecision(p.seat)),
                                         asked=p.decision, asked_version=version)
-        changed = [d for seat, d in sorted(decisions.items()) if loaded.decisions.get(seat) != d]
+        stored = loaded.decisions if baseline is None else baseline  # what the store holds now
+        changed = [d for seat, d in sorted(decisions.items()) if stored.get(seat) != d]
         return _Next(awaited, waiting, asks, decisions, changed)
 
     def _outcome(self, game: GameSummary, before: GameState | None, after: GameState, events, *,
@@ -788,7 +916,7 @@ class GameService:
             lines = [e.text for e in events if e.to == seat]
             if prompts.cards_arrived(before, after, seat) and after.step != "over":
                 lines.append(prompts.private_desk(after, seat))
-            if lines and seat in users:
+            if lines and users.get(seat, OPEN) != OPEN:
                 r.private.append(Private(users[seat], seat, "\n".join(lines)))
         if board:
             r.images.append(ImageRequest("board", after, caption=self._board_caption(game.id, after)))
@@ -806,12 +934,11 @@ class GameService:
         last prompt (`held`) asked another decision than his first awaited one now — for every
         awaited seat if `everyone`."""
         now_awaited = awaiting(st)
-        waiting = [Waiting(users.get(a.seat, 0), a.seat, st.seats[a.seat].name, public_text(st, a.detail),
-                           due_of(deadlines, a)) for a in now_awaited]
+        waiting = [_waiting(st, a, users.get(a.seat, OPEN), deadlines) for a in now_awaited]
         asks: list[Prompt] = []
         asked: set[int] = set()
         for a in now_awaited:
-            if a.seat in asked or a.seat not in users or only not in (None, a.seat):
+            if a.seat in asked or users.get(a.seat, OPEN) == OPEN or only not in (None, a.seat):
                 continue
             asked.add(a.seat)  # one prompt per seat: his first awaited decision
             last = held.get(a.seat)
@@ -822,8 +949,14 @@ class GameService:
 
     @staticmethod
     def _prompt(gid: int, version: int, st: GameState, a: Await, user: int, deadlines) -> Prompt:
-        return Prompt(gid, version, a.seat, user, a.kind, prompts.prompt_text(st, a.seat, a.kind, a.detail),
-                      prompts.choices(st, a), due_of(deadlines, a), decision=a.key)
+        row = expiry_of(deadlines, a)
+        text = prompts.prompt_text(st, a.seat, a.kind, a.detail)
+        if row is not None and row.left is not None:
+            text += f"\nThe game's clocks are stopped; your time left is {span(row.left)}."
+        elif row is not None:
+            text += f"\nYour time runs out {when(row.due)}; then the game's default applies."
+        return Prompt(gid, version, a.seat, user, a.kind, text, prompts.choices(st, a),
+                      None if row is None else row.due, decision=a.key)
 
     @staticmethod
     def _panels(gid: int, before: GameState | None, after: GameState) -> list[ImageRequest]:
@@ -865,6 +998,8 @@ class GameService:
             seat = loaded.seat_of(caller.user_id)
             if seat is None:
                 raise NotYours(f"You have no seat in game #{gid}.")
+            if loaded.game.paused_at is not None:
+                raise Refused(_paused(loaded.game))
             logged = eventlog.read(await self.store.events_since(gid))
             commands = eventlog.timeline(logged)
             if not commands:
@@ -916,18 +1051,22 @@ class GameService:
         gid = await self.resolve(caller, where)
         async with self.locks.for_game(gid):
             loaded = await self._load(gid)
-            self._need_organiser(caller, loaded.game, "roll the game back")
+            await self._need_organiser(caller, loaded.game, "roll the game back")
             if loaded.state is None or loaded.game.status not in (GameStatus.ACTIVE, GameStatus.FINISHED):
                 raise Refused(self._not_active(loaded))
             label = label.strip().upper()
             try:
                 after = await self._parse((await self.store.load_snapshot(gid, label)).state)
+                # seats that changed hands since the snapshot keep their players' names
+                after, renames = self._renamed(loaded, after)
                 # the snapshot's decisions are all asked afresh, with whole deadlines, in the
                 # rollback's own transaction (a kill cannot leave them without deadlines)
                 nxt = self._next(loaded, after, fresh=True)
                 done = await self.store.rollback(gid, loaded.game.version, label, by_user_id=caller.user_id,
                                                  status=GameStatus.ACTIVE, awaited=nxt.awaited,
-                                                 decisions=nxt.changed)
+                                                 decisions=nxt.changed,
+                                                 state=self._codec.dumps(after) if renames else None,
+                                                 events=renames)
             except SnapshotNotFound:
                 labels = ", ".join(s.label for s in await self.store.snapshots(gid))
                 raise Refused(f"There is no phase {label!r} to go back to; there are: {labels}.") from None
@@ -935,24 +1074,26 @@ class GameService:
                 self.counters.conflict()
                 raise Refused("Someone acted first; nothing was rolled back.") from None
             game = replace(loaded.game, version=done.version, state="", status=GameStatus.ACTIVE)
-            self._remember(game, after, list(nxt.awaited), loaded.hours, nxt.decisions)
+            self._remember(game, after, list(nxt.awaited), loaded.hours, nxt.decisions, loaded.away, loaded.seen)
             r = self._outcome(game, None, after, [], version=done.version, nxt=nxt, board=True)
             r.public.insert(0, f"**{caller.name} rolled game #{gid} back to the start of "
                                f"{eventlog.describe_label(label)}.**")
             log.info("game %d rolled back to %s by the organiser", gid, label)
             return r
 
-    async def abandon(self, caller: Caller, where: Where) -> Replies:
+    async def abandon(self, caller: Caller, where: Where, reason: str | None = None) -> Replies:
+        """Organiser: end the game without a result; `reason` is kept in the log and told."""
+        reason = _reason(reason)
         gid = await self.resolve(caller, where)
         async with self.locks.for_game(gid):
             loaded = await self._load(gid)
-            self._need_organiser(caller, loaded.game, "abandon it")
+            await self._need_organiser(caller, loaded.game, "end it")
             if loaded.game.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
                 raise Refused(self._not_active(loaded))
             try:
                 done = await self.store.commit(
                     gid, loaded.game.version, loaded.game.state,
-                    [eventlog.envelope("abandoned", by=caller.user_id)],
+                    [eventlog.envelope("abandoned", by=caller.user_id, reason=reason)],
                     status=GameStatus.ABANDONED, awaited=[])
             except VersionConflict:
                 self.counters.conflict()
@@ -961,7 +1102,8 @@ class GameService:
         log.info("game %d abandoned", gid)
         return Replies(game_id=gid, version=done.version,
                        channel_id=loaded.game.thread_id or loaded.game.channel_id,
-                       public=[f"Game #{gid} was abandoned by {caller.name}."], ended=True)
+                       public=[f"Game #{gid} was abandoned by {caller.name}" + (f": {reason}" if reason else ".")],
+                       ended=True)
 
     # ================================================================== reading
 
@@ -989,15 +1131,18 @@ class GameService:
         if v.active is not None:
             lines.append(f"Card in play: {v.active.card.id} {v.active.card.title} "
                          f"({v.active.action.upper()}).")
+        users = loaded.users()
         for a in v.awaiting:
-            due = due_of(loaded.deadlines, a)
-            lines.append(f"Waiting for {v.seats[a.seat].name} to {a.detail}"
-                         + (f" (default at {due:%Y-%m-%d %H:%M} UTC)." if due else "."))
+            w = _waiting(st, a, users.get(a.seat, OPEN), loaded.deadlines)
+            lines.append(f"Waiting for {w.name} to {a.detail}{w.clock()}.")
         lines += battlefield_words.public_lines(v)  # issue 9: markers and mine tokens face down
         if v.result:
             lines.append(f"Result: {v.result.get('reason')}.")
+        if g.paused_at is not None:
+            lines.append(_paused(g))
         lines.append(f"Deadline per decision: {loaded.hours:g} h.")
         r.ephemeral.append("\n".join(lines))
+        await self._saw(gid, caller.user_id)
         return r
 
     async def hand(self, caller: Caller, where: Where) -> Replies:
@@ -1035,24 +1180,7 @@ class GameService:
             r.ephemeral_images.append(ImageRequest("board", st, seat=seat, caption=caption))
         else:
             r.ephemeral_images.append(ImageRequest("board", st, caption=caption))
-        return r
-
-    async def history(self, caller: Caller, where: Where, *, last: int | None = None) -> Replies:
-        """The log as the caller may read it: since his last command if seated, else (or with
-        `last`) the last `last` public lines."""
-        gid = await self.resolve(caller, where, finished_ok=True)
-        loaded = await self._load(gid)
-        seat = loaded.seat_of(caller.user_id) if loaded.state is not None else None
-        logged = eventlog.read(await self.store.events_since(gid))
-        r = Replies(game_id=gid, version=loaded.game.version)
-        if seat is not None and last is None:
-            since = eventlog.last_command_seq(logged, seat)
-            lines = eventlog.visible_lines(logged, seat, since)
-            head = "**Since you last acted:**" if since else "**Since the start:**"
-            r.ephemeral.append(head + "\n" + ("\n".join(lines[-60:]) if lines else "nothing yet."))
-        else:
-            lines = eventlog.visible_lines(logged, seat)[-(last or 20):]
-            r.ephemeral.append("**The last moves:**\n" + ("\n".join(lines) or "nothing yet."))
+        await self._saw(gid, caller.user_id)
         return r
 
     async def soldier(self, caller: Caller, where: Where, word: str) -> Replies:
@@ -1164,62 +1292,69 @@ class GameService:
         return r
 
     @staticmethod
-    def _deadline_for(loaded: _Loaded, d: Deadline, key: DeadlineKey) -> Await | None:
-        """The decision a deadline is for, if the game still awaits it from the same player."""
-        if loaded.state is None or loaded.game.status != GameStatus.ACTIVE:
+    def _deadline_for(loaded: _Loaded, key: DeadlineKey, user: int) -> Await | None:
+        """The decision a deadline is for, if the game still awaits it from the same player (an
+        open seat's: OPEN) and its clocks run."""
+        if loaded.state is None or loaded.game.status != GameStatus.ACTIVE or loaded.game.paused_at is not None:
             return None
-        if loaded.users().get(key.seat) != d.user_id:
+        if loaded.users().get(key.seat) != user:
             return None
         return next((a for a in awaiting(loaded.state) if key.names(a)), None)
 
     async def _remind(self, d: Deadline, key: DeadlineKey) -> Replies | None:
         loaded = await self._load(d.game_id)
-        a = self._deadline_for(loaded, d, key)
-        if a is None:
+        a = self._deadline_for(loaded, key, d.user_id)
+        if a is None or d.user_id == OPEN:
             return None
         st = loaded.state
         r = Replies(game_id=loaded.id, version=loaded.game.version,
                     channel_id=loaded.game.thread_id or loaded.game.channel_id)
         r.public.append(f"Reminder: half the time for this decision has gone in game #{loaded.id}.")
-        r.waiting = [Waiting(d.user_id, a.seat, st.seats[a.seat].name, public_text(st, a.detail),
-                             due_of(loaded.deadlines, a))]
+        r.waiting = [_waiting(st, a, d.user_id, loaded.deadlines)]
         # the prompt again, for the same decision: its buttons and the first one's both work
-        _, r.prompts = self._asks(loaded.id, loaded.game.version, st, loaded.users(), loaded.deadlines,
-                                  loaded.decisions, everyone=True, only=a.seat)
+        _, asks = self._asks(loaded.id, loaded.game.version, st, loaded.users(), loaded.deadlines,
+                             loaded.decisions, everyone=True, only=a.seat)
+        r.prompts = await self._digests(loaded.id, asks, loaded.seen, self.clock(), loaded.away.digest)
+        await self._saw(loaded.id, d.user_id)
         return r
 
     async def _expire(self, d: Deadline, key: DeadlineKey) -> Replies | None:
-        """The default for the decision the deadline is for, if it is still awaited: tried again
-        on the stored game when another process commits first (never on the next decision)."""
+        r = await self._default(d.game_id, key, d.user_id)
+        if r is not None:
+            name, kind = r.public[0], key.kind
+            what = "places cards by the simple rule" if kind == "place" else "takes the default"
+            r.public[0] = f"Time is up for {name}: the game {what} for them."
+        return r
+
+    async def _default(self, gid: int, key: DeadlineKey, user: int) -> Replies | None:
+        """The default for the decision `key` names, if it is still awaited from `user`: tried
+        again on the stored game when another process commits first (never on the next
+        decision). The Replies' first public line is the seat's name, for the caller to word."""
         for conflicts in range(PLAY_RETRIES):
             if conflicts:
                 await asyncio.sleep(self._jitter.uniform(0, min(BACKOFF_S, 0.005 * 2 ** conflicts)))
-            async with self.locks.for_game(d.game_id):
-                loaded = await self._load(d.game_id)
-                a = self._deadline_for(loaded, d, key)
+            async with self.locks.for_game(gid):
+                loaded = await self._load(gid)
+                a = self._deadline_for(loaded, key, user)
                 cmd = None if a is None else default_for(loaded.state, a)
                 if a is None or cmd is None:
                     return None
                 try:
                     after, events = apply(loaded.state, cmd)
                 except RuleError as exc:
-                    log.warning("game %d: the deadline default for seat %d was refused: %s",
-                                d.game_id, a.seat, exc)
+                    log.warning("game %d: the deadline default for seat %d was refused: %s", gid, a.seat, exc)
                     return None
                 try:
                     r = await self._commit(loaded, loaded.state, after, events, cmd=cmd, seat=a.seat,
-                                           user=d.user_id, by="deadline")
+                                           user=user, by="deadline")
                 except VersionConflict:
                     self.counters.conflict()
                     self.counters.retry()
-                    self._forget(d.game_id)
+                    self._forget(gid)
                     continue
-            name = loaded.state.seats[a.seat].name
-            what = "places cards by the simple rule" if a.kind == "place" else "takes the default"
-            r.public.insert(0, f"Time is up for {name}: the game {what} for them.")
+            r.public.insert(0, loaded.state.seats[a.seat].name)
             return r
-        log.warning("game %d: the deadline default %s lost %d times running to other writers",
-                    d.game_id, d.key, PLAY_RETRIES)
+        log.warning("game %d: the default for %s lost %d times running to other writers", gid, key, PLAY_RETRIES)
         return None
 
     async def resume(self, *, rate: float = RESUME_RATE) -> AsyncIterator[Replies]:
@@ -1278,9 +1413,7 @@ class GameService:
         if loaded.state is None or loaded.game.status != GameStatus.ACTIVE:
             return []
         users = loaded.users()
-        return [Waiting(users.get(a.seat, 0), a.seat, loaded.state.seats[a.seat].name,
-                        public_text(loaded.state, a.detail),
-                        due_of(loaded.deadlines, a)) for a in awaiting(loaded.state)]
+        return [_waiting(loaded.state, a, users.get(a.seat, OPEN), loaded.deadlines) for a in awaiting(loaded.state)]
 
     async def options(self, caller: Caller, where: Where) -> list[str]:
         """The caller's legal commands now, as script lines: hints, autocomplete, scripted play."""
@@ -1322,6 +1455,18 @@ class GameService:
                                      for label, text in await self.snapshot_labels(caller, where)), typed)
             if what == "force":
                 return await self._suggest_force(caller, where, typed)
+            if what == "seat":  # a running game's seats, numbered from 1 as players read them
+                loaded = await self._load(await self.resolve(caller, where))
+                if loaded.state is None:
+                    return []
+                users = loaded.users()
+                return suggest.pick(((f"Seat {i + 1}: {s.name} ({s.side.value})", str(i + 1))
+                                     for i, s in enumerate(loaded.state.seats)
+                                     if users.get(i) is not None), typed)
+            if what == "rule":
+                return suggest.pick(self.rule_terms(), typed)
+            if what == "visible-card":  # cards the caller may look at with /card
+                return suggest.pick(((c, c) for c in await self.visible_cards(caller, where)), typed)
             if what == "soldier" and verb == "any":  # any soldier in play: names are public
                 loaded = await self._load(await self.resolve(caller, where, finished_ok=True))
                 if loaded.state is None:
@@ -1405,10 +1550,37 @@ class GameService:
         _, asks = self._asks(loaded.id, version, loaded.state, {seat: caller.user_id},
                              loaded.deadlines, loaded.decisions, everyone=True, only=seat)
         await self._record_asked(loaded, asks)
+        await self._saw(loaded.id, caller.user_id)
         r = Replies(game_id=loaded.id, version=version, prompts=asks)
         if not asks:
             r.ephemeral.append("Nothing is waiting for you right now.")
         return r
+
+
+def _waiting(st: GameState, a: Await, user: int, deadlines) -> Waiting:
+    """One awaited decision for the table: whose (an open seat's user is OPEN), what, and when
+    its default applies (or, with the clocks stopped, the time left)."""
+    row = expiry_of(deadlines, a)
+    return Waiting(user, a.seat, st.seats[a.seat].name, public_text(st, a.detail),
+                   None if row is None else row.due, None if row is None else row.left)
+
+
+def _paused(game: GameSummary) -> str:
+    return (f"Game #{game.id} is paused since {when(game.paused_at)}: its clocks are stopped and nothing "
+            "is played until the organiser starts them again (`/game resume`).")
+
+
+REASON = 200  # characters of an organiser's reason kept in the log
+
+
+def _reason(text: str | None) -> str | None:
+    """An organiser's reason as the log keeps it: one line, at most REASON characters."""
+    if text is None or not text.strip():
+        return None
+    line = " ".join(text.split())
+    if problem := text_problem(line):
+        raise Refused(problem)
+    return line[:REASON]
 
 
 def _over(game: GameSummary) -> str:

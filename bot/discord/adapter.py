@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.app import Caller, GameService, NotYours, Refused, Replies, Where
-from bot.discord.courier import Courier
+from bot.discord.courier import Courier, shown
 from bot.discord.error_report import ErrorReporter, tell
 from bot.store import StoreUnavailable
 
@@ -30,12 +30,17 @@ class Adapter:
 
     @staticmethod
     def caller(interaction: discord.Interaction) -> Caller:
+        """Who is calling: his id and name, Manage Channels (an organiser anywhere in the channel),
+        his roles in the server (its organiser role), Manage Server (its settings)."""
         perms = interaction.permissions
-        organiser = interaction.guild_id is not None and bool(perms and perms.manage_channels)
+        in_guild = interaction.guild_id is not None
+        organiser = in_guild and bool(perms and perms.manage_channels)
         user = interaction.user
         sent = getattr(interaction, "created_at", None)  # from the interaction's snowflake: Discord's clock
+        roles = frozenset(r.id for r in getattr(user, "roles", ()) if isinstance(getattr(r, "id", None), int))
         return Caller(user.id, getattr(user, "display_name", None) or user.name, organiser=organiser,
-                      sent_at=sent if isinstance(sent, datetime) else None)
+                      sent_at=sent if isinstance(sent, datetime) else None, roles=roles if in_guild else frozenset(),
+                      manages_server=in_guild and bool(perms and perms.manage_guild))
 
     @staticmethod
     def where(interaction: discord.Interaction, game: int | None = None) -> Where:
@@ -89,10 +94,10 @@ class Adapter:
             try:
                 replies = await call(self.caller(interaction), self.where(interaction, game))
             except NotYours as exc:
-                await tell(interaction, NOT_YOURS if pressed else str(exc))
+                await tell(interaction, NOT_YOURS if pressed else shown(str(exc)))
                 return None
             except Refused as exc:  # out of date, already done, not allowed: the use-case's words
-                await tell(interaction, str(exc))
+                await tell(interaction, shown(str(exc)))
                 if refused is not None:
                     await refused()
                 return None

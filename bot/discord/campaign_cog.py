@@ -22,6 +22,7 @@ from discord import app_commands
 from bot.app.campaign import CampaignImage, CampaignReplies, CampaignService
 from bot.app.errors import Refused
 from bot.app.replies import Caller, Where
+from bot.discord.courier import shown
 from bot.render.service_record import render_service_record_png
 from bot.render.standings import render_standings_png
 from engine.campaign import AWARDS
@@ -83,13 +84,13 @@ async def deliver(it: discord.Interaction, r: CampaignReplies) -> None:
     """Public lines and pictures to the channel, the rest to the caller alone."""
     public_files = [await picture(i) for i in r.images]
     if r.public or public_files:
-        messages = chunks(r.public) or [""]
+        messages = chunks([shown(line) for line in r.public]) or [""]
         channel = it.channel
         for k, text in enumerate(messages):
             await channel.send(text or None, files=public_files if k == len(messages) - 1 else [])
     files = [await picture(i) for i in r.ephemeral_images]
     files += [discord.File(io.BytesIO(a.data), filename=a.filename) for a in r.files]
-    private = chunks(r.ephemeral) or ["Done; posted in the channel." if r.public else "Done."]
+    private = chunks([shown(line) for line in r.ephemeral]) or ["Done; posted in the channel." if r.public else "Done."]
     for k, text in enumerate(private):
         await it.followup.send(text, ephemeral=True, files=files if k == len(private) - 1 else [])
 
@@ -102,7 +103,7 @@ async def run(it: discord.Interaction, call: UseCase, *, campaign: int | None = 
     try:
         replies = await call(caller(it), where(it, campaign))
     except Refused as exc:
-        await it.followup.send(chunks([str(exc)])[0], ephemeral=True)
+        await it.followup.send(chunks([shown(str(exc))])[0], ephemeral=True)
         return None
     await deliver(it, replies)
     return replies

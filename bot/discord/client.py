@@ -34,8 +34,10 @@ from bot.discord.courier import Courier
 from bot.discord.error_report import ErrorReporter
 from bot.discord.field_cog import field_group
 from bot.discord.health import HealthEndpoint
+from bot.discord.help_cog import help_commands
 from bot.discord.measured import MeasuredAdapter
 from bot.discord.roll_cog import roll_group
+from bot.discord.server_cog import server_groups
 from bot.discord.vehicle_cog import vehicle_group
 from bot.render.service import RenderService
 from bot.store import SqliteStore, StoreUnavailable, open_store
@@ -58,7 +60,8 @@ def intents() -> discord.Intents:
 
 def build_tree(client: discord.Client, adapter: Adapter, campaigns: CampaignService | None = None
                ) -> app_commands.CommandTree:
-    """The command tree: Fieldpost's commands, /vehicle, the /campaign group and the /roll group.
+    """The command tree: Fieldpost's commands, /vehicle, /field, /help, /rules, /card, /me, /stats,
+    /settings, the /campaign group and the /roll group.
     Whatever a callback lets through goes to the adapter's error reporter (bot.discord.error_report)."""
     tree = app_commands.CommandTree(client)
     tree.error(adapter.errors.on_tree_error)
@@ -66,6 +69,8 @@ def build_tree(client: discord.Client, adapter: Adapter, campaigns: CampaignServ
         tree.add_command(command)
     tree.add_command(vehicle_group(adapter))
     tree.add_command(field_group(adapter))  # issue 9: the battlefield's lines
+    for command in [*help_commands(adapter), *server_groups(adapter)]:  # issue 16
+        tree.add_command(command)
     if campaigns is not None:
         tree.add_command(campaign_group(campaigns, adapter.service, adapter.courier))
     tree.add_command(roll_group())

@@ -1,5 +1,6 @@
-"""The slash commands: `/game`, `/hand`, `/plan`, `/act` (with react, preempt, then, skip),
-`/board`, `/log`, `/soldier`, `/panel`, `/help` (the quick reference).
+"""The slash commands: `/game` (a game's life, its seats, clocks, watchers and record), `/hand`,
+`/plan`, `/act` (with react, preempt, then, skip), `/board`, `/log`, `/soldier`, `/panel`
+(`/help`, `/rules` and `/card` are in help_cog.py).
 
 Each callback builds what the player said and hands it to a use-case; an `/act` command is
 the script line of the same action (`/act move soldier:101 to:12A:cover face:e` is
@@ -16,7 +17,6 @@ from typing import Literal, Optional
 import discord
 from discord import app_commands
 
-from bot.app.quick_reference import help_reply
 from bot.discord.adapter import Adapter
 
 Facing = Literal["n", "ne", "e", "se", "s", "sw", "w", "nw"]
@@ -87,6 +87,10 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
     async def ac_deck(it, current):
         return await adapter.suggest(it, "deck", current, game=ns(it, "game"))
 
+    async def ac_seat(it, current) -> list[app_commands.Choice[int]]:
+        return [app_commands.Choice(name=c.name, value=int(c.value))
+                for c in await adapter.suggest(it, "seat", current, game=ns(it, "game"))]
+
     def ac_play(what: str):  # react / preempt cards, preempt targets and the men it names
         async def complete(it, current):
             return await adapter.suggest(it, what, current, game=ns(it, "game"), card=ns(it, "card"),
@@ -114,13 +118,13 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
                                                       window_hours=window_hours),
                           name="game new")
 
-    @game.command(name="join", description="Take a seat on a side (or move to the other side)")
+    @game.command(name="join", description="Take a seat on a side (or move sides); in a running game, an open seat")
     @app_commands.describe(side="US or DE", game=GAME_HELP)
     @app_commands.autocomplete(game=ac_game)
     async def game_join(it: discord.Interaction, side: Side, game: Optional[int] = None):
         await adapter.run(it, lambda c, w: s.join(c, w, side), game=game, name="game join")
 
-    @game.command(name="leave", description="Give up your seat before the game starts")
+    @game.command(name="leave", description="Give up your seat (a running game's seat then plays its defaults)")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=ac_game)
     async def game_leave(it: discord.Interaction, game: Optional[int] = None):
@@ -172,10 +176,102 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
         await adapter.run(it, act(line("reslot", soldier, slot)), game=game, name="game reslot")
 
     @game.command(name="abandon", description="Organiser: end the game without a result")
+    @app_commands.describe(reason="why (kept in the game's log and told to the table)", game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def game_abandon(it: discord.Interaction, reason: Optional[app_commands.Range[str, 1, 200]] = None,
+                           game: Optional[int] = None):
+        await adapter.run(it, lambda c, w: s.abandon(c, w, reason), game=game, name="game abandon")
+
+    # -------------------------------------------------------------- /game: seats over time
+
+    @game.command(name="replace", description="Organiser: another member takes over a seat, with its cards")
+    @app_commands.describe(seat="the seat (suggested: number, player, side)", user="who plays it from now on",
+                           reason="why (kept in the game's log)", game=GAME_HELP)
+    @app_commands.autocomplete(seat=ac_seat, game=ac_game)
+    async def game_replace(it: discord.Interaction, seat: app_commands.Range[int, 1, 4], user: discord.Member,
+                           reason: Optional[app_commands.Range[str, 1, 200]] = None, game: Optional[int] = None):
+        await adapter.run(it, lambda c, w: s.replace_player(c, w, seat - 1, user.id, user.display_name, reason),
+                          game=game, name="game replace")
+
+    @game.command(name="organiser", description="Organiser: hand the game's organiser role to another member")
+    @app_commands.describe(user="who organises the game from now on", game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def game_organiser(it: discord.Interaction, user: discord.Member, game: Optional[int] = None):
+        await adapter.run(it, lambda c, w: s.hand_over(c, w, user.id, user.display_name), game=game,
+                          name="game organiser")
+
+    # -------------------------------------------------------------- /game: clocks
+
+    @game.command(name="pause", description="Organiser: stop every clock; nothing is played until resumed")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=ac_game)
-    async def game_abandon(it: discord.Interaction, game: Optional[int] = None):
-        await adapter.run(it, s.abandon, game=game, name="game abandon")
+    async def game_pause(it: discord.Interaction, game: Optional[int] = None):
+        await adapter.run(it, s.stop_clocks, game=game, name="game pause")
+
+    @game.command(name="resume", description="Organiser: the clocks run again with the time each had left")
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def game_resume(it: discord.Interaction, game: Optional[int] = None):
+        await adapter.run(it, s.start_clocks, game=game, name="game resume")
+
+    @game.command(name="deadline", description="Organiser: the time new decisions get (current ones keep theirs)")
+    @app_commands.describe(hours="hours each new decision may take before its default applies",
+                           window_hours="hours a react or preempt chance waits", game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def game_deadline(it: discord.Interaction, hours: app_commands.Range[float, 0.05, 720.0],
+                            window_hours: Optional[app_commands.Range[float, 0.05, 720.0]] = None,
+                            game: Optional[int] = None):
+        await adapter.run(it, lambda c, w: s.set_deadline(c, w, hours, window_hours), game=game,
+                          name="game deadline")
+
+    @game.command(name="extend", description="Organiser: more time for one seat's current decision")
+    @app_commands.describe(seat="the seat (suggested: number, player, side)", hours="hours to add", game=GAME_HELP)
+    @app_commands.autocomplete(seat=ac_seat, game=ac_game)
+    async def game_extend(it: discord.Interaction, seat: app_commands.Range[int, 1, 4],
+                          hours: app_commands.Range[float, 0.05, 720.0], game: Optional[int] = None):
+        await adapter.run(it, lambda c, w: s.extend(c, w, seat - 1, hours), game=game, name="game extend")
+
+    @game.command(name="nudge", description="Remind everyone the game waits for, now (once an hour)")
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def game_nudge(it: discord.Interaction, game: Optional[int] = None):
+        await adapter.run(it, s.nudge, game=game, name="game nudge")
+
+    @game.command(name="advance", description="Organiser: apply the defaults of the decisions awaited now")
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def game_advance(it: discord.Interaction, game: Optional[int] = None):
+        await adapter.run(it, s.advance, game=game, name="game advance")
+
+    @game.command(name="settings", description="Organiser: a quiet channel; what an away player's clock does")
+    @app_commands.describe(quiet="on: updates go to players and watchers by DM, not to the channel",
+                           away="stretch: an away player's clock waits for his return; defaults: they apply",
+                           game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def game_settings(it: discord.Interaction, quiet: Optional[bool] = None,
+                            away: Optional[Literal["stretch", "defaults"]] = None, game: Optional[int] = None):
+        await adapter.run(it, lambda c, w: s.configure(c, w, quiet=quiet, away=away), game=game,
+                          name="game settings")
+
+    # -------------------------------------------------------------- /game: watching and records
+
+    @game.command(name="watch", description="Watch a game without a seat: its public updates by DM")
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def game_watch(it: discord.Interaction, game: Optional[int] = None):
+        await adapter.run(it, s.watch, game=game, name="game watch")
+
+    @game.command(name="unwatch", description="Stop watching a game")
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def game_unwatch(it: discord.Interaction, game: Optional[int] = None):
+        await adapter.run(it, s.unwatch, game=game, name="game unwatch")
+
+    @game.command(name="record", description="The game's record file and public story (organiser: a running game's story)")
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.autocomplete(game=ac_game)
+    async def game_record(it: discord.Interaction, game: Optional[int] = None):
+        await adapter.run(it, s.record, game=game, name="game record")
 
     # -------------------------------------------------------------- /hand, /plan
 
@@ -403,7 +499,7 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
     async def board(it: discord.Interaction, post: Optional[bool] = None, game: Optional[int] = None):
         await adapter.run(it, lambda c, w: s.board(c, w, post=bool(post)), game=game, name="board")
 
-    @app_commands.command(name="log", description="What happened since you last acted (or the last moves)")
+    @app_commands.command(name="log", description="What happened since you last looked (or the last moves)")
     @app_commands.describe(last="show the last N lines instead", game=GAME_HELP)
     @app_commands.autocomplete(game=ac_game)
     async def log(it: discord.Interaction, last: Optional[app_commands.Range[int, 1, 200]] = None,
@@ -422,8 +518,4 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
     async def panel(it: discord.Interaction, plate: app_commands.Range[int, 1, 99999], game: Optional[int] = None):
         await adapter.run(it, lambda c, w: s.panel(c, w, plate), game=game, name="panel")
 
-    @app_commands.command(name="help", description="The quick reference: commands, the board's symbols, units")
-    async def help_(it: discord.Interaction):
-        await adapter.run(it, help_reply, name="help")  # the console's `help` page (bot/app/quick_reference.py)
-
-    return [game, hand, plan, grp, board, log, soldier, panel, help_]
+    return [game, hand, plan, grp, board, log, soldier, panel]

@@ -11,7 +11,13 @@
   how to open his DMs;
 - a new game's Join buttons: the message is remembered in the store (setting `lobby_message`
   of scope `game:<id>`: [channel id, message id]), and once the game has left its lobby
-  (started, abandoned) the buttons are taken off it, whichever process or restart sees it first.
+  (started, abandoned) the buttons are taken off it, whichever process or restart sees it first;
+- a game's watchers get its public lines and public pictures by DM, and a quiet game's players
+  too, instead of the channel (`GameService.audience`);
+- every time a text names (bot/app's time tokens) becomes a Discord timestamp, absolute and
+  relative (`<t:UNIX:f> (<t:UNIX:R>)`), so each reader sees his own time zone; a user token
+  becomes a mention (which pings nobody: mentions are off but in the channel's waiting line);
+- files for the caller (a game record) go with his ephemeral answer.
 
 Nothing secret is logged: log lines name games, seats and kinds, never texts.
 """
@@ -20,11 +26,15 @@ from __future__ import annotations
 import io
 import logging
 from collections import defaultdict
+from datetime import datetime
 from typing import Any
 
 import discord
+from discord.utils import format_dt
 
 from bot.app import GameService, ImageRequest, Private, Prompt, Replies
+from bot.app.tokens import render
+from bot.app.watching import Audience
 from bot.discord.components import join_view, prompt_view
 from bot.discord.text import FILES_PER_MESSAGE, chunks
 from bot.store import GameNotFound, GameStatus
@@ -56,6 +66,17 @@ def mention(user_id: int, name: str) -> str:
     return f"<@{user_id}>" if user_id else name
 
 
+def moment(t: datetime) -> str:
+    """A time as Discord shows it to each reader in his own zone: the date and time, and how
+    long from now."""
+    return f"{format_dt(t, 'f')} ({format_dt(t, 'R')})"
+
+
+def shown(text: str) -> str:
+    """A use-case's text as Discord shows it: its time and user tokens rendered."""
+    return render(text, moment, lambda user_id: f"<@{user_id}>")
+
+
 class Courier:
     def __init__(self, client: discord.Client, service: GameService, renders: Any = "auto") -> None:
         self.client = client
@@ -70,8 +91,14 @@ class Courier:
         hint_for: set[int] = set()
         if interaction is not None:
             await self.answer(interaction, r)
-        await self.post_public(r)
+        audience = await self.audience(r)
+        if not audience.quiet or r.join_sides:
+            await self.post_public(r)
         by_user: dict[int, list[Private | Prompt]] = defaultdict(list)
+        public = self.public_copy(r)
+        if public is not None:  # watchers, and a quiet game's players: the table's view only
+            for user_id in (*audience.players, *audience.watchers):
+                by_user[user_id].append(Private(user_id, None, public.text, public.images))
         for item in [*r.private, *r.prompts]:
             by_user[item.user_id].append(item)
         for user_id, items in by_user.items():
@@ -84,10 +111,27 @@ class Courier:
         if r.game_id is not None:
             await self.sweep_lobby(r.game_id)
 
+    async def audience(self, r: Replies) -> Audience:
+        """Whom this Replies' public part goes to by DM besides (or, quiet, instead of) the channel."""
+        if r.game_id is None or not (r.public or r.waiting or r.images):
+            return Audience()
+        return await self.service.audience(r.game_id)
+
+    @staticmethod
+    def public_copy(r: Replies) -> Private | None:
+        """The public lines and public pictures as one private message: what a watcher reads.
+        Only the table's part: never a Private or a Prompt of the Replies."""
+        text = r.public_text(mention)
+        images = tuple(i for i in r.images if i.public)
+        if not text and not images:
+            return None
+        return Private(0, None, text or "The board:", images)
+
     async def answer(self, interaction: discord.Interaction, r: Replies) -> None:
-        """The caller's own reply: ephemeral text and pictures (after a deferred response)."""
+        """The caller's own reply: ephemeral text, pictures and files (after a deferred response)."""
         files = [f for f in [await self.file(i) for i in r.ephemeral_images] if f]
-        text = "\n".join(r.ephemeral) or ("Done." if not files else "")
+        files = [discord.File(io.BytesIO(a.data), filename=a.name) for a in r.attachments] + files
+        text = shown("\n".join(r.ephemeral)) or ("Done." if not files else "")
         parts = chunks(text) or [""]
         for n, part in enumerate(parts):
             last = n == len(parts) - 1
@@ -112,7 +156,7 @@ class Courier:
             return None
 
     async def post_public(self, r: Replies) -> None:
-        text = r.public_text(mention)
+        text = shown(r.public_text(mention))
         if not text and not r.images and not r.join_sides:
             return
         target = await self.channel(r.channel_id)
@@ -199,7 +243,7 @@ class Courier:
             files = [f for f in [await self.file(i) for i in getattr(item, "images", ())] if f]
             view = prompt_view(item) if isinstance(item, Prompt) else None
             head = f"**Game #{game_id}** — " if game_id is not None else ""
-            for n, part in enumerate(p := chunks(head + item.text)):
+            for n, part in enumerate(p := chunks(shown(head + item.text))):
                 last = n == len(p) - 1
                 messages.append((part, view if last else None, files if last else []))
         if user_id not in self._dm_closed:

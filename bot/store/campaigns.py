@@ -182,6 +182,10 @@ class CampaignStore(Protocol):
         """The campaigns with these ids that exist, oldest first."""
         ...
 
+    async def campaigns_in_guild(self, guild_id: int) -> list[CampaignSummary]:
+        """Every campaign of a server, oldest first (its players' medals, for statistics)."""
+        ...
+
     async def commit_campaign(
         self,
         campaign_id: int,

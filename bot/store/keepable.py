@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import fields, is_dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.store.protocol import StoreError
@@ -69,3 +69,8 @@ def aware(moment: datetime) -> datetime:
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise ValueError(f"naive datetime {moment!r}: give the store aware datetimes")
     return moment
+
+
+def microseconds(span: timedelta | None) -> int | None:
+    """A stopped clock's time left, as both stores keep it: whole microseconds."""
+    return None if span is None else span // timedelta(microseconds=1)

@@ -204,11 +204,53 @@ CREATE TABLE paces (
 ) STRICT, WITHOUT ROWID;
 """
 
+# Issue 16 (after issue 15's migration 4). The organiser may stop a game's clocks: the game
+# keeps when (paused_at) and each deadline the time it had left (left_us, microseconds), and a deadline with time left kept is
+# never claimed. How far each player has read each game's log and when he last looked (seen);
+# who watches a game without a seat (watchers); each seat's part in a finished game, for
+# statistics per server (player_results); a server's campaigns, for their medals.
+V5_PAUSES_SEEN_WATCHERS_RESULTS = """
+ALTER TABLE games ADD COLUMN paused_at TEXT;
+
+ALTER TABLE deadlines ADD COLUMN left_us INTEGER;
+
+CREATE TABLE seen (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    user_id INTEGER NOT NULL,
+    seq     INTEGER NOT NULL CHECK (seq >= 0),
+    at      TEXT    NOT NULL,
+    PRIMARY KEY (game_id, user_id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE watchers (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    user_id INTEGER NOT NULL,
+    PRIMARY KEY (game_id, user_id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE player_results (
+    game_id  INTEGER NOT NULL REFERENCES games (id),
+    seat     INTEGER NOT NULL CHECK (seat >= 0),
+    user_id  INTEGER NOT NULL,
+    guild_id INTEGER NOT NULL,
+    side     TEXT    NOT NULL,
+    outcome  TEXT    NOT NULL CHECK (outcome IN ('won', 'lost', 'draw')),
+    lost     INTEGER NOT NULL CHECK (lost >= 0),
+    killed   INTEGER NOT NULL CHECK (killed >= 0),
+    ended_at TEXT    NOT NULL,
+    PRIMARY KEY (game_id, seat)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX player_results_by_guild ON player_results (guild_id, user_id);
+
+CREATE INDEX campaigns_by_guild ON campaigns (guild_id);
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     V1_GAMES_EVENTS_SEATS_SNAPSHOTS,
     V2_CAMPAIGNS,
     V3_SEATS_BY_USER_DEADLINE_CLAIMS_SEAT_DECISIONS,
     V4_RESUMED_VERSION_PACES,
+    V5_PAUSES_SEEN_WATCHERS_RESULTS,
 )
 
 

@@ -216,10 +216,50 @@ CREATE TABLE paces (
 );
 """
 
+# Issue 16, as SQLite's migration 5: a game's clocks stopped (paused_at, each deadline's time
+# left in microseconds), how far each player has read each log (seen), watchers, each seat's
+# part in a finished game (player_results), a server's campaigns by guild.
+V4_PAUSES_SEEN_WATCHERS_RESULTS = """
+ALTER TABLE games ADD COLUMN paused_at timestamptz;
+
+ALTER TABLE deadlines ADD COLUMN left_us bigint;
+
+CREATE TABLE seen (
+    game_id bigint      NOT NULL REFERENCES games (id),
+    user_id bigint      NOT NULL,
+    seq     bigint      NOT NULL CHECK (seq >= 0),
+    at      timestamptz NOT NULL,
+    PRIMARY KEY (game_id, user_id)
+);
+
+CREATE TABLE watchers (
+    game_id bigint NOT NULL REFERENCES games (id),
+    user_id bigint NOT NULL,
+    PRIMARY KEY (game_id, user_id)
+);
+
+CREATE TABLE player_results (
+    game_id  bigint      NOT NULL REFERENCES games (id),
+    seat     bigint      NOT NULL CHECK (seat >= 0),
+    user_id  bigint      NOT NULL,
+    guild_id bigint      NOT NULL,
+    side     text        NOT NULL,
+    outcome  text        NOT NULL CHECK (outcome IN ('won', 'lost', 'draw')),
+    lost     bigint      NOT NULL CHECK (lost >= 0),
+    killed   bigint      NOT NULL CHECK (killed >= 0),
+    ended_at timestamptz NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX player_results_by_guild ON player_results (guild_id, user_id);
+
+CREATE INDEX campaigns_by_guild ON campaigns (guild_id);
+"""
+
 PG_MIGRATIONS: tuple[str, ...] = (
     V1_SCHEMA,
     V2_SEATS_BY_USER_DEADLINE_CLAIMS_SEAT_DECISIONS,
     V3_RESUMED_VERSION_PACES,
+    V4_PAUSES_SEEN_WATCHERS_RESULTS,
 )
 
 _SCHEMA_VERSION = """

@@ -40,7 +40,7 @@ from bot.store.campaigns import (
     StoredResult,
 )
 from bot.store.database_url import safe_url
-from bot.store.keepable import INT64, aware, findable, refuse_unkeepable, seq_bound
+from bot.store.keepable import INT64, aware, findable, microseconds, refuse_unkeepable, seq_bound
 from bot.store.pg_migrations import PG_MIGRATIONS, migrate
 from bot.store.protocol import (
     UNFINISHED,
@@ -52,8 +52,13 @@ from bot.store.protocol import (
     GameNotFound,
     GameStatus,
     GameSummary,
+    Pause,
+    PlayerResult,
+    PlayerTotals,
     Seat,
     SeatDecision,
+    Seen,
+    SeenMark,
     Snapshot,
     SnapshotInfo,
     SnapshotNotFound,
@@ -91,8 +96,9 @@ _WRONG_DATABASE_CLASSES = {"28", "3D"}
 
 _SUMMARY_COLUMNS = (
     "id, guild_id, channel_id, thread_id, scenario_id, status, organiser_id, version,"
-    " created_at, updated_at"
+    " created_at, updated_at, paused_at"
 )
+_DEADLINE_COLUMNS = "game_id, key, user_id, due, reminded, left_us"
 _CAMPAIGN_COLUMNS = (
     "id, guild_id, channel_id, definition_id, name, status, organiser_id, version, created_at, updated_at"
 )
@@ -132,7 +138,7 @@ def _summary(row: Sequence[Any]) -> GameSummary:
     return GameSummary(
         id=row[0], guild_id=row[1], channel_id=row[2], thread_id=row[3], scenario_id=row[4],
         status=GameStatus(row[5]), organiser_id=row[6], version=row[7],
-        created_at=row[8], updated_at=row[9],
+        created_at=row[8], updated_at=row[9], paused_at=row[10],
     )
 
 
@@ -153,7 +159,8 @@ def _result(row: Sequence[Any]) -> StoredResult:
 
 
 def _deadline(row: Sequence[Any]) -> Deadline:
-    return Deadline(game_id=row[0], key=row[1], user_id=row[2], due=row[3], reminded=row[4])
+    return Deadline(game_id=row[0], key=row[1], user_id=row[2], due=row[3], reminded=row[4],
+                    left=None if row[5] is None else timedelta(microseconds=row[5]))
 
 
 def _seat_decision(row: Sequence[Any]) -> SeatDecision:
@@ -379,8 +386,8 @@ class PostgresStore:
             summary = _summary(row)
             return StoredGame(
                 **{name: getattr(summary, name) for name in GameSummary.__dataclass_fields__},
-                state=row[10],
-                seats=tuple(Seat(*seat) for seat in row[11]),
+                state=row[11],
+                seats=tuple(Seat(*seat) for seat in row[12]),
             )
         raise GameNotFound(game_id)
 
@@ -436,13 +443,20 @@ class PostgresStore:
         seats: Sequence[Seat] | None = None,
         awaited: Sequence[Awaited] | None = None,
         decisions: Sequence[SeatDecision] | None = None,
+        organiser_id: int | None = None,
+        pause: Pause | None = None,
+        seen: Seen | None = None,
+        results: Sequence[PlayerResult] = (),
     ) -> Committed:
         refuse_unkeepable(game_id=game_id, expected_version=expected_version, state=state,
                           events=events, snapshot=snapshot, seats=seats, awaited=awaited,
-                          decisions=decisions)
+                          decisions=decisions, organiser_id=organiser_id, seen=seen, results=results)
         if isinstance(events, str):
             raise TypeError("events is a sequence of JSON texts, not one text")
         dues = _dues(awaited, decisions)  # a naive time is refused before anything runs
+        paused = None if pause is None or pause.at is None else aware(pause.at)
+        seen_at = None if seen is None else aware(seen.at)
+        ended = [aware(r.ended_at) for r in results]
         now = self._now()
         version = expected_version + 1
 
@@ -457,6 +471,19 @@ class PostgresStore:
                 await _replace_deadlines(c, game_id, awaited, dues)
             if decisions:
                 await _replace_decisions(c, game_id, decisions)
+            if organiser_id is not None:
+                await c.execute("UPDATE games SET organiser_id = $1 WHERE id = $2", organiser_id, game_id)
+            if pause is not None:
+                await c.execute("UPDATE games SET paused_at = $1 WHERE id = $2", paused, game_id)
+            if seen is not None:
+                for user_id in seen.users:
+                    await _mark_seen(c, game_id, user_id, last_seq, seen_at)
+            if results:
+                await c.executemany(
+                    "INSERT INTO player_results (game_id, seat, user_id, guild_id, side, outcome, lost, killed,"
+                    " ended_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (game_id, seat) DO NOTHING",
+                    [(game_id, r.seat, r.user_id, r.guild_id, r.side, r.outcome, r.lost, r.killed, at)
+                     for r, at in zip(results, ended, strict=True)])
             return last_seq
 
         return Committed(game_id, version, await self._transaction(tx))
@@ -471,9 +498,14 @@ class PostgresStore:
         status: GameStatus | None = None,
         awaited: Sequence[Awaited] | None = None,
         decisions: Sequence[SeatDecision] | None = None,
+        state: str | None = None,
+        events: Sequence[str] = (),
     ) -> Committed:
         refuse_unkeepable(game_id=game_id, expected_version=expected_version, label=label,
-                          by_user_id=by_user_id, awaited=awaited, decisions=decisions)
+                          by_user_id=by_user_id, awaited=awaited, decisions=decisions, state=state,
+                          events=events)
+        if isinstance(events, str):
+            raise TypeError("events is a sequence of JSON texts, not one text")
         dues = _dues(awaited, decisions)
         now = self._now()
 
@@ -485,7 +517,7 @@ class PostgresStore:
             if snap is None:
                 raise SnapshotNotFound(game_id, label)
             snap_seq, snap_version, snap_state = snap
-            last_seq = await _write_state(c, game_id, expected_version, snap_state, status, now)
+            last_seq = await _write_state(c, game_id, expected_version, state or snap_state, status, now)
             event = json.dumps({
                 "type": "rollback",
                 "snapshot": label,
@@ -494,7 +526,7 @@ class PostgresStore:
                 "from_version": expected_version,
                 "by": by_user_id,
             })
-            last_seq = await _append(c, "events", "game_id", game_id, last_seq, [event], now)
+            last_seq = await _append(c, "events", "game_id", game_id, last_seq, [event, *events], now)
             # Later snapshots belong to the timeline just abandoned.
             await c.execute("DELETE FROM snapshots WHERE game_id = $1 AND seq > $2", game_id, snap_seq)
             if awaited is not None:
@@ -630,7 +662,7 @@ class PostgresStore:
 
     async def deadlines(self, game_id: int) -> list[Deadline]:
         rows = await self._rows(
-            "SELECT game_id, key, user_id, due, reminded FROM deadlines"
+            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines"
             " WHERE game_id = $1 ORDER BY due, key, user_id",
             game_id,
         )
@@ -638,9 +670,9 @@ class PostgresStore:
 
     async def due_deadlines(self, now: datetime) -> list[Deadline]:
         rows = await self._rows(
-            "SELECT d.game_id, d.key, d.user_id, d.due, d.reminded"
+            "SELECT d.game_id, d.key, d.user_id, d.due, d.reminded, d.left_us"
             " FROM deadlines AS d JOIN games AS g ON g.id = d.game_id"
-            " WHERE NOT d.reminded AND d.due <= $1 AND g.status = ANY($2::text[])"
+            " WHERE NOT d.reminded AND d.left_us IS NULL AND d.due <= $1 AND g.status = ANY($2::text[])"
             " ORDER BY d.due, d.game_id, d.key, d.user_id",
             aware(now), _UNFINISHED,
         )
@@ -656,12 +688,12 @@ class PostgresStore:
                 "UPDATE deadlines AS d SET claimed_until = $1"
                 " FROM (SELECT due.game_id, due.key, due.user_id"
                 "       FROM deadlines AS due JOIN games AS g ON g.id = due.game_id"
-                "       WHERE NOT due.reminded AND due.due <= $2"
+                "       WHERE NOT due.reminded AND due.left_us IS NULL AND due.due <= $2"
                 "       AND (due.claimed_until IS NULL OR due.claimed_until <= $2)"
                 "       AND g.status = ANY($3::text[])"
                 "       FOR UPDATE OF due SKIP LOCKED) AS mine"
                 " WHERE (d.game_id, d.key, d.user_id) = (mine.game_id, mine.key, mine.user_id)"
-                " RETURNING d.game_id, d.key, d.user_id, d.due, d.reminded",
+                " RETURNING d.game_id, d.key, d.user_id, d.due, d.reminded, d.left_us",
                 moment + lease, moment, _UNFINISHED,
             )
             return sorted((_deadline(row) for row in rows), key=lambda d: (d.due, d.game_id, d.key, d.user_id))
@@ -671,9 +703,42 @@ class PostgresStore:
     async def mark_reminded(self, game_id: int, key: str, user_id: int) -> None:
         refuse_unkeepable(game_id=game_id, key=key, user_id=user_id)
         await self._transaction(lambda c: c.execute(
-            "UPDATE deadlines SET reminded = true WHERE game_id = $1 AND key = $2 AND user_id = $3",
+            "UPDATE deadlines SET reminded = true WHERE game_id = $1 AND key = $2 AND user_id = $3"
+            " AND left_us IS NULL",
             game_id, key, user_id,
         ))
+
+    # -- who has read how far, watchers, results (issue 16) ----------------------------------
+
+    async def seen(self, game_id: int) -> list[SeenMark]:
+        rows = await self._rows("SELECT user_id, seq, at FROM seen WHERE game_id = $1 ORDER BY user_id", game_id)
+        return [SeenMark(r[0], r[1], r[2]) for r in rows]
+
+    async def mark_seen(self, game_id: int, user_id: int, seq: int, at: datetime) -> None:
+        refuse_unkeepable(game_id=game_id, user_id=user_id, seq=seq)
+        moment = aware(at)
+        await self._transaction(lambda c: _mark_seen(c, game_id, user_id, max(seq, 0), moment))
+
+    async def watchers(self, game_id: int) -> list[int]:
+        rows = await self._rows("SELECT user_id FROM watchers WHERE game_id = $1 ORDER BY user_id", game_id)
+        return [r[0] for r in rows]
+
+    async def set_watching(self, game_id: int, user_id: int, watching: bool) -> bool:
+        refuse_unkeepable(game_id=game_id, user_id=user_id)
+        sql = ("INSERT INTO watchers (game_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING" if watching
+               else "DELETE FROM watchers WHERE game_id = $1 AND user_id = $2")
+        done = await self._transaction(lambda c: c.execute(sql, game_id, user_id))
+        return done.endswith(" 1")
+
+    async def player_totals(self, guild_id: int, user_id: int | None = None, *,
+                            limit: int = 10) -> list[PlayerTotals]:
+        rows = await self._rows(
+            "SELECT user_id, count(*), count(*) FILTER (WHERE outcome = 'won'), sum(lost), sum(killed)"
+            " FROM player_results WHERE guild_id = $1 AND ($2::bigint IS NULL OR user_id = $2)"
+            " GROUP BY user_id ORDER BY count(*) DESC, count(*) FILTER (WHERE outcome = 'won') DESC, user_id"
+            " LIMIT $3",
+            guild_id, user_id, max(limit, 0))
+        return [PlayerTotals(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     # -- campaigns (docs/campaigns.md) -----------------------------------------------------
 
@@ -740,6 +805,11 @@ class PostgresStore:
             " WHERE channel_id = $1 AND ($2 OR status != 'finished') ORDER BY id",
             channel_id, include_finished,
         )
+        return [_campaign(row) for row in rows]
+
+    async def campaigns_in_guild(self, guild_id: int) -> list[CampaignSummary]:
+        rows = await self._rows(f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE guild_id = $1 ORDER BY id",
+                                guild_id)
         return [_campaign(row) for row in rows]
 
     async def campaigns(self, ids: Sequence[int]) -> list[CampaignSummary]:
@@ -894,12 +964,22 @@ async def _replace_deadlines(c: Connection, game_id: int, awaited: Sequence[Awai
     )
     if awaited:
         await c.executemany(
-            "INSERT INTO deadlines (game_id, key, user_id, due, reminded) VALUES ($1, $2, $3, $4, false)"
+            "INSERT INTO deadlines (game_id, key, user_id, due, reminded, left_us)"
+            " VALUES ($1, $2, $3, $4, false, $5)"
             " ON CONFLICT (game_id, key, user_id) DO UPDATE SET due = excluded.due,"
             " reminded = (deadlines.reminded AND deadlines.due = excluded.due),"
-            " claimed_until = CASE WHEN deadlines.due = excluded.due THEN deadlines.claimed_until END",
-            [(game_id, a.key, a.user_id, due) for a, due in zip(awaited, dues, strict=True)],
+            " claimed_until = CASE WHEN deadlines.due = excluded.due THEN deadlines.claimed_until END,"
+            " left_us = excluded.left_us",
+            [(game_id, a.key, a.user_id, due, microseconds(a.left)) for a, due in zip(awaited, dues, strict=True)],
         )
+
+
+async def _mark_seen(c: Connection, game_id: int, user_id: int, seq: int, at: datetime) -> None:
+    await c.execute(
+        "INSERT INTO seen (game_id, user_id, seq, at) VALUES ($1, $2, $3, $4)"
+        " ON CONFLICT (game_id, user_id) DO UPDATE SET seq = greatest(seen.seq, excluded.seq),"
+        " at = greatest(seen.at, excluded.at)",
+        game_id, user_id, seq, at)
 
 
 async def _replace_decisions(c: Connection, game_id: int, decisions: Sequence[SeatDecision]) -> None:

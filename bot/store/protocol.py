@@ -8,7 +8,7 @@ State and events are JSON text: the engine owns their shape, the store only keep
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 from os import PathLike
@@ -49,6 +49,7 @@ class GameSummary:
     version: int
     created_at: datetime
     updated_at: datetime
+    paused_at: datetime | None = field(default=None, kw_only=True)  # the organiser stopped its clocks
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,11 +95,13 @@ class Snapshot(SnapshotInfo):
 
 @dataclass(frozen=True, slots=True)
 class Awaited:
-    """Who the game waits for, on what (a short key such as "orders"), and until when."""
+    """Who the game waits for, on what (a short key such as "orders"), and until when. `left`:
+    while the game's clocks are stopped, the time that was left (such a row is never claimed)."""
 
     key: str
     user_id: int
     due: datetime
+    left: timedelta | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +111,58 @@ class Deadline:
     user_id: int
     due: datetime
     reminded: bool  # its reminder or default has been carried out
+    left: timedelta | None = None  # the clocks are stopped: the time that was left
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """A change to a game's clocks in a commit: stopped at `at`, or (`at` None) running again."""
+
+    at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """Players who have seen a game's log up to a commit's last event, and when."""
+
+    users: tuple[int, ...]
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SeenMark:
+    """How far one player has read a game's log (`seq`), and when he last looked."""
+
+    user_id: int
+    seq: int
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One seat's part in a finished game, for statistics: who held it at the end, his side,
+    won/lost/draw, his soldiers lost and the enemies his men and vehicles killed."""
+
+    game_id: int
+    seat: int
+    user_id: int
+    guild_id: int
+    side: str
+    outcome: str  # won, lost or draw
+    lost: int
+    killed: int
+    ended_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTotals:
+    """A player's finished games in one server, added up."""
+
+    user_id: int
+    games: int
+    won: int
+    lost: int  # soldiers lost
+    killed: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,12 +291,18 @@ class GameStore(Protocol):
         seats: Sequence[Seat] | None = None,
         awaited: Sequence[Awaited] | None = None,
         decisions: Sequence[SeatDecision] | None = None,
+        organiser_id: int | None = None,
+        pause: Pause | None = None,
+        seen: Seen | None = None,
+        results: Sequence[PlayerResult] = (),
     ) -> Committed:
         """In one transaction: check the version, write the state, append the events, bump the
         version by one. Optionally set the status, take a snapshot labelled `snapshot` of the new
         state, replace the seats, replace the deadlines with `awaited`, and replace the named
-        seats' `decisions` (other seats' stay). Raises `VersionConflict` (nothing written) or
-        `GameNotFound`."""
+        seats' `decisions` (other seats' stay); hand the game to another organiser; stop or start
+        its clocks (`pause`: the game's `paused_at`); mark `seen` players as having read the log
+        up to the last event appended; keep the finished game's `results` (once per seat).
+        Raises `VersionConflict` (nothing written) or `GameNotFound`."""
         ...
 
     async def rollback(
@@ -254,11 +315,15 @@ class GameStore(Protocol):
         status: GameStatus | None = None,
         awaited: Sequence[Awaited] | None = None,
         decisions: Sequence[SeatDecision] | None = None,
+        state: str | None = None,
+        events: Sequence[str] = (),
     ) -> Committed:
         """Commit the state of snapshot `label` as a new version, append a "rollback" event and
         drop the snapshots taken after it; like `commit`, replace the deadlines with `awaited` and
-        the named seats' `decisions` in the same transaction. Raises `VersionConflict` or
-        `SnapshotNotFound`."""
+        the named seats' `decisions` in the same transaction. `state` and `events`: what the
+        caller makes of the snapshot's state (seats renamed since), written instead of it, and
+        the events that lead there, appended after the rollback event. Raises `VersionConflict`
+        or `SnapshotNotFound`."""
         ...
 
     async def decisions(self, game_id: int) -> list[SeatDecision]:
@@ -331,5 +396,29 @@ class GameStore(Protocol):
         ...
 
     async def mark_reminded(self, game_id: int, key: str, user_id: int) -> None:
-        """The deadline's reminder or default has been carried out."""
+        """The deadline's reminder or default has been carried out (not while its clock is
+        stopped: it is then claimed again once the clocks run)."""
+        ...
+
+    async def seen(self, game_id: int) -> list[SeenMark]:
+        """How far each player has read the game's log, by user id."""
+        ...
+
+    async def mark_seen(self, game_id: int, user_id: int, seq: int, at: datetime) -> None:
+        """The player has read the log up to `seq` at `at` (a lower seq than kept stays as it was;
+        the time is the latest)."""
+        ...
+
+    async def watchers(self, game_id: int) -> list[int]:
+        """Users who watch the game (its public view by direct message), in user id order."""
+        ...
+
+    async def set_watching(self, game_id: int, user_id: int, watching: bool) -> bool:
+        """Start or stop a user's watching; whether anything changed."""
+        ...
+
+    async def player_totals(self, guild_id: int, user_id: int | None = None, *,
+                            limit: int = 10) -> list[PlayerTotals]:
+        """Finished games added up per player in a server (one player, or the `limit` most
+        active: most games, then most won)."""
         ...

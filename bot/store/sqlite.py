@@ -51,7 +51,7 @@ from bot.store.database_file import (
     is_unavailable,
     opening_error,
 )
-from bot.store.keepable import INT64, aware, findable, refuse_unkeepable, seq_bound
+from bot.store.keepable import INT64, aware, findable, microseconds, refuse_unkeepable, seq_bound
 from bot.store.migrations import MIGRATIONS, migrate
 from bot.store.protocol import (
     UNFINISHED,
@@ -62,8 +62,13 @@ from bot.store.protocol import (
     GameNotFound,
     GameStatus,
     GameSummary,
+    Pause,
+    PlayerResult,
+    PlayerTotals,
     Seat,
     SeatDecision,
+    Seen,
+    SeenMark,
     Snapshot,
     SnapshotInfo,
     SnapshotNotFound,
@@ -101,8 +106,9 @@ def _connection_pragmas(busy_timeout: float) -> tuple[str, ...]:
 
 _SUMMARY_COLUMNS = (
     "id, guild_id, channel_id, thread_id, scenario_id, status, organiser_id, version,"
-    " created_at, updated_at"
+    " created_at, updated_at, paused_at"
 )
+_DEADLINE_COLUMNS = "game_id, key, user_id, due, reminded, left_us"
 
 
 def _utc_now() -> datetime:
@@ -130,6 +136,7 @@ def _summary(row: Sequence[Any]) -> GameSummary:
         version=row[7],
         created_at=unstamp(row[8]),
         updated_at=unstamp(row[9]),
+        paused_at=None if row[10] is None else unstamp(row[10]),
     )
 
 
@@ -164,7 +171,8 @@ def _by_index(seat: Seat) -> int:
 
 def _deadline(row: Sequence[Any]) -> Deadline:
     return Deadline(
-        game_id=row[0], key=row[1], user_id=row[2], due=unstamp(row[3]), reminded=bool(row[4])
+        game_id=row[0], key=row[1], user_id=row[2], due=unstamp(row[3]), reminded=bool(row[4]),
+        left=None if row[5] is None else timedelta(microseconds=row[5]),
     )
 
 
@@ -632,10 +640,10 @@ class SqliteStore:
         )
         for row in rows:
             summary = _summary(row)
-            seats = sorted((Seat(*seat) for seat in json.loads(row[11])), key=_by_index)
+            seats = sorted((Seat(*seat) for seat in json.loads(row[12])), key=_by_index)
             return StoredGame(
                 **{name: getattr(summary, name) for name in GameSummary.__dataclass_fields__},
-                state=row[10],
+                state=row[11],
                 seats=tuple(seats),
             )
         raise GameNotFound(game_id)
@@ -691,10 +699,17 @@ class SqliteStore:
         seats: Sequence[Seat] | None = None,
         awaited: Sequence[Awaited] | None = None,
         decisions: Sequence[SeatDecision] | None = None,
+        organiser_id: int | None = None,
+        pause: Pause | None = None,
+        seen: Seen | None = None,
+        results: Sequence[PlayerResult] = (),
     ) -> Committed:
         refuse_unkeepable(game_id=game_id, expected_version=expected_version, state=state,
                            events=events, snapshot=snapshot, seats=seats, awaited=awaited,
-                           decisions=decisions)
+                           decisions=decisions, organiser_id=organiser_id, seen=seen, results=results)
+        paused = None if pause is None or pause.at is None else stamp(pause.at)
+        seen_at = None if seen is None else stamp(seen.at)
+        ended = [stamp(r.ended_at) for r in results]
         now = stamp(self._clock())
         version = expected_version + 1
 
@@ -709,6 +724,19 @@ class SqliteStore:
                 self._replace_deadlines(db, game_id, awaited)
             if decisions:
                 self._replace_decisions(db, game_id, decisions)
+            if organiser_id is not None:
+                db.execute("UPDATE games SET organiser_id = ? WHERE id = ?", (organiser_id, game_id))
+            if pause is not None:
+                db.execute("UPDATE games SET paused_at = ? WHERE id = ?", (paused, game_id))
+            if seen is not None:
+                for user_id in seen.users:
+                    self._mark_seen(db, game_id, user_id, last_seq, seen_at)
+            if results:
+                db.executemany(
+                    "INSERT INTO player_results (game_id, seat, user_id, guild_id, side, outcome, lost, killed,"
+                    " ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO NOTHING",
+                    [(game_id, r.seat, r.user_id, r.guild_id, r.side, r.outcome, r.lost, r.killed, at)
+                     for r, at in zip(results, ended, strict=True)])
             return last_seq
 
         return Committed(game_id, version, await self._write(tx))
@@ -723,9 +751,12 @@ class SqliteStore:
         status: GameStatus | None = None,
         awaited: Sequence[Awaited] | None = None,
         decisions: Sequence[SeatDecision] | None = None,
+        state: str | None = None,
+        events: Sequence[str] = (),
     ) -> Committed:
         refuse_unkeepable(game_id=game_id, expected_version=expected_version, label=label,
-                           by_user_id=by_user_id, awaited=awaited, decisions=decisions)
+                           by_user_id=by_user_id, awaited=awaited, decisions=decisions, state=state,
+                           events=events)
         now = stamp(self._clock())
 
         def tx(db: sqlite3.Connection) -> int:
@@ -736,7 +767,7 @@ class SqliteStore:
             if not rows:
                 raise SnapshotNotFound(game_id, label)
             (snap_seq, snap_version, snap_state), = rows
-            last_seq = self._write_state(db, game_id, expected_version, snap_state, status, now)
+            last_seq = self._write_state(db, game_id, expected_version, state or snap_state, status, now)
             event = json.dumps({
                 "type": "rollback",
                 "snapshot": label,
@@ -745,7 +776,7 @@ class SqliteStore:
                 "from_version": expected_version,
                 "by": by_user_id,
             })
-            last_seq = self._append(db, game_id, last_seq, [event], now)
+            last_seq = self._append(db, game_id, last_seq, [event, *events], now)
             # Later snapshots belong to the timeline just abandoned.
             db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > ?", (game_id, snap_seq))
             if awaited is not None:
@@ -835,13 +866,22 @@ class SqliteStore:
             db.executemany("DELETE FROM deadlines WHERE game_id = ? AND key = ? AND user_id = ?", gone)
         if awaited:
             db.executemany(
-                "INSERT INTO deadlines (game_id, key, user_id, due, reminded)"
-                " VALUES (?, ?, ?, ?, 0)"
+                "INSERT INTO deadlines (game_id, key, user_id, due, reminded, left_us)"
+                " VALUES (?, ?, ?, ?, 0, ?)"
                 " ON CONFLICT (game_id, key, user_id) DO UPDATE SET due = excluded.due,"
                 " reminded = (deadlines.reminded AND deadlines.due = excluded.due),"
-                " claimed_until = CASE WHEN deadlines.due = excluded.due THEN deadlines.claimed_until END",
-                [(game_id, a.key, a.user_id, stamp(a.due)) for a in awaited],
+                " claimed_until = CASE WHEN deadlines.due = excluded.due THEN deadlines.claimed_until END,"
+                " left_us = excluded.left_us",
+                [(game_id, a.key, a.user_id, stamp(a.due), microseconds(a.left)) for a in awaited],
             )
+
+    @staticmethod
+    def _mark_seen(db: sqlite3.Connection, game_id: int, user_id: int, seq: int, at: str) -> None:
+        db.execute(
+            "INSERT INTO seen (game_id, user_id, seq, at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (game_id, user_id) DO UPDATE SET seq = max(seen.seq, excluded.seq),"
+            " at = max(seen.at, excluded.at)",
+            (game_id, user_id, seq, at))
 
     @staticmethod
     def _replace_decisions(db: sqlite3.Connection, game_id: int, decisions: Sequence[SeatDecision]) -> None:
@@ -978,7 +1018,7 @@ class SqliteStore:
 
     async def deadlines(self, game_id: int) -> list[Deadline]:
         rows = await self._read().execute_fetchall(
-            "SELECT game_id, key, user_id, due, reminded FROM deadlines"
+            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines"
             " WHERE game_id = ? ORDER BY due, key, user_id",
             (game_id,),
         )
@@ -986,9 +1026,9 @@ class SqliteStore:
 
     async def due_deadlines(self, now: datetime) -> list[Deadline]:
         rows = await self._read().execute_fetchall(
-            "SELECT d.game_id, d.key, d.user_id, d.due, d.reminded"
+            "SELECT d.game_id, d.key, d.user_id, d.due, d.reminded, d.left_us"
             " FROM deadlines AS d JOIN games AS g ON g.id = d.game_id"
-            " WHERE d.reminded = 0 AND d.due <= ? AND g.status IN (?, ?)"
+            " WHERE d.reminded = 0 AND d.left_us IS NULL AND d.due <= ? AND g.status IN (?, ?)"
             " ORDER BY d.due, d.game_id, d.key, d.user_id",
             (stamp(now), *(status.value for status in UNFINISHED)),
         )
@@ -1000,9 +1040,10 @@ class SqliteStore:
         def tx(db: sqlite3.Connection) -> list[Deadline]:
             rows = db.execute(
                 "UPDATE deadlines SET claimed_until = ?1"
-                " WHERE reminded = 0 AND due <= ?2 AND (claimed_until IS NULL OR claimed_until <= ?2)"
+                " WHERE reminded = 0 AND left_us IS NULL AND due <= ?2"
+                " AND (claimed_until IS NULL OR claimed_until <= ?2)"
                 " AND game_id IN (SELECT id FROM games WHERE status IN (?3, ?4))"
-                " RETURNING game_id, key, user_id, due, reminded",
+                f" RETURNING {_DEADLINE_COLUMNS}",
                 (until, moment, *(status.value for status in UNFINISHED)),
             ).fetchall()
             return sorted((_deadline(row) for row in rows), key=lambda d: (d.due, d.game_id, d.key, d.user_id))
@@ -1012,9 +1053,41 @@ class SqliteStore:
     async def mark_reminded(self, game_id: int, key: str, user_id: int) -> None:
         refuse_unkeepable(game_id=game_id, key=key, user_id=user_id)
         await self._write(lambda db: db.execute(
-            "UPDATE deadlines SET reminded = 1 WHERE game_id = ? AND key = ? AND user_id = ?",
+            "UPDATE deadlines SET reminded = 1 WHERE game_id = ? AND key = ? AND user_id = ? AND left_us IS NULL",
             (game_id, key, user_id),
         ))
+
+    # -- who has read how far, watchers, results (issue 16) ----------------------------------
+
+    async def seen(self, game_id: int) -> list[SeenMark]:
+        rows = await self._read().execute_fetchall(
+            "SELECT user_id, seq, at FROM seen WHERE game_id = ? ORDER BY user_id", (game_id,))
+        return [SeenMark(r[0], r[1], unstamp(r[2])) for r in rows]
+
+    async def mark_seen(self, game_id: int, user_id: int, seq: int, at: datetime) -> None:
+        refuse_unkeepable(game_id=game_id, user_id=user_id, seq=seq)
+        moment = stamp(at)
+        await self._write(lambda db: self._mark_seen(db, game_id, user_id, max(seq, 0), moment))
+
+    async def watchers(self, game_id: int) -> list[int]:
+        rows = await self._read().execute_fetchall(
+            "SELECT user_id FROM watchers WHERE game_id = ? ORDER BY user_id", (game_id,))
+        return [r[0] for r in rows]
+
+    async def set_watching(self, game_id: int, user_id: int, watching: bool) -> bool:
+        refuse_unkeepable(game_id=game_id, user_id=user_id)
+        sql = ("INSERT INTO watchers (game_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING" if watching
+               else "DELETE FROM watchers WHERE game_id = ? AND user_id = ?")
+        return await self._write(lambda db: db.execute(sql, (game_id, user_id)).rowcount == 1)
+
+    async def player_totals(self, guild_id: int, user_id: int | None = None, *,
+                            limit: int = 10) -> list[PlayerTotals]:
+        rows = await self._read().execute_fetchall(
+            "SELECT user_id, count(*), sum(outcome = 'won'), sum(lost), sum(killed) FROM player_results"
+            " WHERE guild_id = ?1 AND (?2 IS NULL OR user_id = ?2) GROUP BY user_id"
+            " ORDER BY count(*) DESC, sum(outcome = 'won') DESC, user_id LIMIT ?3",
+            (guild_id, user_id, max(limit, 0)))
+        return [PlayerTotals(*r) for r in rows]
 
     # -- campaigns (docs/campaigns.md) -----------------------------------------------------
 
@@ -1084,6 +1157,11 @@ class SqliteStore:
             " WHERE channel_id = ? AND (? OR status != 'finished') ORDER BY id",
             (channel_id, include_finished),
         )
+        return [_campaign(row) for row in rows]
+
+    async def campaigns_in_guild(self, guild_id: int) -> list[CampaignSummary]:
+        rows = await self._read().execute_fetchall(
+            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE guild_id = ? ORDER BY id", (guild_id,))
         return [_campaign(row) for row in rows]
 
     async def campaigns(self, ids: Sequence[int]) -> list[CampaignSummary]:

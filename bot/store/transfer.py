@@ -48,7 +48,7 @@ class Table:
 
 
 _GAME = ("id", "guild_id", "channel_id", "thread_id", "scenario_id", "status", "organiser_id", "state",
-         "version", "created_at", "updated_at", "resumed_version")
+         "version", "created_at", "updated_at", "resumed_version", "paused_at")
 _CAMPAIGN = ("id", "guild_id", "channel_id", "definition_id", "name", "status", "organiser_id", "state",
              "version", "created_at", "updated_at")
 _RESULT = ("campaign_id", "number", "key", "step", "scenario_id", "game_id", "status", "body", "before",
@@ -56,17 +56,21 @@ _RESULT = ("campaign_id", "number", "key", "step", "scenario_id", "game_id", "st
 
 # In an order that fills every foreign key before it is used.
 TABLES: tuple[Table, ...] = (
-    Table("games", _GAME, "id", frozenset({"created_at", "updated_at"}), identity="id"),
+    Table("games", _GAME, "id", frozenset({"created_at", "updated_at", "paused_at"}), identity="id"),
     Table("seats", ("game_id", "seat_index", "side", "user_id", "display_name"), "game_id, seat_index"),
     Table("events", ("game_id", "seq", "body", "created_at"), "game_id, seq", frozenset({"created_at"})),
     Table("snapshots", ("game_id", "label", "seq", "version", "state", "created_at"), "game_id, label",
           frozenset({"created_at"})),
     Table("settings", ("scope", "key", "value"), "scope, key"),
     Table("private_channels", ("game_id", "user_id", "channel_id"), "game_id, user_id"),
-    Table("deadlines", ("game_id", "key", "user_id", "due", "reminded", "claimed_until"), "game_id, key, user_id",
-          frozenset({"due", "claimed_until"}), frozenset({"reminded"})),
+    Table("deadlines", ("game_id", "key", "user_id", "due", "reminded", "claimed_until", "left_us"),
+          "game_id, key, user_id", frozenset({"due", "claimed_until"}), frozenset({"reminded"})),
     Table("seat_decisions", ("game_id", "seat", "asked", "asked_version", "answered", "command", "sent_at"),
           "game_id, seat", frozenset({"sent_at"})),
+    Table("seen", ("game_id", "user_id", "seq", "at"), "game_id, user_id", frozenset({"at"})),
+    Table("watchers", ("game_id", "user_id"), "game_id, user_id"),
+    Table("player_results", ("game_id", "seat", "user_id", "guild_id", "side", "outcome", "lost", "killed",
+                             "ended_at"), "game_id, seat", frozenset({"ended_at"})),
     Table("campaigns", _CAMPAIGN, "id", frozenset({"created_at", "updated_at"}), identity="id"),
     Table("campaign_results", _RESULT, "campaign_id, number", frozenset({"created_at", "decided_at"})),
     Table("campaign_log", ("campaign_id", "seq", "body", "created_at"), "campaign_id, seq",

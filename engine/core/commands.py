@@ -36,6 +36,7 @@ MAX_DIGITS = 6  # dog tags and plates have three digits; no number a player type
 MAX_ID = 10 ** MAX_DIGITS - 1
 MAX_CELL = 9_999  # inches from the board's north-west corner
 MAX_SEAT = 99
+MAX_SEAT_NAME = 64  # a Discord display name has at most 32
 NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")  # ASCII digits only: int() would take "١٢" and "1_0"
 CELL_WORD = re.compile(r"\(?([0-9]{1,4})\s*,\s*([0-9]{1,4})\)?")
 _UNPRINTABLE = {"Cc", "Cf", "Cs", "Co", "Cn"}  # control, format, lone surrogate, private use, unassigned
@@ -662,6 +663,26 @@ class Reslot(Cmd):
         return ["reslot", str(self.serial), str(self.slot)]
 
 
+def _seat_name(name: str) -> str:
+    if not 1 <= len(name) <= MAX_SEAT_NAME or not name.strip():
+        raise UsageError(f"a player's name has 1 to {MAX_SEAT_NAME} characters, not {shown(name)}.")
+    problem = text_problem(name)
+    if problem:
+        raise UsageError(problem)
+    return name
+
+
+class SeatName(Cmd):
+    """The seat changes hands (a front end's replacement, a player leaving, a late joiner): the
+    game's texts name the new player from here on (engine/turn/seat_names.py). Not in the script
+    grammar: only a front end's organiser gives it."""
+    type: Literal["seatname"] = "seatname"
+    name: Annotated[str, AfterValidator(_seat_name)]
+
+    def words(self):
+        return ["seatname", self.name]
+
+
 class Stay(Cmd):
     """A released prisoner stays where he is instead of making his free move."""
     type: Literal["stay"] = "stay"
@@ -797,7 +818,7 @@ Command = Annotated[
           ShootCmd, TossCmd, VMove, VTurn, Turret, MovePlus, Unpin, Fire, Load, Acquire, Unbutton, Button,
           HullDown, VCover, Mount, Dismount, Shift, Repair, Extinguish, Done, Pass, HitPlus, Pay, Decline,
           FightCmd, Capture, KillCmd, Stay, ReactCmd, PreemptCmd, Then, Skip, AlwaysPass, Reslot, UseCmd,
-          AssailCmd, CallCmd, AdjustCmd, BarrageCmd, PopSmokeCmd, HandOffCmd, RecoverCmd],
+          AssailCmd, CallCmd, AdjustCmd, BarrageCmd, PopSmokeCmd, HandOffCmd, RecoverCmd, SeatName],
     Field(discriminator="type"),
 ]
 

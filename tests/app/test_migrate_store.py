@@ -78,7 +78,7 @@ async def test_a_season_moves_to_postgresql_and_every_game_goes_on_identically(
     assert await everything(postgres_dsn) == before
     assert all(before[t] for t in ("games", "events", "snapshots", "deadlines", "private_channels", "settings",
                                    "campaigns", "campaign_results", "campaign_log"))
-    assert any(reminded for *_, reminded in before["deadlines"])
+    assert any(row[4] for row in before["deadlines"]), "a reminder was carried out (column 4: reminded)"
 
     async with open_store(path, clock=clock) as lite, open_store(postgres_dsn, clock=clock) as pg:
         stores = (lite, pg)

@@ -208,12 +208,12 @@ async def test_a_soldiers_vp_is_shown_only_to_his_own_player(service, store):
 
 
 @pytest.mark.both_stores
-async def test_the_log_since_you_last_acted(service, store):
+async def test_the_log_since_you_last_looked(service, store):
     await open_table(service)
     await service.command(ANN, HERE, (await service.options(ANN, HERE))[0])
     await service.command(BO, HERE, (await service.options(BO, HERE))[0])
     ann = (await service.history(ANN, HERE)).ephemeral[0]
-    assert ann.startswith("**Since you last acted:**")
+    assert ann.startswith("**Since you last looked** (<time:")
     assert "Bo places 3 cards face down." in ann and "Ann places" not in ann
     assert "You placed" not in ann  # Bo's private line is his alone
     eve = (await service.history(EVE, HERE)).ephemeral[0]

@@ -218,6 +218,8 @@ class Discord:
         self.closed_dms: set[int] = set()
         self.dm_of: dict[int, int] = {}  # user id -> his DM channel id
         self.thread_members: dict[int, set[int]] = {}
+        self.member_roles: dict[int, list[int]] = {}  # user id -> the guild roles he has
+        self.member_permissions: dict[int, discord.Permissions] = {}  # one member's own, in the guild
         self.messages: dict[int, Sent] = {}
         self.asked: dict[str, Asked] = {}  # interaction token -> the exchange
         self.commands: dict[str, int] = {}  # registered command name -> id
@@ -246,7 +248,8 @@ class Discord:
         return self.users[uid]
 
     def member(self, uid: int, permissions: discord.Permissions) -> dict[str, Any]:
-        return {"user": self.users[uid], "roles": [], "joined_at": _now(), "deaf": False, "mute": False,
+        roles = [str(r) for r in self.member_roles.get(uid, [])]
+        return {"user": self.users[uid], "roles": roles, "joined_at": _now(), "deaf": False, "mute": False,
                 "flags": 0, "pending": False, "nick": None, "avatar": None, "permissions": str(permissions.value)}
 
     def guild_payload(self) -> dict[str, Any]:
@@ -528,6 +531,17 @@ class Player:
     name: str
 
 
+@dataclass(frozen=True)
+class Role:
+    """A guild role, as a command's role option names it."""
+    id: int
+    name: str
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "name": self.name, "permissions": "0", "position": 1, "color": 0,
+                "hoist": False, "managed": False, "mentionable": True, "flags": 0}
+
+
 class Table:
     """The running bot on the offline Discord, and what a test does and reads there."""
 
@@ -590,6 +604,14 @@ class Table:
         self.discord.user(uid, name, dms=dms)
         return Player(uid, name)
 
+    def role(self, rid: int, name: str, *members: Player) -> Role:
+        """A guild role made now (GUILD_ROLE_CREATE), held by `members`."""
+        role = Role(rid, name)
+        self.bot._connection.parse_guild_role_create({"guild_id": str(GUILD), "role": role.payload()})
+        for who in members:
+            self.discord.member_roles.setdefault(who.id, []).append(rid)
+        return role
+
     # ------------------------------------------------------------------ sending interactions
 
     @contextlib.contextmanager
@@ -625,7 +647,8 @@ class Table:
         else:
             payload["guild_id"] = str(GUILD)
             payload["guild_locale"] = "en-US"
-            payload["member"] = self.discord.member(who.id, ORGANISER if organiser else PLAYER)
+            perms = self.discord.member_permissions.get(who.id, ORGANISER if organiser else PLAYER)
+            payload["member"] = self.discord.member(who.id, perms)
         if message is not None:
             payload["message"] = message.payload
         self.discord.asked[token] = Asked(iid, token, who.id, channel_id=channel,
@@ -641,7 +664,8 @@ class Table:
     def command_data(self, path: str, options: dict[str, Any], focused: str | None = None, *,
                      guild: bool = True) -> dict[str, Any]:
         """The `data` of an application command: `path` ("game new") with its options typed as
-        the tree declares them. `focused` marks the option being typed (autocomplete); `guild`:
+        the tree declares them (a `Player` or `Role` for a user or role option, resolved as Discord
+        does). `focused` marks the option being typed (autocomplete); `guild`:
         given in the guild, where the development guild's copy of the command answers."""
         names = path.split()
         node: Any = self.bot.tree.get_command(names[0])
@@ -654,11 +678,20 @@ class Table:
             chain.append(node)
         params = {p.name: p for p in node.parameters}
         leaf = []
+        resolved: dict[str, dict[str, Any]] = {}
         for name, value in options.items():
             if value is None:
                 continue
             if name not in params:
                 raise KeyError(f"/{path} has no option {name}")
+            if isinstance(value, Player):  # a user option: Discord sends the id and the member resolved
+                member = {k: v for k, v in self.discord.member(value.id, PLAYER).items() if k != "user"}
+                resolved.setdefault("users", {})[str(value.id)] = self.discord.users[value.id]
+                resolved.setdefault("members", {})[str(value.id)] = member
+                value = str(value.id)
+            elif isinstance(value, Role):
+                resolved.setdefault("roles", {})[str(value.id)] = value.payload()
+                value = str(value.id)
             opt = {"name": params[name].display_name, "type": params[name].type.value, "value": value}
             if name == focused:
                 opt |= {"focused": True, "value": str(value)}
@@ -669,6 +702,8 @@ class Table:
         data: dict[str, Any] = {"id": str(self.discord.commands.get(top.name, 0)), "name": top.name, "type": 1}
         if leaf:
             data["options"] = leaf
+        if resolved:
+            data["resolved"] = resolved
         if guild and self.settings.fieldpost_dev_guild:
             data["guild_id"] = str(GUILD)
         return data

@@ -93,10 +93,10 @@ async def test_a_command_in_a_dm_finds_the_players_game(table):
 
 class Watch:
     """After each interaction: the messages new since the last look, checked against the secrets
-    the other seats held both before and after it."""
+    the other seats held both before and after it (a watcher's: against every seat's)."""
 
-    def __init__(self, t: Table, players: dict[int, Player]) -> None:
-        self.t, self.players = t, players
+    def __init__(self, t: Table, players: dict[int, Player], watchers: tuple[Player, ...] = ()) -> None:
+        self.t, self.players, self.watchers = t, players, watchers
         self.seen: set[int] = set()
         self.shown: set[str] = set()
         self.leaks: list[tuple[str, str, str]] = []
@@ -117,6 +117,10 @@ class Watch:
             for m in self.t.private(who):
                 if m.id in fresh:
                     self._check(who.name, m, others)
+        for who in self.watchers:  # a spectator: no seat's secret
+            for m in self.t.private(who):
+                if m.id in fresh:
+                    self._check(who.name, m, set().union(*kept.values()))
         self.seen |= set(fresh)
         self.before = after
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import discord
 import pytest
 
 from engine.core.commands import GRAMMAR
@@ -35,11 +36,15 @@ def size(node: dict[str, Any]) -> int:
 def test_the_tree_has_every_command_of_the_issue(tree):
     names = {c.name for c in tree.get_commands()}
     assert names == {"game", "hand", "plan", "act", "vehicle", "field", "board", "log", "soldier", "panel",
-                     "campaign", "roll", "help"}
+                     "campaign", "roll", "help", "rules", "card", "me", "stats", "settings"}
     assert "play" in {c.name for c in command(tree, "campaign").commands}
     assert {c.name for c in command(tree, "game").commands} == {
         "new", "join", "leave", "forces", "start", "status", "undo", "rollback", "abandon", "always-pass",
-        "reslot"}
+        "reslot", "replace", "organiser", "pause", "resume", "deadline", "extend", "nudge", "advance",
+        "settings", "watch", "unwatch", "record"}
+    assert {c.name for c in command(tree, "me").commands} == {"away", "back"}
+    assert {c.name for c in command(tree, "stats").commands} == {"player", "server"}
+    assert {c.name for c in command(tree, "settings").commands} == {"organiser-role"}
 
 
 def test_names_are_lower_case_and_short(payloads):
@@ -90,7 +95,8 @@ def leaves(payload: dict[str, Any]):
 def test_every_play_command_takes_an_optional_game(payloads):
     found = 0
     for payload in payloads:
-        if payload["name"] in ("roll", "campaign", "help"):  # a check, a campaign, or no game at all
+        # they name a check, a campaign, a topic, a player or a server, not a game
+        if payload["name"] in ("roll", "campaign", "help", "rules", "me", "stats", "settings"):
             continue
         for leaf in leaves(payload):
             if leaf["name"] == "new":
@@ -99,7 +105,8 @@ def test_every_play_command_takes_an_optional_game(payloads):
             assert games and games[0]["type"] == 4 and not games[0].get("required"), leaf["name"]
             assert games[0].get("autocomplete"), leaf["name"]
             found += 1
-    assert found == 10 + 6 + 25 + 17 + 7  # /game but new; hand, plan, board, log, soldier, panel; /act; /vehicle; /field
+    # /game but new; hand, plan, board, log, soldier, panel, card; /act; /vehicle; /field
+    assert found == 22 + 7 + 25 + 17 + 7
 
 
 def grammar_verbs() -> set[str]:
@@ -168,3 +175,43 @@ def test_field_commands_take_the_script_lines_options(tree):
         via = [p for p in cmd.parameters if p.name == "via"]
         from engine.core.commands import BATTLEFIELD_ACTION_VERBS
         assert bool(via) == (name in BATTLEFIELD_ACTION_VERBS), name
+
+
+def test_the_server_settings_carry_manage_server_and_game_commands_stay_visible(payloads):
+    """Discord lets a default member permission sit only on a top-level command: /settings
+    carries Manage Server; /game's organiser commands are subcommands (a game's creator needs
+    no permission), so the use-cases check them (tests/app/test_organiser.py)."""
+    by_name = {p["name"]: p for p in payloads}
+    assert int(by_name["settings"]["default_member_permissions"]) == discord.Permissions(manage_guild=True).value
+    assert by_name["game"].get("default_member_permissions") is None
+
+
+def test_every_help_text_names_only_commands_of_the_tree(payloads):
+    """Each help topic and rules text (assets/help) names slash commands that exist: each word
+    after the slash is a command, group or subcommand of the exported tree, down to a leaf."""
+    from bot.app.help import TOPICS, commands_named, load_texts
+    topics, rules = load_texts()
+    assert list(topics) == list(TOPICS) and len(rules) >= 20
+    by_name = {p["name"]: p for p in payloads}
+    named = 0
+    for text in [*topics.values(), *rules.values()]:
+        for words in commands_named(text.body):
+            node = by_name.get(words[0])
+            assert node is not None, (text.key, words)
+            for word in words[1:]:
+                subs = {o["name"]: o for o in node.get("options", []) if o["type"] in SUB}
+                if not subs:
+                    break  # a leaf: the rest are its options' values
+                assert word in subs, (text.key, words)
+                node = subs[word]
+            named += 1
+    assert named > 100
+
+
+def test_a_help_text_naming_a_missing_command_is_caught(payloads):
+    """The check above can fail: a made-up subcommand is not found."""
+    from bot.app.help import commands_named
+    by_name = {p["name"]: p for p in payloads}
+    words = commands_named("use `/game teleport` now")[0]
+    subs = {o["name"] for o in by_name[words[0]].get("options", []) if o["type"] in SUB}
+    assert words == ["game", "teleport"] and "teleport" not in subs

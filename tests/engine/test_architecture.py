@@ -111,7 +111,7 @@ def test_the_import_contracts_hold():
 
 
 def test_every_command_apply_takes_has_a_rule():
-    answers = {C.Plan, C.ReactCmd, C.PreemptCmd, C.Then, C.Unhold, C.Reslot, *C.BATTLEFIELD_FREE, C.Declare,
+    answers = {C.Plan, C.ReactCmd, C.PreemptCmd, C.Then, C.Unhold, C.Reslot, C.SeatName, *C.BATTLEFIELD_FREE, C.Declare,
                C.HitPlus, C.Pay, C.Decline, C.Capture, C.KillCmd, C.Stay, C.FightCmd, C.Done, C.Pass,
                *C.ACTION_COMMANDS, (C.Skip, "react"), (C.Skip, "preempt")}
     assert answers <= set(rulebook.COMMANDS)
