@@ -12,8 +12,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from bot.app import Caller, GameService, Replies, Where
-from bot.app import eventlog
+from bot.app import Caller, GameService, Replies, Where, eventlog
 from bot.app.seen import DIGEST_LINES, LOG_LINES
 from bot.app.tokens import when
 from bot.store import GameStatus, GameStore, open_store
