@@ -111,6 +111,18 @@ def _term(word: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", word.strip().lower().replace("+", " plus")).strip("-")
 
 
+def topic_text(word: str) -> Text | None:
+    """The help topic `word` names (its key, any case, spaces for hyphens)."""
+    return load_texts()[0].get(_term(word))
+
+
+def rules_text(word: str) -> Text | None:
+    """The rules summary `word` names: its key or one of its other names ("take cover")."""
+    rules = load_texts()[1]
+    wanted = _term(word)
+    return rules.get(wanted) or next((t for t in rules.values() if wanted in map(_term, t.aliases)), None)
+
+
 PARTS = {
     "look": "LOOK", "hide": "HIDE", "move": "MOVE", "shoot": "SHOOT",
 }
@@ -151,7 +163,7 @@ class Learning:
                                + ", ".join(f"{t.key} ({t.title})" for t in topics.values())
                                + ". `/rules topic:` explains a rules term, `/card id:` a card.")
             return r
-        text = topics.get(_term(topic))
+        text = topic_text(topic)
         if text is None:
             raise Refused(f"There is no help topic {topic!r}; topics: {', '.join(topics)}.")
         r.ephemeral.append(text.shown())
@@ -161,7 +173,7 @@ class Learning:
         """The short rules summary of a term (LOOK, Hit+, bog, hull down...)."""
         _, rules = load_texts()
         wanted = _term(term)
-        text = rules.get(wanted) or next((t for t in rules.values() if wanted in t.aliases), None)
+        text = rules_text(term)
         if text is None:
             close = [k for k in rules if wanted and (wanted in k or k in wanted)]
             raise Refused(f"No rules summary for {term!r}. Terms: {', '.join(close or sorted(rules))}.")

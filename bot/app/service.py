@@ -599,17 +599,21 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                                         seats=[s.model_dump(mode="json") for s in specs],
                                         users=[s.user_id for s in seats]),
                       *eventlog.engine_events(events)]
+            # the organiser and everyone prompted have read the start: a later /log starts there
+            now = self.clock()
+            readers = tuple(dict.fromkeys([caller.user_id, *(p.user_id for p in nxt.asks)]))
             try:
                 done = await self.store.commit(
                     gid, loaded.game.version, self._codec.dumps(state), bodies,
                     status=GameStatus.ACTIVE, snapshot=eventlog.phase_label(state), seats=seats,
-                    awaited=nxt.awaited, decisions=nxt.changed)
+                    awaited=nxt.awaited, decisions=nxt.changed, seen=Seen(readers, now))
             except VersionConflict:
                 self.counters.conflict()
                 raise Refused("Someone changed the game at the same moment; try again.") from None
             game = replace(loaded.game, version=done.version, status=GameStatus.ACTIVE,
                            seats=tuple(seats), state="")
-            self._remember(game, state, list(nxt.awaited), hours, nxt.decisions, away, {})
+            self._remember(game, state, list(nxt.awaited), hours, nxt.decisions, away,
+                           {u: SeenMark(u, done.last_seq, now) for u in readers})
             log.info("game %d started with %d players", gid, len(seats))
             r = self._outcome(game, None, state, events, version=done.version, nxt=nxt, board=True)
             r.public.insert(0, f"**Game #{gid} begins.**")
@@ -1150,6 +1154,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         loaded, seat = await self._seated(caller, where)
         r = Replies(game_id=loaded.id, version=loaded.game.version)
         r.ephemeral.append(prompts.private_desk(loaded.state, seat))
+        await self._saw(loaded.id, caller.user_id)
         return r
 
     async def _seated(self, caller: Caller, where: Where) -> tuple[_Loaded, int]:
@@ -1390,8 +1395,12 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                 await asyncio.sleep(wait)
             if not await self._record_asked(loaded, asks):
                 return None  # moved on while waiting its turn: its mover asked
+        # a restart may come after a long gap: these are prompts like any other (digest, a look)
+        told = await self._digests(gid, asks, loaded.seen, self.clock(), loaded.away.digest)
+        for p in asks:
+            await self._saw(gid, p.user_id)
         return Replies(game_id=gid, version=version, channel_id=loaded.game.thread_id or loaded.game.channel_id,
-                       waiting=waiting, prompts=asks)
+                       waiting=waiting, prompts=told)
 
     async def _record_asked(self, loaded: _Loaded, asks: list[Prompt]) -> bool:
         """Prompts sent again without a change to the game (a restart, a player asking): their
@@ -1550,8 +1559,9 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         _, asks = self._asks(loaded.id, version, loaded.state, {seat: caller.user_id},
                              loaded.deadlines, loaded.decisions, everyone=True, only=seat)
         await self._record_asked(loaded, asks)
+        told = await self._digests(loaded.id, asks, loaded.seen, self.clock(), loaded.away.digest)
         await self._saw(loaded.id, caller.user_id)
-        r = Replies(game_id=loaded.id, version=version, prompts=asks)
+        r = Replies(game_id=loaded.id, version=version, prompts=told)
         if not asks:
             r.ephemeral.append("Nothing is waiting for you right now.")
         return r

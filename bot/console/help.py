@@ -1,5 +1,7 @@
 """The console's help: the quick reference (docs/quick-reference.md, shipped with the package),
-one command's grammar (`help move`), and "did you mean" for a word the console does not know.
+one command's grammar (`help move`), the help topics and rules summaries the Discord bot shows
+(`help your turn`, `help hull down`: bot/app/help.py, one source), and "did you mean" for a word
+the console does not know.
 
 The command grammar is the engine's (`engine.core.commands.GRAMMAR` and its advanced and
 battlefield parts): `help WORD` shows the entries of those texts whose usage starts with WORD,
@@ -11,12 +13,13 @@ import difflib
 import re
 from functools import cache
 
+from bot.app.help import Text, load_texts, rules_text, topic_text
 from bot.app.quick_reference import for_terminal
 from engine.core.commands import ADVANCED_GRAMMAR, BATTLEFIELD_GRAMMAR, GRAMMAR
 
 # the console's own lines, beside the game's commands: word -> (usage, what it does)
 CONSOLE: dict[str, tuple[str, str]] = {
-    "help": ("help [COMMAND]", "the quick reference, or one command's grammar (help move)"),
+    "help": ("help [COMMAND|TOPIC]", "the quick reference, a command's grammar (help move), or a topic (help rolls)"),
     "board": ("board", "the map with its legend, the soldiers and the vehicles"),
     "soldiers": ("soldiers", "the soldier list: where each man is, his state and ratings"),
     "vehicles": ("vehicles", "every vehicle and gun with its crew, damage and ammunition"),
@@ -117,6 +120,44 @@ def command_help(word: str) -> str:
         " `help` lists them all."
 
 
+def help_for(words: list[str]) -> str:
+    """`help WORDS`: a command's grammar (with a pointer to a help text of the same name), else
+    the help topic, else the rules summary the words name; `help topic X` and `help rules X`
+    ask for one kind when a word is both a command and a text."""
+    kind, rest = (words[0].lower(), words[1:]) if words[0].lower() in ("topic", "rules") and len(words) > 1 \
+        else (None, words)
+    phrase = " ".join(rest)
+    if kind is None and _is_command(rest[0]):
+        also = [f"help {k} {rest[0].lower()}" for k, found in (("topic", topic_text), ("rules", rules_text))
+                if found(phrase)]
+        return command_help(rest[0]) + (f"\nAlso explained in words: {' and '.join(also)}." if also else "")
+    text = (topic_text(phrase) if kind != "rules" else None) or (rules_text(phrase) if kind != "topic" else None)
+    if text is not None:
+        return for_terminal_text(text)
+    if kind is None:
+        return command_help(rest[0])
+    topics, rules = load_texts()
+    keys = topics if kind == "topic" else rules
+    return f"No {'help topic' if kind == 'topic' else 'rules summary'} {phrase!r}. There are: {', '.join(keys)}."
+
+
+def _is_command(word: str) -> bool:
+    w = ALIASES.get(word.lower(), word.lower())
+    return w in CONSOLE or w in VIA or w in grammar()
+
+
+def for_terminal_text(text: Text) -> str:
+    """A help text as the terminal shows it: the title in capitals, no Markdown marks, and a
+    word on its slash commands, which are Discord's."""
+    body = text.body.replace("**", "").replace("`", "")
+    return (f"{text.title.upper()}\n{body}\n(Shared with the Discord bot, whose game commands are slash "
+            "commands: here type them without the slash and without act, e.g. move 104 12B; help alone lists "
+            "the terminal's words.)")
+
+
 def quick_reference() -> str:
-    """docs/quick-reference.md as terminal text (bot/app/quick_reference.py: the one source)."""
-    return for_terminal()
+    """docs/quick-reference.md as terminal text (bot/app/quick_reference.py: the one source),
+    then the help topics and rules terms `help` also explains."""
+    topics, rules = load_texts()
+    return (for_terminal() + "\n\nHELP TOPICS (help TOPIC): " + ", ".join(topics)
+            + "\nRULES TERMS (help TERM, or help rules TERM): " + ", ".join(rules))

@@ -154,7 +154,7 @@ class HotSeat:
         word = console_help.ALIASES.get(words[0].lower(), words[0].lower())
         svc, where = self.t.service, self.t.where
         if word == "help":
-            print(console_help.command_help(words[1]) if len(words) > 1 else console_help.quick_reference())
+            print(console_help.help_for(words[1:]) if len(words) > 1 else console_help.quick_reference())
         elif word in ("board", "soldiers", "vehicles", "legend"):
             v = view(await self.t.state(), seat)
             shown = {"board": text.full_text, "soldiers": lambda x: "\n".join(text.soldier_lines(x)),

@@ -10,7 +10,8 @@ is cleared and a "pass to <player>" page shown before and after each player's se
 every line is applied in order and the log is printed. `--campaign N` plays campaign N's next
 scenario with the forces its players picked, in the campaign's database, and records the
 result for the organiser's review. A `--position` starts a rules question from a written-down
-position with the engine alone (positions are a tool for designers and bug reports).
+position with the engine alone (positions are a tool for designers and bug reports), or from
+where a game record (`--record`, Discord's `/game record`) ends.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ import yaml
 from bot.app import Caller, GameService, Where, eventlog
 from bot.app.campaign import CampaignService
 from bot.app.errors import Refused
+from bot.app.records import record_of
 from bot.console import ending, text
 from bot.console.campaign import user_id as campaign_user
 from bot.console.hotseat import HotSeat
@@ -40,7 +42,7 @@ from engine.core.commands import NUMBER
 from engine.core.content import scenario_ids
 from engine.core.errors import ContentError
 from engine.position import load_position
-from engine.record import Record, parse_command_json
+from engine.record import load_record
 from engine.script import ScriptError, run_script
 from engine.turn.setup import SeatSpec
 
@@ -147,7 +149,8 @@ async def _table(args) -> int:
             if args.state_out and st is not None:
                 args.state_out.write_text(st.model_dump_json(indent=1), encoding="utf-8")
             if args.record:
-                args.record.write_text((await _record(store, table.gid)).dumps(), encoding="utf-8")
+                logged = eventlog.read(await store.events_since(table.gid))
+                args.record.write_text(record_of(logged).dumps(), encoding="utf-8")
     return code
 
 
@@ -214,23 +217,6 @@ async def _open_campaign(service: GameService, cat, args) -> Table:
     return table
 
 
-async def _record(store, gid: int) -> Record:
-    """The engine's game record out of the app's log: the start, then every command not undone."""
-    logged = eventlog.read(await store.events_since(gid))
-    rec = Record()
-    kept: list[tuple[int, object]] = []
-    for seq, body in logged:
-        if body["type"] == "started":
-            rec = Record(scenario=body["scenario"], seed=body["seed"],
-                         seats=[SeatSpec.model_validate(s) for s in body["seats"]])
-        elif body["type"] == "command":
-            kept.append((seq, parse_command_json(body["cmd"])))
-        elif body["type"] in ("undo", "rollback"):
-            kept = [(s, c) for s, c in kept if s <= body["to_seq"]]
-    rec.commands = [c for _, c in kept]
-    return rec
-
-
 async def _script(table: Table) -> int:
     """Every line through the use-cases, `@NAME` switching the player; stops at a refused line."""
     args = table.args
@@ -271,13 +257,29 @@ async def _script(table: Table) -> int:
 # ------------------------------------------------------------------------------ positions
 
 
+def _is_record(data: dict) -> bool:
+    """A game record has commands and seats; a position has players (docs/position.md)."""
+    return "commands" in data and "players" not in data
+
+
 def _position(args) -> int:
-    """A position is a rules question: the engine alone, no table and no store."""
+    """A position is a rules question: the engine alone, no table and no store. A game record
+    is read as the position its commands reach, and says what its last command did."""
     cat = load_catalog()
     data = _read_position(args.position)
-    if args.seed is not None:
-        data["seed"] = args.seed
-    st, events = load_position(cat, data)
+    if _is_record(data):
+        if args.seed is not None:
+            raise BadUsage(f"{args.position}: a game record carries its own seed; leave --seed out")
+        rec = load_record(args.position)
+        print(f"{args.position}: a game record of {rec.scenario or 'a position'}, "
+              f"{len(rec.commands)} commands replayed.")
+        events: list = []
+        for _, st, events in rec.replay(cat):
+            pass
+    else:
+        if args.seed is not None:
+            data["seed"] = args.seed
+        st, events = load_position(cat, data)
     names = {s.index: s.name for s in st.seats}
 
     def say(e) -> None:
@@ -300,6 +302,10 @@ def _position(args) -> int:
             print("Waiting for: " + "; ".join(f"{st.seats[a.seat].name} to {a.detail}" for a in awaiting(st)))
         if args.state_out:
             args.state_out.write_text(st.model_dump_json(indent=1), encoding="utf-8")
+        return 0
+    if args.state_out:
+        args.state_out.write_text(st.model_dump_json(indent=1), encoding="utf-8")
+    if st.step == "over":
         return 0
     print("A position starts a rules question: give --script with the commands to try "
           "(or play the same set-up as a scenario with --scenario).")

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import GameService
+from bot.app.help import load_texts
 from bot.cli import main
 from bot.console import briefing, text
 from bot.console import help as console_help
@@ -170,3 +171,30 @@ def test_card_shows_the_parts_of_a_card_its_player_may_see(tmp_path, monkeypatch
     assert "  dog tag:" in out and "  drawn for a hit check: long " in out and "  drawn for a damage check: " in out
     assert f"Card '{bo[0]}' is not one you can see" in out and ann[0] in out.split("is not one you can see")[1]
     assert bo[0] not in out.split("is not one you can see")[1]
+
+
+def test_help_topic_and_rules_terms_show_the_discord_help_texts(capsys):
+    """`help TOPIC` shows issue 16's help texts (bot/app/help.py), the same words as Discord's
+    /help and /rules without their Markdown marks; a word that is a command stays the command's
+    help and points to the text of the same name; `help` lists the topics and terms."""
+    topics, rules = load_texts()
+    for key, t in [*topics.items(), *rules.items()]:
+        words = key.replace("-", " ")
+        asked = f"help {words}" if not console_help._is_command(words.split()[0]) else \
+            f"help {'topic' if key in topics else 'rules'} {words}"
+        assert asyncio.run(hot()._meta(asked, None, 0))
+        shown = capsys.readouterr().out
+        assert shown.startswith(t.title.upper() + "\n"), asked
+        assert all(line.replace("**", "").replace("`", "") in shown for line in t.body.splitlines()), asked
+        assert "`" not in shown and "**" not in shown
+    for key, t in rules.items():
+        for alias in t.aliases:
+            if not console_help._is_command(alias.split()[0]):
+                assert console_help.help_for(alias.split()).startswith(t.title.upper() + "\n"), alias
+    assert console_help.help_for(["vehicles"]).startswith(console_help.command_help("vehicles"))
+    assert console_help.help_for(["vehicles"]).endswith("Also explained in words: help topic vehicles.")
+    assert console_help.help_for(["move"]).endswith("Also explained in words: help rules move.")
+    assert console_help.help_for(["topic", "nowhere"]).startswith("No help topic 'nowhere'. There are: getting-started")
+    assert console_help.help_for(["plann"]) == console_help.command_help("plann")
+    page = console_help.quick_reference()
+    assert all(key in page for key in [*topics, *rules])

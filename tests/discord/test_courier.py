@@ -112,6 +112,10 @@ async def test_the_log_is_for_the_caller(world, tree, adapter):
     await command(tree, "game start").callback(world.interaction(ann))
     it = world.interaction(bo)
     await command(tree, "log").callback(it)
+    assert "Since you last looked" in said(it) and "nothing new" in said(it), "his prompt at the start was a look"
+    cy = world.add_user(33, "Cy")
+    it = world.interaction(cy)
+    await command(tree, "log").callback(it)
     assert "Since the start" in said(it) and "Turn 1 begins." in said(it)
 
 
