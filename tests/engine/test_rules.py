@@ -351,6 +351,20 @@ def test_a_second_wound_kills_and_the_killers_player_scores_the_vp(position):
     assert [(e.seat, e.amount) for e in ctx.st.vp] == [(0, 3)] and ctx.st.soldiers[1].kills == 1
 
 
+def test_firing_into_a_fight_odd_hits_go_to_the_enemy_even_hits_to_the_friends(position):
+    from engine.infantry.shoot import _apply_hits, share_list
+    # Friendly Fire: Ann's 1 fires at Close range into the fight where her 2 and 3 hold the German 4.
+    # Four hits: the first and third strike the enemy, the second and fourth her own men in turn.
+    st = position(soldiers=[{"serial": 1, "seat": 0, "at": [6, 2], "facing": "e"}, {"serial": 2, "seat": 0, "at": [9, 1]},
+                            {"serial": 3, "seat": 0, "at": [9, 3]}, {"serial": 4, "seat": 1, "at": [10, 2]}],
+                  hands={0: [], 1: []}, phase_cards=["S01", "S02", "S03"],
+                  decks={0: ["1-C4", "1-P1"], 1: ["4-C4", "4-P1"]})  # all Zips: nobody falls
+    ctx = Ctx(st)
+    assert share_list(st, 1, 4) == [2, 3]
+    _apply_hits(ctx, 1, 4, 4, share_list(st, 1, 4), 0)
+    assert [e.data["serial"] for e in kinds(ctx.events, "damage_check")] == [4, 2, 4, 3]
+
+
 def test_friendly_fire_scores_for_the_enemy_and_events_score_for_nobody(position):
     from engine.infantry.damage import kill
     st = position(soldiers=[{"serial": 1, "seat": 0, "at": [2, 2]}, {"serial": 2, "seat": 0, "at": [3, 2]},
