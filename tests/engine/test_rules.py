@@ -148,6 +148,22 @@ def test_shortfall_shows_the_hand_discards_it_and_turns_up_cards_until_one_fits(
     assert {"4-C3", "4-P3"} <= set(f.discard)
 
 
+def test_a_player_short_of_cards_plays_the_cards_he_has_face_up(position, play):
+    # Play Sequence, step 5: unable to fill every phase, Bo plays what he can face up and declares
+    # the shortfall; Ann, who filled all three, keeps hers face down until the reveal.
+    from engine.view import view
+    st = position(soldiers=[{"serial": 1, "seat": 0, "at": [2, 2]}, {"serial": 4, "seat": 1, "at": [32, 2]}],
+                  phase_cards=["S01", "S09", "S09"],
+                  hands={0: ["1-C3", "1-C1", "1-P1"], 1: ["4-C4", "4-C3"]},
+                  decks={1: ["4-P3", "4-C1", "4-P1"]})
+    st, ev = play(st, "@Ann\nplan 1-C3 1-C1 1-P1\n@Bo\nplan 4-C4 - -")
+    assert st.forces["DE-2"].face_up == [True, True, True] and st.forces["US-1"].face_up == [False, False, False]
+    assert kinds(ev, "shortfall_played")[0].data["cards"] == ["4-C4"]
+    public = {f.id: f for f in view(st).forces}
+    assert public["DE-2"].slots[0].card.id == "4-C4"
+    assert [s.state for s in public["US-1"].slots] == ["revealed", "face down", "face down"]  # phase 1 began
+
+
 def test_a_multi_action_card_fitting_both_actions_is_declared_at_the_reveal(position, play):
     st = position(soldiers=[{"serial": 1, "seat": 0, "at": [2, 2], "medals": 1}, {"serial": 4, "seat": 1, "at": [32, 2]}],
                   phase_cards=["S08", "S05", "S01"],  # MOVE/HIDE, HIDE/MOVE, LOOK/HIDE
