@@ -381,6 +381,22 @@ def test_firing_into_a_fight_odd_hits_go_to_the_enemy_even_hits_to_the_friends(p
     assert [e.data["serial"] for e in kinds(ctx.events, "damage_check")] == [4, 2, 4, 3]
 
 
+@pytest.mark.parametrize("capturable", [False, True], ids=["shot", "fight"])
+def test_a_vehicle_cards_gear_result_against_a_soldier_is_a_zip(position, capturable):
+    # Machinery Damage Types: Wreck, Fire, Critical and Pick work only on machinery; against a man
+    # they count as a Zip, in a fight (where a Kill would put him down for capture) as anywhere.
+    from engine.core.content import GEAR
+    from engine.infantry.damage import apply_damage
+    st = position(soldiers=[{"serial": 1, "seat": 0, "at": [9, 2], "facing": "e"}, {"serial": 4, "seat": 1, "at": [10, 2]}],
+                  hands={0: [], 1: []}, phase_cards=["S01", "S02", "S03"])
+    for result in sorted(GEAR):
+        ctx = Ctx(st.clone())
+        assert apply_damage(ctx, 4, result, by_force="US-1", cause="fight", by_soldier=1,
+                            capturable=capturable) == "zip"
+        s = ctx.st.soldiers[4]
+        assert s.status == "board" and not (s.pinned or s.wounded) and ctx.st.vp == []
+
+
 def test_friendly_fire_scores_for_the_enemy_and_events_score_for_nobody(position):
     from engine.infantry.damage import kill
     st = position(soldiers=[{"serial": 1, "seat": 0, "at": [2, 2]}, {"serial": 2, "seat": 0, "at": [3, 2]},
