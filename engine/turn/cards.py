@@ -237,8 +237,16 @@ def must_left(st) -> str | None:
     if src.state == "closed" or src.uses:
         return None
     for cmd in rulebook.action_options(st, active.force, only_source="note"):
+        if note.kind == "shoot" and not at_a_target(cmd):
+            continue  # popping smoke or loading is no shot: with no target the obligation lapses
         return f"{st.name(card.owner)} must {note.kind} first (blue narrator box): for example `{cmd}`."
     return None
+
+
+def at_a_target(cmd) -> bool:
+    """Does this SHOOT fire at someone (a man's shot or grenade, a vehicle weapon at a soldier or
+    vehicle), as a blue 'must shoot' box asks?"""
+    return isinstance(cmd, (C.ShootCmd, C.TossCmd)) or (isinstance(cmd, C.Fire) and cmd.target is not None)
 
 
 def done(ctx: Ctx) -> None:

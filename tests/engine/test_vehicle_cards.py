@@ -1,0 +1,70 @@
+"""The shipped Sherman's cards in play (Hell on Wheels: License Plate, Action Cards): what a
+card's parts let the tank and its crew do, checked on the real content (chapel-gun's M4A1 601,
+crew 151-155)."""
+from __future__ import annotations
+
+import pytest
+
+from engine import apply, legal_commands, load_catalog
+from engine.core.commands import parse_command
+from engine.core.content import Action
+from engine.core.errors import RuleError
+from engine.core.log import Ctx
+from engine.position import load_position
+from engine.turn import cards
+
+CREW = {"commander": 151, "gunner": 152, "loader": 153, "driver": 154, "bow_gunner": 155}
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return load_catalog()
+
+
+def sherman_in_play(cat, card: str, action: str, *, german: dict):
+    """The Sherman 601 in 22B facing and traversed north, `card` in play for its deck in phase 1."""
+    st, _ = load_position(cat, {
+        "scenario": "chapel-gun", "seed": 3,
+        "players": [{"name": "Ann", "side": "US"}, {"name": "Bo", "side": "DE"}],
+        "soldiers": [{"serial": 101, "seat": 0, "at": [2, 17], "facing": "n"}, {"serial": 201, "seat": 1, **german},
+                     *({"serial": s, "seat": 0, "crew_of": 601} for s in CREW.values())],
+        "vehicles": [{"plate": 601, "seat": 0, "tile": "22B", "facing": "n", "turret": "n", "crew": CREW,
+                      "ready": {"AP": 2, "HE": 2}, "in_breach": ["HE"]}],
+        "phase_cards": ["S05", "S07", "S12"],
+        "hands": {0: ["101-C1", "101-C2", "101-C3"], 1: [], 601: []}})
+    f = st.forces["US-1-601"]
+    for pile in (f.deck, f.hand, f.discard):
+        if card in pile:
+            pile.remove(card)
+    f.placed, f.revealed = [card, None, None], [True, False, False]
+    for other in st.forces.values():
+        other.planned = True
+    st.phase, st.step = 1, "slot"
+    cards.start(Ctx(st), "US-1-601", 1, Action(action))
+    return st
+
+
+def lines(st) -> list[str]:
+    return [str(c) for c in legal_commands(st, 0)]
+
+
+# -------------------------------------------------- 601-V3 Turret Swings Round: 1 vehicle turret; blue: the
+# gunner must fire at the nearest target the turret now covers
+
+
+def test_a_must_fire_box_with_no_target_covered_lapses_and_the_card_may_end(shipped):
+    st = sherman_in_play(shipped, "601-V3", "move", german={"at": [32, 2], "facing": "s"})  # far off, unmarked
+    assert not any(" fire " in f" {x} " for x in lines(st))
+    assert "pass" in lines(st)
+    after, events = apply(st, parse_command("pass", 0))
+    assert after.active is None or after.active.card != "601-V3"
+    assert any(e.kind == "pass" for e in events)
+
+
+def test_a_must_fire_box_with_a_target_covered_must_be_fired(shipped):
+    st = sherman_in_play(shipped, "601-V3", "move", german={"at": [22, 12], "facing": "s", "spotted_by": [601]})
+    assert "note fire 601 main 201" in lines(st) and "pass" not in lines(st)
+    with pytest.raises(RuleError, match="must shoot first"):
+        apply(st, parse_command("pass", 0))
+    with pytest.raises(RuleError, match="must shoot first"):
+        apply(st, parse_command("done", 0))
