@@ -178,7 +178,7 @@ def act(ctx: Ctx, cmd) -> None:
     elif src.kind == "identity":  # tactics modules: one of his drawn cards spent (engine/advanced/teams.py)
         teams.identity_used(src, cmd.serial)
     elif src.kind == "team":
-        if cmd.serial not in st.vehicles:  # the license plate may take each vehicle entry
+        if card.team[entry].who != "vehicle":  # each vehicle entry is the plate's, whoever works it
             src.used.append(cmd.serial)
         src.uses += 1
         if src.uses >= card.team[src.entry].count:

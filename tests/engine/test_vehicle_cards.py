@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import apply, legal_commands, load_catalog
+from engine.core.action_cards import describe
 from engine.core.commands import parse_command
 from engine.core.content import Action
 from engine.core.errors import RuleError
@@ -68,3 +69,33 @@ def test_a_must_fire_box_with_a_target_covered_must_be_fired(shipped):
         apply(st, parse_command("pass", 0))
     with pytest.raises(RuleError, match="must shoot first"):
         apply(st, parse_command("done", 0))
+
+
+def test_the_turret_entry_reads_vehicle_and_the_gunner_or_the_plate_may_turn_it(shipped):
+    # License Plate: the vehicle's own team entry is worked by the man at the post; a player who
+    # reads "1 vehicle turret" may name the plate or the gunner, and is offered both.
+    st = sherman_in_play(shipped, "601-V3", "move", german={"at": [32, 2], "facing": "s"})
+    assert "team: 1 vehicle turret" in describe(st, "601-V3")
+    assert "team turret 601 e" in lines(st) and "team turret 152 e" in lines(st)
+    for who in (601, 152):
+        after, _ = apply(st, parse_command(f"turret {who} ne", 0))
+        assert after.vehicles[601].turret == "ne"
+        team = next(s for s in after.active.sources if s.kind == "team")
+        assert team.state == "closed"  # the one turret turn is spent, whoever named it
+        with pytest.raises(RuleError):
+            apply(after, parse_command("team turret 152 e", 0))
+
+
+def test_a_crewman_works_a_vehicle_entry_only_for_the_vehicles_own_work(shipped):
+    # 601-V1 Pedal to the Floor: 1 vehicle move, 1 vehicle move. The driver may work both for the
+    # tank (here turning the hull); the bow gunner may not climb out on it, nor the loader drive.
+    st = sherman_in_play(shipped, "601-V1", "move", german={"at": [32, 2], "facing": "s"})
+    assert "team vturn 154 e" in lines(st)
+    assert not any(x.startswith(("team dismount", "team shift")) for x in lines(st))
+    with pytest.raises(RuleError):
+        apply(st, parse_command("team dismount 155", 0))
+    with pytest.raises(RuleError):
+        apply(st, parse_command("team vturn 153 e", 0))
+    after, _ = apply(st, parse_command("team vturn 154 e", 0))
+    assert after.vehicles[601].facing == "e"
+    assert "team vturn 154 s" in lines(after)  # the second entry is the tank's too, whoever drives
