@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.core import commands as C
 from engine.core.content import ACTION_OF, Do, subactions
-from engine.core.crew import is_crew_of
+from engine.core.crew import is_crew_of, position_of, trained_at
 from engine.core.state import ActiveCard
 
 DO_OF = {C.MoveCmd: Do.MOVE, C.Charge: Do.MOVE, C.Face: Do.FACE, C.SightCmd: Do.SIGHT, C.DrawCmd: Do.DRAW,
@@ -68,10 +68,10 @@ PLATE_WORK = frozenset({Do.MOVE, Do.FACE, Do.TURRET, Do.UNPIN, Do.HULLDOWN, Do.C
 
 
 def at_a_post(st, serial: int) -> bool:
-    """A man aboard standing at one of his vehicle's crew posts."""
-    s = st.soldiers.get(serial)
-    return s is not None and s.status == "aboard" and s.vehicle in st.vehicles \
-        and serial in st.vehicles[s.vehicle].crew.values()
+    """A man at one of his vehicle's crew posts and trained for it: the man the plate would use
+    there (the plate is never served by a cross-trained man, so neither is its entry)."""
+    loc = position_of(st, serial)
+    return loc is not None and trained_at(st, serial, st.soldiers[serial].vehicle, loc)
 
 
 def entry_takes(st, e, serial: int, do: Do) -> bool:

@@ -22,14 +22,14 @@ def shipped():
     return load_catalog()
 
 
-def sherman_in_play(cat, card: str, action: str, *, german: dict):
+def sherman_in_play(cat, card: str, action: str, *, german: dict, crew: dict | None = None):
     """The Sherman 601 in 22B facing and traversed north, `card` in play for its deck in phase 1."""
     st, _ = load_position(cat, {
         "scenario": "chapel-gun", "seed": 3,
         "players": [{"name": "Ann", "side": "US"}, {"name": "Bo", "side": "DE"}],
         "soldiers": [{"serial": 101, "seat": 0, "at": [2, 17], "facing": "n"}, {"serial": 201, "seat": 1, **german},
                      *({"serial": s, "seat": 0, "crew_of": 601} for s in CREW.values())],
-        "vehicles": [{"plate": 601, "seat": 0, "tile": "22B", "facing": "n", "turret": "n", "crew": CREW,
+        "vehicles": [{"plate": 601, "seat": 0, "tile": "22B", "facing": "n", "turret": "n", "crew": crew or CREW,
                       "ready": {"AP": 2, "HE": 2}, "in_breach": ["HE"]}],
         "phase_cards": ["S05", "S07", "S12"],
         "hands": {0: ["101-C1", "101-C2", "101-C3"], 1: [], 601: []}})
@@ -99,3 +99,14 @@ def test_a_crewman_works_a_vehicle_entry_only_for_the_vehicles_own_work(shipped)
     after, _ = apply(st, parse_command("team vturn 154 e", 0))
     assert after.vehicles[601].facing == "e"
     assert "team vturn 154 s" in lines(after)  # the second entry is the tank's too, whoever drives
+
+
+def test_a_cross_trained_man_at_a_post_does_not_work_the_vehicles_entry(shipped):
+    # Gunner and loader have swapped seats: the plate is never served by a cross-trained man, so
+    # the loader at the gun cannot traverse the turret for the tank's own entry either.
+    swapped = dict(CREW, gunner=153, loader=152)
+    st = sherman_in_play(shipped, "601-V3", "move", german={"at": [32, 2], "facing": "s"}, crew=swapped)
+    assert not any("turret" in x for x in lines(st))
+    for who, why in ((601, "not trained as its gunner"), (153, "1 vehicle turret left")):
+        with pytest.raises(RuleError, match=why):
+            apply(st, parse_command(f"team turret {who} ne", 0))
