@@ -214,4 +214,7 @@ def resolve_hit_plus(ctx: Ctx, pending: HitPlusPending, choice: int) -> None:
 
 @rulebook.answers(C.HitPlus)
 def hit_plus_answer(ctx: Ctx, cmd: C.HitPlus, force: str) -> None:
+    if ctx.st.pending.plate is not None:  # a vehicle weapon's burst (engine/vehicles/shoot.py)
+        rulebook.vehicle_hit_plus(ctx, ctx.st.pending, cmd.target)
+        return
     resolve_hit_plus(ctx, ctx.st.pending, cmd.target)

@@ -8,11 +8,13 @@ import pytest
 from engine import apply, legal_commands, load_catalog
 from engine.core.action_cards import describe
 from engine.core.commands import parse_command
-from engine.core.content import Action
+from engine.core.content import Action, Damage
 from engine.core.errors import RuleError
 from engine.core.log import Ctx
+from engine.infantry.shoot import read_hits
 from engine.position import load_position
 from engine.turn import cards
+from engine.vehicles import shoot as VS
 
 CREW = {"commander": 151, "gunner": 152, "loader": 153, "driver": 154, "bow_gunner": 155}
 
@@ -22,12 +24,13 @@ def shipped():
     return load_catalog()
 
 
-def sherman_in_play(cat, card: str, action: str, *, german: dict, crew: dict | None = None):
+def sherman_in_play(cat, card: str, action: str, *, german: dict, crew: dict | None = None, more: tuple = ()):
     """The Sherman 601 in 22B facing and traversed north, `card` in play for its deck in phase 1."""
     st, _ = load_position(cat, {
         "scenario": "chapel-gun", "seed": 3,
         "players": [{"name": "Ann", "side": "US"}, {"name": "Bo", "side": "DE"}],
         "soldiers": [{"serial": 101, "seat": 0, "at": [2, 17], "facing": "n"}, {"serial": 201, "seat": 1, **german},
+                     *more,
                      *({"serial": s, "seat": 0, "crew_of": 601} for s in CREW.values())],
         "vehicles": [{"plate": 601, "seat": 0, "tile": "22B", "facing": "n", "turret": "n", "crew": crew or CREW,
                       "ready": {"AP": 2, "HE": 2}, "in_breach": ["HE"]}],
@@ -110,3 +113,45 @@ def test_a_cross_trained_man_at_a_post_does_not_work_the_vehicles_entry(shipped)
     for who, why in ((601, "not trained as its gunner"), (153, "1 vehicle turret left")):
         with pytest.raises(RuleError, match=why):
             apply(st, parse_command(f"team turret {who} ne", 0))
+
+
+# -------------------------------------------------- Hell on Wheels, SHOOT, Damage X: a Hit+ invokes the standard
+# Hit+ rule, to shoot again or switch targets
+
+
+def test_a_vehicle_weapons_hit_plus_may_shoot_again_or_switch_targets(shipped):
+    # 601-V9 Fire, Fire, Fire: the tank's coaxial MG fires at Brenner (201); its check reads Hit+.
+    # Kessler (202) stands 2" from him, also marked by the Sherman: the player nominates him, and
+    # the next hit check is Kessler's.
+    st = sherman_in_play(shipped, "601-V9", "shoot", german={"at": [17, 12], "facing": "s", "spotted_by": [601]},
+                         more=({"serial": 202, "seat": 1, "at": [19, 12], "facing": "s", "spotted_by": [601]},))
+    mg = next(m for m in st.vehicle_def(601).mgs if m.id == "coax")
+    bands = VS.geometry(st, 601, 201, mg.long, mg.short, mg.close, 3)[3]
+    f = st.forces["US-1-601"]
+    pile = sorted(f.deck + f.hand + f.discard)
+    burst = next(c for c in pile if read_hits(st.card(c), bands, mg.hit_plus)[1])
+    stop = next(c for c in pile if not read_hits(st.card(c), bands, mg.hit_plus)[1]
+                and read_hits(st.card(c), bands, mg.hit_plus)[0])
+    _stack(st, "US-1-601", burst, stop)
+    de = st.forces["DE-2"]
+    harmless = sorted(c for c in de.deck + de.hand + de.discard if st.card(c).damage in (Damage.ZIP, Damage.PIN))
+    _stack(st, "DE-2", *harmless)  # nobody falls: both stay targets
+    st, events = apply(st, parse_command("tag fire 601 coax 201", 0))
+    assert st.pending.kind == "hitplus" and st.pending.candidates == [201, 202]
+    assert {"hitplus 201", "hitplus 202"} <= set(lines(st))
+    st, more = apply(st, parse_command("hitplus 202", 0))
+    events += more
+    assert [e.data["card"] for e in events if e.kind == "hit_check"] == [burst, stop]
+    assert [e.data["target"] for e in events if e.kind == "shift"] == [202]
+    struck = [e.data["serial"] for e in events if e.kind == "damage_check"]
+    hits = [read_hits(st.card(c), bands, mg.hit_plus)[0] for c in (burst, stop)]
+    assert struck == [201] * hits[0] * mg.damage_x + [202] * hits[1] * mg.damage_x
+
+
+def _stack(st, fid: str, *top: str) -> None:
+    f = st.forces[fid]
+    for c in top:
+        for pile in (f.deck, f.hand, f.discard):
+            if c in pile:
+                pile.remove(c)
+    f.deck[:0] = list(top)
