@@ -164,6 +164,43 @@ def test_a_player_short_of_cards_plays_the_cards_he_has_face_up(position, play):
     assert [s.state for s in public["US-1"].slots] == ["revealed", "face down", "face down"]  # phase 1 began
 
 
+PARTS = dict(
+    scenario="yard",
+    soldiers=[{"serial": 1, "seat": 0, "at": [2, 7], "facing": "e"}, {"serial": 2, "seat": 0, "at": [2, 9], "facing": "e"},
+              {"serial": 3, "seat": 0, "at": [6, 7], "facing": "e", "rank": "senior_nco"},
+              {"serial": 5, "seat": 1, "at": [27, 7], "facing": "w"}],
+    phase_cards=["S07", "S08", "S09"],
+    hands={0: ["3-S3", "1-C4", "1-C1"], 1: ["5-C1", "5-C4", "5-P1"]},
+)
+PARTS_PLANS = "@Ann\nplan 3-S3 1-C4 1-C1\n@Bo\nplan 5-C1 5-C4 5-P1\n"
+
+
+def test_a_part_under_way_is_finished_before_an_unnamed_action_starts_another(position, play):
+    # Action Cards: the parts go in any order, but a part once started is completed before the
+    # next. 3-S3 (Cole's MOVE; team: 2 soldiers move, then 1 soldier sight). With the team's moves
+    # spent and its sight still to come, a plain `move 3` could only be the dog tag's: it is
+    # refused, naming both ways on, and spends nothing; after the sight it is the dog tag's move.
+    st = position(**PARTS)
+    st, _ = play(st, PARTS_PLANS + "@Ann\nteam move 1 32A\nteam move 2 31A")
+    with pytest.raises(ScriptError, match=r"team part of 3-S3 is under way.*`team sight 3`.*`tag move 3 33A`"):
+        play(st, "@Ann\nmove 3 33A")
+    tag, team = st.active.sources[0], st.active.sources[1]
+    assert (tag.kind, tag.state, team.kind, team.state) == ("tag", "ready", "team", "open")
+    st, ev = play(st, "@Ann\nteam sight 3\nmove 3 33A")
+    assert kinds(ev, "spotted") and st.soldiers[3].at == (10, 3)
+
+
+def test_naming_the_dog_tag_leaves_the_rest_of_the_team_bubble(position, play):
+    # Named, the dog tag starts while the team bubble is under way: the bubble is over (a part is
+    # completed before another starts), so its sight is gone, the log says so, and with nothing
+    # left on it the card ends and Bo's turn comes.
+    st = position(**PARTS)
+    st, _ = play(st, PARTS_PLANS + "@Ann\nteam move 1 32A\nteam move 2 31A")
+    st, ev = play(st, "@Ann\ntag move 3 33A")
+    assert kinds(ev, "part_left")[0].data["part"] == "team" and not kinds(ev, "spotted")
+    assert st.active.card == "5-C1"
+
+
 def test_a_multi_action_card_fitting_both_actions_is_declared_at_the_reveal(position, play):
     st = position(soldiers=[{"serial": 1, "seat": 0, "at": [2, 2], "medals": 1}, {"serial": 4, "seat": 1, "at": [32, 2]}],
                   phase_cards=["S08", "S05", "S01"],  # MOVE/HIDE, HIDE/MOVE, LOOK/HIDE
