@@ -11,9 +11,10 @@ from engine.core.action_cards import (
     NOT_FOR_VEHICLES,
     VEHICLE_DOS,
     entry_accepts,
+    entry_allows,
+    entry_takes,
     owner_can_act,
     tag_subactions,
-    who_fits,
 )
 from engine.core.content import ACTION_OF, Action, Do
 from engine.core.errors import RuleError
@@ -128,8 +129,8 @@ def accepted(st, active: ActiveCard, src: Source, serial: int) -> frozenset[Do]:
     out: set[Do] = set()
     for i in range(src.entry, len(card.team)):
         e = card.team[i]
-        if who_fits(st, e.who, serial) and (i > src.entry or src.uses < e.count):
-            out |= ACCEPTED_BY[e.do]
+        if i > src.entry or src.uses < e.count:
+            out |= entry_allows(st, e, serial)
     return frozenset(out)
 
 
@@ -139,7 +140,7 @@ def team_entry(st, card, src: Source, serial: int, do: Do) -> int | None:
         return team_bubble_entry(st, st.active, card, src, serial, do)
     for i in range(src.entry, len(card.team)):
         e = card.team[i]
-        if entry_accepts(e.do, do) and who_fits(st, e.who, serial) and (i > src.entry or src.uses < e.count):
+        if entry_takes(st, e, serial, do) and (i > src.entry or src.uses < e.count):
             return i
     return None
 

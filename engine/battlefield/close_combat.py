@@ -480,15 +480,13 @@ def targets(st, force: str) -> list[int]:
 def card_result(ctx: Ctx, force: str, target: int, result: Damage, striker: int) -> str:
     """What a fight card played in a compartment's close combat does (engine/turn/fight.py plays it):
     a crewman inside beaten by a Kill goes down (taken out when the fight ends), other results
-    hit him as crew hits; a vehicle card's gear result is a Zip against a man on foot."""
+    hit him as crew hits; against a man on foot a vehicle card's gear result is a Zip (apply_damage)."""
     st = ctx.st
     if st.soldiers[target].status == "aboard":
         if result == Damage.KILL:
             return "defeated"
         _hit_crew(ctx, target, result, by_force=force, by_soldier=striker, cause="fight")
         return ""
-    if result not in (Damage.ZIP, Damage.PIN, Damage.WOUND, Damage.KILL):
-        result = Damage.ZIP
     return apply_damage(ctx, target, result, by_force=force, by_soldier=striker, cause="fight", capturable=True)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.core import commands as C
 from engine.core.content import ACTION_OF, Do, subactions
-from engine.core.crew import is_crew_of
+from engine.core.crew import is_crew_of, position_of, trained_at
 from engine.core.state import ActiveCard
 
 DO_OF = {C.MoveCmd: Do.MOVE, C.Charge: Do.MOVE, C.Face: Do.FACE, C.SightCmd: Do.SIGHT, C.DrawCmd: Do.DRAW,
@@ -45,16 +45,48 @@ def entry_accepts(entry_do: Do, do: Do) -> bool:
 
 def who_fits(st, who: str, serial: int) -> bool:
     """Team entries by who takes them (Untrained Soldiers as Crew; License Plate): 'vehicle'
-    entries the license plate, 'crew' entries men trained on the vehicle they serve, 'soldier'
-    entries any man (never the plate)."""
+    entries the license plate or, for the vehicle's own work (PLATE_WORK), the man at the crew post
+    who does it; 'crew' entries men trained on the vehicle they serve; 'soldier' entries any man
+    (never the plate)."""
     if serial in st.vehicles:
         return who == "vehicle"
     if who == "soldier":
         return True
+    if who == "vehicle":
+        return at_a_post(st, serial)
     if who == "crew":
         s = st.soldiers.get(serial)
         return s is not None and s.vehicle is not None and s.vehicle in st.vehicles and is_crew_of(st, serial, s.vehicle)
     return False
+
+
+# What the plate does through the man at a post, so a 'vehicle' entry may name him instead of the
+# plate (`turret 152 ne` as well as `turret 601 ne`, ruling V41); his own business (getting off,
+# shifting posts, repairs) is never the vehicle's.
+PLATE_WORK = frozenset({Do.MOVE, Do.FACE, Do.TURRET, Do.UNPIN, Do.HULLDOWN, Do.COVER, Do.SHOOT, Do.LOAD,
+                        Do.ACQUIRE, Do.SIGHT, Do.UNBUTTON, Do.BUTTON})
+
+
+def at_a_post(st, serial: int) -> bool:
+    """A man at one of his vehicle's crew posts and trained for it: the man the plate would use
+    there (the plate is never served by a cross-trained man, so neither is its entry)."""
+    loc = position_of(st, serial)
+    return loc is not None and trained_at(st, serial, st.soldiers[serial].vehicle, loc)
+
+
+def entry_takes(st, e, serial: int, do: Do) -> bool:
+    """Does this team entry take this sub-action from this man or plate (who and what)?"""
+    if not entry_accepts(e.do, do) or not who_fits(st, e.who, serial):
+        return False
+    return e.who != "vehicle" or serial in st.vehicles or do in PLATE_WORK
+
+
+def entry_allows(st, e, serial: int) -> frozenset[Do]:
+    """Every sub-action this team entry takes from this man or plate: the set form of entry_takes."""
+    if not who_fits(st, e.who, serial):
+        return frozenset()
+    dos = ACCEPTED_BY[e.do]
+    return dos if e.who != "vehicle" or serial in st.vehicles else dos & PLATE_WORK
 
 
 def tag_subactions(st, active: ActiveCard) -> set[Do]:
@@ -98,12 +130,21 @@ def describe(st, cid: str) -> str:
         owner = st.name(card.owner) if card.owner in st.soldiers else str(card.owner)
         parts.append(f"dog tag {owner} ({acts})")
     if card.team:
-        parts.append("team: " + ", then ".join(f"{e.count} soldier{'s' if e.count > 1 else ''} {e.do.value}"
+        parts.append("team: " + ", then ".join(f"{e.count} {_who_words(e.who, e.count)} {e.do.value}"
                                                for e in card.team))
     if card.narrator:
         colour = {"white": "may", "blue": "must", "red": "cost"}[card.narrator.color]
         parts.append(f"narrator ({colour}): {card.narrator.text or card.narrator.kind}")
     return "; ".join(parts) + "."
+
+
+def _who_words(who: str, n: int) -> str:
+    """A team entry's taker as the card prints it: the vehicle, crewmen, or soldiers."""
+    if who == "vehicle":
+        return "vehicle"
+    if who == "crew":
+        return "crewman" if n == 1 else "crewmen"
+    return "soldier" if n == 1 else "soldiers"
 
 
 # ------------------------------------------------------------------------ routing a command to a source

@@ -605,7 +605,7 @@ class Pass(Cmd):
 
 class HitPlus(Cmd):
     type: Literal["hitplus"] = "hitplus"
-    target: Man
+    target: Unit  # a vehicle weapon's burst may go on to a vehicle (engine/vehicles/shoot.py)
 
     def words(self):
         return ["hitplus", str(self.target)]

@@ -117,5 +117,7 @@ smoke_trail: Slot[..., None] = Slot(
     "smoke_trail", "engine/vehicles/smoke.py lay_trail: a vehicle laying smoke enters a tile")
 radio_spot: Slot[..., None] = Slot(
     "radio_spot", "engine/battlefield/artillery.py spot_for_soldiers: soldiers with radios mark what a vehicle marked")
+vehicle_hit_plus: Slot[..., None] = Slot(
+    "vehicle_hit_plus", "engine/vehicles/shoot.py hit_plus: a vehicle weapon's Hit+ goes where the player nominated")
 firing_for: Slot[..., Any] = Slot(
     "firing_for", "engine/battlefield/recovery.py firing_for: a taken-over vehicle fires off its finder's deck")

@@ -355,6 +355,13 @@ class HitPlusPending(Model):
     candidates: list[int]
     friendly: list[int] = Field(default_factory=list)  # soldiers sharing hits (fights, escorts)
     hit_count: int = 0  # hits applied so far in this shot (for alternating)
+    # a vehicle weapon's burst (engine/vehicles/shoot.py): its hits are struck before the nomination
+    plate: int | None = None
+    weapon: str | None = None
+    ammo: str | None = None  # the main gun's round, for its effect on the first target's tile
+    first: int | None = None  # the burst's first target and his tile
+    where: str | None = None
+    checks: int = 0  # hit checks fired so far (ruling V24's limit)
 
 
 class DeclarePending(Model):

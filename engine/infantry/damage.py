@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from engine.core import rulebook
-from engine.core.content import Damage
+from engine.core.content import GEAR, Damage
 from engine.core.deck import check
 from engine.core.log import Ctx
 from engine.core.state import TrailMark, VpEntry
@@ -32,6 +32,9 @@ def apply_damage(ctx: Ctx, victim: int, result: Damage, *, by_force: str | None,
     if s.status != "board":
         return "zip"
     name = st.name(victim)
+    if result in GEAR:  # a vehicle card's machinery result does nothing to a man (Hell on Wheels)
+        ctx.say("zip", f"{result.value}: a vehicle result, {name} is unhurt.", serial=victim)
+        return "zip"
     if result == Damage.ZIP:
         ctx.say("zip", f"Zip: {name} is unhurt.", serial=victim)
         return "zip"

@@ -170,13 +170,12 @@ def _still_valid(st, shooter: int, target: int) -> bool:
 
 
 def _apply_hits(ctx: Ctx, shooter: int, target: int, hits: int, friendly: list[int], hit_count: int) -> int:
-    """Each hit draws a damage check from the victim's deck. Hits into a fight alternate enemy,
-    friend, enemy ...; hits on an escort alternate escort, prisoner (Friendly Fire; Prisoners)."""
+    """Each hit draws a damage check from the victim's deck. Into a fight or at an escort the odd
+    hits go to the enemy, the even ones to the friends in dog-tag order, in turn (Friendly Fire)."""
     st = ctx.st
     force = st.soldiers[shooter].controller
     for _ in range(hits):
-        cycle = [target, *friendly]
-        victim = cycle[hit_count % len(cycle)]
+        victim = target if hit_count % 2 == 0 or not friendly else _friend_hit(st, friendly, hit_count // 2)
         hit_count += 1
         if st.soldiers[victim].status != "board":
             continue
@@ -185,6 +184,12 @@ def _apply_hits(ctx: Ctx, shooter: int, target: int, hits: int, friendly: list[i
         deeds["hits"] = deeds.get("hits", 0) + 1
         apply_damage(ctx, victim, result, by_force=force, by_soldier=shooter, cause="shot")
     return hit_count
+
+
+def _friend_hit(st, friendly: list[int], turn: int) -> int:
+    """The friend an even hit strikes: the next one still on the board, dog tags in turn (ruling R41)."""
+    ring = friendly[turn % len(friendly):] + friendly[:turn % len(friendly)]
+    return next((f for f in ring if st.soldiers[f].status == "board"), ring[0])
 
 
 def resolve_hit_plus(ctx: Ctx, pending: HitPlusPending, choice: int) -> None:
@@ -209,4 +214,7 @@ def resolve_hit_plus(ctx: Ctx, pending: HitPlusPending, choice: int) -> None:
 
 @rulebook.answers(C.HitPlus)
 def hit_plus_answer(ctx: Ctx, cmd: C.HitPlus, force: str) -> None:
+    if ctx.st.pending.plate is not None:  # a vehicle weapon's burst (engine/vehicles/shoot.py)
+        rulebook.vehicle_hit_plus(ctx, ctx.st.pending, cmd.target)
+        return
     resolve_hit_plus(ctx, ctx.st.pending, cmd.target)

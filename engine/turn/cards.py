@@ -157,9 +157,7 @@ def act(ctx: Ctx, cmd) -> None:
     check_forced(st, cmd.serial, do, cmd.via)  # preempted men act first
     i = route(st, active, cmd.serial, do, cmd.via)
     src = active.sources[i]
-    for other in active.sources:
-        if other is not src and other.state == "open":
-            other.state = "closed"  # moving on to another part finishes the one in use
+    _leave_part_under_way(ctx, cmd, src)
     card = st.card(active.card)
     entry = None
     if src.kind == "team":
@@ -178,7 +176,7 @@ def act(ctx: Ctx, cmd) -> None:
     elif src.kind == "identity":  # tactics modules: one of his drawn cards spent (engine/advanced/teams.py)
         teams.identity_used(src, cmd.serial)
     elif src.kind == "team":
-        if cmd.serial not in st.vehicles:  # the license plate may take each vehicle entry
+        if card.team[entry].who != "vehicle":  # each vehicle entry is the plate's, whoever works it
             src.used.append(cmd.serial)
         src.uses += 1
         if src.uses >= card.team[src.entry].count:
@@ -194,6 +192,28 @@ def act(ctx: Ctx, cmd) -> None:
                 src.state = "closed"
         else:
             src.state = "closed"
+
+
+def _leave_part_under_way(ctx: Ctx, cmd, src: Source) -> None:
+    """A part once started is finished before another starts (Action Cards): an action the part
+    under way cannot take moves on to another part only when the player names that part, or when
+    the part under way has nothing left to do; an unnamed command never gives up its rest."""
+    st = ctx.st
+    active = st.active
+    under_way = next((o for o in active.sources if o is not src and o.state == "open"), None)
+    if under_way is None:
+        return
+    left = next(iter(rulebook.action_options(st, active.force, only_source=under_way.kind)), None)
+    if left is not None and cmd.via is None:
+        named = cmd.model_copy(update={"via": src.kind})
+        raise RuleError(f"the {under_way.kind} part of {active.card} is under way and can still act "
+                        f"(for example `{left}`): finish it first, end it with `done`, or name the part "
+                        f"you mean (`{named}`) to leave the rest of it.")
+    under_way.state = "closed"
+    if left is not None:
+        ctx.say("part_left", f"{st.seats[st.forces[active.force].seat].name} leaves the rest of the "
+                f"{under_way.kind} part of {active.card} for the {src.kind} part.", card=active.card,
+                part=under_way.kind)
 
 
 def _perform(ctx: Ctx, cmd, src: Source, entry_do: Do | None = None) -> None:
@@ -237,8 +257,16 @@ def must_left(st) -> str | None:
     if src.state == "closed" or src.uses:
         return None
     for cmd in rulebook.action_options(st, active.force, only_source="note"):
+        if note.kind == "shoot" and not at_a_target(cmd):
+            continue  # popping smoke or loading is no shot: with no target the obligation lapses
         return f"{st.name(card.owner)} must {note.kind} first (blue narrator box): for example `{cmd}`."
     return None
+
+
+def at_a_target(cmd) -> bool:
+    """Does this SHOOT fire at someone (a man's shot or grenade, a vehicle weapon at a soldier or
+    vehicle), as a blue 'must shoot' box asks?"""
+    return isinstance(cmd, (C.ShootCmd, C.TossCmd)) or (isinstance(cmd, C.Fire) and cmd.target is not None)
 
 
 def done(ctx: Ctx) -> None:

@@ -123,14 +123,21 @@ def auto_plan(st, force_id: str) -> list[str | None]:
 
 
 def shortfall(ctx: Ctx, force_id: str) -> None:
-    """A hand that cannot fill every phase: show it, discard it, then draw one card at a time
-    for each empty phase until one fits, placed face up; the misfits are discarded (step 5)."""
+    """A hand that cannot fill every phase: its cards on the phases turn face up, the rest of the
+    hand is shown and discarded, then one card at a time is drawn for each empty phase until one
+    fits, placed face up; the misfits are discarded (Play Sequence, step 5)."""
     st = ctx.st
     f = st.forces[force_id]
     empty = [i for i, c in enumerate(f.placed) if c is None]
     if not empty:
         return
     seat = st.seats[f.seat]
+    played = [(i, c) for i, c in enumerate(f.placed) if c is not None]
+    for i, c in played:
+        f.face_up[i] = True
+    if played:
+        ctx.say("shortfall_played", f"{seat.name} is short of cards and plays face up: " + ", ".join(
+            f"{c} on phase {i + 1}" for i, c in played) + ".", force=force_id, cards=[c for _, c in played])
     shown = ", ".join(f.hand) or "no cards"
     ctx.say("shortfall", f"{seat.name} cannot fill phase{'s' if len(empty) > 1 else ''} "
             + ", ".join(str(i + 1) for i in empty) + f" and shows the rest of the hand: {shown}.",

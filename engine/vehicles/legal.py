@@ -110,8 +110,7 @@ def _turns(st, plate: int, who: int, seat: int, kind: str, hull: bool) -> Iterat
         f = VL.arc_facing(st, plate, t, now)
         if f and f != now:
             want.add(f)
-    if hull:
-        want.add(DIRS[(DIRS.index(now) + 2) % 8])
+    want.add(DIRS[(DIRS.index(now) + 2) % 8])  # a quarter turn, so the turn is offered with nothing to aim at
     for f in sorted(want):
         if VM.turn_steps(now, f) <= VM.MAX_TURN:
             yield (C.VTurn if hull else C.Turret)(seat=seat, serial=who, facing=f, via=kind)

@@ -16,7 +16,7 @@ from engine.core.errors import RuleError
 from engine.core.line_of_sight import at_of, vehicle_cell
 from engine.core.log import Ctx
 from engine.core.ratings import current
-from engine.core.state import SmokeMarker, TrailMark
+from engine.core.state import HitPlusPending, SmokeMarker, TrailMark
 from engine.core.vehicle_content import Role
 from engine.core.vehicle_geometry import (
     aspect,
@@ -31,7 +31,13 @@ from engine.infantry.contact import in_contact
 from engine.infantry.damage import apply_damage, damage_check
 from engine.infantry.equipment import carried
 from engine.infantry.look import _roadblock
-from engine.infantry.shoot import bands_in_range, escorting, read_hits, shoot
+from engine.infantry.shoot import (
+    HIT_PLUS_SHIFT,
+    bands_in_range,
+    escorting,
+    read_hits,
+    shoot,
+)
 from engine.vehicles.damage import (
     blast_square,
     exposed_protection,
@@ -249,11 +255,27 @@ def fire(ctx: Ctx, plate: int, who: int, wid: str, target: int) -> None:
             plate=plate, serial=gunner, target=target, weapon=wid, ammo=ammo.id if ammo else None, bands=bands)
     if getattr(w, "tracers", False):
         _tracer(ctx, target)
+    _burst(ctx, plate, gunner, wid, ammo.id if ammo else None, target, bands, force=v.force, first=target,
+           where=where, checks=0)
+
+
+def _burst(ctx: Ctx, plate: int, gunner: int, wid: str, ammo_id: str | None, target: int, bands: list[str], *,
+           force: str, first: int, where: str, checks: int) -> None:
+    """Hit checks at the target until one reads no Hit+. Each check's hits are struck at once (the
+    vehicle book resolves a hit before the next check); after a Hit+ the player nominates the same
+    target or another one his vehicle has marked within 3\" of it, in the weapon's arc (Damage X:
+    the standard Hit+ rule; ruling V24). The round's effect on the first target's tile comes last.
+    `force`: whose deck draws the checks and who scores (a taken-over vehicle's finder)."""
+    st = ctx.st
+    v = st.vehicles[plate]
+    w = weapon(st.vehicle_def(plate), wid)
+    ammo = w.ammo_type(ammo_id) if ammo_id else None
     band = best_band(bands)
-    for _ in range(HIT_PLUS_LIMIT):
-        cid = check(ctx, v.force)
-        card = st.card(cid)
-        hits, chain, seen = read_hits(card, bands, w.hit_plus)
+    while checks < HIT_PLUS_LIMIT:
+        checks += 1
+        at = target_cell(st, target)  # where he stood when the check was drawn
+        cid = check(ctx, force)
+        hits, chain, seen = read_hits(st.card(cid), bands, w.hit_plus)
         if target in st.vehicles:
             t = st.vehicles[target]
             shooter_pt = centre_point(st.board, v.tile)
@@ -264,18 +286,60 @@ def fire(ctx: Ctx, plate: int, who: int, wid: str, target: int) -> None:
                 aspect=aspect(st.board, t.tile, t.facing, shooter_pt),
                 turret_aspect=aspect(st.board, t.tile, t.turret, shooter_pt) if t.turret else None,
                 pen=pen, blast_checks=ammo.blast.of(band) if ammo else 0, damage_x=w.damage_x,
-                heat=bool(ammo and ammo.heat), by_force=v.force, by_soldier=gunner, cause=f"{w.name}")
+                heat=bool(ammo and ammo.heat), by_force=force, by_soldier=gunner, cause=f"{w.name}")
             still = st.vehicles[target].status == "board"
         else:
             ctx.say("hit_check", f"Hit check {cid}: {'; '.join(seen)} — {hits} hit{'s' if hits != 1 else ''}"
                     + (", Hit+!" if chain else "."), card=cid, hits=hits, chain=chain)
-            _hits_on_man(ctx, target, hits * w.damage_x, by_force=v.force, by_soldier=gunner, cause=w.name)
+            _hits_on_man(ctx, target, hits * w.damage_x, by_force=force, by_soldier=gunner, cause=w.name)
             still = _still_there(st, target)
-        if not chain or not still:
+        if not chain or v.status != "board" or checks >= HIT_PLUS_LIMIT:
             break
-        ctx.say("hit_plus", f"Hit+: the {w.name} fires again at {st.name(target)}.", plate=plate, target=target)
+        cands = hit_plus_targets(st, plate, wid, target, at, still)
+        if not cands:
+            break
+        if len(cands) > 1:
+            st.pending = HitPlusPending(force=force, shooter=gunner, bands=bands, target=target, hits=0,
+                                        candidates=cands, plate=plate, weapon=wid, ammo=ammo_id, first=first,
+                                        where=where, checks=checks)
+            return
+        shifted, target = cands[0] != target, cands[0]
+        ctx.say("shift" if shifted else "hit_plus", f"Hit+: the {w.name} "
+                f"{'shifts fire to' if shifted else 'fires again at'} {st.name(target)}.", plate=plate, target=target)
     if ammo is not None:
-        _area_effects(ctx, plate, gunner, target, ammo, band, where)
+        _area_effects(ctx, plate, gunner, first, ammo, band, where, force)
+
+
+def hit_plus_targets(st, plate: int, wid: str, target: int, at, still: bool) -> list[int]:
+    """After a Hit+: the same target while he is one, or another enemy the vehicle has marked
+    within 3\" of where he stood, in the weapon's arc (Use Hit+)."""
+    out = [target] if still else []
+    others = [p for p, x in sorted(st.vehicles.items()) if x.status == "board"] + sorted(st.soldiers)
+    for t in others:
+        if t == target or _valid_target(st, plate, t) is not None:
+            continue
+        crew = t in st.soldiers and st.soldiers[t].status == "aboard"
+        if not marked_by(st, st.soldiers[t].vehicle if crew else t, plate) or not in_weapon_arc(st, plate, wid, t):
+            continue
+        if inches(target_cell(st, t), at) <= HIT_PLUS_SHIFT:
+            out.append(t)
+    return out
+
+
+@rulebook.vehicle_hit_plus.fill
+def hit_plus(ctx: Ctx, pending: HitPlusPending, choice: int) -> None:
+    """The nominated target of a vehicle weapon's Hit+ takes the next hit check."""
+    st = ctx.st
+    if choice not in pending.candidates:
+        raise RuleError("after a Hit+ the next hit check goes to " + ", ".join(
+            f"{st.name(c)} ({c})" for c in pending.candidates) + ".")
+    st.pending = None
+    w = weapon(st.vehicle_def(pending.plate), pending.weapon)
+    shifted = choice != pending.target
+    ctx.say("shift" if shifted else "hit_plus", f"Hit+: the {w.name} "
+            f"{'shifts fire to' if shifted else 'fires again at'} {st.name(choice)}.", plate=pending.plate, target=choice)
+    _burst(ctx, pending.plate, pending.shooter, pending.weapon, pending.ammo, choice, pending.bands,
+           force=pending.force, first=pending.first, where=pending.where, checks=pending.checks)
 
 
 def fire_at_square(ctx: Ctx, plate: int, who: int, wid: str, tile: str) -> None:
@@ -324,7 +388,7 @@ def fire_at_square(ctx: Ctx, plate: int, who: int, wid: str, tile: str) -> None:
     st.trail.append(TrailMark(kind="shot", serial=plate, path=[a, b]))
     ctx.say("vfire", f"{st.name(gunner)} fires the {st.name(plate)}'s {w.name} ({ammo.name}) into {tile}: {sq} squares.",
             plate=plate, serial=gunner, tile=tile, weapon=wid, ammo=ammo.id)
-    _area_effects(ctx, plate, gunner, None, ammo, band, tile)
+    _area_effects(ctx, plate, gunner, None, ammo, band, tile, v.force)
 
 
 def _still_there(st, target: int) -> bool:
@@ -383,14 +447,13 @@ def _tracer(ctx: Ctx, target: int) -> None:
     ctx.say("tracers", f"Tracers mark {st.name(target)} for everyone.", target=target)
 
 
-def _area_effects(ctx: Ctx, plate: int, gunner: int, target: int, ammo, band: str, tile: str) -> None:
+def _area_effects(ctx: Ctx, plate: int, gunner: int, target: int, ammo, band: str, tile: str, force: str) -> None:
     """A round's effect on the target's tile: HE blast at soldiers (a blast on a vehicle is its
-    hit's), smoke and fire markers."""
+    hit's), smoke and fire markers; what the blast does scores for `force`."""
     st = ctx.st
-    v = st.vehicles[plate]
     n = ammo.blast.of(band)
     if n and (target is None or target not in st.vehicles):
-        blast_square(ctx, tile, n, by_force=v.force, by_soldier=gunner, cause=ammo.name,
+        blast_square(ctx, tile, n, by_force=force, by_soldier=gunner, cause=ammo.name,
                      what=f"The {ammo.name} round")
     if ammo.smoke and not any(m.tile == tile for m in st.smoke):
         st.smoke.append(SmokeMarker(tile=tile, turn=st.turn))

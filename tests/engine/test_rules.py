@@ -148,6 +148,59 @@ def test_shortfall_shows_the_hand_discards_it_and_turns_up_cards_until_one_fits(
     assert {"4-C3", "4-P3"} <= set(f.discard)
 
 
+def test_a_player_short_of_cards_plays_the_cards_he_has_face_up(position, play):
+    # Play Sequence, step 5: unable to fill every phase, Bo plays what he can face up and declares
+    # the shortfall; Ann, who filled all three, keeps hers face down until the reveal.
+    from engine.view import view
+    st = position(soldiers=[{"serial": 1, "seat": 0, "at": [2, 2]}, {"serial": 4, "seat": 1, "at": [32, 2]}],
+                  phase_cards=["S01", "S09", "S09"],
+                  hands={0: ["1-C3", "1-C1", "1-P1"], 1: ["4-C4", "4-C3"]},
+                  decks={1: ["4-P3", "4-C1", "4-P1"]})
+    st, ev = play(st, "@Ann\nplan 1-C3 1-C1 1-P1\n@Bo\nplan 4-C4 - -")
+    assert st.forces["DE-2"].face_up == [True, True, True] and st.forces["US-1"].face_up == [False, False, False]
+    assert kinds(ev, "shortfall_played")[0].data["cards"] == ["4-C4"]
+    public = {f.id: f for f in view(st).forces}
+    assert public["DE-2"].slots[0].card.id == "4-C4"
+    assert [s.state for s in public["US-1"].slots] == ["revealed", "face down", "face down"]  # phase 1 began
+
+
+PARTS = dict(
+    scenario="yard",
+    soldiers=[{"serial": 1, "seat": 0, "at": [2, 7], "facing": "e"}, {"serial": 2, "seat": 0, "at": [2, 9], "facing": "e"},
+              {"serial": 3, "seat": 0, "at": [6, 7], "facing": "e", "rank": "senior_nco"},
+              {"serial": 5, "seat": 1, "at": [27, 7], "facing": "w"}],
+    phase_cards=["S07", "S08", "S09"],
+    hands={0: ["3-S3", "1-C4", "1-C1"], 1: ["5-C1", "5-C4", "5-P1"]},
+)
+PARTS_PLANS = "@Ann\nplan 3-S3 1-C4 1-C1\n@Bo\nplan 5-C1 5-C4 5-P1\n"
+
+
+def test_a_part_under_way_is_finished_before_an_unnamed_action_starts_another(position, play):
+    # Action Cards: the parts go in any order, but a part once started is completed before the
+    # next. 3-S3 (Cole's MOVE; team: 2 soldiers move, then 1 soldier sight). With the team's moves
+    # spent and its sight still to come, a plain `move 3` could only be the dog tag's: it is
+    # refused, naming both ways on, and spends nothing; after the sight it is the dog tag's move.
+    st = position(**PARTS)
+    st, _ = play(st, PARTS_PLANS + "@Ann\nteam move 1 32A\nteam move 2 31A")
+    with pytest.raises(ScriptError, match=r"team part of 3-S3 is under way.*`team sight 3`.*`tag move 3 33A`"):
+        play(st, "@Ann\nmove 3 33A")
+    tag, team = st.active.sources[0], st.active.sources[1]
+    assert (tag.kind, tag.state, team.kind, team.state) == ("tag", "ready", "team", "open")
+    st, ev = play(st, "@Ann\nteam sight 3\nmove 3 33A")
+    assert kinds(ev, "spotted") and st.soldiers[3].at == (10, 3)
+
+
+def test_naming_the_dog_tag_leaves_the_rest_of_the_team_bubble(position, play):
+    # Named, the dog tag starts while the team bubble is under way: the bubble is over (a part is
+    # completed before another starts), so its sight is gone, the log says so, and with nothing
+    # left on it the card ends and Bo's turn comes.
+    st = position(**PARTS)
+    st, _ = play(st, PARTS_PLANS + "@Ann\nteam move 1 32A\nteam move 2 31A")
+    st, ev = play(st, "@Ann\ntag move 3 33A")
+    assert kinds(ev, "part_left")[0].data["part"] == "team" and not kinds(ev, "spotted")
+    assert st.active.card == "5-C1"
+
+
 def test_a_multi_action_card_fitting_both_actions_is_declared_at_the_reveal(position, play):
     st = position(soldiers=[{"serial": 1, "seat": 0, "at": [2, 2], "medals": 1}, {"serial": 4, "seat": 1, "at": [32, 2]}],
                   phase_cards=["S08", "S05", "S01"],  # MOVE/HIDE, HIDE/MOVE, LOOK/HIDE
@@ -349,6 +402,36 @@ def test_a_second_wound_kills_and_the_killers_player_scores_the_vp(position):
     ctx = Ctx(st.clone())
     assert apply_damage(ctx, 4, Damage.WOUND, by_force="US-1", cause="shot", by_soldier=1) == "killed"
     assert [(e.seat, e.amount) for e in ctx.st.vp] == [(0, 3)] and ctx.st.soldiers[1].kills == 1
+
+
+def test_firing_into_a_fight_odd_hits_go_to_the_enemy_even_hits_to_the_friends(position):
+    from engine.infantry.shoot import _apply_hits, share_list
+    # Friendly Fire: Ann's 1 fires at Close range into the fight where her 2 and 3 hold the German 4.
+    # Four hits: the first and third strike the enemy, the second and fourth her own men in turn.
+    st = position(soldiers=[{"serial": 1, "seat": 0, "at": [6, 2], "facing": "e"}, {"serial": 2, "seat": 0, "at": [9, 1]},
+                            {"serial": 3, "seat": 0, "at": [9, 3]}, {"serial": 4, "seat": 1, "at": [10, 2]}],
+                  hands={0: [], 1: []}, phase_cards=["S01", "S02", "S03"],
+                  decks={0: ["1-C4", "1-P1"], 1: ["4-C4", "4-P1"]})  # all Zips: nobody falls
+    ctx = Ctx(st)
+    assert share_list(st, 1, 4) == [2, 3]
+    _apply_hits(ctx, 1, 4, 4, share_list(st, 1, 4), 0)
+    assert [e.data["serial"] for e in kinds(ctx.events, "damage_check")] == [4, 2, 4, 3]
+
+
+@pytest.mark.parametrize("capturable", [False, True], ids=["shot", "fight"])
+def test_a_vehicle_cards_gear_result_against_a_soldier_is_a_zip(position, capturable):
+    # Machinery Damage Types: Wreck, Fire, Critical and Pick work only on machinery; against a man
+    # they count as a Zip, in a fight (where a Kill would put him down for capture) as anywhere.
+    from engine.core.content import GEAR
+    from engine.infantry.damage import apply_damage
+    st = position(soldiers=[{"serial": 1, "seat": 0, "at": [9, 2], "facing": "e"}, {"serial": 4, "seat": 1, "at": [10, 2]}],
+                  hands={0: [], 1: []}, phase_cards=["S01", "S02", "S03"])
+    for result in sorted(GEAR):
+        ctx = Ctx(st.clone())
+        assert apply_damage(ctx, 4, result, by_force="US-1", cause="fight", by_soldier=1,
+                            capturable=capturable) == "zip"
+        s = ctx.st.soldiers[4]
+        assert s.status == "board" and not (s.pinned or s.wounded) and ctx.st.vp == []
 
 
 def test_friendly_fire_scores_for_the_enemy_and_events_score_for_nobody(position):
