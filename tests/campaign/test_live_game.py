@@ -26,7 +26,7 @@ async def test_the_next_scenario_is_a_live_game_and_its_end_a_pending_result(sto
                          and s.status != "reserve")
         assert fielded == sorted(e.serial for e in spec.force)
     where = Where(game_id=gid)
-    with pytest.raises(Refused, match="seats and forces are fixed|come from the rosters"):
+    with pytest.raises(Refused, match="seats belong to the campaign's players"):
         await games.join(ANN, where, "DE")
     seats = {0: ANN, 1: BO} if prepared.users[0] == ANN.user_id else {0: BO, 1: ANN}
     seen = []

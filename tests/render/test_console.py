@@ -19,7 +19,9 @@ def test_the_gallery_has_the_start_a_shooting_phase_smoke_and_fire_and_cards(tmp
 
 def test_an_unknown_scenario_is_one_line_and_exit_2(tmp_path, capsys):
     assert main(["render", "--scenario", "nowhere", "--content", str(FIXTURE), "--out", str(tmp_path)]) == 2
-    assert capsys.readouterr().err.startswith("error:")
+    err = capsys.readouterr().err
+    assert err.startswith("fieldpost render: there is no scenario 'nowhere'") and err.count("\n") == 1
+    assert "yard" in err, "the scenarios there are, named"
 
 
 def vehicle_script(path: Path, seed: int) -> list[int]:
