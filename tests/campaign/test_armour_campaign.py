@@ -48,9 +48,10 @@ def serious(vs) -> bool:
     return any({"critical", "fire"} & set(m) for m in vs.damage.values())
 
 
-# 14: the half-track is abandoned on the field the Americans hold, and crews score kills;
-# 34: the half-track's drive train takes a Critical and it sits out the second scenario
-@pytest.mark.parametrize("seed, shows", [(14, Status.LOST), (58, Status.WORKSHOP)])
+# Seeds chosen by playing seeds 0-121 (a rule or a prompt change moves the random players' games;
+# pick again the same way): one where a vehicle is abandoned on a field its side does not hold,
+# one where a vehicle takes a Critical or a fire and sits out the second scenario.
+@pytest.mark.parametrize("seed, shows", [(67, Status.LOST), (36, Status.WORKSHOP)])
 async def test_two_scenarios_leave_crews_and_vehicles_as_the_games_imply(store, cat, clock, seed, shows):
     service, cid, played = await play_two(store, cat, clock, seed)
     st = await service.load_state(cid)
