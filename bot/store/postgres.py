@@ -106,6 +106,8 @@ _RESULT_COLUMNS = (
     "campaign_id, number, key, step, scenario_id, game_id, status, body, before, submitted_by,"
     " decided_by, created_at, decided_at"
 )
+# one numbered parameter a column: $1, $2, … in the columns' order
+_RESULT_VALUES = ", ".join(f"${n}" for n in range(1, _RESULT_COLUMNS.count(",") + 2))
 _UNFINISHED = tuple(status.value for status in UNFINISHED)
 
 
@@ -773,8 +775,7 @@ class PostgresStore:
             await _append(c, "campaign_log", "campaign_id", campaign_id, 0, log, now)
             if imported:
                 await c.executemany(
-                    f"INSERT INTO campaign_results ({_RESULT_COLUMNS})"
-                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                    f"INSERT INTO campaign_results ({_RESULT_COLUMNS}) VALUES ({_RESULT_VALUES})",
                     [(campaign_id, *row) for row in imported],
                 )
             return campaign_id
