@@ -146,7 +146,9 @@ async def test_processes_playing_together_lose_nothing_and_do_nothing_twice(stor
           f"{tally['already']}; lost {lost}, duplicated {duplicated}, stalled {stalled} ({overdue} deadlines "
           f"overdue by {OVERDUE_S:g} s, {undated} decisions without one)")
     assert acks and defaults, "the run played commands and ran deadlines out"
-    assert (lost, duplicated, stalled) == (0, 0, 0)
+    twice = ([f"game {gid} decision {key} settled {n} times" for (gid, key), n in decisions.items() if n > 1]
+             + [f"deadline row {row} claimed {n} times" for row, n in claims.items() if n > 1])
+    assert (lost, duplicated, stalled) == (0, 0, 0), twice
     assert not unmoved, f"games nothing happened in: {unmoved}"
 
 
