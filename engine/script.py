@@ -78,6 +78,7 @@ def _title(st: GameState, serial: int) -> str:
 
 # verbs that name equipment or ordnance (engine/commands.py BATTLEFIELD_GRAMMAR, `use`)
 ITEM_VERBS = ("call", "barrage", "use", "handoff", "recover")
+FLAGS = {"call": ("fake", "smoke"), "barrage": ("smoke",)}  # their closing words, never an item's name
 VIAS = get_args(Via)
 
 
@@ -92,10 +93,14 @@ def item_names(st: GameState, line: str) -> str:
     verbs = [w.lower() for w in words[:2]]
     if not verbs or not (verbs[0] in ITEM_VERBS or (verbs[0] in VIAS and verbs[1:] and verbs[1] in ITEM_VERBS)):
         return line
+    verb = verbs[1] if verbs[0] in VIAS else verbs[0]
+    flags = ""
+    while (m := re.search(r"\s+(\w+)\s*$", line)) and m.group(1).lower() in FLAGS.get(verb, ()):
+        line, flags = line[:m.start()], m.group(0) + flags
     for item, d in sorted(st.setup.equipment.items(), key=lambda kv: -len(kv[1].name)):
         spelled = r"\s+".join(re.escape(part) for part in d.name.split())
         line = re.sub(rf"""(?i)(["']?)(?<![\w-]){spelled}(?![\w-])\1""", item, line)
-    return line
+    return line + flags
 
 
 def parse_line(st: GameState, line: str, seat: int) -> Cmd:

@@ -48,7 +48,8 @@ def call_state(c: ArtilleryCallView) -> str:
 
 def call_line(c: ArtilleryCallView, names: dict[str, str] | None = None, who=str) -> str:
     by = f", called by {who(c.caller)}" if c.caller is not None else ""
-    return f"{c.letter}: {ordnance_name(c.kind, names)} on {c.tile}, {call_state(c)}{by}"
+    smoke = " firing smoke" if c.smoke else ""
+    return f"{c.letter}: {ordnance_name(c.kind, names)}{smoke} on {c.tile}, {call_state(c)}{by}"
 
 
 def private_lines(mine: Mine, names: dict[str, str] | None = None, *, bold: bool = True, who=None) -> list[str]:
@@ -67,7 +68,8 @@ def private_lines(mine: Mine, names: dict[str, str] | None = None, *, bold: bool
         out.append(b("Your artillery calls:") + " " + "; ".join(call_line(c, names, name) for c in mine.artillery))
     if mine.barrages:
         out.append(b("Your planned barrages (secret):") + " " + "; ".join(
-            f"{ordnance_name(p.kind, names)} on {p.tile} at the start of turn {p.turn}" for p in mine.barrages))
+            f"{ordnance_name(p.kind, names)}{' firing smoke' if p.smoke else ''} on {p.tile} at the start of turn "
+            f"{p.turn}" for p in mine.barrages))
     if mine.radio:
         out.append(b("Radio contact this turn:") + " " + "; ".join(
             f"{name(caller)}: {n} LOOK phase{'s' if n != 1 else ''} so far" for caller, n in sorted(mine.radio.items())))
@@ -149,11 +151,12 @@ def describe(st, cmd) -> str | None:
         return f"{who(cmd.serial)} attacks the {cmd.part} of {who(cmd.plate)}{how}"
     if isinstance(cmd, C.CallCmd):
         return (f"{who(cmd.serial)} calls {ordnance_name(cmd.kind, names)} on {cmd.tile}"
-                + (" (a fake)" if cmd.fake else ""))
+                + (" (a fake)" if cmd.fake else "") + (" firing smoke" if cmd.smoke else ""))
     if isinstance(cmd, C.AdjustCmd):
         return f"{who(cmd.serial)} adjusts artillery call {cmd.letter}{via}"
     if isinstance(cmd, C.BarrageCmd):
-        return f"plan {ordnance_name(cmd.kind, names)} on {cmd.tile} for the start of turn {cmd.turn} (secret)"
+        return (f"plan {ordnance_name(cmd.kind, names)} on {cmd.tile} for the start of turn {cmd.turn}"
+                + (" firing smoke" if cmd.smoke else "") + " (secret)")
     if isinstance(cmd, C.PopSmokeCmd):
         return f"{who(cmd.serial)} pops smoke{via}"
     if isinstance(cmd, C.HandOffCmd):

@@ -70,12 +70,14 @@ def field_group(adapter: Adapter) -> app_commands.Group:
     @grp.command(name="call", description="After radio contact: call artillery you bought onto a tile")
     @app_commands.describe(actor=ACTOR_HELP, kind="the artillery (your ordnance is suggested)",
                            tile="the tile it falls on (spotted, in his sight)",
-                           fake="a bluff: a marker pair that never fires", game=GAME_HELP)
+                           fake="a bluff: a marker pair that never fires",
+                           smoke="smoke instead of shells: 3x smoke on the tile (3 blast checks or more)",
+                           game=GAME_HELP)
     @app_commands.autocomplete(actor=ac_actor("call"), kind=ac("call", "kind"), tile=ac("call", "tile"),
                                game=ac_game)
     async def f_call(it: discord.Interaction, actor: str, kind: str, tile: str, fake: Optional[bool] = None,
-                     game: Optional[int] = None):
-        await run(it, "call", [actor, kind, tile, "fake" if fake else None], game)
+                     smoke: Optional[bool] = None, game: Optional[int] = None):
+        await run(it, "call", [actor, kind, tile, "fake" if fake else None, "smoke" if smoke else None], game)
 
     @grp.command(name="adjust", description="A Sight for one of your artillery calls: its marker climbs a row")
     @app_commands.describe(actor=ACTOR_HELP, letter="the call's letter (only you see your letters)",
@@ -87,11 +89,12 @@ def field_group(adapter: Adapter) -> app_commands.Group:
 
     @grp.command(name="barrage", description="Plan heavy artillery or rockets in secret for a turn on a landmark")
     @app_commands.describe(kind="heavy artillery or rockets you bought", turn="the turn it falls at the start of",
-                           tile="the landmark tile (e.g. L5A)", game=GAME_HELP)
+                           tile="the landmark tile (e.g. L5A)", smoke="smoke instead of shells: 3x smoke on it",
+                           game=GAME_HELP)
     @app_commands.autocomplete(kind=ac("barrage", "kind"), tile=ac("barrage", "tile"), game=ac_game)
     async def f_barrage(it: discord.Interaction, kind: str, turn: app_commands.Range[int, 1, 99], tile: str,
-                        game: Optional[int] = None):
-        await run(it, "barrage", [kind, turn, tile], game)
+                        smoke: Optional[bool] = None, game: Optional[int] = None):
+        await run(it, "barrage", [kind, turn, tile, "smoke" if smoke else None], game)
 
     @grp.command(name="popsmoke", description="A vehicle pops smoke (a SHOOT): smoke in its tile, then cover")
     @app_commands.describe(actor="the vehicle's plate, or the crewman who pops it", via=PART_HELP, game=GAME_HELP)

@@ -8,9 +8,11 @@ sighting track (private). Each Sight action for the call (`adjust`) climbs one r
 the marker is revealed and, unless Fake, the tile takes the mission's blast checks (`strike`).
 Heavy artillery and rockets are planned in secret (`plan_barrage`) and fall at the start of their
 turn (`turn_start`). A main gun with a blast line answers calls as on-board artillery (kind
-"gun:PLATE"). Rulings: docs/battlefield.md, "Artillery and radios"."""
+"gun:PLATE"). A mission of 3 blast checks or more may fire smoke instead (core manual, Smoke):
+a 3x smoke marker on its tile. Rulings: docs/battlefield.md, "Artillery and radios"."""
 from __future__ import annotations
 
+from engine.advanced.equipment_use import lay_smoke
 from engine.advanced.sources import _soldier_ok, accepted
 from engine.core import commands as C
 from engine.core import rulebook
@@ -44,6 +46,8 @@ DEFAULT_LOOKS = 2  # a soldier's radio value where the chart gives none (Radio C
 LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 GUN = "gun:"  # call kind prefix: a friendly main gun with a blast line (on-board artillery)
 GUN_AS = "light-artillery"  # on-board guns are called like the organic light guns of the chart
+SMOKE_CHECKS = 3  # artillery of this many blast checks or more may fire smoke (core manual, Smoke)
+SMOKE_DENSITY = 3  # artillery smoke is heavy smoke
 
 
 # --------------------------------------------------------------------------- the chart
@@ -119,7 +123,7 @@ def lay(st, ordnance: dict[int, list[str]], barrages: dict[int, list]) -> None:
     for seat, plans in barrages.items():
         for b in plans:
             art.bought.setdefault(seat, []).append(b.kind)
-            art.barrages.append(PlannedBarrage(seat=seat, kind=b.kind, turn=b.turn, tile=b.tile))
+            art.barrages.append(PlannedBarrage(seat=seat, kind=b.kind, turn=b.turn, tile=b.tile, smoke=b.smoke))
 
 
 # --------------------------------------------------------------------------- callers and radio contact
@@ -364,6 +368,10 @@ def _contact_problem(st, cmd: C.CallCmd) -> str | None:
         if kind not in pool:
             return (f"you bought no {d.name.lower()}." if cmd.fake else
                     f"you have no {d.name.lower()} left to call.")
+    if cmd.smoke:
+        problem = smoke_problem(st, kind, fake=cmd.fake)
+        if problem:
+            return problem
     if not set(have) & set(d.devices):
         return (f"{name} has only a " + " and a ".join(DEVICE_NAMES[x] for x in have)
                 + f": {kind_name(st, kind).lower()} needs a " + " or a ".join(DEVICE_NAMES[x] for x in d.devices)
@@ -375,6 +383,21 @@ def _contact_problem(st, cmd: C.CallCmd) -> str | None:
                 f"{need} needed.")
     if contacts_left(st, caller, kind) <= 0:
         return f"{name} has used his radio contact this turn: another LOOK card gives another call."
+    return None
+
+
+def smoke_problem(st, kind: str, *, fake: bool = False) -> str | None:
+    """Why a mission of this kind cannot fire smoke: the core manual's Smoke gives smoke to
+    artillery of 3 blast checks or more; an on-board gun fires its own smoke rounds as a SHOOT
+    (Hell on Wheels ammunition), and a fake fires nothing at all."""
+    if fake:
+        return "a fake call fires nothing, smoke or shells: call it fake or smoke, not both."
+    if kind.startswith(GUN):
+        return "a main gun fires smoke as its own round when it shoots, not as a call for artillery."
+    d = kind_def(st, kind)
+    if d.checks < SMOKE_CHECKS:
+        return (f"{d.name.lower()} makes {d.checks} blast check{'s' if d.checks != 1 else ''}: only artillery of "
+                f"{SMOKE_CHECKS} or more fires smoke.")
     return None
 
 
@@ -418,7 +441,7 @@ def call(ctx: Ctx, cmd: C.CallCmd) -> None:
     device, rows = _start_row(st, cmd.kind, devices(st, caller))
     letter = _free_letter(st, cmd.seat)
     c = ArtilleryCall(id=art.next_id, seat=cmd.seat, letter=letter, kind=cmd.kind, tile=cmd.tile, rows_left=rows,
-                      fake=cmd.fake, caller=caller, device=device)
+                      fake=cmd.fake, caller=caller, device=device, smoke=cmd.smoke)
     art.next_id += 1
     art.calls.append(c)
     art.called[caller] = art.called.get(caller, 0) + 1
@@ -429,14 +452,14 @@ def call(ctx: Ctx, cmd: C.CallCmd) -> None:
             marker=c.id, tile=cmd.tile, seat=cmd.seat)
     ctx.tell(cmd.seat, "artillery_call",
              f"{st.name(caller)} calls {kind_name(st, cmd.kind).lower()} onto {cmd.tile} by "
-             f"{DEVICE_NAMES[device]}: marker pair {letter} ({'FAKE' if cmd.fake else 'ON TARGET'}), "
-             f"{rows} Sight action{'s' if rows != 1 else ''} to On Target.",
-             marker=c.id, letter=letter, mission=cmd.kind, tile=cmd.tile, rows=rows, fake=cmd.fake)
+             f"{DEVICE_NAMES[device]}: marker pair {letter} ({'FAKE' if cmd.fake else 'ON TARGET'}"
+             f"{', smoke' if cmd.smoke else ''}), {rows} Sight action{'s' if rows != 1 else ''} to On Target.",
+             marker=c.id, letter=letter, mission=cmd.kind, tile=cmd.tile, rows=rows, fake=cmd.fake, smoke=cmd.smoke)
 
 
 def call_options(st, seat: int, limit: int = 12) -> list[C.CallCmd]:
     """A few calls this seat could make now (for the agent and hints): for each caller and kind,
-    the first marked tile in sight, real and fake."""
+    the first marked tile in sight, real, fake and smoke."""
     if st.phase < 1:
         return []
     art = st.artillery
@@ -454,9 +477,10 @@ def call_options(st, seat: int, limit: int = 12) -> list[C.CallCmd]:
             continue
         tiles = None
         for kind in kinds + sorted(set(art.bought.get(seat, [])) - set(kinds)):
-            for fake in ([True] if kind not in kinds else [False, True]):
+            for fake, smoke in ([(True, False)] if kind not in kinds else [(False, False), (True, False),
+                                                                            (False, True)]):
                 # a probe for radio contact, which does not look at the tile: the real ones follow
-                probe = C.CallCmd.model_construct(seat=seat, serial=caller, kind=kind, tile="", fake=fake)
+                probe = C.CallCmd.model_construct(seat=seat, serial=caller, kind=kind, tile="", fake=fake, smoke=smoke)
                 if _contact_problem(st, probe) is not None:
                     continue
                 if tiles is None:
@@ -559,6 +583,13 @@ def reveal(ctx: Ctx, c: ArtilleryCall) -> None:
         checks = _gun_checks(st, plate)
         _spend_round(st, plate)
         force = st.vehicles[plate].force
+    elif c.smoke:
+        ctx.say("artillery_reveal", f"{seat_name}'s artillery marker #{c.id} on {c.tile} turns over: ON TARGET — "
+                f"{kind_name(st, c.kind).lower()} firing smoke: {SMOKE_DENSITY}x smoke over {c.tile}.",
+                marker=c.id, tile=c.tile, fake=False, seat=c.seat, mission=c.kind, smoke=True)
+        lay_smoke(ctx, c.tile, SMOKE_DENSITY)
+        after_artillery(ctx, c.seat)
+        return
     else:
         checks = kind_def(st, c.kind).checks
         force = _force_of(st, c.caller, c.seat)
@@ -629,6 +660,8 @@ def barrage_problem(st, cmd: C.BarrageCmd) -> str | None:
         return f"the scenario has {st.setup.scenario.turns} turns."
     if cmd.tile not in st.board.origin or not st.setup.tiles[cmd.tile].landmark:
         return f"a barrage falls on a landmark on the map, not on {cmd.tile}."
+    if cmd.smoke:
+        return smoke_problem(st, cmd.kind)
     return None
 
 
@@ -639,20 +672,24 @@ def plan_barrage(ctx: Ctx, cmd: C.BarrageCmd) -> None:
     if problem:
         raise RuleError(problem)
     st.artillery.ordnance[cmd.seat].remove(cmd.kind)
-    st.artillery.barrages.append(PlannedBarrage(seat=cmd.seat, kind=cmd.kind, turn=cmd.turn, tile=cmd.tile))
+    st.artillery.barrages.append(PlannedBarrage(seat=cmd.seat, kind=cmd.kind, turn=cmd.turn, tile=cmd.tile,
+                                                smoke=cmd.smoke))
     ctx.tell(cmd.seat, "barrage_planned", f"{kind_name(st, cmd.kind)} will fall on {cmd.tile} at the start of "
-             f"turn {cmd.turn}.", mission=cmd.kind, turn=cmd.turn, tile=cmd.tile)
+             f"turn {cmd.turn}{', firing smoke' if cmd.smoke else ''}.", mission=cmd.kind, turn=cmd.turn,
+             tile=cmd.tile, smoke=cmd.smoke)
 
 
 def barrage_options(st, seat: int) -> list[C.BarrageCmd]:
-    """One plan per planned kind he still holds: the next turn, on each landmark."""
+    """One plan per planned kind he still holds: the next turn, on each landmark, and smoke on
+    the first."""
     kinds = sorted({k for k in st.artillery.ordnance.get(seat, []) if (d := kind_def(st, k)) and d.planned})
     out = []
     for k in kinds:
-        for tile in st.board.landmarks():
-            cmd = C.BarrageCmd(seat=seat, kind=k, turn=st.turn + 1, tile=tile)
-            if barrage_problem(st, cmd) is None:
-                out.append(cmd)
+        for n, tile in enumerate(st.board.landmarks()):
+            for smoke in (False, True) if n == 0 else (False,):
+                cmd = C.BarrageCmd(seat=seat, kind=k, turn=st.turn + 1, tile=tile, smoke=smoke)
+                if barrage_problem(st, cmd) is None:
+                    out.append(cmd)
     return out
 
 
@@ -663,6 +700,12 @@ def turn_start(ctx: Ctx) -> None:
     st.artillery.barrages = [b for b in st.artillery.barrages if b.turn > st.turn]
     for b in due:
         d = kind_def(st, b.kind)
+        if b.smoke:
+            ctx.say("barrage", f"{st.seats[b.seat].name}'s planned {d.name.lower()} comes down on {b.tile} firing "
+                    f"smoke: {SMOKE_DENSITY}x smoke over it.", seat=b.seat, mission=b.kind, tile=b.tile, smoke=True)
+            lay_smoke(ctx, b.tile, SMOKE_DENSITY)
+            after_artillery(ctx, b.seat)
+            continue
         ctx.say("barrage", f"{st.seats[b.seat].name}'s planned {d.name.lower()} comes down on {b.tile}: "
                 f"{d.checks} blast checks.", seat=b.seat, mission=b.kind, tile=b.tile, checks=d.checks)
         strike(ctx, b.tile, d.checks, force=next(f.id for f in st.force_of_seat(b.seat)), seat=b.seat, what=d.name)
@@ -703,9 +746,10 @@ def private(st, seat: int) -> dict:
             radio[str(p)] = v.looks
     return {
         "artillery": [ArtilleryCallView(letter=c.letter, kind=c.kind, tile=c.tile, rows_left=c.rows_left,
-                                        fake=c.fake, caller=c.caller, marker=c.id)
+                                        fake=c.fake, caller=c.caller, marker=c.id, smoke=c.smoke)
                       for c in art.calls if c.seat == seat],
-        "barrages": [BarrageView(kind=b.kind, turn=b.turn, tile=b.tile) for b in art.barrages if b.seat == seat],
+        "barrages": [BarrageView(kind=b.kind, turn=b.turn, tile=b.tile, smoke=b.smoke)
+                     for b in art.barrages if b.seat == seat],
         "radio": radio,
         "ordnance": list(art.ordnance.get(seat, [])),
     }

@@ -741,9 +741,11 @@ class CallCmd(Cmd):
     kind: Word  # ordnance chart id
     tile: TileId
     fake: bool = False
+    smoke: bool = False  # a smoke round instead of shells (artillery of 3 blast checks or more)
 
     def words(self):
-        return ["call", str(self.serial), self.kind, self.tile, *(["fake"] if self.fake else [])]
+        return ["call", str(self.serial), self.kind, self.tile, *(["fake"] if self.fake else []),
+                *(["smoke"] if self.smoke else [])]
 
 
 class AdjustCmd(Cmd):
@@ -763,9 +765,10 @@ class BarrageCmd(Cmd):
     kind: Word
     turn: Count
     tile: TileId
+    smoke: bool = False  # smoke instead of shells
 
     def words(self):
-        return ["barrage", self.kind, str(self.turn), self.tile]
+        return ["barrage", self.kind, str(self.turn), self.tile, *(["smoke"] if self.smoke else [])]
 
 
 class PopSmokeCmd(Cmd):
@@ -1146,9 +1149,9 @@ def _use_command(args: list[str], seat: int, via, soldier) -> Cmd:
 
 BATTLEFIELD_GRAMMAR = """\
 assail S PLATE hull|turret|cabin [grenade]   in an enemy vehicle's tile: the compartment S attacks
-call ACTOR KIND TILE [fake]      after radio contact: call artillery of a bought KIND onto TILE
+call ACTOR KIND TILE [fake|smoke]  after radio contact: call artillery of a bought KIND onto TILE
 [via] adjust ACTOR LETTER        a Sight for artillery call LETTER: its marker climbs one row
-barrage KIND TURN TILE           plan heavy artillery or rockets in secret for TURN on landmark TILE
+barrage KIND TURN TILE [smoke]   plan heavy artillery or rockets in secret for TURN on landmark TILE
 [via] popsmoke ACTOR             a vehicle pops smoke (SHOOT): 2x smoke in its tile, then take cover
 [via] handoff S ITEM T           (MOVE) S hands equipment ITEM to T beside him
 [via] recover S ITEM|PLATE       (MOVE) search for abandoned ITEM, or take over abandoned vehicle PLATE"""
@@ -1179,17 +1182,20 @@ def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) ->
     if verb == "call":
         need(3)
         extra = {a.lower() for a in args[3:]}
-        if extra - {"fake"}:
+        if extra - {"fake", "smoke"}:
             raise RuleError(f"usage: {usage}")
         return CallCmd(seat=seat, serial=soldier(args[0], "who calls"), kind=args[1].lower(), tile=args[2].upper(),
-                       fake="fake" in extra)
+                       fake="fake" in extra, smoke="smoke" in extra)
     if verb == "adjust":
         need(2)
         return AdjustCmd(seat=seat, serial=soldier(args[0], "who sights"), letter=args[1].upper(), via=via)
     if verb == "barrage":
         need(3)
         turn = number(args[1], "a barrage's turn")
-        return BarrageCmd(seat=seat, kind=args[0].lower(), turn=turn, tile=args[2].upper())
+        extra = {a.lower() for a in args[3:]}
+        if extra - {"smoke"}:
+            raise RuleError(f"usage: {usage}")
+        return BarrageCmd(seat=seat, kind=args[0].lower(), turn=turn, tile=args[2].upper(), smoke="smoke" in extra)
     if verb == "popsmoke":
         need(1)
         return PopSmokeCmd(seat=seat, serial=soldier(args[0], "who pops smoke"), via=via)

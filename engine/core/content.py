@@ -733,6 +733,7 @@ class BarragePlan(Frozen):
     kind: str = Field(description="an ordnance chart id (rockets or heavy artillery)")
     turn: int = Field(ge=1)
     tile: str
+    smoke: bool = Field(False, description="smoke instead of shells: a 3x smoke marker on the landmark")
 
 
 class ScenarioOptions(Frozen):

@@ -251,6 +251,7 @@ class ArtilleryCall(Model):
     fake: bool = False
     caller: int  # the radio operator's dog tag or the calling vehicle's plate
     device: Literal["radio", "walkie", "phone"] = "radio"
+    smoke: bool = False  # smoke instead of shells (core manual, Smoke): a 3x marker at the reveal
 
 
 class PlannedBarrage(Model):
@@ -258,6 +259,7 @@ class PlannedBarrage(Model):
     kind: str
     turn: int
     tile: str
+    smoke: bool = False  # smoke instead of shells: a 3x marker on the landmark
 
 
 class Artillery(Model):

@@ -214,6 +214,7 @@ class ArtilleryCallView(V):
     fake: bool
     caller: int | None = None  # the radio operator (dog tag) or vehicle (plate)
     marker: int | None = None  # the public number of its marker on the map (engine/battlefield/artillery.py)
+    smoke: bool = False  # a smoke mission (a 3x smoke marker at the reveal)
 
 
 class BarrageView(V):
@@ -222,6 +223,7 @@ class BarrageView(V):
     kind: str
     turn: int
     tile: str
+    smoke: bool = False
 
 
 class MinefieldView(V):

@@ -69,7 +69,7 @@ def leaks(text: str) -> list[str]:
     return [w for w in SECRET_WORDS if w in text]
 
 
-def artillery_lane(cat, *, fake: bool = True, call: bool = True):
+def artillery_lane(cat, *, fake: bool = True, call: bool = True, kind: str = "medium-mortars"):
     """The artillery tests' lane (tests/engine/test_artillery.py) after both have placed and Ann
     has called medium mortars onto Dorn's tile 24A (a fake, by default; `call=False`: not yet,
     her radio contact made): a real engine state."""
@@ -83,7 +83,7 @@ def artillery_lane(cat, *, fake: bool = True, call: bool = True):
                      {"serial": 5, "seat": 1, "at": [37, 2], "facing": "w"}],
         "phase_cards": LOOKS, "hands": {0: ["1-C3", "2-C3", "1-C2"], 1: ["4-C1", "4-C2", "4-P1"]},
         "decks": {0: ["1-C1", "1-P2"], 1: []}})
-    st.artillery.ordnance[0] = ["medium-mortars"]
-    st.artillery.bought[0] = ["medium-mortars"]
-    st, _ = run(st, [*PLANS, *(["@Ann call 1 medium-mortars 24A" + (" fake" if fake else "")] if call else [])])
+    st.artillery.ordnance[0] = [kind]
+    st.artillery.bought[0] = [kind]
+    st, _ = run(st, [*PLANS, *([f"@Ann call 1 {kind} 24A" + (" fake" if fake else "")] if call else [])])
     return st

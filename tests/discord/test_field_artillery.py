@@ -62,23 +62,47 @@ async def test_a_barrage_planned_with_field_is_told_to_its_player_only(world, tr
     assert SECRET_WORDS  # the shared list of secret words stays in use
 
 
-@pytest.fixture
-async def lane(world, tree, adapter, store, cat, people):
+async def lane_of(world, tree, adapter, store, cat, people, kind: str):
     """Game #1 set to the artillery tests' lane (tests/engine/test_artillery.py): Avery (1) with a
-    radio and medium mortars, Dorn (4) spotted in 24A; both have placed, Avery's LOOK card has
-    made radio contact."""
+    radio and a mission of `kind`, Dorn (4) spotted in 24A; both have placed, Avery's LOOK card
+    has made radio contact."""
     from tests.app.battlefield_views import artillery_lane
     ann, bo = people
     await command(tree, "game new").callback(world.interaction(ann), scenario="range", side="US")
     await command(tree, "game join").callback(world.interaction(bo), side="DE")
     await command(tree, "game start").callback(world.interaction(ann))
-    st = artillery_lane(cat, call=False)
+    st = artillery_lane(cat, call=False, kind=kind)
     service = adapter.service
     g = await store.load_game(1)
     await service._keep_setup(st)
     await store.commit(1, g.version, service._codec.dumps(st), [])
     service._forget(1)
     return ann, bo
+
+
+@pytest.fixture
+async def lane(world, tree, adapter, store, cat, people):
+    return await lane_of(world, tree, adapter, store, cat, people, "medium-mortars")
+
+
+@pytest.fixture
+async def light_lane(world, tree, adapter, store, cat, people):
+    return await lane_of(world, tree, adapter, store, cat, people, "light-artillery")
+
+
+async def test_a_smoke_call_is_hers_until_the_smoke_comes_down_for_all(world, tree, light_lane):
+    ann, bo = light_lane
+    before = len(world.public())
+    told = await run(world, tree, ann, "field call", actor="1", kind="light-artillery", tile="24A", smoke=True)
+    assert told.startswith("Done: `call 1 light-artillery 24A smoke`") and "firing smoke" in told
+    desk = await run(world, tree, ann, "hand")
+    assert "**Your artillery calls:** A: Light artillery firing smoke on 24A, 2 rows to On Target" in desk
+    status = await run(world, tree, bo, "game status")
+    for text in [*world.public()[before:], status, *dms(bo)]:
+        assert "smoke" not in (text or "").lower(), text
+    await run(world, tree, ann, "field adjust", actor="1", letter="A", via="tag")
+    await run(world, tree, ann, "field adjust", actor="1", letter="A", via="team")
+    assert any("3x smoke over 24A" in (p or "") for p in world.public()[before:]), "the reveal is shown to all"
 
 
 async def test_a_fake_call_stays_hers_until_the_marker_turns_over_for_all(world, tree, lane):

@@ -371,7 +371,7 @@ def test_a_gun_without_a_blast_line_is_no_artillery(position):
 def test_a_planned_barrage_falls_at_the_start_of_its_turn(cat):
     # The artillery yard: Ann's preset plans rockets for turn 2 on L9A, where Bo's men deploy.
     st, ev = new_game(cat, "artillery-yard", [SeatSpec(name="Ann", side="US"), SeatSpec(name="Bo", side="DE")], seed=3)
-    assert private_view(st, 0).barrages[0].model_dump() == {"kind": "rockets", "turn": 2, "tile": "L9A"}
+    assert private_view(st, 0).barrages[0].model_dump() == {"kind": "rockets", "turn": 2, "tile": "L9A", "smoke": False}
     assert private_view(st, 1).barrages == [] and private_view(st, 0).ordnance == ["medium-mortars"]
     for _ in range(400):
         if st.turn == 2 or st.step == "over":
@@ -400,6 +400,86 @@ def test_a_barrage_is_planned_in_secret_while_cards_are_placed(cat):
     assert private_view(st2, 1).barrages[0].turn == 3 and private_view(st2, 1).ordnance == []
     with pytest.raises(RuleError, match="no heavy artillery left"):
         apply(st2, BarrageCmd(seat=1, kind="heavy-artillery", turn=2, tile="L9A"))
+
+
+# ----------------------------------------------------------------------------- smoke by artillery
+# Core manual, Smoke: artillery with a blast check of 3 or more may deliver smoke; the player who
+# bought it says a round will be smoke instead of explosive and a 3x (heavy) smoke marker goes in
+# the sighted square. It lasts at least one turn, then the phase cards' colours decide.
+
+
+def test_light_artillery_fires_smoke_a_3x_marker_on_the_sighted_tile_and_no_blast(position):
+    st = lane(position, ordnance=("light-artillery",), deck=["1-C1", "1-P2", "1-C2"])
+    st, ev = run(st, PLANS + ["@Ann call 1 light-artillery 24A smoke"])
+    assert private_view(st, 0).ordnance == [], "a smoke round spends the mission"
+    assert private_view(st, 0).artillery[0].smoke is True
+    st, ev = run(st, ["@Ann tag adjust 1 A", "@Ann team adjust 1 A"])
+    reveal = kinds(ev, "artillery_reveal")[0]
+    assert reveal.to is None and reveal.data["smoke"] is True and "smoke" in reveal.text
+    assert [(m.tile, m.density, m.turn) for m in st.smoke] == [("24A", 3, st.turn)]
+    assert not kinds(ev, "blast") and not kinds(ev, "blast_check"), "smoke instead of explosive"
+    assert st.soldiers[4].status == "board" and not st.soldiers[4].pinned
+    assert st.artillery.calls == []
+
+
+def test_medium_mortars_of_two_blast_checks_cannot_fire_smoke(position):
+    st = lane(position)
+    st, _ = run(st, PLANS)
+    with pytest.raises(RuleError, match="2 blast checks: only artillery of 3 or more fires smoke"):
+        apply(st, CallCmd(seat=0, serial=1, kind="medium-mortars", tile="24A", smoke=True))
+    assert private_view(st, 0).ordnance == ["medium-mortars"] and st.artillery.calls == []
+
+
+def test_a_fake_call_fires_no_smoke_and_a_main_gun_fires_its_own(position):
+    st = lane(position, ordnance=("light-artillery",))
+    st, _ = run(st, PLANS)
+    with pytest.raises(RuleError, match="fake or smoke, not both"):
+        apply(st, CallCmd(seat=0, serial=1, kind="light-artillery", tile="24A", fake=True, smoke=True))
+    assert artillery.smoke_problem(st, "gun:601").startswith("a main gun fires smoke as its own round")
+
+
+def test_a_smoke_call_is_read_and_written_as_a_script_line():
+    cmd = parse_command("call 1 light-artillery 24a smoke", 0)
+    assert cmd == CallCmd(seat=0, serial=1, kind="light-artillery", tile="24A", smoke=True)
+    assert str(cmd) == "call 1 light-artillery 24A smoke"
+    assert parse_command("barrage rockets 2 l9a smoke", 1) == BarrageCmd(seat=1, kind="rockets", turn=2, tile="L9A",
+                                                                         smoke=True)
+    with pytest.raises(RuleError, match="usage: call"):
+        parse_command("call 1 light-artillery 24A loud", 0)
+
+
+def test_smoke_closing_a_call_is_the_flag_not_the_smoke_grenades_named_smoke(position):
+    from engine.script import parse_line
+    st = lane(position, ordnance=("light-artillery",))
+    assert st.setup.equipment["smoke-grenade"].name == "Smoke"
+    assert parse_line(st, 'call 1 "Light artillery" 24A smoke', 0) == CallCmd(
+        seat=0, serial=1, kind="light-artillery", tile="24A", smoke=True)
+
+
+def test_whether_a_call_is_smoke_stays_with_its_caller_until_the_marker_turns_over(position):
+    st = lane(position, ordnance=("light-artillery",))
+    st, ev = run(st, PLANS + ["@Ann call 1 light-artillery 24A smoke"])
+    _leaks(st, ev, 0)
+    table = view(st)
+    assert [m.model_dump() for m in table.artillery] == [{"id": 1, "side": "US", "tile": "24A"}]
+    assert table.smoke == {}, "no smoke is on the map before the reveal"
+    assert private_view(st, 1).artillery == [] and private_view(st, 0).artillery[0].smoke
+
+
+def test_a_barrage_planned_as_smoke_covers_its_landmark_at_the_start_of_its_turn(cat):
+    st, _ = new_game(cat, "artillery-yard", [SeatSpec(name="Ann", side="US", barrages=[]),
+                                             SeatSpec(name="Bo", side="DE", ordnance=["heavy-artillery"])], seed=3)
+    assert BarrageCmd(seat=1, kind="heavy-artillery", turn=2, tile="L9A", smoke=True) in legal_commands(st, 1)
+    st, ev = apply(st, BarrageCmd(seat=1, kind="heavy-artillery", turn=2, tile="L9A", smoke=True))
+    assert all(e.to == 1 for e in ev) and private_view(st, 1).barrages[0].smoke
+    for _ in range(400):
+        if st.turn == 2 or st.step == "over":
+            break
+        st, ev = apply(st, default_command(st, awaiting(st)[0].seat))
+    barrage = kinds(ev, "barrage")
+    assert barrage and barrage[0].to is None and barrage[0].data["smoke"] is True
+    assert [(m.tile, m.density) for m in st.smoke] == [("L9A", 3)]
+    assert not kinds(ev, "blast_check")
 
 
 # ----------------------------------------------------------------------------- purchase
@@ -462,7 +542,7 @@ def test_a_walkie_talkie_operator_serves_registered_fire(cat):
 # ----------------------------------------------------------------------------- hidden information
 
 
-SECRET_KEYS = {"letter", "fake", "rows", "mission"}
+SECRET_KEYS = {"letter", "fake", "smoke", "rows", "mission"}
 REVEALS = {"artillery_reveal", "barrage", "blast", "blast_check", "vehicle_blast", "damage_check"}
 PRIVATE = {"artillery_call", "artillery_track", "barrage_planned"}
 

@@ -5,7 +5,7 @@ Shells over Moulin Tardieu (observers with radios, artillery bought on both side
 barrage each, minefields laid face down, a Sherman and a dug-in Pak 40) and The Barricade on the
 Country Road (a roadblock, petrol bombs, a Panzer IV and a half-track assaulted by paratroopers),
 with 2, 3 and 4 players. The agents must have used the rules, not walked past them: artillery
-called, adjusted and revealed, barrages planned and fired, mines gone off, close combats fought,
+called (smoke too), adjusted and revealed, barrages planned (smoke too) and fired, mines gone off, close combats fought,
 smoke popped, petrol bombs thrown. A failure names the scenario, the players and the seed."""
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ WATCH = ("artillery_marker", "artillery_reveal", "barrage", "mine", "close_comba
 def _tally(st, cmd, events, seen, n) -> None:
     if cmd.type == "use":
         seen[f"use:{cmd.item}"] += 1
+    if cmd.type in ("call", "barrage") and cmd.smoke:
+        seen[f"{cmd.type}:smoke"] += 1
 
 
 def _batch(args: tuple[str, int, list[int]]) -> tuple[list[str], Counter]:
@@ -41,7 +43,7 @@ def test_three_hundred_battlefield_games_raise_nothing_and_use_the_rules():
     problems, seen = run_jobs(_batch, jobs)
     assert problems == [], "\n".join(problems[:20])
     assert seen["games"] == GAMES
-    for what in ("call", "adjust", "barrage", "assail", "popsmoke", "use:molotov",
+    for what in ("call", "adjust", "barrage", "assail", "popsmoke", "use:molotov", "call:smoke", "barrage:smoke",
                  "event:artillery_marker", "event:artillery_reveal", "event:barrage", "event:mine",
                  "event:close_combat", "event:cc_over", "event:radio_contact", "event:vehicle_hit"):
         assert seen[what] > 0, f"the agents never got to {what}: {dict(seen)}"
