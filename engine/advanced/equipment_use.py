@@ -146,9 +146,10 @@ def weapon_problem(st, serial: int, item: str, target: int) -> str | None:
 
 def fire_weapon(ctx: Ctx, serial: int, item: str, target: int) -> None:
     """A SHOOT with a weapon card. Against soldiers it bursts on the target's cell: every soldier
-    in the blast takes the weapon's blast checks (the firer's deck, as for a grenade). An anti-tank
-    weapon against a vehicle puts its penetration in blast checks against the vehicle's weakest
-    armour (engine/vehicles/damage.py blast_vehicle). Firing spots the firer."""
+    in the blast takes the weapon's blast checks (the firer's deck, as for a grenade). Against a
+    vehicle a rocket strikes where its hit check and the vehicle's aspect put it
+    (engine/vehicles/rockets.py); a charge puts its penetration in blast checks against the
+    vehicle's weakest armour (engine/vehicles/damage.py blast_vehicle). Firing spots the firer."""
     st = ctx.st
     problem = weapon_problem(st, serial, item, target)
     if problem:
@@ -161,7 +162,11 @@ def fire_weapon(ctx: Ctx, serial: int, item: str, target: int) -> None:
         st.trail.append(TrailMark(kind="shot", serial=serial, path=[me.at, at_of(st, target)[0]]))
         ctx.say("weapon_fired", f"{st.name(serial)} fires the {eq.name} at the {st.name(target)}.",
                 serial=serial, target=target, item=item)
-        rulebook.blast_vehicle(ctx, target, eq.penetration or 1, by_force=me.controller, cause="rocket", by_soldier=serial)
+        if eq.rocket:
+            rulebook.rocket_vehicle(ctx, serial, target, eq.penetration or 0)
+        else:  # a charge set against the hull: its blast on the weakest armour
+            rulebook.blast_vehicle(ctx, target, eq.penetration or 1, by_force=me.controller, cause="demolition",
+                                   by_soldier=serial)
         return
     centre = st.soldiers[target].at
     victims = under_blast(st, centre)

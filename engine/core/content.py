@@ -503,6 +503,8 @@ class EquipmentDef(Frozen):
     blast: int | None = Field(None, ge=1, description="weapon: blast hit checks for each soldier under it")
     anti_tank: bool = Field(False, description="weapon: hits vehicles through the vehicle damage path")
     penetration: int | None = Field(None, ge=0, description="anti-tank: armour it defeats (damage checks)")
+    rocket: bool = Field(False, description="anti-tank: a rocket (HEAT): a hit check, a hit location by aspect "
+                                            "and penetration against the armour there, not a blast")
     dig: int | None = Field(None, ge=1, description="tool: cover bonus of a dug-in soldier (subtracted)")
     # the vehicle book's Equipment/Ordnance chart (issue 9)
     equip: bool = Field(True, description="chart 'Equip' column: counts against the carrier's equip limit")

@@ -105,6 +105,8 @@ orders_game_end: Slot[..., None] = Slot(
 # --------------------------------------------------------------------- the advanced rules, joined
 blast_vehicle: Slot[..., Any] = Slot(
     "blast_vehicle", "engine/vehicles/damage.py blast_vehicle: a weapon's blast on a vehicle")
+rocket_vehicle: Slot[..., Any] = Slot(
+    "rocket_vehicle", "engine/vehicles/rockets.py rocket_hit: an anti-tank rocket's hit location and penetration")
 fire_incendiary: Slot[..., None] = Slot(
     "fire_incendiary", "engine/battlefield/incendiary.py fire_incendiary: a flamethrower or an incendiary round")
 action_options: Slot[..., Any] = Slot(

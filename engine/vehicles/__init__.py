@@ -13,6 +13,7 @@ from engine.vehicles import (  # noqa: F401  (each rule registers its commands a
     move,
     orders,
     roadblocks,
+    rockets,
     setup,
     shoot,
     smoke,

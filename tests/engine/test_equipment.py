@@ -158,26 +158,78 @@ def test_smoke_and_a_rifle_grenade_are_used_with_a_shoot_card(position, play):
     assert st.smoke_map() == {"22A": 2} and [e.kind for e in ev].count("smoke_thrown") == 1
 
 
-def test_a_panzerfaust_against_a_tank_goes_through_the_vehicle_damage_path(cat):
-    # Avery in the orchard, facing the spotted Panzer in 27A a few inches off: four blast checks
-    # off his deck (2 Hits, Hit, Hit, Miss) against the tank's weakest armour.
-    from tests.engine.test_vehicle_damage import (
-        PANZER_CREW,
-        add_vehicle,
-        range_game,
-        stack,
-    )
-    st = range_game(cat, [{"serial": 1, "seat": 0, "at": [27, 2], "facing": "e", "equipment": ["panzerfaust"]},
+def _panzer_lane(cat, at, facing):
+    """Avery with a panzerfaust at `at`, facing `facing`, and the spotted Test Panzer in 27A with
+    hull and turret facing east (hull 6 front, 2 rear; turret 5 front, 3 rear; Schürzen on the
+    turret's sides and rear)."""
+    from tests.engine.test_vehicle_damage import PANZER_CREW, add_vehicle, range_game
+    st = range_game(cat, [{"serial": 1, "seat": 0, "at": at, "facing": facing, "equipment": ["panzerfaust"]},
                           {"serial": 4, "seat": 1, "at": [37, 2]}])
-    add_vehicle(st, cat, "test-panzer", seat=1, tile="27A", crew=PANZER_CREW)
-    plate = next(iter(st.vehicles))
-    st.vehicles[plate].spotted = True
-    stack(st, "US-1", "1-C2", "1-C1", "1-C4", "1-C3")
+    v = add_vehicle(st, cat, "test-panzer", seat=1, tile="27A", crew=PANZER_CREW)
+    v.facing = v.turret = "e"
+    v.spotted = True
+    return st, v.plate
+
+
+def _rocket(st, plate, *cards):
+    from tests.engine.test_vehicle_damage import stack
+    stack(st, "US-1", *cards)
     ctx = Ctx(st)
     fire_weapon(ctx, 1, "panzerfaust", plate)
-    blast = [e for e in ctx.events if e.kind == "vehicle_blast"][0]
-    assert blast.data["hits"] == 4 and blast.data["damage"] == max(0, 4 - blast.data["armour"])
+    return ctx.events
+
+
+# Hell on Wheels: a man-packed anti-tank weapon makes a hit check whose Blast box is the hit; the
+# damage colour on the aspect the vehicle shows the firer names the compartment; the hits plus
+# the round's penetration, less the armour there, are the damage checks (Penetrating a Vehicle's
+# Armor); Schürzen double the armour they cover against a HEAT round such as a rocket.
+
+
+def test_a_panzerfaust_from_behind_strikes_the_hull_rear_through_its_thin_armour(cat):
+    # From the west the tank shows its rear. Hit check 1-C4: Blast "Hit", white, which on the
+    # rear aspect is the hull: 1 hit + 4 penetration - 2 armour = 3 damage checks.
+    st, plate = _panzer_lane(cat, [27, 2], "e")
+    ev = _rocket(st, plate, "1-C4")
+    hit = next(e for e in ev if e.kind == "vehicle_hit")
+    assert (hit.data["card"], hit.data["compartment"], hit.data["armour"], hit.data["damage"]) == ("1-C4", "hull", 2, 3)
+    assert "from the rear" in hit.text
     assert "panzerfaust" not in st.soldiers[1].equipment and st.soldiers[1].spotted
+
+
+def test_a_panzerfaust_from_the_front_meets_the_turret_face(cat):
+    # From the east it shows its front. 1-C2: Blast "2 Hits", yellow, the turret on the front
+    # aspect: 2 + 4 - 5 = 1 damage check.
+    st, plate = _panzer_lane(cat, [36, 2], "w")
+    hit = next(e for e in _rocket(st, plate, "1-C2") if e.kind == "vehicle_hit")
+    assert (hit.data["compartment"], hit.data["armour"], hit.data["damage"]) == ("turret", 5, 1)
+
+
+def test_schurzen_double_the_turret_rear_against_a_rocket(cat):
+    # From behind, 1-C2 is yellow: the turret on the rear aspect, 3 armour doubled by Schürzen
+    # to 6 against the HEAT rocket: 2 + 4 - 6 = 0, nothing gets through.
+    st, plate = _panzer_lane(cat, [27, 2], "e")
+    hit = next(e for e in _rocket(st, plate, "1-C2") if e.kind == "vehicle_hit")
+    assert (hit.data["compartment"], hit.data["armour"], hit.data["damage"]) == ("turret", 6, 0)
+
+
+def test_a_rocket_whose_hit_check_shows_no_blast_hit_misses(cat):
+    st, plate = _panzer_lane(cat, [27, 2], "e")
+    ev = _rocket(st, plate, "1-C3")  # Blast "Miss"
+    assert [e.kind for e in ev if e.kind.startswith("vehicle_")] == ["vehicle_miss"]
+    assert "panzerfaust" not in st.soldiers[1].equipment, "the tube is thrown away all the same"
+
+
+def test_a_demolition_charge_still_blasts_the_weakest_armour(cat):
+    from tests.engine.test_vehicle_damage import PANZER_CREW, add_vehicle, range_game, stack
+    st = range_game(cat, [{"serial": 1, "seat": 0, "at": [31, 2], "facing": "e", "equipment": ["explosives"]},
+                          {"serial": 4, "seat": 1, "at": [37, 2]}])
+    v = add_vehicle(st, cat, "test-panzer", seat=1, tile="27A", crew=PANZER_CREW)
+    v.spotted = True
+    stack(st, "US-1", "1-C2", "1-C1")  # blast boxes: 2 Hits, Hit
+    ctx = Ctx(st)
+    fire_weapon(ctx, 1, "explosives", v.plate)
+    blast = next(e for e in ctx.events if e.kind == "vehicle_blast")
+    assert (blast.data["hits"], blast.data["armour"], blast.data["damage"]) == (3, 2, 1)
 
 
 def test_a_rifle_grenade_cannot_hurt_a_tank(cat):
