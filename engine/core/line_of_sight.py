@@ -4,6 +4,7 @@ modifiers on a line. Every sighting reads it, on foot (engine/infantry/look.py) 
 (engine/vehicles/look.py), so it sits in core beside the board."""
 from __future__ import annotations
 
+from engine.core import rulebook
 from engine.core.board import Cell
 from engine.core.content import Action
 from engine.core.vehicle_geometry import centre_point
@@ -92,13 +93,17 @@ def involves_vehicle(st, a: int, b: int) -> bool:
 
 
 def look_mods_for(st, a: Cell, b: Cell, optics: int = 0) -> int:
-    """LOOK modifiers on the line, each tile's modifier from -1 to -optics ignored (Optics)."""
+    """LOOK modifiers on the line, each tile's modifier from -1 to -optics ignored (Optics); a
+    target on a roadblock's overlay reads the roadblock's modifier instead of its tile's
+    (Roadblocks and Barricades), for a crew looking out of a vehicle as for a man on foot."""
     smoke = st.smoke_map()
     total = 0
     for lt in st.board.line(a, b, Action.LOOK, smoke=smoke):
         if optics and -optics <= lt.mod < 0:
             continue
         total += lt.mod
+    if st.setup.scenario.roadblocks:
+        total += rulebook.roadblock_delta(st, a, b, Action.LOOK, optics)
     return total + st.weather.look + st.lasting_weather.look
 
 

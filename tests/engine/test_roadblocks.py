@@ -58,6 +58,22 @@ def test_look_and_shoot_modifiers_apply_only_to_a_target_on_the_overlay(cat):
     assert shoot_mods(st, me, on_it) == -4
 
 
+def test_a_crew_looking_out_of_a_vehicle_reads_the_roadblocks_look_modifier_too(cat):
+    # The Sherman's driver, buttoned up in 41A (sight 13 - 6 = 7), looks down the lane at a man
+    # in 43A: on the overlay the roadblock's LOOK -3 counts, a step off it the tile's own 0.
+    from engine.vehicles import look as VL
+    from tests.engine.test_vehicles import SHERMAN_CREW
+    st = with_roadblock(motor(cat, us=[sherman("41A")], de=[panzer("48A")]), look=-3)
+    driver = SHERMAN_CREW["driver"]
+    st.soldiers[4].at = (14, 2)
+    assert VL.sight_range_at(st, driver, 4) == (2, 7 - 3)
+    st.soldiers[4].at = (14, 4)
+    assert VL.sight_range_at(st, driver, 4) == (2, 7)
+    # optics that ignore a -3 ignore the roadblock's as they would the tile's
+    st.soldiers[4].at = (14, 2)
+    assert VL.sight_range_at(st, driver, 4, optics=3) == (2, 7)
+
+
 def test_a_vehicle_on_the_roadblock_is_a_target_on_the_overlay(cat):
     st = with_roadblock(motor(cat, us=[sherman("41A")], de=[panzer("43A")]), shoot=-2)
     from engine.core.line_of_sight import at_of
