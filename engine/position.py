@@ -18,16 +18,22 @@ from engine.core.errors import ContentError
 from engine.core.log import Ctx
 from engine.core.rng import Rng
 from engine.core.state import (
+    Artillery,
+    ArtilleryCall,
+    DroppedItem,
     ForceState,
     GameSetup,
     GameState,
     Minefield,
+    PlannedBarrage,
     Seat,
     SmokeMarker,
     SoldierState,
     VehicleState,
     VpEntry,
+    Weather,
 )
+from engine.battlefield.artillery import GUN, LETTERS
 from engine.turn.sequence import advance
 from engine.vehicles.setup import trained
 
@@ -52,6 +58,75 @@ class PlayerPos(P):
     name: str
     side: Nationality
     order: str | None = None
+    order_done: bool = False
+    always_pass: bool = False
+    entry_area: str | None = Field(None, description="the area his squad enters by (scenarios with a choice)")
+
+
+class CallPos(P):
+    """An artillery call under way (engine/battlefield/artillery.py): its marker pair."""
+
+    id: int | None = Field(None, ge=1, description="the public number of its marker (default: the next)")
+    seat: int
+    kind: str = Field(description="an ordnance chart id, or gun:PLATE for an on-board gun")
+    tile: str
+    rows_left: int = Field(ge=0, description="Sight actions still needed to reach On Target")
+    caller: int = Field(description="the radio operator's dog tag or the calling vehicle's plate")
+    device: Literal["radio", "walkie", "phone"] = "radio"
+    letter: str | None = Field(None, description="default: the seat's next free letter")
+    fake: bool = False
+    smoke: bool = False
+
+
+class BarragePos(P):
+    seat: int
+    kind: str
+    turn: int = Field(ge=1)
+    tile: str
+    smoke: bool = False
+
+
+class ArtilleryPos(P):
+    """Fire missions bought and not yet used, what was bought (fakes bluff these), calls under
+    way and barrages planned, by seat."""
+
+    ordnance: dict[int, list[str]] = Field(default_factory=dict)
+    bought: dict[int, list[str]] | None = Field(None, description="default: ordnance and the barrages' kinds")
+    calls: list[CallPos] = Field(default_factory=list)
+    barrages: list[BarragePos] = Field(default_factory=list)
+    next_marker: int | None = Field(None, ge=1, description="the number the next call's marker gets")
+
+
+class SmokePos(P):
+    density: Literal[2, 3]
+    laid: int | None = Field(None, description="the turn it was laid (default: the position's turn)")
+    clears_after: int | None = Field(None, ge=1, le=3, description="the phase of this turn after which it clears")
+
+
+class DroppedPos(P):
+    item: str
+    tile: str
+    turn: int
+    serial: int = Field(description="the man who carried it")
+    side: Nationality
+    used: int = 0
+
+
+class ScoredPos(P):
+    """One VP entry as a game keeps it: who scored, how much and why (for campaigns and results)."""
+
+    side: Nationality
+    amount: int
+    reason: str
+    kind: Literal["kill", "friendly_fire", "prisoner", "orders", "event", "card"] = "event"
+    seat: int | None = None
+    serial: int | None = None
+    by: int | None = None
+
+
+class WeatherPos(P):
+    look: int = 0
+    shoot: int = 0
 
 
 class SoldierPos(P):
@@ -77,6 +152,11 @@ class SoldierPos(P):
     # tactics modules (engine/advanced/teams.py): his team panel and slot; a panel named brings its team cards
     panel: str | None = None
     slot: int | None = Field(None, ge=0)
+    deeds: dict[str, int] = Field(default_factory=dict, description="what he did this game, for campaigns")
+    kills: int = Field(0, ge=0)
+    captures: int = Field(0, ge=0)
+    special: list[str] = Field(default_factory=list,
+                               description="a specialist's optional cards in his squad's deck (react, preempt, command)")
 
 
 class VehiclePos(P):
@@ -118,10 +198,26 @@ class Position(P):
         default_factory=dict, description="seat (squad) or plate (vehicle) -> top cards of that deck, in order")
     story_top: list[str] = Field(default_factory=list, description="the next phase cards, in order")
     fires: list[str] = Field(default_factory=list)
-    smoke: dict[str, Literal[2, 3]] = Field(default_factory=dict)
+    smoke: dict[str, Literal[2, 3] | SmokePos] = Field(default_factory=dict)
     mines: list[str] | None = Field(None, description="mined tiles; None: the scenario's own")
     minefields: list[MinefieldPos] = Field(default_factory=list, description="mines bought, face down")
-    vp: dict[Nationality, int] = Field(default_factory=dict)
+    vp: dict[Nationality, int] = Field(default_factory=dict, description="VP already scored, by side")
+    scored: list[ScoredPos] = Field(default_factory=list, description="VP entries one by one (what a dump writes)")
+    # what a game written mid-way holds besides the pieces (dump_position writes them all)
+    discards: dict[int, list[str]] = Field(default_factory=dict, description="seat or plate -> its discard pile")
+    vp_piles: dict[int, list[str]] = Field(default_factory=dict,
+                                           description="seat or plate -> react cards used, out of the game")
+    story_discard: list[str] = Field(default_factory=list, description="phase cards already played")
+    artillery: ArtilleryPos | None = None
+    sighted: dict[str, list[int]] = Field(default_factory=dict,
+                                          description="tile -> Sight markers on it: 0 general, else a plate")
+    dropped: list[DroppedPos] = Field(default_factory=list, description="equipment lying where its carrier fell")
+    landmark_holders: dict[str, str] = Field(default_factory=dict,
+                                             description="captured landmarks: tile -> the holding seat's number")
+    order_progress: dict[int, dict[str, int]] = Field(default_factory=dict, description="orders' counts, by seat")
+    weather: WeatherPos | None = None
+    lasting_weather: WeatherPos | None = None
+    rng: int | None = Field(None, description="the random generator's exact state after loading (a dump's)")
 
 
 def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
@@ -174,7 +270,8 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
         vehicles={d.id: d for d in sorted(vdefs.values(), key=lambda d: d.id)})
     setup = setup.model_copy(update={"map_key": setup.digest()})
     board = setup.board()
-    seats = [Seat(index=i, name=p.name, side=p.side, order=p.order) for i, p in enumerate(pos.players)]
+    seats = [Seat(index=i, name=p.name, side=p.side, order=p.order, order_done=p.order_done,
+                  always_pass=p.always_pass) for i, p in enumerate(pos.players)]
     for p in pos.players:
         if p.order and p.order not in cat.orders:
             raise ContentError(f"position: players: unknown order {p.order!r}")
@@ -205,17 +302,22 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
             at = tuple(s.at)
             if not board.on_board(at):
                 raise ContentError(f"position: soldier {s.serial}: cell {at} is off the {board.width}x{board.height} board")
-            if at in taken:
-                raise ContentError(f"position: soldier {s.serial}: cell {at} is taken")
-            taken.add(at)
+            if status == "board":  # the fallen keep the cell they fell in; the standing share none
+                if at in taken:
+                    raise ContentError(f"position: soldier {s.serial}: cell {at} is taken")
+                taken.add(at)
+        for c in s.special:
+            if c not in d.special_cards:
+                raise ContentError(f"position: soldier {s.serial}: {c} is not one of his specialist cards")
         if status != "reserve":
-            decks[fid] += soldier_cards(d, s.rank, s.medals, cat.cards)
+            decks[fid] += soldier_cards(d, s.rank, s.medals, cat.cards) + list(s.special)
         soldiers[s.serial] = SoldierState(
             serial=s.serial, side=d.nationality, force=fid, controller=fid, rank=s.rank, status=status,
             at=tuple(s.at) if s.at else None, facing=s.facing, spotted=s.spotted, pinned=s.pinned,
             wounded=s.wounded, grenades=d.grenades if s.grenades is None else s.grenades, medals=s.medals,
             equipment=list(s.equipment), held=list(s.held), vehicle=s.vehicle, post=s.post,
-            dismounted=s.dismounted, spotted_by=list(s.spotted_by), panel=s.panel, slot=s.slot)
+            dismounted=s.dismounted, spotted_by=list(s.spotted_by), panel=s.panel, slot=s.slot,
+            deeds=dict(s.deeds), kills=s.kills, captures=s.captures)
     for p in used_panels:  # tactics modules: a panel in use brings all its team cards to its squad's deck
         seat = next(s.seat for s in pos.soldiers if s.panel == p)
         decks[fid_of[seat]] += list(cat.panels[p].cards)
@@ -239,6 +341,14 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
     hands = {deck_key(k, "hands"): [c.upper() for c in v] for k, v in (pos.hands or {}).items()}
     for fid, cards in hands.items():
         placed_cards |= set(cards)
+    discards = {deck_key(k, "discards"): [c.upper() for c in v] for k, v in pos.discards.items()}
+    vp_piles = {deck_key(k, "vp_piles"): [c.upper() for c in v] for k, v in pos.vp_piles.items()}
+    for field, piles in (("discards", discards), ("vp_piles", vp_piles)):
+        for fid, cards in piles.items():
+            for c in cards:
+                if c not in full[fid]:
+                    raise ContentError(f"position: {field}: {c} is not a card of deck {fid}")
+            placed_cards |= set(cards)
     tops = {deck_key(k, "decks"): [c.upper() for c in v] for k, v in pos.decks.items()}
     for fid, top in tops.items():
         for c in top:
@@ -255,28 +365,40 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
         rest = [c for c in deck if c not in top]
         rng.shuffle(rest)
         forces[fid] = ForceState(id=fid, seat=seat, side=pos.players[seat].side, deck=top + rest,
-                                 hand=hands.get(fid, []), kind="vehicle" if k >= PLATES else "squad",
-                                 plate=k if k >= PLATES else None)
+                                 hand=hands.get(fid, []), discard=discards.get(fid, []),
+                                 vp_pile=vp_piles.get(fid, []),
+                                 kind="vehicle" if k >= PLATES else "squad", plate=k if k >= PLATES else None,
+                                 entry_area=pos.players[seat].entry_area if k < PLATES else None)
     for fid, cards in hands.items():
         for c in cards:
             if c not in full[fid]:
                 raise ContentError(f"position: hands: {c} is not a card of deck {fid}")
     story = list(setup.story)
     fixed = list(pos.phase_cards or []) + list(pos.story_top)
-    for c in fixed:
+    for c in fixed + pos.story_discard:
         if c not in setup.story:
             raise ContentError(f"position: unknown phase card {c!r}")
-    rest = [c for c in story if c not in fixed]
+    rest = [c for c in story if c not in fixed and c not in pos.story_discard]
     rng.shuffle(rest)
     left = max(0, 3 * (sc.turns - pos.turn) - len(fixed))
     story_deck = list(pos.story_top) + rest[:left]
-    st = GameState(setup=setup, rng=rng.state, seats=seats, forces=forces, soldiers=soldiers, vehicles=vehicles,
+    st = GameState(setup=setup, rng=rng.state if pos.rng is None else pos.rng, seats=seats, forces=forces,
+                   soldiers=soldiers, vehicles=vehicles,
                    story_deck=list(pos.phase_cards or []) + story_deck if pos.hands is None else story_deck,
-                   turn=pos.turn, fires=list(pos.fires),
+                   story_discard=list(pos.story_discard), turn=pos.turn, fires=list(pos.fires),
                    mines=list(sc.mines if pos.mines is None else pos.mines),
                    minefields=[Minefield(**m.model_dump()) for m in pos.minefields],  # engine/battlefield/mines.py
-                   smoke=[SmokeMarker(tile=t, density=d, turn=pos.turn) for t, d in pos.smoke.items()],
-                   vp=[VpEntry(side=side, amount=v, reason="position", kind="event") for side, v in pos.vp.items()])
+                   smoke=[_smoke(pos, t, d, board) for t, d in pos.smoke.items()],
+                   vp=[VpEntry(side=side, amount=v, reason="position", kind="event") for side, v in pos.vp.items()]
+                   + [VpEntry(**e.model_dump()) for e in pos.scored],
+                   artillery=_artillery(pos, setup, board, soldiers, vdefs),
+                   sighted={_tile(board, t, "sighted"): list(v) for t, v in pos.sighted.items()},
+                   dropped=[DroppedItem(**_dropped(d, setup, board).model_dump()) for d in pos.dropped],
+                   landmark_holders={_tile(board, t, "landmark_holders"): who
+                                     for t, who in pos.landmark_holders.items()},
+                   order_progress={k: dict(v) for k, v in pos.order_progress.items()},
+                   weather=Weather(**(pos.weather or WeatherPos()).model_dump()),
+                   lasting_weather=Weather(**(pos.lasting_weather or WeatherPos()).model_dump()))
     ctx = Ctx(st)
     if pos.hands is not None:
         st.turn = pos.turn + 1
@@ -294,6 +416,87 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
     advance(ctx)
     ctx.close()
     return st, ctx.events
+
+
+def _tile(board, tile: str, field: str) -> str:
+    if tile not in board.tiles:
+        raise ContentError(f"position: {field}: tile {tile} is not on the map")
+    return tile
+
+
+def _smoke(pos: Position, tile: str, given, board) -> SmokeMarker:
+    _tile(board, tile, "smoke")
+    if isinstance(given, int):
+        return SmokeMarker(tile=tile, density=given, turn=pos.turn)
+    return SmokeMarker(tile=tile, density=given.density, turn=pos.turn if given.laid is None else given.laid,
+                       clears_after=given.clears_after)
+
+
+def _dropped(d: DroppedPos, setup: GameSetup, board) -> DroppedPos:
+    _tile(board, d.tile, "dropped")
+    if d.item not in setup.equipment:
+        raise ContentError(f"position: dropped: no equipment {d.item!r}")
+    return d
+
+
+def _artillery(pos: Position, setup: GameSetup, board, soldiers: dict[int, SoldierState], vdefs: dict) -> Artillery:
+    """A position's fire missions, calls and barrages (engine/battlefield/artillery.py), checked
+    against the chart, the seats, the map and the men and vehicles in play."""
+    art = pos.artillery or ArtilleryPos()
+
+    def kind_ok(kind: str, where: str) -> None:
+        if kind.startswith(GUN):
+            plate = kind[len(GUN):]
+            if not plate.isdigit() or int(plate) not in vdefs:
+                raise ContentError(f"position: artillery: {where}: {kind} names no vehicle of the position")
+        elif kind not in setup.equipment or setup.equipment[kind].kind != "artillery":
+            raise ContentError(f"position: artillery: {where}: {kind!r} is not artillery on the chart")
+
+    def seat_ok(seat: int, where: str) -> None:
+        if not 0 <= seat < len(pos.players):
+            raise ContentError(f"position: artillery: {where}: seat {seat} does not exist")
+
+    for field, table in (("ordnance", art.ordnance), ("bought", art.bought or {})):
+        for seat, kinds in table.items():
+            seat_ok(seat, field)
+            for k in kinds:
+                kind_ok(k, field)
+    bought = {s: list(k) for s, k in art.bought.items()} if art.bought is not None else {}
+    if art.bought is None:
+        for seat, kinds in art.ordnance.items():
+            bought.setdefault(seat, []).extend(kinds)
+        for b in art.barrages:
+            bought.setdefault(b.seat, []).append(b.kind)
+    calls = []
+    next_id = 1 + max((c.id or 0 for c in art.calls), default=0)
+    for n, c in enumerate(art.calls):
+        where = f"call {n + 1}"
+        seat_ok(c.seat, where)
+        kind_ok(c.kind, where)
+        _tile(board, c.tile, f"artillery: {where}")
+        if c.caller not in soldiers and c.caller not in vdefs:
+            raise ContentError(f"position: artillery: {where}: caller {c.caller} is not in play")
+        used = {x.letter for x in calls if x.seat == c.seat}
+        letter = (c.letter or next((x for x in LETTERS if x not in used), "")).upper()
+        if letter not in LETTERS or letter in used:
+            raise ContentError(f"position: artillery: {where}: letter {c.letter!r} is taken or not a marker letter")
+        if c.id is None:
+            marker, next_id = next_id, next_id + 1
+        else:
+            marker = c.id
+        calls.append(ArtilleryCall(id=marker, seat=c.seat, letter=letter, kind=c.kind, tile=c.tile,
+                                   rows_left=c.rows_left, fake=c.fake, caller=c.caller, device=c.device,
+                                   smoke=c.smoke))
+    if len({c.id for c in calls}) != len(calls):
+        raise ContentError("position: artillery: two calls have the same marker id")
+    barrages = []
+    for n, b in enumerate(art.barrages):
+        seat_ok(b.seat, f"barrage {n + 1}")
+        kind_ok(b.kind, f"barrage {n + 1}")
+        _tile(board, b.tile, f"artillery: barrage {n + 1}")
+        barrages.append(PlannedBarrage(seat=b.seat, kind=b.kind, turn=b.turn, tile=b.tile, smoke=b.smoke))
+    return Artillery(ordnance={s: list(k) for s, k in art.ordnance.items()}, bought=bought, calls=calls,
+                     barrages=barrages, next_id=max(next_id, art.next_marker or 1))
 
 
 def _vehicle_def(cat: Catalog, pos: Position, v: VehiclePos):
@@ -364,12 +567,14 @@ def dump_position(st: GameState) -> dict:
     def key(f: ForceState) -> int:
         return f.plate if f.kind == "vehicle" and f.plate is not None else f.seat
 
+    squads = {f.seat: f for f in st.forces.values() if f.kind == "squad"}
+    turn = max(0, st.turn - 1) if st.step != "turn_start" else st.turn  # turns already played
     out = {
         "scenario": st.setup.scenario.id,
         "seed": st.rng,
-        "turn": max(0, st.turn - 1) if st.step != "turn_start" else st.turn,
-        "players": [{"name": s.name, "side": s.side.value, **({"order": s.order} if s.order else {})}
-                    for s in st.seats],
+        "rng": st.rng,
+        "turn": turn,
+        "players": [_dump_player(s, squads.get(s.index)) for s in st.seats],
         "soldiers": [],
         "decks": {key(f): list(f.deck) for f in st.forces.values()},
         "story_top": list(st.story_deck),
@@ -377,9 +582,23 @@ def dump_position(st: GameState) -> dict:
         "mines": list(st.mines),
         **({"minefields": [m.model_dump(mode="json", exclude_defaults=True) | {"tokens": list(m.tokens)}
                            for m in st.minefields]} if st.minefields else {}),  # engine/battlefield/mines.py
-        "smoke": st.smoke_map(),
+        "smoke": {m.tile: _dump_smoke(m, turn) for m in st.smoke},
     }
-    for s in sorted(st.soldiers.values(), key=lambda x: x.serial):
+    extra = {
+        "scored": [e.model_dump(mode="json", exclude_none=True) for e in st.vp],
+        "discards": {key(f): list(f.discard) for f in st.forces.values() if f.discard},
+        "vp_piles": {key(f): list(f.vp_pile) for f in st.forces.values() if f.vp_pile},
+        "story_discard": list(st.story_discard),
+        "artillery": _dump_artillery(st.artillery),
+        "sighted": {t: list(v) for t, v in st.sighted.items()},
+        "dropped": [d.model_dump(mode="json") for d in st.dropped],
+        "landmark_holders": dict(st.landmark_holders),
+        "order_progress": {k: dict(v) for k, v in st.order_progress.items()},
+        "weather": st.weather.model_dump(),
+        "lasting_weather": st.lasting_weather.model_dump(),
+    }
+    out |= {k: v for k, v in extra.items() if v and v != {"look": 0, "shoot": 0}}
+    for s in st.soldiers.values():  # in the game's order, which its listings follow
         row = {"serial": s.serial, "seat": st.forces[s.force].seat, "rank": s.rank.value, "facing": s.facing,
                "status": s.status}
         if s.at:
@@ -406,15 +625,69 @@ def dump_position(st: GameState) -> dict:
             row["spotted_by"] = list(s.spotted_by)
         if s.panel is not None:  # tactics modules
             row["panel"], row["slot"] = s.panel, s.slot
+        if s.deeds:
+            row["deeds"] = dict(s.deeds)
+        for k in ("kills", "captures"):
+            if getattr(s, k):
+                row[k] = getattr(s, k)
+        special = _special_in_play(st, s)
+        if special:
+            row["special"] = special
         out["soldiers"].append(row)
     if st.vehicles:  # in deck order, as they load back
         plates = [f.plate for f in st.forces.values() if f.plate in st.vehicles]
         plates += [p for p in sorted(st.vehicles) if p not in plates]
         out["vehicles"] = [_dump_vehicle(st, st.vehicles[p]) for p in plates]
     if st.step == "place":
-        out["hands"] = {key(f): list(f.hand) + [c for c in f.placed if c] for f in st.forces.values()}
+        out["hands"] = {key(f): list(f.hand) + [c for c in (*f.placed, *f.extra) if c] for f in st.forces.values()}
         out["phase_cards"] = list(st.phase_cards)
     return out
+
+
+def _special_in_play(st: GameState, s: SoldierState) -> list[str]:
+    """The specialist cards of his that the game holds, wherever they are (deck, hand, placed,
+    discard, used, held under a soldier)."""
+    mine = st.setup.soldiers[s.serial].special_cards
+    if not mine:
+        return []
+    f = st.forces[s.force]
+    where = {*f.deck, *f.hand, *f.discard, *f.vp_pile, *f.fight_pool, *(c for c in f.placed if c),
+             *(c for c in f.extra if c), *(c for x in st.soldiers.values() for c in x.held)}
+    return [c for c in mine if c in where]
+
+
+def _dump_player(s: Seat, squad: ForceState | None) -> dict:
+    row: dict = {"name": s.name, "side": s.side.value}
+    if s.order:
+        row["order"] = s.order
+    for k in ("order_done", "always_pass"):
+        if getattr(s, k):
+            row[k] = True
+    if squad is not None and squad.entry_area is not None:
+        row["entry_area"] = squad.entry_area
+    return row
+
+
+def _dump_smoke(m: SmokeMarker, turn: int):
+    """A marker the position's `turn` would lay, with no clearing set, is just its density;
+    others say when they were laid and when they clear."""
+    if m.turn == turn and m.clears_after is None:
+        return m.density
+    return {"density": m.density, "laid": m.turn,
+            **({"clears_after": m.clears_after} if m.clears_after is not None else {})}
+
+
+def _dump_artillery(art: Artillery) -> dict:
+    if not (art.ordnance or art.bought or art.calls or art.barrages or art.next_id > 1):
+        return {}
+    return {
+        "ordnance": {s: list(k) for s, k in art.ordnance.items()},
+        "bought": {s: list(k) for s, k in art.bought.items()},
+        "calls": [c.model_dump(mode="json", exclude_defaults=True) | {"id": c.id, "rows_left": c.rows_left}
+                  for c in art.calls],
+        "barrages": [b.model_dump(mode="json", exclude_defaults=True) for b in art.barrages],
+        "next_marker": art.next_id,
+    }
 
 
 def _dump_vehicle(st: GameState, v: VehicleState) -> dict:
