@@ -648,6 +648,10 @@ class VehicleEntry(Frozen):
     """A vehicle or gun in a force: its crew by position, ammunition, and where it starts."""
 
     vehicle: str
+    # left out of the JSON when None, so games and saved forces without it read and hash as before
+    plate: int | None = Field(None, ge=500, exclude_if=lambda p: p is None,
+                              description="its license plate in the game (a campaign's roster vehicle); None: "
+                                          "the next free plate of its type (engine/vehicles/setup.py plates)")
     crew: dict[str, int] = Field(default_factory=dict, description="crew position -> dog tag")
     ranks: dict[int, Rank] = Field(default_factory=dict, description="crewman -> rank (default: his first)")
     medals: dict[int, int] = Field(default_factory=dict, description="crewman -> medals (campaigns)")

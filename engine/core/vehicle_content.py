@@ -174,7 +174,8 @@ class VehicleDef(Frozen):
     name: str
     nationality: Nationality
     kind: Literal["tank", "halftrack", "armored_car", "truck", "gun"]
-    plate: int = Field(ge=500, description="license plate: the vehicle's dog tag")
+    # below 1000: a second vehicle of the type in a game is plate + 1000 (engine/vehicles/setup.py plates)
+    plate: int = Field(ge=500, le=999, description="license plate: the vehicle's dog tag")
     vp: int = Field(ge=0)
     climb: int = Field(2, ge=1, le=5, description="2 without a turret or cabin, 3 with a turret")
     open_move: int = Field(ge=0, description="squares per MOVE across open ground")
