@@ -136,9 +136,9 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
     sc = cat.scenario(pos.scenario)
     rng = Rng(pos.seed)
     in_play = {s.serial for s in pos.soldiers}
-    vdefs = {v.plate: _vehicle_def(cat, pos, v) for v in pos.vehicles}
-    if len(vdefs) < len(pos.vehicles):
+    if len({v.plate for v in pos.vehicles}) < len(pos.vehicles):
         raise ContentError("position: vehicles: two vehicles have the same plate")
+    vdefs = {v.plate: _vehicle_def(cat, pos, v) for v in pos.vehicles}
     own = {plate: own_cards(cat, d, plate) for plate, d in vdefs.items()}  # a plate per vehicle, its own cards
     for s in pos.soldiers:
         if s.serial not in cat.soldiers:
