@@ -441,3 +441,21 @@ def test_two_shermans_fight_under_their_own_plates_and_their_crews_stay_apart(tm
         if st2.entry(n).status == Status.FIT:
             assert n in queen.crew and any("in Cobra Queen's crew" in x.text for x in st2.entry(n).log)
     assert king.kills == out[601].kills and queen.kills == out[1601].kills
+
+
+def test_a_replacement_crewman_joins_the_sherman_short_of_men(cat, tmp_path):
+    """Of two Shermans, a recruit trained on the type joins the one with the fewer crewmen."""
+    def change(d):
+        with_a_second_sherman(d)
+        company = us_company(d)
+        d["sides"]["US"]["company"] = [e for e in company if e.get("serial") != 165]
+        d["sides"]["US"]["depot"] = [165, 104]
+    write_iron(tmp_path, change)
+    cdef = load_campaigns(cat, tmp_path)[IRON]
+    assert {e.serial: e for e in cdef.sides["US"].company}[1601].crew == [163, 164, 166, 167]
+    st = begun(cat, cdef)
+    st = apply_result(st, cdef, cat, result(st, cdef, soldiers=[{"serial": 101, "fate": "killed"}]), DATE)[0]
+    from engine.campaign import enlist
+    st, line = enlist(st, cat, ANN.user_id, 165, DATE)
+    assert "and the crew of Cobra Queen (1601)" in line
+    assert st.entry(1601).crew == [163, 164, 166, 167, 165] and st.entry(601).crew == [151, 152, 153, 154, 155]
