@@ -29,7 +29,13 @@ from engine.core.state import (
     VpEntry,
 )
 from engine.turn.sequence import advance
-from engine.vehicles.setup import PLATE_STEP, own_cards, plate_fits, trained, type_of_plate
+from engine.vehicles.setup import (
+    PLATE_STEP,
+    own_cards,
+    plate_fits,
+    trained,
+    type_of_plate,
+)
 
 PLATES = 500  # deck keys from here up are license plates, below it seat numbers
 

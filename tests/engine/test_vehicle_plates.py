@@ -10,8 +10,8 @@ import pytest
 from engine import SeatSpec, apply, load_catalog, new_game, view
 from engine.core import commands as C
 from engine.core.content import VehicleEntry
-from engine.core.errors import RuleError
 from engine.core.deck import check
+from engine.core.errors import RuleError
 from engine.core.log import Ctx
 from engine.core.vehicle_content import Aspect
 from engine.turn.setup import check_force
