@@ -28,14 +28,9 @@ from engine.core.state import (
     VehicleState,
     VpEntry,
 )
+from engine.core.vehicle_content import PLATE_STEP
 from engine.turn.sequence import advance
-from engine.vehicles.setup import (
-    PLATE_STEP,
-    own_cards,
-    plate_fits,
-    trained,
-    type_of_plate,
-)
+from engine.vehicles.setup import own_cards, trained, type_of_plate
 
 PLATES = 500  # deck keys from here up are license plates, below it seat numbers
 
@@ -313,7 +308,7 @@ def _vehicle_def(cat: Catalog, pos: Position, v: VehiclePos):
         d = cat.vehicles.get(v.vehicle)
         if d is None:
             raise ContentError(f"position: vehicle {v.plate}: no vehicle {v.vehicle!r}")
-        if not plate_fits(d, v.plate):
+        if not d.has_plate(v.plate):
             raise ContentError(f"position: vehicle {v.plate}: a {d.name}'s plate is {d.plate}, "
                                f"{d.plate + PLATE_STEP}, {d.plate + 2 * PLATE_STEP} ...")
     else:

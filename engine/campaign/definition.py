@@ -24,7 +24,7 @@ from engine.core.content import (
 )
 from engine.core.errors import ContentError
 from engine.turn.setup import budget
-from engine.vehicles.setup import PLATE_STEP, plate_fits
+from engine.core.vehicle_content import PLATE_STEP
 
 STEP_ID = r"^[a-z0-9][a-z0-9-]*$"
 RANK_ORDER = (Rank.PRIVATE, Rank.JUNIOR_NCO, Rank.SENIOR_NCO)
@@ -250,7 +250,7 @@ def _check_vehicle(entry: CompanyEntry, side: Nationality, cat: Catalog, fail, t
         fail(".vehicle", f"no vehicle {entry.vehicle!r}; there are {', '.join(sorted(cat.vehicles))}")
     if v.nationality != side:
         fail(".vehicle", f"the {v.name} is {v.nationality.value}, not {side.value}")
-    if entry.serial is not None and not plate_fits(v, entry.serial):
+    if entry.serial is not None and not v.has_plate(entry.serial):
         fail(".serial", f"a {v.name}'s license plate is {v.plate}, {v.plate + PLATE_STEP}, "
                         f"{v.plate + 2 * PLATE_STEP} ...")
     plate = entry.serial

@@ -26,9 +26,9 @@ from engine.campaign.roster import (
 )
 from engine.core.content import Catalog, ForceEntry, ScenarioDef, VehicleEntry
 from engine.core.errors import RuleError
-from engine.core.vehicle_content import Role, VehicleDef
+from engine.core.vehicle_content import PLATE_STEP, Role, VehicleDef
 from engine.turn.setup import SeatSpec, budget, check_force, force_cost
-from engine.vehicles.setup import PLATE_STEP, entry_cost
+from engine.vehicles.setup import entry_cost
 
 PICK_SYNTAX = ("dog tags and plates from your roster, e.g. `101 105 109:g6 107:radio 601:AP6:HE4:gunner=153` "
                "(gN grenades or an equipment id after a man; rounds and seats after a vehicle)")

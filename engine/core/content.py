@@ -18,7 +18,7 @@ import yaml
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from engine.core.errors import ContentError
-from engine.core.vehicle_content import CrewTraining, VehicleDef
+from engine.core.vehicle_content import PLATE_STEP, CrewTraining, VehicleDef
 from engine.core.words import Frozen, Nationality
 
 # --------------------------------------------------------------------------- words of the game
@@ -1244,6 +1244,9 @@ def _check_scenario(sc: ScenarioDef, path: Path, tiles, soldiers, orders, story,
                 fail(field, f"{v.name} is {v.nationality}, not {side.id}")
             if ve.tile is not None and ve.tile not in slots:
                 fail(f"{field}.tile", f"tile {ve.tile} is not on the map")
+            if ve.plate is not None and not v.has_plate(ve.plate):
+                fail(f"{field}.plate", f"a {v.name}'s plate is {v.plate}, {v.plate + PLATE_STEP}, "
+                                       f"{v.plate + 2 * PLATE_STEP} ...")
             positions = {loc.id for loc in v.crew_positions}
             for pos, serial in ve.crew.items():
                 if pos not in positions:

@@ -8,23 +8,12 @@ from __future__ import annotations
 from engine.core.content import ActionCardDef, Catalog, VehicleEntry
 from engine.core.errors import RuleError
 from engine.core.state import SoldierState, VehicleState
-from engine.core.vehicle_content import VehicleDef
-
-# A plate per vehicle, not per type: the first of a type in a game keeps the catalogue's plate
-# (below 1000), each further one adds 1000 (Sherman 601, 1601, 2601), so games with one of a
-# type read as before and a plate alone still names its type.
-PLATE_STEP = 1000
-MAX_PLATE = 999_999  # six digits: the most a command's number takes (engine/core/commands.py)
-
-
-def plate_fits(v: VehicleDef, plate: int) -> bool:
-    """Whether `plate` is one the scheme gives a vehicle of this type."""
-    return v.plate <= plate <= MAX_PLATE and (plate - v.plate) % PLATE_STEP == 0
+from engine.core.vehicle_content import PLATE_STEP, VehicleDef
 
 
 def type_of_plate(cat: Catalog, plate: int) -> VehicleDef | None:
-    """The vehicle type whose plates `plate` is one of."""
-    return next((v for v in cat.vehicles.values() if plate_fits(v, plate)), None)
+    """The vehicle type whose plates `plate` is one of (the scheme: engine/core/vehicle_content.py)."""
+    return next((v for v in cat.vehicles.values() if v.has_plate(plate)), None)
 
 
 def plates(cat: Catalog, rolling: list[list[VehicleEntry]]) -> list[list[int]]:
@@ -36,7 +25,7 @@ def plates(cat: Catalog, rolling: list[list[VehicleEntry]]) -> list[list[int]]:
             if ve.plate is None:
                 continue
             v = cat.vehicles[ve.vehicle]
-            if not plate_fits(v, ve.plate):
+            if not v.has_plate(ve.plate):
                 raise RuleError(f"plate {ve.plate} is not a plate of the {v.name} ({v.plate}, {v.plate + PLATE_STEP}, "
                                 f"{v.plate + 2 * PLATE_STEP} ...).")
             if ve.plate in named:
