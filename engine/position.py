@@ -34,8 +34,9 @@ from engine.core.state import (
     Weather,
 )
 from engine.battlefield.artillery import GUN, LETTERS
+from engine.core.vehicle_content import PLATE_STEP
 from engine.turn.sequence import advance
-from engine.vehicles.setup import trained
+from engine.vehicles.setup import own_cards, trained, type_of_plate
 
 PLATES = 500  # deck keys from here up are license plates, below it seat numbers
 
@@ -232,7 +233,10 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
     sc = cat.scenario(pos.scenario)
     rng = Rng(pos.seed)
     in_play = {s.serial for s in pos.soldiers}
+    if len({v.plate for v in pos.vehicles}) < len(pos.vehicles):
+        raise ContentError("position: vehicles: two vehicles have the same plate")
     vdefs = {v.plate: _vehicle_def(cat, pos, v) for v in pos.vehicles}
+    own = {plate: own_cards(cat, d, plate) for plate, d in vdefs.items()}  # a plate per vehicle, its own cards
     for s in pos.soldiers:
         if s.serial not in cat.soldiers:
             raise ContentError(f"position: soldiers: no soldier with dog tag {s.serial}")
@@ -262,7 +266,8 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
         scenario=sc,
         soldiers={n: cat.soldiers[n] for n in sorted(in_play)},
         cards={cid: c for cid, c in cat.cards.items() if c.owner in in_play or c.owner in vdefs
-               or (c.panel is not None and c.panel in used_panels)},
+               or (c.panel is not None and c.panel in used_panels)}
+        | {cid: c for cards in own.values() for cid, c in cards.items()},
         panels={p: cat.panels[p] for p in used_panels},
         story={cid: c for cid, c in cat.story.items() if not c.landmark or c.landmark in pieces},
         orders=dict(cat.orders), tiles={t: cat.tiles[t] for row in sc.map for t in row},
@@ -288,9 +293,9 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
     for plate, d in vdefs.items():
         crew = [s.serial for s in pos.soldiers if s.crew_of == plate] + \
             [n for v in pos.vehicles if v.plate == plate for n in v.crew.values()]
-        decks[fid_of[plate]] += [c for c in d.cards if cat.cards[c].role == "vehicle"]
+        decks[fid_of[plate]] += [c for c, card in own[plate].items() if card.role == "vehicle"]
         if any(trained(cat.soldiers, n, d.id) for n in crew):
-            decks[fid_of[plate]] += [c for c in d.cards if cat.cards[c].role == "team"]
+            decks[fid_of[plate]] += [c for c, card in own[plate].items() if card.role == "team"]
     crew_plate = {serial: v.plate for v in pos.vehicles for serial in v.crew.values()}
     taken = set()
     for s in pos.soldiers:
@@ -500,13 +505,17 @@ def _artillery(pos: Position, setup: GameSetup, board, soldiers: dict[int, Soldi
 
 
 def _vehicle_def(cat: Catalog, pos: Position, v: VehiclePos):
-    """The panel a position's vehicle uses: named, else the one with its plate; of its seat's side."""
+    """The panel a position's vehicle uses: named, else the one whose plates its plate is one of
+    (the catalogue's, or that plus 1000 for a second of the type ...); of its seat's side."""
     if v.vehicle is not None:
         d = cat.vehicles.get(v.vehicle)
         if d is None:
             raise ContentError(f"position: vehicle {v.plate}: no vehicle {v.vehicle!r}")
+        if not d.has_plate(v.plate):
+            raise ContentError(f"position: vehicle {v.plate}: a {d.name}'s plate is {d.plate}, "
+                               f"{d.plate + PLATE_STEP}, {d.plate + 2 * PLATE_STEP} ...")
     else:
-        d = next((x for x in cat.vehicles.values() if x.plate == v.plate), None)
+        d = type_of_plate(cat, v.plate)
         if d is None:
             raise ContentError(f"position: vehicle {v.plate}: no vehicle has this plate; name it with `vehicle`")
     if 0 <= v.seat < len(pos.players) and d.nationality != pos.players[v.seat].side:

@@ -137,6 +137,57 @@ ROSTER = {
 
 ARMY = {"US": "US armour, reconnaissance and anti-tank crews", "DE": "German panzer, half-track and anti-tank crews"}
 
+# A second crew for a type a scenario fields twice (issue 18: two Shermans in one game), drawn
+# apart with its own seed and its own titles so the first crews' cards stay as they were.
+SECOND_ROSTER = {
+    "US": [
+        # the second M4A1 Sherman "m4a1-sherman"
+        Crewman(163, "Okafor", "M3 submachine gun", "commander", "m4a1-sherman", ("sharp", "tough"), 2,
+                "Pittsburgh steel roller who reads a tank's engine note like a foreman reads a mill.", "commander"),
+        Crewman(164, "Halvorsen", "M1911 pistol", "gunner", "m4a1-sherman", ("steady",), 0,
+                "Minnesota ice fisherman who can sit behind a sight all day without a twitch.", "gunner"),
+        Crewman(165, "Esposito", "M1911 pistol", "loader", "m4a1-sherman", ("quick",), 0,
+                "Brooklyn fruit porter who stacks rounds as neatly as crates of lemons.", "loader"),
+        Crewman(166, "McAllister", "M1911 pistol", "driver", "m4a1-sherman", ("steady", "tough"), 0,
+                "Montana ranch hand who drove a combine before he could drive a car.", "driver"),
+        Crewman(167, "Tanaka", "M1 Carbine", "driver", "m4a1-sherman", ("sharp",), 1,
+                "Hawaii-born mechanic from Fresno; keeps the bow gun oiled and the driver honest.", "bow_gunner"),
+    ],
+}
+SECOND_ARMY = {"US": "US armour: the second Sherman's crew"}
+
+# The second crews' titles: a pool of their own (none of CREW_TITLES), so the first draw keeps its shuffle.
+SECOND_TITLES = {
+    "look": {
+        "any": ["Hedge Gap at Noon", "Count the Chimneys", "Steeple on the Skyline", "Who's in the Barn?",
+                "Far Side of the Brook", "Poplars by the Road", "Haze over the Fields", "White Flag or Shirt?",
+                "Tracks in the Dew", "Crows Took Off", "Left of the Wayside Cross", "Something in the Copse"],
+        "sight": ["T:Periscope Sweep", "T:Prism Fogged", "Glance Astern"],
+        "acquire": ["Lead Him Two", "Gun Laid", "On Target"],
+    },
+    "hide": {
+        "any": ["Wait It Out", "Still as a Stone", "Hedge Shadow", "Let the Dust Settle", "Ears Open",
+                "Under the Chestnuts", "Quiet on the Set", "Breathe Easy", "Hunker Down", "Lee of the Farmhouse"],
+        "button": ["T:Lids Down", "T:Dog the Hatches"],
+        "cover": ["T:Tarp over the Turret", "T:Hay on the Hull", "T:Backed into the Byre"],
+    },
+    "move": {
+        "any": ["Along the Ditch", "Round the Well", "Short Hop", "Past the Calvary", "Across the Meadow",
+                "Through the Gateway", "Up the Sunken Lane", "Beyond the Pond", "Skirt the Village", "Keep Rolling"],
+        "move": ["T:Low Gear", "T:Gun It", "T:Into the Orchard", "T:Around the Crater"],
+        "shift": ["Trade Places", "Slide Over"],
+        "repair": ["Tighten the Track", "Patch the Line"],
+    },
+    "shoot": {
+        "any": ["Short Burst", "Sweep the Wall", "Put One Through the Window", "At the Muzzle Flash",
+                "Squeeze, Don't Pull", "Knock on the Door", "Rattle the Shutters", "Hose the Ditch",
+                "Across the Yard", "Ping the Plate"],
+        "load": ["Round Up", "Charge the Gun", "Hand Me AP", "Another HE"],
+        "vehicle shoot": ["Fire!", "Hull Shot", "Turret Ring"],
+        "crew shoot": ["T:Bow Gun Chatter", "T:Coax on the Hedge"],
+    },
+}
+
 # ---------------------------------------------------------------------------- titles
 
 # Fresh titles, none of them in the infantry pools of tools/make_cards.py, sorted by what the
@@ -219,10 +270,11 @@ def title_key(card: Card) -> str:
     return f"{who} {do}" if do == "shoot" else do
 
 
-def assign_titles(cards: list[Card], nat: str, rng: random.Random, taken: set[str]) -> None:
+def assign_titles(cards: list[Card], nat: str, rng: random.Random, taken: set[str],
+                  source: dict[str, dict[str, list[str]]] = CREW_TITLES) -> None:
     """Every card gets a title that fits its bubble and its crew's weapon; none repeats on a side."""
     pools: dict[tuple[str, str], list[str]] = {}
-    for action, keyed in CREW_TITLES.items():
+    for action, keyed in source.items():
         for key, titles in keyed.items():
             pool = list(titles)
             rng.shuffle(pool)
@@ -244,7 +296,7 @@ def assign_titles(cards: list[Card], nat: str, rng: random.Random, taken: set[st
     for c in cards:
         action, gun = c.actions[0], is_gun(c.owner)
         title = take(action, title_key(c), gun) or take(action, "any", gun)
-        for key in list(CREW_TITLES[action]):
+        for key in list(source[action]):
             title = title or take(action, key, gun)
         if title is None:
             raise SystemExit(f"out of {action} titles for the {nat} crews")
@@ -453,8 +505,9 @@ def vp_for(man: Crewman, rank: str, h: dict) -> int:
     return clamp(round(score), 2, 5)
 
 
-def build_side(nat: str, rng: random.Random, taken_titles: set[str]) -> tuple[list[Crewman], dict[int, dict]]:
-    roster = ROSTER[nat]
+def build_side(nat: str, rng: random.Random, taken_titles: set[str], roster: list[Crewman] | None = None,
+               titles: dict[str, dict[str, list[str]]] = CREW_TITLES) -> tuple[list[Crewman], dict[int, dict]]:
+    roster = ROSTER[nat] if roster is None else roster
     cards: list[Card] = []
     per: dict[int, dict] = {}
     for man in roster:
@@ -489,12 +542,12 @@ def build_side(nat: str, rng: random.Random, taken_titles: set[str]) -> tuple[li
         per[man.serial] = entry
     deal_hits(cards, rng)
     deal_damage(cards, rng)
-    assign_titles(cards, nat, rng, taken_titles)
+    assign_titles(cards, nat, rng, taken_titles, titles)
     return roster, per
 
 
-def side_yaml(nat: str, roster: list[Crewman], per: dict[int, dict], seed: int) -> str:
-    out = [f"# {ARMY[nat]}: dog tags {roster[0].serial}-{roster[-1].serial}.",
+def side_yaml(nat: str, roster: list[Crewman], per: dict[int, dict], seed: int, army: str | None = None) -> str:
+    out = [f"# {army or ARMY[nat]}: dog tags {roster[0].serial}-{roster[-1].serial}.",
            f"# First drawn by tools/make_crews.py (seed {seed}); see docs/vehicles-content.md. Each crewman is",
            "# trained on one vehicle or gun (crew.vehicle, an id in assets/vehicles/) for one role.",
            "soldiers:"]
@@ -529,6 +582,12 @@ def render(seed: int) -> dict[Path, str]:
         rng = random.Random(f"{seed}-{nat}-crew")
         roster, per = build_side(nat, rng, infantry)
         files[ROOT / "assets" / "soldiers" / f"{name}.yaml"] = side_yaml(nat, roster, per, seed)
+        if nat in SECOND_ROSTER:
+            first = {c.title for e in per.values() for c in e["core"] + [c for p in e["ranks"] for c in p["cards"]]}
+            rng = random.Random(f"{seed}-{nat}-crew-2")
+            roster, per = build_side(nat, rng, infantry | first, SECOND_ROSTER[nat], SECOND_TITLES)
+            files[ROOT / "assets" / "soldiers" / f"{name}_2.yaml"] = side_yaml(nat, roster, per, seed,
+                                                                              SECOND_ARMY[nat])
     return files
 
 

@@ -77,6 +77,7 @@ from engine.campaign.forces import (
     SHORT_CREW_WORDS,
     eligible,
     next_step,
+    plate_entry,
     player_budget,
     st_rule,
     step_scenario,
@@ -381,7 +382,7 @@ class CampaignService:
 
     def _vehicle_words(self, p, ve: VehicleEntry) -> str:
         """`Cobra King (601): commander Calloway (151), gunner ...; AP 6, HE 4`."""
-        e = p.entry(self.catalog.vehicles[ve.vehicle].plate)
+        e = plate_entry(p, self.catalog, ve)
         crew = ", ".join(f"{post.replace('_', ' ')} {self.catalog.soldiers[n].name} ({n})"
                          for post, n in ve.crew.items())
         rounds = ", ".join(f"{a} {n}" for a, n in ve.ammo.items())
@@ -481,7 +482,7 @@ class CampaignService:
             r.public.append(f"**Scenario {st.number + 1} of campaign #{loaded.id}: {step.title or sc.name}** "
                             f"({sc.name}). " + "; ".join(
                                 f"{s.name} ({s.side.value}, {plural(len(s.force), 'man', 'men')}"
-                                + "".join(f", {st.player(u).entry(self.catalog.vehicles[ve.vehicle].plate).name}"
+                                + "".join(f", {plate_entry(st.player(u), self.catalog, ve).name}"
                                           for ve in s.vehicles) + ")" for u, s in seats) + ".")
             entries = [_entry("enlisted", caller.user_id, line) for line in lines]
             entries.append(_entry("prepared", caller.user_id, f"Scenario {st.number + 1} set up: {sc.name}.",

@@ -6,6 +6,7 @@ a message naming the file, the entry and the field.
 """
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Literal
 
@@ -23,6 +24,7 @@ from engine.core.content import (
 )
 from engine.core.errors import ContentError
 from engine.turn.setup import budget
+from engine.core.vehicle_content import PLATE_STEP
 
 STEP_ID = r"^[a-z0-9][a-z0-9-]*$"
 RANK_ORDER = (Rank.PRIVATE, Rank.JUNIOR_NCO, Rank.SENIOR_NCO)
@@ -191,7 +193,7 @@ def _check(cdef: CampaignDef, path: Path, cat: Catalog) -> CampaignDef:
         for j, entry in enumerate(company.company):
             field = f"sides.{side.value}.company[{j}]"
             if entry.kind == Kind.VEHICLE:
-                entry = _check_vehicle(entry, side, cat, lambda f, m, field=field: fail(f"{field}{f}", m))
+                entry = _check_vehicle(entry, side, cat, lambda f, m, field=field: fail(f"{field}{f}", m), seen)
             if entry.serial in seen:
                 fail(field, f"dog tag {entry.serial} is listed twice")
             seen.add(entry.serial)
@@ -219,7 +221,7 @@ def _check(cdef: CampaignDef, path: Path, cat: Catalog) -> CampaignDef:
                     fail(f"{field}.training", f"{d.name}'s card says {card.role.value} on {card.vehicle}; "
                                               "the engine trains crews by their cards")
                 entries[-1] = entry.model_copy(update={"training": card})
-        entries = _assign_crews(entries, side, fail)
+        entries = _assign_crews(entries, side, cat, fail)
         company = company.model_copy(update={"company": entries})
         if company.depot is None:
             depot = [s.serial for s in sorted(cat.soldiers.values(), key=lambda s: s.serial)
@@ -239,22 +241,30 @@ def _check(cdef: CampaignDef, path: Path, cat: Catalog) -> CampaignDef:
     return cdef.model_copy(update={"sides": depots})
 
 
-def _check_vehicle(entry: CompanyEntry, side: Nationality, cat: Catalog, fail) -> CompanyEntry:
-    """A company vehicle: a panel of the side, known by the panel's license plate (the engine
-    knows a vehicle by it, so a campaign has one vehicle of each type)."""
+def _check_vehicle(entry: CompanyEntry, side: Nationality, cat: Catalog, fail, taken: set[int]) -> CompanyEntry:
+    """A company vehicle: a panel of the side, known by its license plate, one of its type's plates
+    (the catalogue's, + 1000 for a second of the type ...: engine/vehicles/setup.py); left out, the
+    first of them no vehicle listed before holds."""
     v = cat.vehicles.get(entry.vehicle)
     if v is None:
         fail(".vehicle", f"no vehicle {entry.vehicle!r}; there are {', '.join(sorted(cat.vehicles))}")
     if v.nationality != side:
         fail(".vehicle", f"the {v.name} is {v.nationality.value}, not {side.value}")
-    if entry.serial not in (None, v.plate):
-        fail(".serial", f"the {v.name}'s license plate is {v.plate}")
-    return entry.model_copy(update={"serial": v.plate})
+    if entry.serial is not None and not v.has_plate(entry.serial):
+        fail(".serial", f"a {v.name}'s license plate is {v.plate}, {v.plate + PLATE_STEP}, "
+                        f"{v.plate + 2 * PLATE_STEP} ...")
+    plate = entry.serial
+    if plate is None:
+        plate = v.plate
+        while plate in taken:
+            plate += PLATE_STEP
+    return entry.model_copy(update={"serial": plate})
 
 
-def _assign_crews(entries: list[CompanyEntry], side: Nationality, fail) -> list[CompanyEntry]:
-    """Each vehicle's crew: the crewmen it lists, else the company's crewmen trained on it whom
-    no other vehicle lists; a crewman belongs to one vehicle at most."""
+def _assign_crews(entries: list[CompanyEntry], side: Nationality, cat: Catalog, fail) -> list[CompanyEntry]:
+    """Each vehicle's crew: the crewmen it lists, else the company's crewmen trained on its type
+    whom no other vehicle lists, as many of each role as its panel seats (so a second vehicle of
+    the type gets the next crew); a crewman belongs to one vehicle at most."""
     crewmen = {e.serial: e for e in entries if e.kind == Kind.CREWMAN}
     listed: dict[int, int] = {}
     for j, e in enumerate(entries):
@@ -268,7 +278,12 @@ def _assign_crews(entries: list[CompanyEntry], side: Nationality, fail) -> list[
     out = []
     for e in entries:
         if e.kind == Kind.VEHICLE and e.crew is None:
-            crew = [c.serial for c in crewmen.values() if c.training.vehicle == e.vehicle and c.serial not in listed]
+            seats = Counter(loc.role for loc in cat.vehicles[e.vehicle].crew_positions)
+            crew = []
+            for c in crewmen.values():
+                if c.training.vehicle == e.vehicle and c.serial not in listed and seats[c.training.role] > 0:
+                    seats[c.training.role] -= 1
+                    crew.append(c.serial)
             listed.update((serial, e.serial) for serial in crew)
             e = e.model_copy(update={"crew": crew})
         out.append(e)

@@ -154,11 +154,13 @@ def enlist(st: CampaignState, cat: Catalog, user_id: int, serial: int | None, da
 
 
 def _crew_needing(p: Player, entry: RosterEntry) -> RosterEntry | None:
-    """The player's vehicle of the type a recruit crewman trained on, still in service."""
+    """The player's vehicle of the type a recruit crewman trained on, still in service; of two of
+    the type, the one with the fewer crewmen (the first on the roster when they have as many)."""
     if entry.training is None:
         return None
-    return next((v for v in p.roster if v.kind == Kind.VEHICLE and v.vehicle == entry.training.vehicle
-                 and v.status in (Status.FIT, Status.WORKSHOP)), None)
+    vehicles = [v for v in p.roster if v.kind == Kind.VEHICLE and v.vehicle == entry.training.vehicle
+                and v.status in (Status.FIT, Status.WORKSHOP)]
+    return min(vehicles, key=lambda v: len(v.crew), default=None)
 
 
 def fill_open_places(st: CampaignState, cat: Catalog, date: str) -> tuple[CampaignState, list[str]]:

@@ -26,7 +26,7 @@ from engine.campaign.roster import (
 )
 from engine.core.content import Catalog, ForceEntry, ScenarioDef, VehicleEntry
 from engine.core.errors import RuleError
-from engine.core.vehicle_content import Role, VehicleDef
+from engine.core.vehicle_content import PLATE_STEP, Role, VehicleDef
 from engine.turn.setup import SeatSpec, budget, check_force, force_cost
 from engine.vehicles.setup import entry_cost
 
@@ -69,9 +69,16 @@ def eligible(entry: RosterEntry, step: StepDef) -> str | None:
     return None
 
 
-def preset_entry(sc: ScenarioDef, side: str, vehicle: str) -> VehicleEntry | None:
-    """The scenario's own entry for a vehicle type on this side: where it starts, its rounds."""
-    return next((ve for ve in sc.side(side).vehicles if ve.vehicle == vehicle), None)
+def preset_entry(sc: ScenarioDef, side: str, vehicle: str, nth: int = 0) -> VehicleEntry | None:
+    """The scenario's own entry for a vehicle type on this side: where it starts, its rounds; for
+    the type's second plate (nth 1) its second entry, or its last when it fields fewer."""
+    entries = [ve for ve in sc.side(side).vehicles if ve.vehicle == vehicle]
+    return entries[min(nth, len(entries) - 1)] if entries else None
+
+
+def nth_of_type(cat: Catalog, e: RosterEntry) -> int:
+    """Which of its type a roster vehicle is by its plate: 0 for the catalogue's, 1 for + 1000 ..."""
+    return (e.serial - cat.vehicles[e.vehicle].plate) // PLATE_STEP
 
 
 def vehicle_eligible(entry: RosterEntry, step: StepDef, sc: ScenarioDef, cat: Catalog) -> str | None:
@@ -185,7 +192,7 @@ def crewed(st: CampaignState, cdef: CampaignDef, cat: Catalog, p: Player, e: Ros
         raise CampaignError(f"{e.name} ({e.serial}) has nobody for its {' and '.join(missing)} seat"
                             f"{'s' if len(missing) > 1 else ''} under the campaign's short-crews rule "
                             f"({st_rule(st, cdef)}), so it stays home.")
-    pre = preset_entry(sc, e.side, e.vehicle)
+    pre = preset_entry(sc, e.side, e.vehicle, nth_of_type(cat, e))
     rounds = {a: n for a, n in (pre.ammo if ammo is None else ammo).items() if n}
     breach = pre.in_breach if pre.in_breach and rounds.get(pre.in_breach) else None
     men = {serial: p.entry(serial) for serial in placed.values()}
@@ -193,8 +200,11 @@ def crewed(st: CampaignState, cdef: CampaignDef, cat: Catalog, p: Player, e: Ros
              and m.rank != cat.soldiers[serial].ranks[0].rank}
     medals = {serial: n for serial, m in men.items() if m is not None
               and (n := medals_in_play(m, cat.soldiers[serial]))}
-    return VehicleEntry(vehicle=e.vehicle, crew=placed, ranks=ranks, medals=medals, ammo=rounds, in_breach=breach,
-                        tile=pre.tile, facing=pre.facing, turret=pre.turret, hull_down=pre.hull_down)
+    # its roster plate, the game's plate too (None for the type's own plate: the game gives it that)
+    plate = e.serial if e.serial != vdef.plate else None
+    return VehicleEntry(vehicle=e.vehicle, plate=plate, crew=placed, ranks=ranks, medals=medals, ammo=rounds,
+                        in_breach=breach, tile=pre.tile, facing=pre.facing, turret=pre.turret,
+                        hull_down=pre.hull_down)
 
 
 def st_rule(st: CampaignState, cdef: CampaignDef) -> str:
@@ -263,6 +273,9 @@ def force_entry(entry: RosterEntry, cat: Catalog, grenades: int | None = None,
 
 
 def plate_entry(p: Player, cat: Catalog, ve: VehicleEntry) -> RosterEntry | None:
+    """The roster vehicle a game's vehicle entry is: by the plate it names, else its type's own."""
+    if ve.plate is not None:
+        return p.entry(ve.plate)
     return p.entry(cat.vehicles[ve.vehicle].plate) if ve.vehicle in cat.vehicles else None
 
 
@@ -292,7 +305,7 @@ def check_pick(st: CampaignState, cdef: CampaignDef, cat: Catalog, p: Player, en
         why = vehicle_eligible(e, step, sc, cat)
         if why:
             raise CampaignError(f"{why}, so it cannot go to {step.title or step.id}.")
-        pre = preset_entry(sc, p.side, e.vehicle)
+        pre = preset_entry(sc, p.side, e.vehicle, nth_of_type(cat, e))
         if (ve.tile, ve.facing, ve.turret, ve.passengers) != (pre.tile, pre.facing, pre.turret, []):
             raise CampaignError(f"{e.name} starts where {sc.name} places the {cat.vehicles[e.vehicle].name}.")
         vdef = cat.vehicles[e.vehicle]

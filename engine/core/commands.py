@@ -32,7 +32,7 @@ Via = Literal["tag", "team", "note", "identity"]  # identity: a command card's i
 MAX_LINE = 400  # characters in a command line
 MAX_WORDS = 40  # words in one command (and items in one list: cards, soldiers)
 MAX_WORD = 48  # characters in a word: the longest card id is 18, with +P= and :ACTION under 30
-MAX_DIGITS = 6  # dog tags and plates have three digits; no number a player types needs more
+MAX_DIGITS = 6  # dog tags have three digits, plates three or more (a second of a type: 1601); none needs more
 MAX_ID = 10 ** MAX_DIGITS - 1
 MAX_CELL = 9_999  # inches from the board's north-west corner
 MAX_SEAT = 99

@@ -18,7 +18,7 @@ import yaml
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from engine.core.errors import ContentError
-from engine.core.vehicle_content import CrewTraining, VehicleDef
+from engine.core.vehicle_content import PLATE_STEP, CrewTraining, VehicleDef
 from engine.core.words import Frozen, Nationality
 
 # --------------------------------------------------------------------------- words of the game
@@ -650,6 +650,10 @@ class VehicleEntry(Frozen):
     """A vehicle or gun in a force: its crew by position, ammunition, and where it starts."""
 
     vehicle: str
+    # left out of the JSON when None, so games and saved forces without it read and hash as before
+    plate: int | None = Field(None, ge=500, exclude_if=lambda p: p is None,
+                              description="its license plate in the game (a campaign's roster vehicle); None: "
+                                          "the next free plate of its type (engine/vehicles/setup.py plates)")
     crew: dict[str, int] = Field(default_factory=dict, description="crew position -> dog tag")
     ranks: dict[int, Rank] = Field(default_factory=dict, description="crewman -> rank (default: his first)")
     medals: dict[int, int] = Field(default_factory=dict, description="crewman -> medals (campaigns)")
@@ -1243,6 +1247,9 @@ def _check_scenario(sc: ScenarioDef, path: Path, tiles, soldiers, orders, story,
                 fail(field, f"{v.name} is {v.nationality}, not {side.id}")
             if ve.tile is not None and ve.tile not in slots:
                 fail(f"{field}.tile", f"tile {ve.tile} is not on the map")
+            if ve.plate is not None and not v.has_plate(ve.plate):
+                fail(f"{field}.plate", f"a {v.name}'s plate is {v.plate}, {v.plate + PLATE_STEP}, "
+                                       f"{v.plate + 2 * PLATE_STEP} ...")
             positions = {loc.id for loc in v.crew_positions}
             for pos, serial in ve.crew.items():
                 if pos not in positions:

@@ -169,12 +169,20 @@ class MachineGun(Frozen):
     pen: ByBand = Field(default_factory=ByBand, description="auto-cannons: penetration against armour")
 
 
+# A plate per vehicle, not per type: the first of a type in a game keeps the catalogue's plate
+# (below 1000), each further one adds 1000 (Sherman 601, 1601, 2601), so games with one of a
+# type read as before and a plate alone still names its type (engine/vehicles/setup.py plates).
+PLATE_STEP = 1000
+MAX_PLATE = 999_999  # six digits: the most a command's number takes (engine/core/commands.py MAX_DIGITS)
+
+
 class VehicleDef(Frozen):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     name: str
     nationality: Nationality
     kind: Literal["tank", "halftrack", "armored_car", "truck", "gun"]
-    plate: int = Field(ge=500, description="license plate: the vehicle's dog tag")
+    # below PLATE_STEP: a second vehicle of the type in a game is plate + PLATE_STEP
+    plate: int = Field(ge=500, lt=PLATE_STEP, description="license plate: the vehicle's dog tag")
     vp: int = Field(ge=0)
     climb: int = Field(2, ge=1, le=5, description="2 without a turret or cabin, 3 with a turret")
     open_move: int = Field(ge=0, description="squares per MOVE across open ground")
@@ -251,6 +259,10 @@ class VehicleDef(Frozen):
                 return loc
         raise RuleError(f"the {self.name} has no place {word!r} on its panel: "
                         + ", ".join(loc.id for loc in self.locations) + ".")
+
+    def has_plate(self, plate: int) -> bool:
+        """Whether `plate` is one the scheme gives a vehicle of this type (its own, + PLATE_STEP ...)."""
+        return self.plate <= plate <= MAX_PLATE and (plate - self.plate) % PLATE_STEP == 0
 
     @property
     def crew_positions(self) -> list[Location]:

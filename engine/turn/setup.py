@@ -131,10 +131,16 @@ def check_force(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEnt
             f"{cat.soldiers[n].name} ({n})" for n in officers) + " all have a Command value.")
     foot = {e.serial for e in entries}
     crew: set[int] = set()
+    riding: set[int] = set()
     for ve in vehicles:
         vehicle_setup.check_entry(cat, side, ve, foot, set(taken) | crew)
         vehicle_setup.check_loadout(cat, sc, ve)  # issue 9: the optional Ammo Loadouts rule
         crew |= set(ve.crew.values())
+        for serial in ve.passengers:  # two vehicles of a force (two of a type too) never share a man
+            if serial in riding:
+                raise RuleError(f"{cat.soldiers[serial].name} ({serial}) rides in two vehicles.")
+            riding.add(serial)
+    vehicle_setup.plates(cat, [list(vehicles)])  # plates a force names: its types', each once
     cost = force_cost(cat, sc, side, entries) + sum(vehicle_setup.entry_cost(cat, ve) for ve in vehicles)
     cost += mines.check_fields(cat, sc, side, list(minefields), mine_tiles)  # mines (engine/battlefield/mines.py)
     cost += purchase_cost(cat, sc, list(ordnance), list(barrages))
@@ -233,13 +239,16 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
         reserves[side] = [e for e in sc.side(side).reinforcements if e.serial not in taken and e.serial not in absent]
     in_play = taken | {e.serial for r in reserves.values() for e in r}
     used_vehicles = {ve.vehicle for vents in rolling for ve in vents}
-    plates = {cat.vehicles[v].plate for v in used_vehicles}
+    plated = vehicle_setup.plates(cat, rolling)  # a plate per vehicle, not per type
+    own = {plate: vehicle_setup.own_cards(cat, cat.vehicles[ve.vehicle], plate)
+           for vents, row in zip(rolling, plated) for ve, plate in zip(vents, row)}
     used_panels = {e.panel for entries in chosen for e in entries if e.panel}
     setup = GameSetup(
         scenario=sc,
         soldiers={n: cat.soldiers[n] for n in sorted(in_play)},
         cards={cid: c for cid, c in cat.cards.items()
-               if c.owner in in_play or c.owner in plates or (c.panel is not None and c.panel in used_panels)},
+               if c.owner in in_play or c.owner in own or (c.panel is not None and c.panel in used_panels)}
+        | {cid: c for cards in own.values() for cid, c in cards.items()},
         panels={pid: cat.panels[pid] for pid in sorted(used_panels)},
         story={cid: c for cid, c in cat.story.items() if not c.landmark or c.landmark in board_pieces},
         orders={o: cat.orders[o] for side in sides for o in _orders_for(cat, sc, side, board_pieces)},
@@ -266,13 +275,12 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
         deck += panel_cards(cat, chosen[i])
         rng.shuffle(deck)  # 8. shuffle all decks
         forces[fid] = ForceState(id=fid, seat=i, side=s.side, deck=deck)
-        for ve in rolling[i]:  # each vehicle: a force of its own with its own deck (Action Deck)
-            plate = cat.vehicles[ve.vehicle].plate
+        for ve, plate in zip(rolling[i], plated[i]):  # each vehicle: a force of its own with its own deck (Action Deck)
             vfid = f"{s.side}-{i + 1}-{plate}"
-            vdeck = vehicle_setup.deck_for(cat, ve, soldier_cards)
+            vdeck = vehicle_setup.deck_for(cat, ve, plate, soldier_cards)
             rng.shuffle(vdeck)
             forces[vfid] = ForceState(id=vfid, seat=i, side=s.side, kind="vehicle", plate=plate, deck=vdeck)
-            vehicles[plate] = vehicle_setup.build(cat, ve, s.side, vfid, fid, soldiers)
+            vehicles[plate] = vehicle_setup.build(cat, ve, plate, s.side, vfid, soldiers)
     for side, entries in reserves.items():
         fid = next(f for f in forces if forces[f].side == side)
         for e in entries:

@@ -5,9 +5,58 @@ when at least one crewman is trained on it, and every crewman's core and rank ca
 hand, one initiative, beside its player's infantry squad."""
 from __future__ import annotations
 
-from engine.core.content import Catalog, VehicleEntry
+from engine.core.content import ActionCardDef, Catalog, VehicleEntry
 from engine.core.errors import RuleError
 from engine.core.state import SoldierState, VehicleState
+from engine.core.vehicle_content import PLATE_STEP, VehicleDef
+
+
+def type_of_plate(cat: Catalog, plate: int) -> VehicleDef | None:
+    """The vehicle type whose plates `plate` is one of (the scheme: engine/core/vehicle_content.py)."""
+    return next((v for v in cat.vehicles.values() if v.has_plate(plate)), None)
+
+
+def plates(cat: Catalog, rolling: list[list[VehicleEntry]]) -> list[list[int]]:
+    """Each vehicle's plate in the game, seat by seat in entry order: the plate an entry names
+    (a campaign's roster vehicle), else the lowest of its type's plates nobody holds yet."""
+    named: dict[int, str] = {}
+    for vents in rolling:
+        for ve in vents:
+            if ve.plate is None:
+                continue
+            v = cat.vehicles[ve.vehicle]
+            if not v.has_plate(ve.plate):
+                raise RuleError(f"plate {ve.plate} is not a plate of the {v.name} ({v.plate}, {v.plate + PLATE_STEP}, "
+                                f"{v.plate + 2 * PLATE_STEP} ...).")
+            if ve.plate in named:
+                raise RuleError(f"plate {ve.plate} is given to two vehicles.")
+            named[ve.plate] = ve.vehicle
+    out = []
+    for vents in rolling:
+        row = []
+        for ve in vents:
+            plate = ve.plate
+            if plate is None:
+                plate = cat.vehicles[ve.vehicle].plate
+                while plate in named:
+                    plate += PLATE_STEP
+                named[plate] = ve.vehicle
+            row.append(plate)
+        out.append(row)
+    return out
+
+
+def own_cards(cat: Catalog, v: VehicleDef, plate: int) -> dict[str, ActionCardDef]:
+    """The vehicle cards and team cards of the vehicle with this plate: the catalogue's for the
+    type's own plate, else copies owned by this plate, ids PLATE-Vn and PLATE-Tn as the catalogue's."""
+    if plate == v.plate:
+        return {c: cat.cards[c] for c in v.cards}
+    head = str(v.plate)
+    out = {}
+    for c in v.cards:
+        cid = f"{plate}{c[len(head):]}"
+        out[cid] = cat.cards[c].model_copy(update={"id": cid, "owner": plate})
+    return out
 
 
 def trained(cat_soldiers, serial: int, vehicle_id: str) -> bool:
@@ -36,6 +85,8 @@ def check_entry(cat: Catalog, side: str, ve: VehicleEntry, foot: set[int], taken
     if v.nationality != side:
         raise RuleError(f"the {v.name} fights for {v.nationality}, not {side}.")
     positions = {loc.id for loc in v.crew_positions}
+    if len(set(ve.crew.values())) < len(ve.crew):
+        raise RuleError(f"a man sits in two of the {v.name}'s positions.")
     for pos, serial in ve.crew.items():
         if pos not in positions:
             raise RuleError(f"the {v.name} has no position {pos!r}; it has {', '.join(sorted(positions))}.")
@@ -90,18 +141,19 @@ def check_loadout(cat: Catalog, sc, ve: VehicleEntry) -> None:
                         f"loadouts allow {opts.other_ammo_vp} VP.")
 
 
-def deck_for(cat: Catalog, ve: VehicleEntry, soldier_cards) -> list[str]:
-    """Vehicle cards, team tactics cards if a crewman is trained on it, and the crew's cards."""
+def deck_for(cat: Catalog, ve: VehicleEntry, plate: int, soldier_cards) -> list[str]:
+    """Its own vehicle cards, team tactics cards if a crewman is trained on it, and the crew's cards."""
     v = cat.vehicles[ve.vehicle]
-    cards = [c for c in v.cards if cat.cards[c].role == "vehicle"]
+    own = own_cards(cat, v, plate)
+    cards = [c for c, d in own.items() if d.role == "vehicle"]
     if any(trained(cat.soldiers, s, v.id) for s in ve.crew.values()):
-        cards += [c for c in v.cards if cat.cards[c].role == "team"]
+        cards += [c for c, d in own.items() if d.role == "team"]
     for serial in ve.crew.values():
         cards += soldier_cards(cat.soldiers[serial], crew_rank(cat, ve, serial), ve.medals.get(serial, 0), cat.cards)
     return cards
 
 
-def build(cat: Catalog, ve: VehicleEntry, side: str, fid: str, squad_fid: str,
+def build(cat: Catalog, ve: VehicleEntry, plate: int, side: str, fid: str,
           soldiers: dict[int, SoldierState]) -> VehicleState:
     """The vehicle's state, its crew aboard at their posts and its passengers aboard."""
     v = cat.vehicles[ve.vehicle]
@@ -113,7 +165,7 @@ def build(cat: Catalog, ve: VehicleEntry, side: str, fid: str, squad_fid: str,
         a = v.main_gun.ammo_type(ve.in_breach)
         breach = [ve.in_breach] + ([f"{ve.in_breach}/charge"] if a.parts == 2 else [])
     state = VehicleState(
-        plate=v.plate, vehicle=v.id, side=side, force=fid, controller=fid,
+        plate=plate, vehicle=v.id, side=side, force=fid, controller=fid,
         status="board" if onboard else "waiting", tile=ve.tile, facing=ve.facing,
         turret=(ve.turret or ve.facing) if v.has_turret else None, crew=dict(ve.crew),
         ready={a: n for a, n in rounds.items() if n}, in_breach=breach,
@@ -123,10 +175,10 @@ def build(cat: Catalog, ve: VehicleEntry, side: str, fid: str, squad_fid: str,
         d = cat.soldiers[serial]
         soldiers[serial] = SoldierState(serial=serial, side=side, force=fid, controller=fid,
                                         rank=crew_rank(cat, ve, serial), medals=ve.medals.get(serial, 0),
-                                        status="aboard", vehicle=v.plate, post=pos, grenades=d.grenades)
+                                        status="aboard", vehicle=plate, post=pos, grenades=d.grenades)
     for serial in ve.passengers:
         s = soldiers[serial]
-        s.status, s.vehicle, s.at = "aboard", v.plate, None
+        s.status, s.vehicle, s.at = "aboard", plate, None
         s.post = "cabin" if v.passengers else "deck"
     return state
 

@@ -394,3 +394,68 @@ async def test_a_promoted_crewman_fights_his_vehicle_at_his_new_rank(store, cat,
     await service.confirm(OLGA, cid)
     assert (await service.load_state(cid)).entry(156).rank == "junior_nco"
 
+
+
+# ---------------------------------------------------------------------------- two of a type
+
+
+def with_a_second_sherman(d):
+    """Iron on the Mill Road with a second Sherman and its crew, opening at A Pair of Shermans."""
+    company = us_company(d)
+    company += [{"serial": n, "kind": "crewman"} for n in range(163, 168)]
+    company.append({"kind": "vehicle", "vehicle": "m4a1-sherman", "name": "Cobra Queen"})
+    d["steps"][0]["scenario"] = "vautrin-pair"
+
+
+def test_a_second_sherman_gets_the_next_plate_and_the_next_crew(tmp_path, cat):
+    write_iron(tmp_path, with_a_second_sherman)
+    us = {e.serial: e for e in load_campaigns(cat, tmp_path)[IRON].sides["US"].company}
+    assert (us[601].name, us[601].crew) == ("Cobra King", [151, 152, 153, 154, 155])
+    assert (us[1601].name, us[1601].vehicle, us[1601].crew) == ("Cobra Queen", "m4a1-sherman", [163, 164, 165, 166, 167])
+
+
+def test_two_shermans_fight_under_their_own_plates_and_their_crews_stay_apart(tmp_path, cat):
+    write_iron(tmp_path, with_a_second_sherman)
+    idef = load_campaigns(cat, tmp_path)[IRON]
+    st = begun(cat, idef)
+    specs = seat_specs(st, idef, cat)
+    us = dict(specs)[ANN.user_id]
+    assert [(ve.plate, sorted(ve.crew.values())) for ve in us.vehicles] == \
+        [(None, [151, 152, 153, 154, 155]), (1601, [163, 164, 165, 166, 167])]
+    game = autoplay(cat, "vautrin-pair", [s for _, s in specs], seed=5)
+    assert {game.soldiers[n].force for n in range(151, 156)} == {"US-1-601"}  # each man's deck is his own tank's
+    assert {game.soldiers[n].force for n in range(163, 168)} == {"US-1-1601"}
+    r = result_from_game(st, idef, game, [u for u, _ in specs])
+    out = {o.plate: o for o in r.vehicles}
+    assert set(out[601].crew) <= {151, 152, 153, 154, 155} and set(out[1601].crew) <= {163, 164, 165, 166, 167}
+    men = {o.serial: o for o in r.soldiers}
+    assert {men[n].vehicle for n in range(151, 156)} == {601} and {men[n].vehicle for n in range(163, 168)} == {1601}
+    st2, _ = apply_result(st, idef, cat, r, DATE)
+    king, queen = st2.entry(601), st2.entry(1601)
+    assert king.crew and queen.crew, "both crews came back with men in them"
+    assert set(king.crew) <= {151, 152, 153, 154, 155} and set(queen.crew) <= {163, 164, 165, 166, 167}
+    for n in range(151, 156):
+        if st2.entry(n).status == Status.FIT:
+            assert n in king.crew and any("in Cobra King's crew" in x.text for x in st2.entry(n).log)
+    for n in range(163, 168):
+        if st2.entry(n).status == Status.FIT:
+            assert n in queen.crew and any("in Cobra Queen's crew" in x.text for x in st2.entry(n).log)
+    assert king.kills == out[601].kills and queen.kills == out[1601].kills
+
+
+def test_a_replacement_crewman_joins_the_sherman_short_of_men(cat, tmp_path):
+    """Of two Shermans, a recruit trained on the type joins the one with the fewer crewmen."""
+    def change(d):
+        with_a_second_sherman(d)
+        company = us_company(d)
+        d["sides"]["US"]["company"] = [e for e in company if e.get("serial") != 165]
+        d["sides"]["US"]["depot"] = [165, 104]
+    write_iron(tmp_path, change)
+    cdef = load_campaigns(cat, tmp_path)[IRON]
+    assert {e.serial: e for e in cdef.sides["US"].company}[1601].crew == [163, 164, 166, 167]
+    st = begun(cat, cdef)
+    st = apply_result(st, cdef, cat, result(st, cdef, soldiers=[{"serial": 101, "fate": "killed"}]), DATE)[0]
+    from engine.campaign import enlist
+    st, line = enlist(st, cat, ANN.user_id, 165, DATE)
+    assert "and the crew of Cobra Queen (1601)" in line
+    assert st.entry(1601).crew == [163, 164, 166, 167, 165] and st.entry(601).crew == [151, 152, 153, 154, 155]

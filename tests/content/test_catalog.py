@@ -416,6 +416,15 @@ def test_a_scenario_preset_with_a_stranger_names_the_entry(tmp_path):
     assert "sevrette-crossing.yaml" in msg and "sides[0].preset[2]" in msg and "not US" in msg
 
 
+def test_a_scenario_vehicle_with_a_plate_not_of_its_type_names_the_field(tmp_path):
+    """A plate per vehicle (docs/vehicles.md): a named plate is its type's, + 1000 for each further one."""
+    root = content_copy(tmp_path)
+    corrupt(root, "campaigns/scenarios/vautrin-pair.yaml",
+            lambda d: d["sides"][0]["vehicles"][1].update(plate=1602))
+    msg = failure(root)
+    assert "vautrin-pair.yaml" in msg and "sides[0].vehicles[1].plate" in msg and "plate is 601, 1601, 2601" in msg
+
+
 def test_a_team_card_refuses_a_narrator_box_nobody_could_take(tmp_path):
     root = content_copy(tmp_path)
 

@@ -71,7 +71,8 @@ def test_a_position_with_vehicles_is_written_and_read_back_losslessly(cat):
     assert through_yaml(dump_position(again))["vehicles"] == written["vehicles"]
 
 
-@pytest.mark.parametrize("scenario, seed", [("vautrin-crossroads", 1), ("chapel-gun", 2), ("mill-road-gun", 3)])
+@pytest.mark.parametrize("scenario, seed", [("vautrin-crossroads", 1), ("chapel-gun", 2), ("mill-road-gun", 3),
+                                            ("vautrin-pair", 1)])  # two Shermans: plates 601 and 1601
 def test_a_played_vehicle_game_round_trips_through_its_position(scenario, seed):
     cat = load_catalog()
     sides = [s.id for s in cat.scenarios[scenario].sides]
@@ -93,6 +94,8 @@ def test_a_played_vehicle_game_round_trips_through_its_position(scenario, seed):
     (lambda d: d["vehicles"][0].update(seat=1), "vehicle 901 (Test Sherman) is US, but seat 1 plays DE"),
     (lambda d: d["vehicles"][0].update(ready={"WP": 2}), "it fires no WP rounds"),
     (lambda d: d["vehicles"][0].update(plate=950), "vehicle 950: no vehicle has this plate"),
+    (lambda d: d["vehicles"][0].update(plate=1902, vehicle="test-sherman"), "vehicle 1902: a Test Sherman's plate is 901, 1901, 2901"),
+    (lambda d: d["vehicles"][1].update(plate=901), "vehicles: two vehicles have the same plate"),
     (lambda d: d["hands"].update({901: ["1-C4"]}), "hands: 1-C4 is not a card of deck US-1-901"),
     (lambda d: d["hands"].update({903: ["903-V1"]}), "hands: 903 is neither a seat nor a vehicle's plate"),
     (lambda d: d["soldiers"][2].update(crew_of=902), "crew_of 902 belongs to another seat"),
@@ -102,3 +105,23 @@ def test_a_wrong_vehicle_entry_is_refused_naming_it(cat, change, message):
     change(data)
     with pytest.raises(ContentError, match="position: .*" + message.replace("(", r"\(").replace(")", r"\)")):
         load_position(cat, data)
+
+
+def test_a_second_vehicle_of_a_type_loads_under_its_own_plate_with_its_own_cards(cat):
+    """A plate per vehicle (docs/vehicles.md, Plates): 1901 is a second Test Sherman, known by its
+    plate alone, with copies of the type's cards (1901-V1 ...) in its own deck and its own crew."""
+    data = duel()
+    data["vehicles"].append({"plate": 1901, "seat": 0, "tile": "41A", "facing": "e",
+                             "crew": {"commander": 2, "driver": 3}})  # riflemen, untrained
+    data["soldiers"] += [{"serial": 2, "seat": 0}, {"serial": 3, "seat": 0}]
+    data["hands"][1901] = ["1901-V1", "1901-V2", "2-C1"]
+    st, _ = load_position(cat, data)
+    assert list(st.forces) == ["US-1", "US-1-901", "US-1-1901", "DE-2", "DE-2-902"]
+    assert st.vehicles[1901].vehicle == "test-sherman" and st.vehicles[1901].crew == {"commander": 2, "driver": 3}
+    assert (st.soldiers[2].vehicle, st.soldiers[2].force) == (1901, "US-1-1901")
+    mine = set(st.forces["US-1-1901"].deck + st.forces["US-1-1901"].hand)
+    assert "1901-V5" in mine and not any(c.startswith("901-") for c in mine)
+    assert st.card("1901-V5").owner == 1901 and st.card("901-V5").owner == 901
+    written = through_yaml(dump_position(st))
+    again, _ = load_position(cat, written)
+    assert_same_units(st, again)

@@ -107,6 +107,27 @@ def test_no_word_on_a_busy_panel_is_smaller_than_15_px(game, words):
     assert {"M4A1 Sherman (75 mm)"} <= big  # the name reads at a glance
 
 
+def test_two_shermans_each_have_a_panel_with_their_own_plate_and_crew(game, words):
+    """A plate per vehicle (docs/vehicles.md): in A Pair of Shermans at Vautrin, 601 and 1601."""
+    st = game("vautrin-pair")
+    on_board(st, 601, "10A")
+    on_board(st, 1601, "21A")
+    names = {s.serial: s.name for s in view(st).soldiers}
+    drawn = {}
+    for plate in (601, 1601):
+        words.clear()
+        VehiclePanel(plate).render(view(st))
+        drawn[plate] = said(words)
+    assert "1601" not in drawn[601] and "1601" in drawn[1601] and "601" in drawn[601]
+    for plate, crew in ((601, range(151, 156)), (1601, range(163, 168))):
+        other = range(163, 168) if plate == 601 else range(151, 156)
+        assert all(names[n] in drawn[plate] for n in crew)
+        assert not any(names[n] in drawn[plate] for n in other)
+    words.clear()
+    BoardPanel().render(view(st))
+    assert {"601", "1601"} <= set(said(words))  # each figure carries its own plate
+
+
 def test_the_panel_names_the_vehicle_its_crew_and_its_rounds(game, words):
     st = game()
     on_board(st, 701, "11B", "s", "sw")
