@@ -18,8 +18,8 @@ WEIGHTS = {
     # advanced cards: play a react or preempt about as often as not; a preempt's follow-up mostly
     "react": 1, "preempt": 1, "skip": 1, "then": 4,
     # the vehicle battlefield: choose a compartment now and then, call and walk artillery in when
-    # possible, pop smoke, hand kit over and search for it only sometimes
-    "assail": 2, "call": 4, "adjust": 5, "barrage": 1, "popsmoke": 0.3, "handoff": 0.5, "recover": 2,
+    # possible, pop smoke, hand kit over and search for it only sometimes, climb onto a tank as often as a walk
+    "assail": 2, "call": 4, "adjust": 5, "barrage": 1, "popsmoke": 0.3, "handoff": 0.5, "recover": 2, "climb": 3,
     "use": 6,  # equipment: fired or thrown as often as a grenade is tossed
 }
 

@@ -19,7 +19,7 @@ from engine.advanced.preempt import (
 )
 from engine.advanced.sources import accepted
 from engine.battlefield.artillery import adjust_options, barrage_options, call_options
-from engine.battlefield.close_combat import assail_options
+from engine.battlefield.close_combat import assail_options, climb_options
 from engine.battlefield.recovery import move_options
 from engine.core import commands as C
 from engine.core import rulebook
@@ -241,6 +241,8 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, probe: bool = Fal
         return
     if ok(Do.MOVE) and not s.dismounted and not (escorted_by(st, m) and m in active.moved_escorts):
         yield from _moves(st, m, seat, kind, probe)
+        if st.vehicles:  # onto an enemy vehicle's deck to fight at its hatches (engine/battlefield/close_combat.py)
+            yield from climb_options(st, m, seat, kind)
     if ok(Do.MOVE):  # issue 9: handing off equipment, searching for it, taking over a vehicle
         yield from move_options(st, m, seat, kind)
     if ok(Do.SIGHT):

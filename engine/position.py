@@ -150,6 +150,8 @@ class SoldierPos(P):
     post: str | None = Field(None, description="aboard: crew position, machinery location, cabin or deck")
     dismounted: bool = False
     spotted_by: list[int] = Field(default_factory=list, description="plates whose own Spotted marker he has")
+    on_deck: int | None = Field(None, description="on foot up on this enemy vehicle, in its tile (SMG close combat)")
+    on_turret: bool = Field(False, description="with on_deck: on its turret rather than its hull deck")
     # tactics modules (engine/advanced/teams.py): his team panel and slot; a panel named brings its team cards
     panel: str | None = None
     slot: int | None = Field(None, ge=0)
@@ -250,11 +252,18 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
                                f"but seat {s.seat} plays {pos.players[s.seat].side}")
         if s.rank not in {p.rank for p in d.ranks}:
             raise ContentError(f"position: soldier {s.serial} ({d.name}) has no {s.rank} card")
-        for what, plate in (("crew_of", s.crew_of), ("vehicle", s.vehicle)):
+        for what, plate in (("crew_of", s.crew_of), ("vehicle", s.vehicle), ("on_deck", s.on_deck)):
             if plate is not None and plate not in vdefs:
                 raise ContentError(f"position: soldier {s.serial}: {what} {plate} is not a vehicle of the position")
         if s.crew_of is not None and next(v for v in pos.vehicles if v.plate == s.crew_of).seat != s.seat:
             raise ContentError(f"position: soldier {s.serial}: crew_of {s.crew_of} belongs to another seat")
+        deck_seat = next((v.seat for v in pos.vehicles if v.plate == s.on_deck), None)
+        if s.on_deck is not None and (s.at is None or not 0 <= deck_seat < len(pos.players)
+                                      or pos.players[deck_seat].side == pos.players[s.seat].side):
+            raise ContentError(f"position: soldier {s.serial}: on_deck {s.on_deck} needs him on the board (at) and the "
+                               f"vehicle an enemy's")
+        if s.on_turret and s.on_deck is None:
+            raise ContentError(f"position: soldier {s.serial}: on_turret needs on_deck (the vehicle's plate)")
         if s.status == "aboard" and s.vehicle is None:
             raise ContentError(f"position: soldier {s.serial}: aboard needs the vehicle's plate (vehicle)")
         if s.panel is not None and (s.panel not in cat.panels or s.slot is None
@@ -311,6 +320,9 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
                 if at in taken:
                     raise ContentError(f"position: soldier {s.serial}: cell {at} is taken")
                 taken.add(at)
+            deck_tile = next((v.tile for v in pos.vehicles if v.plate == s.on_deck), None)
+            if s.on_deck is not None and board.tile_at(at) != deck_tile:
+                raise ContentError(f"position: soldier {s.serial}: on_deck {s.on_deck} needs him in its tile ({deck_tile})")
         for c in s.special:
             if c not in d.special_cards:
                 raise ContentError(f"position: soldier {s.serial}: {c} is not one of his specialist cards")
@@ -322,7 +334,7 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
             wounded=s.wounded, grenades=d.grenades if s.grenades is None else s.grenades, medals=s.medals,
             equipment=list(s.equipment), held=list(s.held), vehicle=s.vehicle, post=s.post,
             dismounted=s.dismounted, spotted_by=list(s.spotted_by), panel=s.panel, slot=s.slot,
-            deeds=dict(s.deeds), kills=s.kills, captures=s.captures)
+            deeds=dict(s.deeds), kills=s.kills, captures=s.captures, on_deck=s.on_deck, on_turret=s.on_turret)
     for p in used_panels:  # tactics modules: a panel in use brings all its team cards to its squad's deck
         seat = next(s.seat for s in pos.soldiers if s.panel == p)
         decks[fid_of[seat]] += list(cat.panels[p].cards)
@@ -632,6 +644,10 @@ def dump_position(st: GameState) -> dict:
             row["post"] = s.post
         if s.spotted_by:
             row["spotted_by"] = list(s.spotted_by)
+        if s.on_deck is not None:  # up on an enemy vehicle (engine/battlefield/close_combat.py)
+            row["on_deck"] = s.on_deck
+            if s.on_turret:
+                row["on_turret"] = True
         if s.panel is not None:  # tactics modules
             row["panel"], row["slot"] = s.panel, s.slot
         if s.deeds:

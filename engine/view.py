@@ -15,7 +15,7 @@ from engine.battlefield import (
     artillery as artillery_rules,  # artillery markers and calls (engine/battlefield/artillery.py)
 )
 from engine.battlefield import mines  # minefields (engine/battlefield/mines.py)
-from engine.battlefield.close_combat import views
+from engine.battlefield.close_combat import deck_of, views
 from engine.core.crew import is_open
 from engine.core.state import GameState, TrailMark
 from engine.core.views import (
@@ -77,6 +77,7 @@ def _soldier_view(st: GameState, serial: int, secret: set[int] = frozenset()) ->
     s = st.soldiers[serial]
     d = st.setup.soldiers[serial]
     stats = st.stats(serial)
+    up = deck_of(st, serial)
     return SoldierView(
         serial=serial, name=d.name, title=d.profile(s.rank).title, side=s.side, force=s.force,
         controller=s.controller, status=s.status, at=s.at, facing=s.facing, spotted=s.spotted,
@@ -85,6 +86,7 @@ def _soldier_view(st: GameState, serial: int, secret: set[int] = frozenset()) ->
         in_contact=bool(in_contact(st, serial)) if s.free else False,
         ratings=RatingsView(**stats.model_dump()), weapon=d.weapon, medals=s.medals,
         spotted_by=list(s.spotted_by), vehicle=s.vehicle, post=s.post, dismounted=s.dismounted,
+        on_deck=s.on_deck if up else None, on_turret=up == "turret",
         in_cover=s.status == "board" and s.at is not None and st.board.in_cover(s.at))
 
 

@@ -286,7 +286,7 @@ def prompt_text(st: GameState, seat: int, kind: str, detail: str) -> str:
                     "likewise; `/act done` finishes the part in use, `/act pass` the card.")
         vehicles = " `/vehicle ...` for vehicles, crews and getting on;" if st.vehicles else ""
         # issue 9: artillery, close combat against vehicles, smoke, hand-offs go by /field
-        vehicles += (" `/field assail|call|adjust|barrage|popsmoke|handoff|recover` for the battlefield;"
+        vehicles += (" `/field assail|climb|call|adjust|barrage|popsmoke|handoff|recover` for the battlefield;"
                      if st.vehicles or _battlefield(st, seat) else "")
         return (f"{head}\nUse `/act move|face|sight|cover|rally|hold|draw|shoot|toss|charge` "
                 f"with your soldiers;{vehicles} `/act done` finishes the part in use, `/act pass` the card.")

@@ -225,8 +225,8 @@ def vehicle_name(v: View, plate: int) -> str:
 
 def vehicle_lines(v: View) -> list[str]:
     """Each vehicle and gun: plate, name, side, tile, hull facing, turret, the crew at their
-    posts (open hatches marked), damage, ammunition, and its markers (pins, Move+, hull down,
-    spotted)."""
+    posts (open hatches marked), enemies up on its deck or turret, damage, ammunition, and its
+    markers (pins, Move+, hull down, spotted)."""
     names = {s.serial: f"{s.title} {s.name}" for s in v.soldiers}
     out = []
     for vv in v.vehicles:
@@ -263,6 +263,9 @@ def _vehicle(v: View, vv: VehicleView, names) -> list[str]:
     lines.append("      crew: " + ("; ".join(crew) or "none")
                  + (f"; aboard: {', '.join(riders)}" if riders else "")
                  + (f"; beside it: {', '.join(man(n) for n in vv.dismounted)}" if vv.dismounted else ""))
+    climbers = [f"{man(s.serial)} ({'turret' if s.on_turret else 'deck'})" for s in v.soldiers if s.on_deck == vv.plate]
+    if climbers:  # enemies up on it to fight at its hatches (SMG close combat)
+        lines.append("      enemies on it: " + ", ".join(climbers))
     if vv.damage or vv.cook_off:
         lines.append("      damage: " + ("; ".join(f"{post(loc)} {'+'.join(m)}" for loc, m in vv.damage.items())
                                          or "none")

@@ -67,6 +67,14 @@ def field_group(adapter: Adapter) -> app_commands.Group:
                        grenade: Optional[bool] = None, game: Optional[int] = None):
         await run(it, "assail", [soldier, plate, part, "grenade" if grenade else None], game)
 
+    @grp.command(name="climb", description="(MOVE) Climb onto an enemy vehicle's deck (or turret) to fight at its hatches")
+    @app_commands.describe(soldier=SOLDIER_HELP, plate="the enemy vehicle's plate (he walks to it if need be)",
+                           turret="on up onto its turret rather than the hull deck", via=PART_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(soldier=ac_actor("climb"), plate=ac("climb", "plate"), game=ac_game)
+    async def f_climb(it: discord.Interaction, soldier: str, plate: str, turret: Optional[bool] = None,
+                      via: Optional[Part] = None, game: Optional[int] = None):
+        await run(it, "climb", [soldier, plate, "turret" if turret else None], game, via)
+
     @grp.command(name="call", description="After radio contact: call artillery you bought onto a tile")
     @app_commands.describe(actor=ACTOR_HELP, kind="the artillery (your ordnance is suggested)",
                            tile="the tile it falls on (spotted, in his sight)",

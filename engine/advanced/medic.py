@@ -93,6 +93,7 @@ def first_aid(ctx: Ctx, victim: int, *, cause: str) -> bool:
     if cell != m.at:
         start = m.at
         m.at = cell
+        m.step_down()
         st.trail.append(TrailMark(kind="move", serial=medic, path=[start, cell]))
     m.facing = direction_to(m.at, v.at)
     ctx.say("medic_move", f"{name} runs to {vname}'s side ({cell[0]},{cell[1]}) to give first aid.",

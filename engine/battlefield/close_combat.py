@@ -14,6 +14,11 @@ vehicle at a time (lowest plate first), hull, then turret, then cabin, before th
 3. the fight: engine/turn/fight.py's card play, with the book's limits (two men per opening draw fight
    cards; against a shut hatch the attackers' draw for it is halved).
 
+At SMG scale a soldier fights the hull only from its deck and the turret only from on top of it:
+he climbs onto the deck (Climb 2) and on up onto the turret (Climb 1 more) with `climb`, a MOVE;
+the cabin is fought from the ground (Combat Contact, the SMG-only paragraph). He stays up until he
+moves, the vehicle moves, or he is displaced or falls.
+
 A compartment still contested fights again at the end of the next phase (its men are still
 there). Opposing vehicles never fight each other: only soldiers on foot assail a vehicle.
 Rulings: docs/battlefield.md, "Close combat against vehicles".
@@ -33,15 +38,23 @@ from engine.core.ratings import current, halve
 from engine.core.state import Assault, CapturePending
 from engine.core.vehicle_content import Compartment
 from engine.core.vehicle_geometry import footprint
-from engine.infantry.contact import touching
+from engine.infantry.contact import in_contact, touching
 from engine.infantry.damage import apply_damage, damage_check, kill
-from engine.infantry.move import MAX_PRISONERS
+from engine.infantry.move import (
+    MAX_PRISONERS,
+    Dest,
+    destination_cells,
+    escorted_by,
+    move,
+    reachable,
+)
 from engine.vehicles.damage import (
     _leave_vehicle,
     compartments,
     crew_in,
     crew_protection,
 )
+from engine.vehicles.move import climb_problem, climb_to
 from engine.vehicles.shoot import hurt_aboard, sniper_protection
 
 PARTS = ("hull", "turret", "cabin")  # the book's order of compartments
@@ -113,6 +126,25 @@ def enemies_in_tile(st, plate: int) -> list[int]:
                   if s.free and s.side != v.side and s.at is not None and board.tile_at(s.at) == v.tile)
 
 
+def deck_of(st, serial: int) -> str | None:
+    """Where on an enemy vehicle he stands: "hull" (its deck), "turret", or None (on the ground)."""
+    s = st.soldiers[serial]
+    if s.on_deck is None or not s.free:
+        return None
+    v = st.vehicles.get(s.on_deck)
+    if v is None or v.status != "board" or v.tile is None or st.board.tile_at(s.at) != v.tile:
+        return None
+    return "turret" if s.on_turret else "hull"
+
+
+def reaches(st, serial: int, plate: int, part: str) -> bool:
+    """Whether he can get at the compartment's openings from where he stands (SMG only): the
+    cabin from the ground, the hull from its deck, the turret from on top of it."""
+    if part == "cabin":
+        return True
+    return st.soldiers[serial].on_deck == plate and deck_of(st, serial) == part
+
+
 def contested(st, plate: int) -> list[str]:
     """The vehicle's compartments with someone inside to fight."""
     v = st.vehicles[plate]
@@ -152,13 +184,14 @@ def spot_on_contact(ctx: Ctx, *, serial: int | None = None, plate: int | None = 
 def assignments(st, plate: int) -> dict[str, list[Attacker]]:
     """Which soldiers in the tile attack which compartment through which opening. Chosen ones
     (`assail`) first; everyone else by default: open openings before shut ones, hull before
-    turret before cabin, two men per opening; who finds no room waits."""
+    turret before cabin, two men per opening; the hull and turret only for men up there (`reaches`);
+    who finds no room waits."""
     parts = contested(st, plate)
     room = {p: {o: [] for o in openings(st, plate, p)} for p in parts}
     waiting = []
     for n in enemies_in_tile(st, plate):
         a = st.assaults.get(n)
-        if a is not None and a.plate == plate and a.part in room:
+        if a is not None and a.plate == plate and a.part in room and reaches(st, n, plate, a.part):
             free = [o for o, men in room[a.part].items() if len(men) < PER_OPENING]
             if free:
                 room[a.part][free[0]].append(n)
@@ -167,7 +200,7 @@ def assignments(st, plate: int) -> dict[str, list[Attacker]]:
     slots = [(p, o) for opened in (True, False) for p in PARTS if p in room for o in room[p] if o.open == opened]
     for n in waiting:
         for p, o in slots:
-            if len(room[p][o]) < PER_OPENING:
+            if len(room[p][o]) < PER_OPENING and reaches(st, n, plate, p):
                 room[p][o].append(n)
                 break
     return {p: [Attacker(n, o) for o, men in room[p].items() for n in men] for p in parts
@@ -175,7 +208,9 @@ def assignments(st, plate: int) -> dict[str, list[Attacker]]:
 
 
 def due(st) -> list[tuple[int, str]]:
-    """The close combats to fight at this phase's end, in the book's order."""
+    """The close combats to fight at this phase's end, in the book's order (after forgetting the
+    choices and decks of men no longer there)."""
+    tidy(st)
     out = []
     for plate in sorted(st.vehicles):
         for part, men in assignments(st, plate).items():
@@ -188,10 +223,20 @@ def due(st) -> list[tuple[int, str]]:
 
 
 def tidy(st) -> None:
-    """Forget the choices of men no longer free in their vehicle's tile (they chose anew on return)."""
+    """Forget the choices of men no longer free in their vehicle's tile (they chose anew on return),
+    and the decks of men no longer up there."""
     for n, a in list(st.assaults.items()):
         if a.plate not in st.vehicles or n not in enemies_in_tile(st, a.plate):
             del st.assaults[n]
+    forget_fallen(st)
+
+
+def forget_fallen(st) -> None:
+    """Men no longer up on a deck (killed, taken, gone from the board, or the vehicle destroyed,
+    abandoned or gone) are on the ground: the play sequence calls this after every command."""
+    for s in st.soldiers.values():
+        if s.on_deck is not None and deck_of(st, s.serial) is None:
+            s.step_down()
 
 
 def assail(ctx: Ctx, cmd) -> None:
@@ -222,6 +267,10 @@ def assail_problem(st, seat: int, serial: int, plate: int, part: str, grenade: b
         return f"{st.name(serial)} is not in the {st.name(plate)}'s tile ({v.tile})."
     if part not in contested(st, plate):
         return f"nobody is inside the {st.name(plate)}'s {part} to fight."
+    if not reaches(st, serial, plate, part):
+        return (f"{st.name(serial)} is not up on the {st.name(plate)}'s {'deck' if part == 'hull' else part}: a man "
+                f"climbs there first (climb {serial} {plate}{' turret' if part == 'turret' else ''}) to fire or "
+                f"fight at its {part} hatches.")
     if grenade:
         if s.grenades <= 0:
             return f"{st.name(serial)} has no grenades left."
@@ -254,6 +303,105 @@ def assail_options(st, seat: int) -> list[tuple[int, int, str, bool]]:
                     if assail_problem(st, seat, n, plate, part, g) is None:
                         out.append((n, plate, part, g))
     return out
+
+
+# --------------------------------------------------------------------------- climbing onto the deck (SMG)
+
+
+def climb_on_problem(st, seat: int, serial: int, plate: int, part: str) -> str | None:
+    """Why he cannot climb onto the enemy vehicle's deck (or turret) now, or None. Whether he can
+    walk there when he is not in its tile is the walk's own question (`climb`)."""
+    s = st.soldiers.get(serial)
+    if s is None or st.forces[s.controller].seat != seat:
+        return f"{serial} is not one of your soldiers."
+    name = st.name(serial)
+    if not s.free:
+        return f"{name} is not on the board on foot."
+    v = st.vehicles.get(plate)
+    if v is None or v.status != "board" or v.tile is None or v.side == s.side:
+        return f"{plate} is not an enemy vehicle on the board."
+    vname = st.name(plate)
+    if part == "turret" and not st.vehicle_def(plate).has_turret:
+        return f"the {vname} has no turret."
+    if s.on_deck == plate and deck_of(st, serial) == part:
+        return f"{name} is on the {vname}'s {'deck' if part == 'hull' else part} already."
+    if s.dismounted:
+        return f"{name} stays beside his own vehicle while dismounted."
+    if in_contact(st, serial):
+        return f"{name} is in combat contact (locked in combat): he may only turn to face."
+    if escorted_by(st, serial):
+        return f"{name} is escorting prisoners: they do not climb onto tanks with him."
+    if v.moved or v.move_plus:
+        return f"the {vname} is moving (it moved this phase or holds Move+ markers): nobody climbs on."
+    return climb_problem(st, serial, plate, climb_to(part, _standing(st, serial, plate)))
+
+
+def _standing(st, serial: int, plate: int) -> str | None:
+    """Where on this vehicle he starts a climb from: None (the ground), "hull" or "turret"."""
+    return deck_of(st, serial) if st.soldiers[serial].on_deck == plate else None
+
+
+def climb(ctx: Ctx, cmd) -> None:
+    """A MOVE: he walks to the enemy vehicle when he is not in its tile (as `move` to that tile)
+    and climbs onto its deck, or on up onto its turret, if his Climb reaches that high."""
+    st = ctx.st
+    problem = climb_on_problem(st, cmd.seat, cmd.serial, cmd.plate, cmd.part)
+    if problem:
+        raise RuleError(problem)
+    s = st.soldiers[cmd.serial]
+    v = st.vehicles[cmd.plate]
+    if st.board.tile_at(s.at) != v.tile:
+        move(ctx, cmd.serial, Dest(tile=v.tile))
+        if not s.free or st.board.tile_at(s.at) != v.tile:
+            return  # stopped on the way (a mine): he never reached it
+    where = "deck" if cmd.part == "hull" else "turret"
+    need = climb_to(cmd.part, _standing(st, cmd.serial, cmd.plate))
+    s.on_deck, s.on_turret = cmd.plate, cmd.part == "turret"
+    tidy(st)
+    how = f"climbs (Climb {need}) onto" if need else "climbs down onto"
+    ctx.say("climb", f"{st.name(cmd.serial)} {how} the {st.name(cmd.plate)}'s {where}.", serial=cmd.serial,
+            plate=cmd.plate, part=cmd.part)
+
+
+def climb_options(st, serial: int, seat: int, via) -> list:
+    """The climbs a man on foot may make now: onto each enemy vehicle (hull deck, turret) with
+    someone inside that compartment, in his tile or in a tile he can walk to."""
+    s = st.soldiers[serial]
+    if not s.free:
+        return []
+    out = []
+    walk = None
+    here = st.board.tile_at(s.at)
+    for plate in sorted(st.vehicles):
+        v = st.vehicles[plate]
+        if v.status != "board" or v.side == s.side or v.tile is None:
+            continue
+        parts = [p for p in ("hull", "turret") if p in contested(st, plate)
+                 and climb_on_problem(st, seat, serial, plate, p) is None]
+        if not parts:
+            continue
+        if v.tile != here:
+            if walk is None:
+                costs, parents, _ = reachable(st, serial)
+                walk = (costs, parents)
+            if not destination_cells(st, serial, *walk, only=v.tile):
+                continue
+        out += [C.ClimbCmd(seat=seat, serial=serial, plate=plate, part=p, via=via) for p in parts]
+    return out
+
+
+@rulebook.thrown_off.fill
+def thrown_off(ctx: Ctx, plate: int) -> None:
+    """The vehicle's hull moved (a drive or a turn): the enemies on its deck fall off where they
+    stood and must climb again."""
+    st = ctx.st
+    men = sorted(s.serial for s in st.soldiers.values() if s.on_deck == plate)
+    for n in men:
+        st.soldiers[n].step_down()
+    fell = [n for n in men if st.soldiers[n].free]
+    if fell:
+        ctx.say("thrown_off", f"{', '.join(st.name(n) for n in fell)} {'falls' if len(fell) == 1 else 'fall'} off "
+                f"the {st.name(plate)} as it moves.", plate=plate, serials=fell)
 
 
 # --------------------------------------------------------------------------- step 1: shoot
@@ -587,3 +735,8 @@ def views(st) -> list[dict]:
 @rulebook.answers(C.AssailCmd)
 def assail_answer(ctx: Ctx, cmd: C.AssailCmd, force: None) -> None:
     assail(ctx, cmd)
+
+
+@rulebook.performs(C.ClimbCmd)
+def climb_command(ctx: Ctx, cmd: C.ClimbCmd, src, entry_do) -> None:
+    climb(ctx, cmd)

@@ -812,7 +812,20 @@ class RecoverCmd(Cmd):
         return [*_via(self.via), "recover", str(self.serial), self.item if self.item is not None else str(self.plate)]
 
 
-BATTLEFIELD_ACTIONS = (AdjustCmd, PopSmokeCmd, HandOffCmd, RecoverCmd)
+class ClimbCmd(Cmd):
+    """A MOVE action: a soldier walks to an enemy vehicle (when not in its tile already) and climbs
+    onto its deck, or on up onto its turret, to fight at its hatches (SMG close combat)."""
+    type: Literal["climb"] = "climb"
+    serial: Man
+    plate: Vehicle
+    part: Literal["hull", "turret"] = "hull"
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "climb", str(self.serial), str(self.plate), *(["turret"] if self.part == "turret" else [])]
+
+
+BATTLEFIELD_ACTIONS = (AdjustCmd, PopSmokeCmd, HandOffCmd, RecoverCmd, ClimbCmd)
 BATTLEFIELD_FREE = (AssailCmd, CallCmd, BarrageCmd)
 
 
@@ -821,7 +834,7 @@ Command = Annotated[
           ShootCmd, TossCmd, VMove, VTurn, Turret, MovePlus, Unpin, Fire, Load, Acquire, Unbutton, Button,
           HullDown, VCover, Mount, Dismount, Shift, Repair, Extinguish, Done, Pass, HitPlus, Pay, Decline,
           FightCmd, Capture, KillCmd, Stay, ReactCmd, PreemptCmd, Then, Skip, AlwaysPass, Reslot, UseCmd,
-          AssailCmd, CallCmd, AdjustCmd, BarrageCmd, PopSmokeCmd, HandOffCmd, RecoverCmd, SeatName],
+          AssailCmd, CallCmd, AdjustCmd, BarrageCmd, PopSmokeCmd, HandOffCmd, RecoverCmd, ClimbCmd, SeatName],
     Field(discriminator="type"),
 ]
 
@@ -1154,9 +1167,10 @@ call ACTOR KIND TILE [fake|smoke]  after radio contact: call artillery of a boug
 barrage KIND TURN TILE [smoke]   plan heavy artillery or rockets in secret for TURN on landmark TILE
 [via] popsmoke ACTOR             a vehicle pops smoke (SHOOT): 2x smoke in its tile, then take cover
 [via] handoff S ITEM T           (MOVE) S hands equipment ITEM to T beside him
-[via] recover S ITEM|PLATE       (MOVE) search for abandoned ITEM, or take over abandoned vehicle PLATE"""
-BATTLEFIELD_VERBS = ("assail", "call", "adjust", "barrage", "popsmoke", "handoff", "recover")
-BATTLEFIELD_ACTION_VERBS = ("adjust", "popsmoke", "handoff", "recover")
+[via] recover S ITEM|PLATE       (MOVE) search for abandoned ITEM, or take over abandoned vehicle PLATE
+[via] climb S PLATE [turret]     (MOVE) S walks to enemy vehicle PLATE and climbs onto its deck (or turret)"""
+BATTLEFIELD_VERBS = ("assail", "call", "adjust", "barrage", "popsmoke", "handoff", "recover", "climb")
+BATTLEFIELD_ACTION_VERBS = ("adjust", "popsmoke", "handoff", "recover", "climb")
 
 
 def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd:
@@ -1203,6 +1217,13 @@ def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) ->
         need(3)
         return HandOffCmd(seat=seat, serial=soldier(args[0]), item=args[1].lower(), to=soldier(args[2], "who takes it"),
                           via=via)
+    if verb == "climb":
+        need(2)
+        extra = [a.lower() for a in args[2:]]
+        if extra not in ([], ["turret"], ["hull"]):
+            raise RuleError(f"usage: {usage}")
+        plate = number(args[1], "the vehicle's plate", "a dog tag number")
+        return ClimbCmd(seat=seat, serial=soldier(args[0]), plate=plate, part=extra[0] if extra else "hull", via=via)
     need(2)  # recover
     if NUMBER.fullmatch(args[1]) and int(args[1]) >= 500:  # license plates are numbered from 500
         return RecoverCmd(seat=seat, serial=soldier(args[0]), plate=int(args[1]), via=via)

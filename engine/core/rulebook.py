@@ -115,6 +115,8 @@ action_options: Slot[..., Any] = Slot(
 # --------------------------------------------------------------------- the vehicle book, joined
 aboard_action: Slot[..., None] = Slot(
     "aboard_action", "engine/vehicles/actions.py perform: an action by a license plate or a man aboard")
+thrown_off: Slot[..., None] = Slot(
+    "thrown_off", "engine/battlefield/close_combat.py thrown_off: a vehicle's hull moves and enemies on its deck fall off")
 smoke_trail: Slot[..., None] = Slot(
     "smoke_trail", "engine/vehicles/smoke.py lay_trail: a vehicle laying smoke enters a tile")
 radio_spot: Slot[..., None] = Slot(

@@ -103,6 +103,10 @@ class SoldierState(Model):
     vehicle: int | None = None
     post: str | None = None
     dismounted: bool = False  # a crewman standing beside his vehicle (Mount and Dismount)
+    # on foot on an enemy vehicle's deck (SMG close combat, engine/battlefield/close_combat.py): its
+    # plate, and whether he went on up onto its turret
+    on_deck: int | None = None
+    on_turret: bool = False
     spotted_by: list[int] = Field(default_factory=list)  # plates whose own Spotted marker he has
     panel: str | None = None  # tactics module: his team panel (locked to it for the game)
     slot: int | None = None  # ... and his slot on it
@@ -115,6 +119,10 @@ class SoldierState(Model):
     def free(self) -> bool:
         """On the board on foot, alive and not a prisoner: he can act and be acted against."""
         return self.status == "board" and self.captor is None
+
+    def step_down(self) -> None:
+        """Off any enemy vehicle's deck: whatever moves him puts him on the ground (docs/battlefield.md C16)."""
+        self.on_deck, self.on_turret = None, False
 
     @property
     def in_play(self) -> bool:

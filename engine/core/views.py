@@ -65,6 +65,8 @@ class SoldierView(V):
     vehicle: int | None = None  # aboard (or a crewman standing beside) this vehicle
     post: str | None = None
     dismounted: bool = False
+    on_deck: int | None = None  # on foot up on this enemy vehicle (SMG close combat), public
+    on_turret: bool = False  # ... on its turret rather than its hull deck
     in_cover: bool = False  # on a cover feature or leaning on NO MOVE terrain (core manual, In Cover)
 
 

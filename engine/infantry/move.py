@@ -289,6 +289,7 @@ def move(ctx: Ctx, serial: int, dest: Dest, facing: str | None = None, *, releas
         return s.at if s.status == "board" else None
     s.at = cell
     s.facing = face
+    s.step_down()
     path = _path(parents, cell)
     st.trail.append(TrailMark(kind="move", serial=serial, path=[*(path if start is None else [start, *path[1:]])]))
     verb = "enters the board and moves" if entering else "moves"
@@ -492,6 +493,7 @@ def charge(ctx: Ctx, serial: int, target: int) -> None:
     start = me.at
     me.at = end
     me.facing = direction_to(end, t.at)
+    me.step_down()
     st.trail.append(TrailMark(kind="charge", serial=serial, path=[start, end], target=target))
     ctx.say("charge", f"{name} charges {st.name(target)} ({length:.1f}\") and is in combat contact.",
             serial=serial, target=target)

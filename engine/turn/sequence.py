@@ -6,7 +6,7 @@ decision the engine needs from a player (see `awaiting`)."""
 from __future__ import annotations
 
 from engine.advanced import preempt, react
-from engine.battlefield import artillery
+from engine.battlefield import artillery, close_combat
 from engine.core import initiative, rulebook
 from engine.core.content import Action
 from engine.core.log import Ctx
@@ -24,6 +24,14 @@ MAX_STEPS = 100_000
 
 
 def advance(ctx: Ctx) -> None:
+    """Play on through every automatic step to the next decision; then nobody stands on a deck he
+    is no longer on (engine/battlefield/close_combat.py)."""
+    _advance(ctx)
+    if ctx.st.vehicles:
+        close_combat.forget_fallen(ctx.st)
+
+
+def _advance(ctx: Ctx) -> None:
     st = ctx.st
     for _ in range(MAX_STEPS):
         if st.step == "over" or victory.check_instant(ctx):

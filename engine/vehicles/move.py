@@ -387,6 +387,7 @@ def displace(ctx: Ctx, plate: int, tile: str, by: int | None) -> None:
             kill(ctx, serial, by_force=v.force, by_soldier=by, cause="run over")
             continue
         s.at = cell
+        s.step_down()
         ctx.say("displaced", f"{st.name(serial)} makes room for the {st.name(plate)}.", serial=serial,
                 plate=plate, at=list(cell))
 
@@ -481,6 +482,7 @@ def vmove(ctx: Ctx, plate: int, who: int, tile: str, *, road: bool = False, back
         if _run_over_vehicles(ctx, plate, t, by):
             break
     _hull_moved(st, plate, squares)
+    rulebook.thrown_off(ctx, plate)  # enemies on its deck fall off (engine/battlefield/close_combat.py)
     st.trail.append(TrailMark(kind="move", serial=plate,
                               path=[_centre_cell(st, t) for t in travelled]))
     how = {True: "along the road", False: "backing up" if back else "across country"}[road]
@@ -543,6 +545,7 @@ def vturn(ctx: Ctx, plate: int, who: int, facing: str) -> None:
     _touch(st, plate)
     ctx.say("vturn", f"{st.name(by)} turns the {name} from {before.upper()} to {facing.upper()}.", plate=plate,
             serial=by, facing=facing)
+    rulebook.thrown_off(ctx, plate)  # enemies on its deck fall off (engine/battlefield/close_combat.py)
 
 
 def turret(ctx: Ctx, plate: int, who: int, facing: str) -> None:
@@ -608,13 +611,34 @@ def unpin(ctx: Ctx, plate: int, who: int) -> None:
 # --------------------------------------------------------------------------- men getting on and off
 
 
-def _climb_needed(st, serial: int, plate: int, climb: int) -> None:
+DECK_CLIMB = 2  # from the ground onto the hull deck or into the cabin (Mount and Dismount)
+TURRET_CLIMB = 1  # from the hull deck on up onto the turret (Mount and Dismount)
+
+
+def climb_to(part: str, start: str | None = None) -> int:
+    """The Climb a man needs to get from `start` (None: the ground; "hull": the deck; "turret")
+    up to `part` ("hull": the deck or cabin; "turret"): each climb is its own step that his Climb
+    must reach, so from the ground to the turret he needs the deck's 2 (ruling V11). Down is free."""
+    steps = {None: 0, "hull": 1, "turret": 2}
+    costs = [DECK_CLIMB, TURRET_CLIMB][steps[start]:steps[part]]
+    return max(costs, default=0)
+
+
+def climb_problem(st, serial: int, plate: int, climb: int) -> str | None:
+    """Why he cannot climb this high on the vehicle (his Climb rating against the level), or None."""
     d = st.setup.soldiers[serial]
     if d.crew is not None and d.crew.vehicle == st.vehicles[plate].vehicle:
-        return  # trained crew ignore Climb (Mount and Dismount)
+        return None  # trained crew ignore Climb (Mount and Dismount)
     have = st.stats(serial).climb
     if have < climb:
-        raise RuleError(f"{st.name(serial)} has Climb {have}; getting on the {st.name(plate)} there needs Climb {climb}.")
+        return f"{st.name(serial)} has Climb {have}; getting on the {st.name(plate)} there needs Climb {climb}."
+    return None
+
+
+def _climb_needed(st, serial: int, plate: int, climb: int) -> None:
+    problem = climb_problem(st, serial, plate, climb)
+    if problem:
+        raise RuleError(problem)
 
 
 def mount_plan(st, serial: int, plate: int, post: str | None) -> str:
@@ -654,19 +678,19 @@ def mount_plan(st, serial: int, plate: int, post: str | None) -> str:
             raise RuleError(f"{positions[post].name} is taken by {st.name(v.crew[post])}.")
         if not position_ok(st, plate, post):
             raise RuleError(f"the {positions[post].name} is on fire.")
-        _climb_needed(st, serial, plate, 3 if positions[post].compartment == "turret" else 2)
+        _climb_needed(st, serial, plate, climb_to("turret" if positions[post].compartment == "turret" else "hull"))
     elif post == "cabin":
         if not vdef.passengers:
             raise RuleError(f"the {name} has no cabin; ride on the deck or turret.")
         if len(v.passengers) >= vdef.passengers:
             raise RuleError(f"the {name}'s cabin is full ({vdef.passengers}).")
-        _climb_needed(st, serial, plate, 2)
+        _climb_needed(st, serial, plate, climb_to("hull"))
     elif post in ("deck", "turret"):
         if post == "turret" and not vdef.has_turret:
             raise RuleError(f"the {name} has no turret.")
         if len(v.riders) >= vdef.rider_limit:
             raise RuleError(f"the {name} carries no more tank riders (at most {vdef.rider_limit}).")
-        _climb_needed(st, serial, plate, 3 if post == "turret" else 2)
+        _climb_needed(st, serial, plate, climb_to("turret" if post == "turret" else "hull"))
     else:
         raise RuleError(f"{post!r} is not a place on the {name}: a crew position ("
                         + ", ".join(positions) + "), cabin, deck or turret.")
@@ -676,7 +700,7 @@ def mount_plan(st, serial: int, plate: int, post: str | None) -> str:
 def mount(ctx: Ctx, serial: int, plate: int, post: str | None) -> None:
     """From the vehicle's tile onto it, as a MOVE: a passenger into the Cabin (or onto the deck
     or turret as a tank rider), a crewman into an empty crew position; Climb 2 onto the hull or
-    cabin, 3 into the turret, trained crew excepted. The vehicle must not have moved this phase
+    cabin, and 1 more step from there into the turret (`climb_to`), trained crew excepted. The vehicle must not have moved this phase
     nor hold Move+ markers (Mount and Dismount; Tank Riders)."""
     st = ctx.st
     post = mount_plan(st, serial, plate, post)

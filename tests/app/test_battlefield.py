@@ -114,5 +114,5 @@ def test_the_act_prompt_names_field_to_a_player_with_artillery():
     from engine import load_catalog
     from tests.app.battlefield_views import artillery_lane
     st = artillery_lane(load_catalog(Path(__file__).resolve().parents[1] / "fixtures" / "rules"))
-    assert "`/field assail|call|adjust|barrage|popsmoke|handoff|recover`" in prompt_text(st, 0, "act", "act")
+    assert "`/field assail|climb|call|adjust|barrage|popsmoke|handoff|recover`" in prompt_text(st, 0, "act", "act")
     assert "/field" not in prompt_text(st, 1, "act", "act")

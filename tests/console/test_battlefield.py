@@ -61,6 +61,13 @@ def test_the_table_text_shows_markers_and_tokens_face_down_only(state):
     ("assail 1 902 turret grenade", C.AssailCmd), ("call 1 mortar-81 33A fake", C.CallCmd),
     ("tag adjust 1 B", C.AdjustCmd), ("barrage rockets 3 L9A", C.BarrageCmd), ("team popsmoke 1", C.PopSmokeCmd),
     ("handoff Avery radio Brooks", C.HandOffCmd), ("note recover 1 bazooka", C.RecoverCmd),
+    ("tag climb Avery 902 turret", C.ClimbCmd),
 ])
 def test_the_battlefield_lines_read_as_console_commands(state, line, cls):
     assert isinstance(parse_line(state, line, 0), cls)
+
+
+def test_the_men_up_on_an_enemy_tank_are_listed_with_it():
+    from tests.engine.test_close_combat import AMES, DOYLE, assault
+    st = assault(load_catalog(FIXTURE), men=(DOYLE, AMES), turret=(AMES,))
+    assert "      enemies on it: Pvt. Doyle 90 (deck), Pvt. Ames 91 (turret)" in text.vehicle_lines(view(st))

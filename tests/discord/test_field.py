@@ -23,6 +23,8 @@ from tests.discord.test_vehicles import duel, people, run  # noqa: F401 (fixture
     ("field handoff", {"soldier": "1", "item": "radio", "to": "60"}, "handoff 1 radio 60"),
     ("field recover", {"soldier": "1", "item": "bazooka", "via": "note"}, "note recover 1 bazooka"),
     ("field recover", {"soldier": "1", "plate": "902"}, "recover 1 902"),
+    ("field climb", {"soldier": "1", "plate": "902"}, "climb 1 902"),
+    ("field climb", {"soldier": "1", "plate": "902", "turret": True, "via": "tag"}, "tag climb 1 902 turret"),
 ])
 async def test_a_field_command_is_the_script_line_of_its_verb(world, tree, adapter, duel, path, options, script):
     given = []

@@ -5,8 +5,9 @@ Shells over Moulin Tardieu (observers with radios, artillery bought on both side
 barrage each, minefields laid face down, a Sherman and a dug-in Pak 40) and The Barricade on the
 Country Road (a roadblock, petrol bombs, a Panzer IV and a half-track assaulted by paratroopers),
 with 2, 3 and 4 players. The agents must have used the rules, not walked past them: artillery
-called (smoke too), adjusted and revealed, barrages planned (smoke too) and fired, mines gone off, close combats fought,
-smoke popped, petrol bombs thrown. A failure names the scenario, the players and the seed."""
+called (smoke too), adjusted and revealed, barrages planned (smoke too) and fired, mines gone off, men
+climbed onto tanks' decks and close combats fought, smoke popped, petrol bombs thrown. A failure names the
+scenario, the players and the seed."""
 from __future__ import annotations
 
 from collections import Counter
@@ -43,7 +44,8 @@ def test_three_hundred_battlefield_games_raise_nothing_and_use_the_rules():
     problems, seen = run_jobs(_batch, jobs)
     assert problems == [], "\n".join(problems[:20])
     assert seen["games"] == GAMES
-    for what in ("call", "adjust", "barrage", "assail", "popsmoke", "use:molotov", "call:smoke", "barrage:smoke",
+    for what in ("call", "adjust", "barrage", "assail", "climb", "popsmoke", "use:molotov", "call:smoke",
+                 "barrage:smoke",
                  "event:artillery_marker", "event:artillery_reveal", "event:barrage", "event:mine",
                  "event:close_combat", "event:cc_over", "event:radio_contact", "event:vehicle_hit"):
         assert seen[what] > 0, f"the agents never got to {what}: {dict(seen)}"

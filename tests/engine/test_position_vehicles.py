@@ -18,7 +18,7 @@ from engine.position import dump_position, load_position
 DUEL = Path(__file__).resolve().parents[1] / "fixtures" / "positions" / "tank-duel.yaml"
 SOLDIER_FIELDS = ("serial", "side", "force", "controller", "rank", "status", "at", "facing", "spotted", "pinned",
                   "wounded", "grenades", "medals", "equipment", "held", "captor", "vehicle", "post", "dismounted",
-                  "spotted_by")
+                  "spotted_by", "on_deck", "on_turret")
 
 
 def duel() -> dict:
