@@ -104,6 +104,8 @@ def _what(st: GameState, cmd: C.Cmd, plate: int | None) -> str:
     if isinstance(cmd, C.Fire):
         return f"fire {weapon(st, plate, cmd.weapon)} at {who(st, cmd.target)}"
     if isinstance(cmd, C.Load):
+        if cmd.back:
+            return "take a loading step back (breach -> hands -> ready rack)"
         return f"load {ammo(st, plate, cmd.ammo)} from the ready rack" if cmd.ammo else "load the breach"
     if isinstance(cmd, C.Acquire):
         return f"acquire {who(st, cmd.target)}"

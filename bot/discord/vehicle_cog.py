@@ -108,11 +108,13 @@ def vehicle_group(adapter: Adapter) -> app_commands.Group:
 
     @grp.command(name="load", description="Loader: a round from the ready rack into his hands, or into the breach")
     @app_commands.describe(actor=ACTOR_HELP, ammo="the round to take from the ready rack (AP, HE ...); "
-                                                  "leave out to load the breach", via=PART_HELP, game=GAME_HELP)
+                                                  "leave out to load the breach",
+                           back="take a step back instead: breach -> hands -> ready rack, to change rounds",
+                           via=PART_HELP, game=GAME_HELP)
     @app_commands.autocomplete(actor=ac_actor("load"), ammo=ac("ammo"), game=ac_game)
-    async def v_load(it: discord.Interaction, actor: str, ammo: Optional[str] = None, via: Optional[Part] = None,
-                     game: Optional[int] = None):
-        await run(it, "load", [actor, ammo], via, game)
+    async def v_load(it: discord.Interaction, actor: str, ammo: Optional[str] = None, back: Optional[bool] = None,
+                     via: Optional[Part] = None, game: Optional[int] = None):
+        await run(it, "load", [actor, ammo, "back" if back else None], via, game)
 
     @grp.command(name="acquire", description="Swing the gun onto a marked target outside its arc")
     @app_commands.describe(actor=ACTOR_HELP, target="the target", via=PART_HELP, game=GAME_HELP)

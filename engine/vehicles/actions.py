@@ -81,7 +81,10 @@ def perform(ctx: Ctx, cmd, src: Source, entry_do: Do | None) -> None:
             else:
                 VS.fire(ctx, plate, who, cmd.weapon, cmd.target)
     elif isinstance(cmd, C.Load):
-        VS.load(ctx, plate, who, cmd.ammo)
+        if cmd.back:
+            VS.unload(ctx, plate, who)
+        else:
+            VS.load(ctx, plate, who, cmd.ammo)
     elif isinstance(cmd, C.Acquire):
         VL.acquire(ctx, plate, who, cmd.target)
     elif isinstance(cmd, C.Unbutton):

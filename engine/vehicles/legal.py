@@ -185,6 +185,8 @@ def _load_options(st, plate: int, who: int, seat: int, kind: str) -> Iterator[C.
     vdef = st.vehicle_def(plate)
     if vdef.main_gun is None or not _try(lambda: VS.loader(st, plate, who)):
         return
+    if v.in_hand or v.in_breach:
+        yield C.Load(seat=seat, serial=who, back=True, via=kind)
     if v.in_hand:
         part = v.in_hand[0]
         if "/" in part or not v.in_breach:

@@ -473,6 +473,36 @@ def loader(st, plate: int, who: int) -> int:
     return actor(st, plate, who, weapon="main", what="load")
 
 
+def unload(ctx: Ctx, plate: int, who: int) -> None:
+    """A loader's SHOOT taking one loading step back, to change rounds (Loading: In Breach -> In
+    Hand, then In Hand -> Ready Ammo): a round in hand goes back to the rack; a charge in hand is
+    set down, its round staying in the breach; a rammed charge comes out into his hands; a round
+    in the breach comes out into them."""
+    st = ctx.st
+    v = st.vehicles[plate]
+    vdef = st.vehicle_def(plate)
+    if vdef.main_gun is None:
+        raise RuleError(f"the {vdef.name} has no gun to unload.")
+    man = loader(st, plate, who)
+    if v.in_hand:
+        part = v.in_hand.pop()
+        if "/" in part:
+            what = f"sets the charge for the {part.split('/')[0]} round down"
+        else:
+            v.ready[part] = v.ready.get(part, 0) + 1
+            what = f"puts the {part} round back in the ready rack"
+    elif v.in_breach:
+        part = v.in_breach.pop()  # the charge behind a two-part round first, then the round
+        v.in_hand = [part]
+        what = (f"draws the charge of the {part.split('/')[0]} round out of the breach" if "/" in part
+                else f"takes the {part} round out of the breach")
+    else:
+        raise RuleError(f"nothing to take back: {st.name(man)}'s hands and the breach are empty.")
+    _mark_panel(st, plate)
+    ctx.say("load", f"{st.name(man)} {what} ({st.name(plate)}).", plate=plate, serial=man,
+            in_hand=list(v.in_hand), in_breach=list(v.in_breach))
+
+
 def load(ctx: Ctx, plate: int, who: int, ammo: str | None) -> None:
     """A loader's SHOOT: a named round Ready -> In Hand, or what is In Hand -> In Breach; a two-part
     round goes in, then its charge (Loading; Multi-Part Ammunition). ROF never stops loading."""

@@ -534,6 +534,51 @@ def test_a_two_part_round_goes_in_then_its_charge(cat):
         VS.load(ctx, PANZER, PANZER, None)
 
 
+def test_the_loader_changes_rounds_by_taking_them_back_out_step_by_step(cat):
+    # Loading: the reverse is done too, to change rounds — In Breach -> In Hand, then In Hand ->
+    # Ready Ammo, each a SHOOT. The Sherman has AP in the breach and wants HE.
+    st = motor(cat, us=[sherman("41A", in_breach="AP")], de=[panzer()])
+    ctx = Ctx(st)
+    v = st.vehicles[SHERMAN]
+    assert v.ready == {"AP": 1, "HE": 1}
+    VS.unload(ctx, SHERMAN, SHERMAN)
+    assert (v.in_breach, v.in_hand) == ([], ["AP"])
+    VS.unload(ctx, SHERMAN, SHERMAN)
+    assert (v.in_hand, v.ready) == ([], {"AP": 2, "HE": 1})
+    with pytest.raises(RuleError, match="nothing to take back"):
+        VS.unload(ctx, SHERMAN, SHERMAN)
+    VS.load(ctx, SHERMAN, SHERMAN, "HE")
+    VS.load(ctx, SHERMAN, SHERMAN, None)
+    assert v.in_breach == ["HE"] and v.ready == {"AP": 2}
+
+
+def test_a_two_part_round_comes_out_charge_first(cat):
+    # the loading steps of a two-part round undone in reverse: the charge out of the breach into
+    # his hands and set down, then the round out and back to the rack
+    st = motor(cat, us=[sherman()], de=[panzer("44A", ammo={"SEP": 1}, facing="w")])
+    ctx = Ctx(st)
+    v = st.vehicles[PANZER]
+    for _ in range(4):
+        VS.load(ctx, PANZER, PANZER, "SEP" if not v.in_hand and not v.in_breach else None)
+    assert v.in_breach == ["SEP", "SEP/charge"]
+    steps = []
+    for _ in range(4):
+        VS.unload(ctx, PANZER, PANZER)
+        steps.append((list(v.in_breach), list(v.in_hand), v.ready.get("SEP", 0)))
+    assert steps == [(["SEP"], ["SEP/charge"], 0), (["SEP"], [], 0), ([], ["SEP"], 0), ([], [], 1)]
+
+
+def test_taking_a_step_back_is_a_loader_command_listed_and_read(cat):
+    from engine.core.commands import Load, parse_command
+    st = motor(cat, us=[sherman("41A", in_breach="AP")], de=[panzer()])
+    cmd = parse_command("load 901 back", 0)
+    assert cmd == Load(seat=0, serial=SHERMAN, back=True) and str(cmd) == "load 901 back"
+    with pytest.raises(RuleError, match="back names no round"):
+        parse_command("load 901 AP back", 0)
+    from engine.vehicles.legal import _load_options
+    assert Load(seat=0, serial=SHERMAN, back=True, via="tag") in list(_load_options(st, SHERMAN, SHERMAN, 0, "tag"))
+
+
 def test_a_round_may_start_in_the_breach(cat):
     st = motor(cat, us=[sherman(in_breach="AP")], de=[panzer()])
     v = st.vehicles[SHERMAN]
