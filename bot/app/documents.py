@@ -22,7 +22,14 @@ from engine.core.commands import (
     shown,
     text_problem,
 )
-from engine.core.content import ForceEntry, Nationality, Rank, VehicleEntry
+from engine.core.content import (
+    BarragePlan,
+    ForceEntry,
+    MinefieldDef,
+    Nationality,
+    Rank,
+    VehicleEntry,
+)
 from engine.core.state import GameSetup
 
 
@@ -34,6 +41,10 @@ class LobbySeat(BaseModel):
     side: Nationality
     force: list[ForceEntry] | None = None  # None: a share of the scenario's preset squad
     vehicles: list[VehicleEntry] | None = None  # None: a share of the preset's vehicles (a campaign names its own)
+    # the battlefield bought with the force (private); None: the side's preset, for its first player
+    ordnance: list[str] | None = None
+    barrages: list[BarragePlan] | None = None
+    minefields: list[MinefieldDef] | None = None
 
 
 class Lobby(BaseModel):
@@ -167,6 +178,97 @@ def parse_force(text: str) -> list[ForceEntry]:
     if len(entries) > MAX_WORDS:
         raise RuleError(f"a force names at most {MAX_WORDS} soldiers; this one names {len(entries)}.")
     return entries
+
+
+NONE_WORDS = ("none", "nothing", "-")
+PURCHASE_SYNTAX = {
+    "artillery": "chart ids (or names) of the fire missions, e.g. `light-artillery medium-mortars`",
+    "barrages": "`KIND TURN TILE [smoke]` plans separated by `;`, e.g. `rockets 3 L9A`",
+    "mines": "`TILE TOKEN...` fields separated by `;`, tokens at, gp, fake or booby, e.g. `24A gp gp; L2A at at at at`",
+}
+
+
+def _purchase_text(text: str, what: str) -> str | None:
+    """The text of a purchase, checked at the command edge; None for "none" (buy nothing)."""
+    if len(text) > MAX_LINE:
+        raise RuleError(f"{what} is at most {MAX_LINE} characters; this one has {len(text)}.")
+    problem = text_problem(text)
+    if problem:
+        raise RuleError(problem)
+    text = text.strip()
+    if not text:
+        raise RuleError(f"name {PURCHASE_SYNTAX[what]}, or `none`.")
+    return None if text.lower() in NONE_WORDS else text
+
+
+def parse_ordnance(text: str, names: dict[str, str]) -> list[str]:
+    """`"light-artillery medium mortars"` -> chart ids; `names` maps each artillery kind's name
+    (lower case) to its id, so a player may write either."""
+    body = _purchase_text(text, "artillery")
+    if body is None:
+        return []
+    out, words = [], [w for w in re.split(r"[\s,;]+", body.lower()) if w]
+    spelled = sorted(names.items(), key=lambda kv: -len(kv[0].split()))
+    while words:
+        for name, kid in spelled:
+            parts = name.split()
+            if words[:len(parts)] == parts:
+                out.append(kid)
+                del words[:len(parts)]
+                break
+        else:
+            if words[0] in names.values():
+                out.append(words.pop(0))
+            else:
+                raise RuleError(f"{shown(words[0])} is no artillery to buy; the chart has "
+                                + ", ".join(sorted(names.values())) + ".")
+    if len(out) > MAX_WORDS:
+        raise RuleError(f"at most {MAX_WORDS} fire missions; this names {len(out)}.")
+    return out
+
+
+def parse_barrages(text: str) -> list[BarragePlan]:
+    """`"rockets 3 L9A; heavy-artillery 4 L2A smoke"` -> the plans (checked by the engine)."""
+    body = _purchase_text(text, "barrages")
+    if body is None:
+        return []
+    out = []
+    for part in (p.strip() for p in body.split(";")):
+        words = part.split()
+        if not 3 <= len(words) <= 4 or (len(words) == 4 and words[3].lower() != "smoke"):
+            raise RuleError(f"{shown(part)}: a barrage is {PURCHASE_SYNTAX['barrages']}.")
+        out.append(BarragePlan(kind=words[0].lower(), turn=number(words[1], "a barrage's turn"),
+                               tile=words[2].upper(), smoke=len(words) == 4))
+    return out
+
+
+def parse_minefields(text: str) -> list[MinefieldDef]:
+    """`"24A gp gp; L2A at at at at"` -> the fields (their tiles and sums checked by the engine)."""
+    body = _purchase_text(text, "mines")
+    if body is None:
+        return []
+    out = []
+    for part in (p.strip() for p in body.split(";")):
+        tile, *tokens = part.split()
+        tokens = [t.lower() for t in tokens]
+        bad = [t for t in tokens if t not in ("at", "gp", "fake", "booby")]
+        if not tokens or len(tokens) > 4 or bad:
+            raise RuleError(f"{shown(part)}: a minefield is {PURCHASE_SYNTAX['mines']}.")
+        out.append(MinefieldDef(tile=tile.upper(), tokens=tokens))
+    return out
+
+
+def purchases_text(seat: LobbySeat) -> list[str]:
+    """What a seat bought besides its men, for its player's eyes only."""
+    out = []
+    if seat.ordnance is not None:
+        out.append("artillery: " + (" ".join(seat.ordnance) or "none"))
+    if seat.barrages is not None:
+        out.append("barrages: " + ("; ".join(f"{b.kind} {b.turn} {b.tile}" + (" smoke" if b.smoke else "")
+                                             for b in seat.barrages) or "none"))
+    if seat.minefields is not None:
+        out.append("mines: " + ("; ".join(f"{m.tile} {' '.join(m.tokens)}" for m in seat.minefields) or "none"))
+    return out
 
 
 def force_text(entries: list[ForceEntry]) -> str:

@@ -41,7 +41,11 @@ from bot.app.documents import (
     LobbySeat,
     StateCodec,
     force_text,
+    parse_barrages,
     parse_force,
+    parse_minefields,
+    parse_ordnance,
+    purchases_text,
 )
 from bot.app.errors import AlreadyDone, NoGame, NotYours, OutOfDate, Refused
 from bot.app.help import Learning
@@ -96,7 +100,7 @@ from engine.core.commands import Cmd, Plan, SeatName, text_problem
 from engine.core.views import Await
 from engine.legal import answerable, default_for
 from engine.script import parse_line
-from engine.turn.setup import budget, check_force
+from engine.turn.setup import budget, check_force, preset_share
 from engine.undo import undoable
 
 log = logging.getLogger(__name__)
@@ -532,9 +536,17 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         r.ephemeral.append(f"You left game #{r.game_id}.")
         return r
 
-    async def choose_force(self, caller: Caller, where: Where, force: str | None) -> Replies:
+    async def choose_force(self, caller: Caller, where: Where, force: str | None, *,
+                           artillery: str | None = None, barrages: str | None = None,
+                           mines: str | None = None) -> Replies:
         """Pick soldiers within the side's VP budget (`"101 104:sgt"`), or None/"preset" for a
-        share of the scenario's preset squad. The cost is told to the caller only."""
+        share of the scenario's preset squad; and buy the battlefield with them: artillery (fire
+        missions by chart id or name), barrages (`KIND TURN TILE [smoke]`, `;` between plans) and
+        mines (`TILE TOKEN...`, `;` between fields), each "none" to buy nothing, "preset" for the
+        side's own, or left out to keep what was chosen. Without soldiers but with a purchase,
+        the soldiers chosen stay. All is priced together against the budget (Scenario Selection;
+        Hell on Wheels, the Equipment/Ordnance chart). The choice and its cost are told to the
+        caller only; the table hears how many soldiers, never what was bought."""
         def change(loaded: _Loaded, lobby: Lobby):
             i = lobby.seat_of(caller.user_id)
             if i is None:
@@ -542,29 +554,65 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             seat = lobby.seats[i]
             sc = self.catalog.scenario(lobby.scenario)
             players = max(2, len(lobby.seats))
+            buying = any(x is not None for x in (artillery, barrages, mines))
+            try:
+                update = self._purchases(artillery, barrages, mines)
+                if force is None and buying:
+                    entries = seat.force
+                elif force is None or force.strip().lower() in ("", "preset"):
+                    entries = None
+                else:
+                    entries = parse_force(force)
+                chosen = seat.model_copy(update={"force": entries, **update})
+                cost = self._check_seat(lobby, i, chosen, players) if entries is not None or buying else None
+            except RuleError as exc:
+                raise Refused(str(exc)) from None
+            lobby.seats[i] = chosen
             r = Replies()
-            if force is None or force.strip().lower() in ("", "preset"):
-                lobby.seats[i] = seat.model_copy(update={"force": None})
-                r.ephemeral.append("You take your share of the scenario's preset squad.")
+            costing = "" if cost is None else (
+                f", costing {cost} of {budget(sc, seat.side, players)} VP for {players} players. The budget is "
+                "checked again at the start, for the final number of players.")
+            bought = purchases_text(chosen)
+            if entries is None:
+                r.ephemeral.append("You take your share of the scenario's preset squad" + (costing or "."))
                 public = f"{caller.name} takes a share of the preset squad."
             else:
-                try:
-                    entries = parse_force(force)
-                    taken = {e.serial for j, s in enumerate(lobby.seats) if j != i and s.force
-                             for e in s.force}
-                    cost = check_force(self.catalog, sc, seat.side, entries, players, taken)
-                except RuleError as exc:
-                    raise Refused(str(exc)) from None
-                lobby.seats[i] = seat.model_copy(update={"force": entries})
-                limit = budget(sc, seat.side, players)
                 names = ", ".join(f"{self.catalog.soldiers[e.serial].name} ({e.serial})" for e in entries)
-                r.ephemeral.append(f"Your force: {names} — `{force_text(entries)}`, costing {cost} of "
-                                   f"{limit} VP for {players} players. The budget is checked "
-                                   "again at the start, for the final number of players.")
+                r.ephemeral.append(f"Your force: {names} — `{force_text(entries)}`" + (costing or "."))
                 public = f"{caller.name} has chosen a force of {len(entries)} soldiers."
+            if bought:
+                r.ephemeral.append("Bought with it, in the cost (secret): " + "; ".join(bought) + ".")
             body = eventlog.envelope("force", user=caller.user_id)
             return [body], [public], r
         return await self._lobby_change(caller, where, change)
+
+    def _purchases(self, artillery: str | None, barrages: str | None, mines: str | None) -> dict:
+        """The purchases given, parsed ("preset": back to the side's own; left out: unchanged)."""
+        names = {e.name.lower(): k for k, e in self.catalog.equipment.items() if e.kind == "artillery"}
+        out: dict = {}
+        for key, text, parse in (("ordnance", artillery, lambda t: parse_ordnance(t, names)),
+                                   ("barrages", barrages, parse_barrages), ("minefields", mines, parse_minefields)):
+            if text is not None:
+                out[key] = None if text.strip().lower() == "preset" else parse(text)
+        return out
+
+    def _check_seat(self, lobby: Lobby, i: int, seat: LobbySeat, players: int) -> int:
+        """A seat's soldiers (its preset share when it keeps the preset) and purchases priced
+        against its budget; RuleError names what is wrong."""
+        sc = self.catalog.scenario(lobby.scenario)
+        mates = [j for j, o in enumerate(lobby.seats) if o.side == seat.side]
+        first = mates.index(i) == 0
+        entries = seat.force if seat.force is not None else preset_share(
+            self.catalog, sc, seat.side, mates.index(i), len(mates))
+        taken = {e.serial for j, s in enumerate(lobby.seats) if j != i and s.force for e in s.force}
+        others = {m.tile for j, s in enumerate(lobby.seats) if j != i and s.minefields for m in s.minefields}
+        side = sc.side(seat.side)
+        return check_force(
+            self.catalog, sc, seat.side, entries, players, taken, teammates=len(mates),
+            ordnance=seat.ordnance if seat.ordnance is not None else side.ordnance if first else [],
+            barrages=seat.barrages if seat.barrages is not None else side.barrages if first else [],
+            minefields=seat.minefields if seat.minefields is not None else side.minefields if first else [],
+            mine_tiles=others)
 
     @staticmethod
     def _seats_line(lobby: Lobby) -> str:
@@ -581,7 +629,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             if loaded.lobby is None:
                 raise Refused(f"Game #{gid} has already started.")
             lobby = loaded.lobby
-            specs = [SeatSpec(name=s.name, side=s.side, force=s.force, vehicles=s.vehicles) for s in lobby.seats]
+            specs = [SeatSpec(name=s.name, side=s.side, force=s.force, vehicles=s.vehicles, ordnance=s.ordnance,
+                              barrages=s.barrages, minefields=s.minefields) for s in lobby.seats]
             try:
                 state, events = new_game(self.catalog, lobby.scenario, specs, lobby.seed)
             except RuleError as exc:

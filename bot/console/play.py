@@ -58,6 +58,12 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=int, default=None, help="random seed (default: a fresh one)")
     p.add_argument("--players", default="US:US,Germany:DE",
                    help="comma-separated NAME:SIDE pairs, 2 to 4 (default 'US:US,Germany:DE')")
+    for flag, what in (("--force", "his soldiers, e.g. 'Ann=101 104:sgt 108:g3' (else the preset share)"),
+                       ("--artillery", "fire missions he buys, e.g. 'Ann=light-artillery medium-mortars'"),
+                       ("--barrages", "barrages he plans in secret, e.g. 'Ann=rockets 3 L9A; heavy-artillery 4 L2A'"),
+                       ("--mines", "minefields he lays, e.g. 'Bo=24A gp gp; L2A at at at at'")):
+        p.add_argument(flag, action="append", default=[], metavar="NAME=TEXT",
+                       help=f"a new game: {what}; within the VP budget, as /game forces (repeat per player)")
     p.add_argument("--campaign", type=int, metavar="N",
                    help="play campaign N's next scenario hot-seat with its players' picked forces, in the "
                         "campaign's database (--db, else $FIELDPOST_DB or ./fieldpost.db); the result waits "
@@ -168,12 +174,35 @@ async def _open(service: GameService, cat, args) -> Table:
         gid = created.game_id
         for caller, s in zip(callers[1:], seats[1:], strict=True):
             await service.join(caller, Where(game_id=gid), s.side)
-        started = await service.start(callers[0], Where(game_id=gid))
     except Refused as exc:  # a seat the scenario has no room for, a side it does not have
         raise BadUsage(f"--players {args.players}: {exc}") from None
+    await _choose_forces(service, gid, callers, args)
+    try:
+        started = await service.start(callers[0], Where(game_id=gid))
+    except Refused as exc:  # the forces chosen do not make a game (mines without Hold orders, say)
+        raise BadUsage(str(exc)) from None
     table = Table(service, callers, gid, args)
     table.show(started)
     return table
+
+
+async def _choose_forces(service: GameService, gid: int, callers: list[Caller], args) -> None:
+    """--force, --artillery, --barrages and --mines, each NAME=TEXT, through /game forces' use-case."""
+    by_name = {c.name: c for c in callers}
+    chosen: dict[str, dict[str, str]] = {}
+    for flag, key in (("force", "force"), ("artillery", "artillery"), ("barrages", "barrages"), ("mines", "mines")):
+        for given in getattr(args, flag, None) or []:  # callers that build args themselves may leave them out
+            name, sep, text = given.partition("=")
+            if not sep or name.strip() not in by_name:
+                raise BadUsage(f"--{flag}: write NAME=TEXT with NAME one of the players "
+                               f"({', '.join(by_name)}), not {given!r}")
+            chosen.setdefault(name.strip(), {})[key] = text
+    for name, picks in chosen.items():
+        try:
+            r = await service.choose_force(by_name[name], Where(game_id=gid), picks.pop("force", None), **picks)
+        except Refused as exc:
+            raise BadUsage(f"{name}'s force: {exc}") from None
+        print(f"{name}: " + " ".join(r.ephemeral))
 
 
 async def _resume(service: GameService, gid: int, args) -> Table:

@@ -132,10 +132,15 @@ def commands(adapter: Adapter) -> list[app_commands.Command | app_commands.Group
 
     @game.command(name="forces", description="Pick your soldiers within the VP budget, or take the preset")
     @app_commands.describe(soldiers="dog tags, e.g. `101 104:sgt 108:g3`; leave out for the preset share",
+                           artillery="fire missions to buy, e.g. `light-artillery medium-mortars`, or none",
+                           barrages="secret plans `KIND TURN TILE [smoke]`, `;` between, e.g. `rockets 3 L9A`",
+                           mines="minefields `TILE TOKENS`, `;` between, e.g. `24A gp gp`; tokens at gp fake booby",
                            game=GAME_HELP)
     @app_commands.autocomplete(soldiers=ac_force, game=ac_game)
-    async def game_forces(it: discord.Interaction, soldiers: Optional[str] = None, game: Optional[int] = None):
-        await adapter.run(it, lambda c, w: s.choose_force(c, w, soldiers), game=game, name="game forces")
+    async def game_forces(it: discord.Interaction, soldiers: Optional[str] = None, artillery: Optional[str] = None,
+                          barrages: Optional[str] = None, mines: Optional[str] = None, game: Optional[int] = None):
+        await adapter.run(it, lambda c, w: s.choose_force(c, w, soldiers, artillery=artillery, barrages=barrages,
+                                                          mines=mines), game=game, name="game forces")
 
     @game.command(name="start", description="Organiser: set the scenario up and deal")
     @app_commands.describe(game=GAME_HELP)

@@ -878,7 +878,8 @@ vehicles (ACTOR: a crewman's dog tag, or the vehicle's plate for its own action)
 [via] turret ACTOR DIR           turn the turret
 [via] moveplus ACTOR | unpin ACTOR    save movement up (Move+ / Move++) | shed a Pin marker
 [via] fire ACTOR WEAPON T|TILE   fire "main" or a machine gun at soldier or vehicle T, or a sighted tile
-[via] load ACTOR [AMMO|back]     a round Ready -> In Hand (naming it), or In Hand -> In Breach; back: a step undone
+[via] load ACTOR [AMMO]          a round Ready -> In Hand (naming it), or In Hand -> In Breach
+[via] load ACTOR back            one loading step undone: In Breach -> In Hand -> Ready Ammo
 [via] acquire ACTOR T | unbutton C | button C | hulldown ACTOR | vcover ACTOR
 [via] mount S PLATE [POST] | dismount S | shift C POST | repair C LOCATION | extinguish C LOCATION"""
 
@@ -1118,7 +1119,7 @@ def _vehicle_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd
     usage = {
         "vmove": "vmove ACTOR TILE [road] [back]", "vturn": "vturn ACTOR DIR", "turret": "turret ACTOR DIR",
         "moveplus": "moveplus ACTOR", "unpin": "unpin ACTOR", "fire": "fire ACTOR WEAPON TARGET",
-        "load": "load ACTOR [AMMO|back]", "acquire": "acquire ACTOR TARGET", "unbutton": "unbutton CREWMAN",
+        "load": "load ACTOR [AMMO]", "acquire": "acquire ACTOR TARGET", "unbutton": "unbutton CREWMAN",
         "button": "button CREWMAN", "hulldown": "hulldown ACTOR", "vcover": "vcover ACTOR",
         "mount": "mount SOLDIER PLATE [POST]", "dismount": "dismount SOLDIER", "shift": "shift CREWMAN POST",
         "repair": "repair CREWMAN LOCATION", "extinguish": "extinguish CREWMAN LOCATION",
@@ -1142,7 +1143,8 @@ def _vehicle_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd
     if verb == "load":
         if len(args) > 1 and args[-1].lower() == "back":
             if len(args) > 2:
-                raise RuleError(f"usage: {usage} (back names no round: the one in hand or in the breach comes out)")
+                raise RuleError(f"usage: {usage}, or load ACTOR back (back names no round: the one in hand or "
+                                "in the breach comes out)")
             return Load(back=True, **kw)
         return Load(ammo=args[1].upper() if len(args) > 1 else None, **kw)
     if verb == "acquire":

@@ -227,7 +227,8 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
                          else sc.side(s.side).minefields if mates.index(i) == 0 else [])
         buying[i] = seat_purchases(sc, s, first=mates.index(i) == 0)
         check_force(cat, sc, s.side, entries, players, taken, teammates=len(mates),
-                    preset=s.force is None and s.vehicles is None, vehicles=vents,
+                    preset=s.force is None and s.vehicles is None and s.ordnance is None
+                    and s.barrages is None and s.minefields is None, vehicles=vents,
                     taken_panels={e.panel for c in chosen for e in c if e.panel},
                     ordnance=buying[i][0], barrages=buying[i][1],
                     minefields=laying[i], mine_tiles={m.tile for j in laying if j != i for m in laying[j]})

@@ -117,3 +117,75 @@ async def test_a_player_is_found_from_a_direct_message_through_his_one_game(serv
     assert r.game_id == gid
     with pytest.raises(NoGame):
         await service.status(EVE, Where(channel_id=None))
+
+
+# ----------------------------------------------------------------------------- buying the battlefield
+# Issue 18: a custom force may buy fire missions, barrages and minefields within the VP budget,
+# priced as the scenario presets are (Hell on Wheels, Purchasing Artillery and Purchasing Mines).
+
+SECRETS = ("artillery", "mortar", "rocket", "barrage", "mine", "L9A", "33A", "36A")
+
+
+async def test_artillery_and_a_barrage_are_bought_with_the_force_and_priced_in_it(service, store):
+    gid = (await service.new_game(ANN, HERE, "artillery-yard", side="US")).game_id
+    await service.join(BO, HERE, "DE")
+    # Avery with his radio (5 + 1) and Brooks (5): 11 VP; light artillery 3 and heavy mortars 4,
+    # rockets for turn 3 on the farmhouse 5: 23 of 40
+    r = await service.choose_force(ANN, HERE, "1:radio 2", artillery="light artillery heavy-mortars",
+                                   barrages="rockets 3 L9A")
+    assert r.public == ["Ann has chosen a force of 2 soldiers."]
+    assert not any(w in r.public[0] for w in SECRETS)
+    assert "costing 23 of 40 VP" in r.ephemeral[0]
+    assert r.ephemeral[1] == ("Bought with it, in the cost (secret): artillery: light-artillery heavy-mortars; "
+                              "barrages: rockets 3 L9A.")
+    started = await service.start(ANN, HERE)
+    for text in started.public:
+        assert not any(w in text for w in SECRETS), text
+    st = await service.load_state(gid)
+    assert st.artillery.ordnance[0] == ["light-artillery", "heavy-mortars"]
+    assert [(b.kind, b.turn, b.tile) for b in st.artillery.barrages] == [("rockets", 3, "L9A")]
+    assert "medium-mortars" not in st.artillery.bought[0], "his own purchases replace the preset's"
+
+
+async def test_purchases_over_the_budget_or_unknown_are_refused_and_change_nothing(service, store):
+    gid = (await service.new_game(ANN, HERE, "artillery-yard", side="US")).game_id
+    await service.join(BO, HERE, "DE")
+    before = (await store.load_game(gid)).state
+    # 11 for the men, six medium artillery missions at 5, the preset's rockets at 5: 46
+    with pytest.raises(Refused, match="that force costs 46 VP; the budget for 2 players is 40 VP"):
+        await service.choose_force(ANN, HERE, "1:radio 2", artillery=" ".join(["medium-artillery"] * 6))
+    with pytest.raises(Refused, match="'howitzers' is no artillery to buy; the chart has field-guns"):
+        await service.choose_force(ANN, HERE, None, artillery="howitzers")
+    with pytest.raises(Refused, match="a barrage falls on a landmark|a barrage is planned"):
+        await service.choose_force(ANN, HERE, None, barrages="rockets 3 31A")
+    with pytest.raises(Refused, match="'32A gp gp gp gp gp': a minefield is `TILE TOKEN...`"):
+        await service.choose_force(ANN, HERE, None, mines="31A gp gp; 32A gp gp gp gp gp")
+    with pytest.raises(Refused, match=r"a minefield in a map square takes 2 tokens, not 1 \(31A\)"):
+        await service.choose_force(ANN, HERE, None, mines="31A gp")
+    assert (await store.load_game(gid)).state == before
+
+
+async def test_none_buys_nothing_and_preset_takes_the_sides_own_back(service, store):
+    gid = (await service.new_game(ANN, HERE, "artillery-yard", side="US")).game_id
+    await service.join(BO, HERE, "DE")
+    r = await service.choose_force(ANN, HERE, None, artillery="none", barrages="none")
+    assert r.ephemeral[0].startswith("You take your share of the scenario's preset squad, costing 11 of 40 VP")
+    await service.choose_force(ANN, HERE, None, barrages="preset")
+    await service.start(ANN, HERE)
+    st = await service.load_state(gid)
+    assert st.artillery.ordnance.get(0, []) == []
+    assert [(b.kind, b.turn) for b in st.artillery.barrages] == [("rockets", 2)]
+
+
+async def test_minefields_bought_by_a_player_with_hold_orders_are_laid_face_down(service, store):
+    gid = (await service.new_game(ANN, HERE, "mined-yard", side="US")).game_id
+    await service.join(BO, HERE, "DE")
+    with pytest.raises(Refused, match="33A already has a minefield: one per tile"):
+        await service.choose_force(BO, HERE, None, mines="33A gp gp; 33A gp fake")
+    r = await service.choose_force(BO, HERE, None, mines="36A gp gp; 32A at gp")
+    assert r.public == ["Bo takes a share of the preset squad."]
+    assert "mines: 36A gp gp; 32A at gp" in r.ephemeral[1]
+    await service.start(ANN, HERE)
+    st = await service.load_state(gid)
+    assert sorted(m.tile for m in st.minefields) == ["32A", "36A"], "his own replace the side's preset fields"
+    assert all(m.seat == 1 for m in st.minefields)

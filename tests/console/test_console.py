@@ -196,3 +196,25 @@ class _Recorder:
             def run(args):
                 return 0
         return A
+
+
+def test_a_new_game_takes_each_players_force_and_purchases_from_the_command_line(tmp_path, capsys, fixture_content):
+    out = tmp_path / "state.json"
+    script = write(tmp_path, "s.txt", "")
+    assert main(["play", "--scenario", "artillery-yard", "--seed", "5", "--players", "Ann:US,Bo:DE",
+                 "--force", "Ann=1:radio 2", "--artillery", "Ann=light-artillery", "--barrages", "Ann=none",
+                 "--mines", "Bo=none", "--script", str(script), "--state-out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "Ann: Your force: Avery (1), Brooks (2)" in said and "costing 14 of 40 VP" in said
+    st = json.loads(out.read_text())
+    assert st["artillery"]["ordnance"]["0"] == ["light-artillery"] and st["artillery"]["barrages"] == []
+
+
+def test_a_force_the_rules_refuse_stops_before_the_game_with_the_reason(tmp_path, capsys, fixture_content):
+    script = write(tmp_path, "s.txt", "")
+    assert main(["play", "--scenario", "artillery-yard", "--players", "Ann:US,Bo:DE",
+                 "--artillery", "Ann=howitzers", "--script", str(script)]) == 2
+    assert "Ann's force: 'howitzers' is no artillery to buy" in capsys.readouterr().err
+    assert main(["play", "--scenario", "artillery-yard", "--players", "Ann:US,Bo:DE",
+                 "--force", "Cy=1", "--script", str(script)]) == 2
+    assert "--force: write NAME=TEXT with NAME one of the players (Ann, Bo)" in capsys.readouterr().err
