@@ -334,9 +334,14 @@ def check_pick(st: CampaignState, cdef: CampaignDef, cat: Catalog, p: Player, en
                     continue  # it cannot be crewed: it stays home even where vehicles are required
                 raise CampaignError(f"{step.title or step.id} requires the {p.side.value} vehicles: "
                                     f"{e.name} ({e.serial}) must go.")
+    # the side's preset artillery, barrages and mines go to its first player (new_game's seat
+    # purchases): priced in his pick, so a pick that fits here fits when the game starts
+    first = st.side_players(p.side)[0].user_id == p.user_id
+    side = sc.side(p.side)
     try:
         return check_force(cat, sc, p.side, entries, len(st.players), teammates=len(st.side_players(p.side)),
-                           vehicles=list(vehicles))
+                           vehicles=list(vehicles), ordnance=side.ordnance if first else [],
+                           barrages=side.barrages if first else [], minefields=side.minefields if first else [])
     except RuleError as exc:
         raise CampaignError(str(exc)) from None
 

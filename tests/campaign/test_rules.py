@@ -19,6 +19,7 @@ from engine.campaign import (
     mark,
     medals_in_play,
     new_campaign,
+    next_step,
     pick,
     promote,
     result_from_game,
@@ -415,3 +416,29 @@ def test_the_organiser_marks_a_man_missing_exchanged_or_treated_but_never_raises
     assert [st.entry(s).status for s in (105, 106, 108)] == ["fit", "fit", "missing"]
     with pytest.raises(CampaignError, match="a killed soldier never fights again"):
         mark(st, 102, "fit", "a miracle", DATE)
+
+
+def test_the_sides_preset_artillery_and_mines_are_priced_in_its_first_players_pick(cat, cdef):
+    # Issue 18: a scenario's preset fire missions and minefields go to the side's first player at
+    # the start, where they count against his budget; the campaign's pick prices them too, so a
+    # pick that fits here is not refused when the game starts.
+    from engine.core.content import MinefieldDef
+    st = started(cat, cdef)
+    sc = cat.scenario(next_step(st, cdef).scenario)
+
+    def with_side(side: str, **change):
+        new = sc.side(side).model_copy(update=change)
+        return cat.model_copy(update={"scenarios": {**cat.scenarios, sc.id: sc.model_copy(update={
+            "sides": [new if s.id.value == side else s for s in sc.sides], "mines_allowed": True})}})
+
+    ann, bo = st.player(ANN.user_id), st.player(BO.user_id)
+    force = auto_force(st, cdef, cat, ann)[0][:2]  # two men: room left for a mission
+    plain = check_pick(st, cdef, cat, ann, force)
+    armed = with_side("US", ordnance=["medium-artillery"])
+    assert check_pick(st, cdef, armed, ann, force) == plain + cat.equipment["medium-artillery"].vp
+    over = with_side("US", ordnance=["medium-artillery"] * 8)
+    with pytest.raises(CampaignError, match=f"that force costs {plain + 8 * 5} VP; the budget for 2 players is 30"):
+        check_pick(st, cdef, over, ann, force)
+    de = auto_force(st, cdef, cat, bo)[0][:2]
+    laid = with_side("DE", minefields=[MinefieldDef(tile=sc.map[0][1], tokens=["gp", "gp"])])
+    assert check_pick(st, cdef, laid, bo, de) == check_pick(st, cdef, cat, bo, de) + cat.equipment["mine-gp"].vp
