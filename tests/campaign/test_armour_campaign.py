@@ -48,10 +48,10 @@ def serious(vs) -> bool:
     return any({"critical", "fire"} & set(m) for m in vs.damage.values())
 
 
-# Seeds chosen by playing seeds 0-121 (a rule or a prompt change moves the random players' games;
+# Seeds chosen by playing seeds 0-220 (a rule or a prompt change moves the random players' games;
 # pick again the same way): one where a vehicle is abandoned on a field its side does not hold,
 # one where a vehicle takes a Critical or a fire and sits out the second scenario.
-@pytest.mark.parametrize("seed, shows", [(67, Status.LOST), (36, Status.WORKSHOP)])
+@pytest.mark.parametrize("seed, shows", [(1, Status.LOST), (103, Status.WORKSHOP)])
 async def test_two_scenarios_leave_crews_and_vehicles_as_the_games_imply(store, cat, clock, seed, shows):
     service, cid, played = await play_two(store, cat, clock, seed)
     st = await service.load_state(cid)
