@@ -18,6 +18,8 @@ package in, filling the rulebook's slots) before that name's module.
 from __future__ import annotations
 
 import importlib
+import sys
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 # public name -> the module that holds it
@@ -57,6 +59,20 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
+
+
+class _Face(ModuleType):
+    """The package as a module that keeps its public names: importing the submodule engine.apply
+    (or engine.view) would set the attribute `apply` to that module; the face's `apply` is the
+    function, as when every name was imported up front."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _FACE and isinstance(value, ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Face
 
 
 if TYPE_CHECKING:  # the names as type checkers and readers see them

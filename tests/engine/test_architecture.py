@@ -124,3 +124,15 @@ def test_every_slot_is_filled_once_the_engine_is_imported(name):
     slot filled refuses a second filling."""
     with pytest.raises(RuntimeError, match="filled twice"):
         getattr(rulebook, name).fill(print)
+
+
+def test_the_lazy_face_hands_out_the_functions_whatever_was_imported_first():
+    """`engine.apply` and `engine.view` are submodules and the face's functions: a fresh process
+    that reaches the rules through a module first still gets the functions from the face."""
+    code = ("import types, engine.script, engine.view\n"
+            "from engine import apply, view, load_catalog\n"
+            "import engine\n"
+            "print(all(callable(f) and not isinstance(f, types.ModuleType)"
+            " for f in (apply, view, engine.apply, engine.view, load_catalog)))")
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert run.stdout.split() == ["True"]
