@@ -206,9 +206,9 @@ def action_options(st, force: str, only_source: str | None = None,
             men = [m for m in men if m in only_men]
         for m in men:
             if m in st.vehicles:
-                yield from vehicle_legal.plate_options(st, active, kind, m, seat)
+                yield from vehicle_legal.plate_options(st, active, kind, m, seat, probe)
             elif st.soldiers[m].status == "aboard":
-                yield from vehicle_legal.aboard_options(st, active, kind, m, seat)
+                yield from vehicle_legal.aboard_options(st, active, kind, m, seat, probe)
             else:
                 yield from _soldier_options(st, active, kind, m, seat, probe)
                 if vehicular:

@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from engine import legal  # noqa: F401  (fills the slot a position's play sequence asks: is there anything to do?)
 from engine.core.board import DIRS
 from engine.core.content import Catalog, Nationality, Rank, soldier_cards
 from engine.core.errors import ContentError

@@ -128,7 +128,7 @@ def view(st: GameState, viewer: int | None = None) -> View:
     """The public view (viewer None) or one seat's view."""
     board = st.board
     secret = hd.hidden(st)  # hidden deployment: the men the public sees only as markers
-    words = hd.Words(st, secret) if secret else None
+    words = hd.words_of(st, secret) if secret else None
     seats = [SeatView(index=s.index, name=s.name, side=s.side, vp=st.seat_vp(s.index), order_done=s.order_done,
                       order_title=st.setup.orders[s.order].title if s.order_done and s.order else None)
              for s in st.seats]

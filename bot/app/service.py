@@ -111,6 +111,10 @@ BACKOFF_S = 0.2  # the longest wait between two of those tries
 MAX_SEATS = 4
 LEASE = timedelta(minutes=5)  # a claimed deadline is left to its claimer this long (then retried)
 REPEAT = timedelta(seconds=5)  # the same typed command sent twice within this is one command
+# Memory (docs/app.md, "Memory"): the games used last keep their parsed state, every cached game
+# its stored text; at most IN_FLIGHT commands hold a loaded and a new state at once.
+PARSED_SIZE = 128
+IN_FLIGHT = 32
 # After a restart, prompts go out at this rate, all processes on the database together: Discord
 # allows a bot 50 requests a second, and each game re-prompted also posts its waiting line.
 RESUME_RATE = 20.0
@@ -149,12 +153,15 @@ class Away:
 
 @dataclass(slots=True)
 class _Cached:
-    """A parsed game at one version. Never the source of truth (Avrae #1811): a command may
-    start from it without reading the store, but its commit names this version, so if another
-    process moved the game on the commit fails, the entry is dropped and the command reloads."""
+    """A game at one version: its stored text always, its parsed state while it is one of the
+    games used last (GameService `parsed_size`; docs/app.md). Never the source of truth (Avrae
+    #1811): a command may start from it without reading the store, but its commit names this
+    version, so if another process moved the game on the commit fails, the entry is dropped and
+    the command reloads."""
 
     game: StoredGame  # without its state text
-    state: GameState
+    text: str  # the stored state document
+    state: GameState | None
     deadlines: list[Deadline | Awaited]
     hours: float
     decisions: dict[int, SeatDecision]
@@ -227,6 +234,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         locks: GameLocks | None = None,
         seed: Callable[[], int] = lambda: secrets.randbits(32),
         cache_size: int = 2048,
+        parsed_size: int = PARSED_SIZE,
+        in_flight: int = IN_FLIGHT,
         counters: Counters | None = None,
     ) -> None:
         self.store = store
@@ -238,6 +247,9 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         self._codec = StateCodec()
         self._cache: OrderedDict[int, _Cached] = OrderedDict()
         self._cache_size = cache_size
+        self._parsed: OrderedDict[int, None] = OrderedDict()  # games whose entry holds a parsed state
+        self._parsed_size = parsed_size
+        self._in_flight = asyncio.Semaphore(in_flight)  # commands between load and commit, all games
         # legal commands per (game, version, seat): autocomplete asks for them on every keystroke
         self._legal_cache: OrderedDict[tuple[int, int, int], list[Cmd]] = OrderedDict()
         self._jitter = random.Random()  # back-off between tries against other processes
@@ -305,8 +317,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             hit = self._cache.get(game_id)
             if hit is not None:
                 self._cache.move_to_end(game_id)
-                return _Loaded(hit.game, state=hit.state, deadlines=hit.deadlines, hours=hit.hours,
-                               decisions=hit.decisions, away=hit.away, seen=hit.seen)
+                return await self._from_cache(hit, hit.game)
         try:
             game = await self.store.load_game(game_id)
         except GameNotFound:
@@ -317,8 +328,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         hit = self._cache.get(game_id)
         if hit is not None and hit.game.version == game.version:
             self._cache.move_to_end(game_id)
-            return _Loaded(game, state=hit.state, deadlines=hit.deadlines, hours=hit.hours,
-                           decisions=hit.decisions, away=hit.away, seen=hit.seen)
+            return await self._from_cache(hit, game)
         state = await self._parse(game.state)
         deadlines: list[Deadline | Awaited] = list(await self.store.deadlines(game_id))
         decisions = {d.seat: d for d in await self.store.decisions(game_id)}
@@ -327,9 +337,22 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                       game_settings.get("window_hours"))  # react/preempt clock
         away = await self._away(game, game_settings)
         seen = {m.user_id: m for m in await self.store.seen(game_id)}
-        self._remember(game, state, deadlines, hours, decisions, away, seen)
+        self._remember(game, state, game.state, deadlines, hours, decisions, away, seen)
         return _Loaded(game, state=state, deadlines=deadlines, hours=hours, decisions=decisions,
                        away=away, seen=seen)
+
+    async def _from_cache(self, hit: _Cached, game: StoredGame) -> _Loaded:
+        """A cached game; kept as text only, it is parsed again and kept parsed while in use."""
+        state = hit.state
+        if state is None:
+            state = await self._parse(hit.text)
+            if self._cache.get(game.id) is not hit:  # replaced while the setup was read
+                return _Loaded(game, state=state, deadlines=hit.deadlines, hours=hit.hours,
+                               decisions=hit.decisions, away=hit.away, seen=hit.seen)
+            hit.state = state
+        self._used(game.id)
+        return _Loaded(game, state=state, deadlines=hit.deadlines, hours=hit.hours,
+                       decisions=hit.decisions, away=hit.away, seen=hit.seen)
 
     async def _away(self, game: StoredGame, game_settings: Mapping) -> Away:
         """Who of the game's players is away until when, and the game's rule for it."""
@@ -364,18 +387,32 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         loaded = await self._load(game_id)
         return loaded.state
 
-    def _remember(self, game: StoredGame, state: GameState, deadlines: list, hours: float,
+    def _remember(self, game: StoredGame, state: GameState, text: str, deadlines: list, hours: float,
                   decisions: dict[int, SeatDecision], away: Away, seen: dict[int, SeenMark]) -> None:
         held = self._cache.get(game.id)
         if held is not None and held.game.version > game.version:
             return  # a read that started before this process's own later commit
-        self._cache[game.id] = _Cached(replace(game, state=""), state, deadlines, hours, decisions, away, seen)
+        self._cache[game.id] = _Cached(replace(game, state=""), text, state, deadlines, hours, decisions, away, seen)
         self._cache.move_to_end(game.id)
+        self._used(game.id)
         while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+            gone, _ = self._cache.popitem(last=False)
+            self._parsed.pop(gone, None)
+
+    def _used(self, game_id: int) -> None:
+        """The game's entry holds its parsed state as one of the last `parsed_size` games used;
+        the entry of the game used longest ago keeps its text only."""
+        self._parsed[game_id] = None
+        self._parsed.move_to_end(game_id)
+        while len(self._parsed) > self._parsed_size:
+            stale, _ = self._parsed.popitem(last=False)
+            entry = self._cache.get(stale)
+            if entry is not None:
+                entry.state = None
 
     def _forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
+        self._parsed.pop(game_id, None)
 
     async def _organiser(self, caller: Caller, game: GameSummary) -> bool:
         """The game's organiser (its creator, or whom it was handed to), someone who may manage
@@ -651,9 +688,10 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             # the organiser and everyone prompted have read the start: a later /log starts there
             now = self.clock()
             readers = tuple(dict.fromkeys([caller.user_id, *(p.user_id for p in nxt.asks)]))
+            text = self._codec.dumps(state)
             try:
                 done = await self.store.commit(
-                    gid, loaded.game.version, self._codec.dumps(state), bodies,
+                    gid, loaded.game.version, text, bodies,
                     status=GameStatus.ACTIVE, snapshot=eventlog.phase_label(state), seats=seats,
                     awaited=nxt.awaited, decisions=nxt.changed, seen=Seen(readers, now))
             except VersionConflict:
@@ -661,7 +699,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                 raise Refused("Someone changed the game at the same moment; try again.") from None
             game = replace(loaded.game, version=done.version, status=GameStatus.ACTIVE,
                            seats=tuple(seats), state="")
-            self._remember(game, state, list(nxt.awaited), hours, nxt.decisions, away,
+            self._remember(game, state, text, list(nxt.awaited), hours, nxt.decisions, away,
                            {u: SeenMark(u, done.last_seq, now) for u in readers})
             log.info("game %d started with %d players", gid, len(seats))
             r = self._outcome(game, None, state, events, version=done.version, nxt=nxt, board=True)
@@ -748,7 +786,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         trust_cache = not (bound or version is not None)  # a press is judged on the stored game
         conflicts = 0
         while conflicts < PLAY_RETRIES:
-            async with self.locks.for_game(gid):
+            async with self.locks.for_game(gid), self._in_flight:
                 loaded = await self._load(gid, cached=trust_cache)
                 try:
                     after, events, cmd, mine = self._try(caller, loaded, make, version, typed)
@@ -893,8 +931,9 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         nxt = self._next(loaded, after, answer=answer, baseline=baseline)
         now = self.clock()
         readers = tuple(dict.fromkeys([*([reader] if reader else []), *(p.user_id for p in nxt.asks)]))
+        text = self._codec.dumps(after)
         done = await self.store.commit(
-            gid, loaded.game.version, self._codec.dumps(after), bodies,
+            gid, loaded.game.version, text, bodies,
             status=GameStatus.FINISHED if over else None,
             snapshot=eventlog.phase_label(after) if take else None,
             seats=seats,
@@ -908,7 +947,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         for user in readers:
             was = seen.get(user)
             seen[user] = SeenMark(user, max(done.last_seq, was.seq if was else 0), now)
-        self._remember(game, after, list(nxt.awaited), loaded.hours, nxt.decisions, loaded.away, seen)
+        self._remember(game, after, text, list(nxt.awaited), loaded.hours, nxt.decisions, loaded.away, seen)
         r = self._outcome(game, before, after, events, version=done.version, nxt=nxt,
                           board=phase_moved or over)
         r.prompts = await self._digests(gid, r.prompts, loaded.seen, now, loaded.away.digest)
@@ -1127,7 +1166,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                 self.counters.conflict()
                 raise Refused("Someone acted first; nothing was rolled back.") from None
             game = replace(loaded.game, version=done.version, state="", status=GameStatus.ACTIVE)
-            self._remember(game, after, list(nxt.awaited), loaded.hours, nxt.decisions, loaded.away, loaded.seen)
+            self._remember(game, after, self._codec.dumps(after), list(nxt.awaited), loaded.hours, nxt.decisions,
+                           loaded.away, loaded.seen)
             r = self._outcome(game, None, after, [], version=done.version, nxt=nxt, board=True)
             r.public.insert(0, f"**{caller.name} rolled game #{gid} back to the start of "
                                f"{eventlog.describe_label(label)}.**")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import fields, is_dataclass
+from functools import cache
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -22,28 +23,59 @@ INT64 = range(-(2**63), 2**63)  # an SQLite INTEGER, a PostgreSQL bigint, a Disc
 def unkeepable(value: Any) -> str | None:
     """Why a store cannot keep `value` (" does not fit…", "[2].display_name is…"), or None.
     Walks sequences and the store's records (seats, deadlines, campaign results)."""
-    if isinstance(value, bool) or value is None:
+    kind = type(value)  # every commit walks its whole arguments: the plain types answered first
+    if kind is str:
+        return _text_problem(value)
+    if kind is int:
+        return None if LOWEST <= value <= HIGHEST else f" = {value} does not fit the database's 64-bit integers"
+    if kind is list or kind is tuple:
+        return _items_problem(value)
+    if value is None or kind is bool:
+        return None
+    if (names := _record_fields(kind)) is not None:
+        for name in names:
+            if (why := unkeepable(getattr(value, name))) is not None:
+                return f".{name}{why}"
+        return None
+    if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return None if value in INT64 else f" = {value} does not fit the database's 64-bit integers"
     if isinstance(value, str):
+        return _text_problem(value)
+    if isinstance(value, Sequence):
+        return _items_problem(value)
+    return None
+
+
+LOWEST, HIGHEST = INT64[0], INT64[-1]
+
+
+def _text_problem(value: str) -> str | None:
+    if not value.isascii():  # ASCII (a flag Python keeps on the string) holds no lone surrogate
         try:
             value.encode("utf-8")
         except UnicodeEncodeError as exc:
             return f" is not valid text (a lone surrogate at character {exc.start})"
-        if (nul := value.find("\x00")) >= 0:
-            return f" is not valid text (a NUL character at character {nul})"
-        return None
-    if isinstance(value, Sequence):
-        for n, item in enumerate(value):
-            if (why := unkeepable(item)) is not None:
-                return f"[{n}]{why}"
-        return None
-    if is_dataclass(value):
-        for field in fields(value):
-            if (why := unkeepable(getattr(value, field.name))) is not None:
-                return f".{field.name}{why}"
+    if (nul := value.find("\x00")) >= 0:
+        return f" is not valid text (a NUL character at character {nul})"
     return None
+
+
+def _items_problem(value: Sequence) -> str | None:
+    for n, item in enumerate(value):
+        if (why := unkeepable(item)) is not None:
+            return f"[{n}]{why}"
+    return None
+
+
+@cache
+def _record_fields(kind: type) -> tuple[str, ...] | None:
+    """A record's field names; None for a type that is no dataclass, or is also a number, text or
+    sequence (answered as that)."""
+    if not is_dataclass(kind) or issubclass(kind, (int, str, Sequence)):
+        return None
+    return tuple(f.name for f in fields(kind))
 
 
 def refuse_unkeepable(**arguments: Any) -> None:

@@ -11,6 +11,7 @@ never holds a public sentence that names a hidden soldier."""
 from __future__ import annotations
 
 import re
+import weakref
 from typing import Any
 
 from engine.core import rulebook
@@ -66,43 +67,67 @@ def tile_of(st, serial: int) -> str:
 # ------------------------------------------------------------------------------ words
 
 
-_CARDS: dict[int, tuple[Any, dict[int, list[str]]]] = {}  # id(setup) -> (setup, owner -> card ids)
+_MEMO: dict[int, tuple[weakref.ref, dict[str, Any]]] = {}  # id(setup) -> (its weak ref, its memo)
+WORDS_KEPT = 32  # hidden sets remembered a game; a game meets few, so past that all start anew
+
+
+def _memo(setup) -> dict[str, Any]:
+    """What this module works out once per game setup, dropped with the setup, so nothing
+    worked out for one game is ever read for another."""
+    key = id(setup)
+    hit = _MEMO.get(key)
+    if hit is None or hit[0]() is not setup:
+        def gone(ref: weakref.ref, key: int = key) -> None:
+            if _MEMO.get(key, (None,))[0] is ref:
+                del _MEMO[key]
+        hit = _MEMO[key] = (weakref.ref(setup, gone), {})
+    return hit[1]
 
 
 def _cards_of(setup) -> dict[int, list[str]]:
-    """Each owner's card ids, worked out once per game setup (kept alive in the cache, so its
-    id cannot be reused while it is there)."""
-    hit = _CARDS.get(id(setup))
-    if hit is None or hit[0] is not setup:
+    """Each owner's card ids, worked out once per game setup."""
+    memo = _memo(setup)
+    if "cards" not in memo:
         index: dict[int, list[str]] = {}
         for cid, c in setup.cards.items():
             index.setdefault(c.owner, []).append(cid)
-        if len(_CARDS) >= 16:
-            _CARDS.pop(next(iter(_CARDS)))
-        hit = _CARDS[id(setup)] = (setup, index)
-    return hit[1]
+        memo["cards"] = index
+    return memo["cards"]
+
+
+def words_of(st, men: set[int]) -> "Words":
+    """The Words for these hidden men, built once per game for each set of men and ranks (a
+    name carries the rank's title)."""
+    words: dict[tuple, Words] = _memo(st.setup).setdefault("words", {})
+    key = tuple(sorted((n, st.soldiers[n].rank) for n in men))
+    hit = words.get(key)
+    if hit is None:
+        if len(words) >= WORDS_KEPT:
+            words.clear()
+        hit = words[key] = Words(st, men)
+    return hit
 
 
 class Words:
     """Finds and blanks the hidden men's names and card ids in a sentence."""
 
     def __init__(self, st, men: set[int]) -> None:
-        self.who: dict[str, int] = {}
+        found: dict[str, None] = {}  # the words in the order met, each once
         self.cards: set[str] = set()
         for n in men:
-            self.who[st.name(n)] = n
-            self.who[st.setup.soldiers[n].name] = n
+            found[st.name(n)] = None
+            found[st.setup.soldiers[n].name] = None
         owned = _cards_of(st.setup)
         for n in men:
             for cid in owned.get(n, ()):
-                self.who[cid] = n
+                found[cid] = None
                 self.cards.add(cid)
-        words = sorted(self.who, key=len, reverse=True)
+        words = sorted(found, key=len, reverse=True)
         self.pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in words) + r")(?![\w-])") \
             if words else None
 
-    def named(self, text: str) -> set[int]:
-        return {self.who[m.group(1)] for m in self.pattern.finditer(text)} if self.pattern else set()
+    def mentions(self, text: str) -> bool:
+        return self.pattern is not None and self.pattern.search(text) is not None
 
     def scrub(self, text: str) -> str:
         if self.pattern is None:
@@ -165,7 +190,7 @@ def screen(st, events: list[Event]) -> list[Event]:
 
     def words_for(side: str | None) -> Words:  # built only when a line needs them
         if side not in words:
-            words[side] = Words(st, {n for n in secret if st.soldiers[n].side != side})
+            words[side] = words_of(st, {n for n in secret if st.soldiers[n].side != side})
         return words[side]
     out: list[Event] = []
     for e in events:
@@ -191,7 +216,7 @@ def _as_seen(st, e: Event, secret: set[int], words: Words) -> Event:
         return Event(kind=e.kind, text=cover_sentence(st, e.kind, about),
                      data={"hidden": len(about), "sides": sorted({st.soldiers[n].side for n in about}),
                            "tiles": sorted({tile_of(st, n) for n in about})})
-    if not (words.named(e.text) | words.named(repr(e.data))):
+    if not (words.mentions(e.text) or words.mentions(repr(e.data))):
         return e
     data = {k: v for k, v in e.data.items() if k not in SOLDIER_KEYS or not (_soldiers_in({k: v}) & secret)}
     return Event(kind=e.kind, text=words.scrub(e.text), data=_strings_clean(data, words.scrub))
@@ -201,4 +226,4 @@ def public_text(st, text: str) -> str:
     """A sentence for everyone (a waiting line, a caption) with every hidden man's name and
     card id put as "a hidden soldier('s card)"."""
     secret = hidden(st)
-    return Words(st, secret).scrub(text) if secret else text
+    return words_of(st, secret).scrub(text) if secret else text

@@ -29,10 +29,11 @@ from dataclasses import dataclass
 
 from engine.core import commands as C
 from engine.core import rulebook
-from engine.core.content import Damage, hit_value
+from engine.core.content import Damage
 from engine.core.crew import is_open
 from engine.core.deck import check, deal
 from engine.core.errors import RuleError
+from engine.core.formulas import hit_value
 from engine.core.log import Ctx
 from engine.core.ratings import current, halve
 from engine.core.state import Assault, CapturePending

@@ -27,9 +27,10 @@ from typing import Literal
 
 from engine.advanced.equipment_use import weapon_problem
 from engine.core import rulebook
-from engine.core.content import Damage, hit_value
+from engine.core.content import Damage
 from engine.core.deck import check
 from engine.core.errors import RuleError
+from engine.core.formulas import hit_value
 from engine.core.line_of_sight import at_of
 from engine.core.log import Ctx
 from engine.core.state import TrailMark

@@ -7,9 +7,8 @@ a message naming the file, the entry and the field.
 from __future__ import annotations
 
 import os
-import re
 from enum import StrEnum
-from functools import cached_property
+from functools import cache, cached_property
 from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Literal, Union
@@ -132,20 +131,6 @@ DAMAGE_COLOR: dict[Damage, str] = {
 }
 
 HIT_RESULTS = ("Miss", "Hit", "Hit+", "2 Hits", "3 Hits", "4 Hits")
-
-
-def hit_value(result: str) -> tuple[int, bool]:
-    """('2 Hits') -> (2, False); ('Hit+') -> (1, True)."""
-    if result == "Miss":
-        return 0, False
-    if result == "Hit":
-        return 1, False
-    if result == "Hit+":
-        return 1, True
-    m = re.fullmatch(r"(\d) Hits", result)
-    if not m:
-        raise ValueError(f"unknown hit check result {result!r}")
-    return int(m.group(1)), False
 
 
 # --------------------------------------------------------------------------- soldiers
@@ -1072,8 +1057,21 @@ def scenario_ids(root: Path | None = None) -> list[str]:
 
 
 def load_catalog(root: Path | None = None) -> Catalog:
-    """Load and cross-check every content file under root (default: the project directory)."""
+    """Load and cross-check every content file under root (default: the project directory).
+    The shipped content (no root, no FIELDPOST_HOME) is loaded once per process and shared: it is
+    frozen, and the bot, the console and a /roll draw then hold one catalogue, not one each."""
     root = root or default_root()
+    if root == shipped_root():
+        return _shipped(root)
+    return _load(root)
+
+
+@cache
+def _shipped(root: Path) -> Catalog:
+    return _load(root)
+
+
+def _load(root: Path) -> Catalog:
     assets, campaigns = root / "assets", root / "campaigns"
     soldiers: dict[int, SoldierDef] = {}
     cards: dict[str, ActionCardDef] = {}

@@ -2,12 +2,7 @@
 from __future__ import annotations
 
 from engine.core.content import Stats
-
-
-def halve(value: int) -> int:
-    """Pinned (core manual, Damage Results; ruling 11): halved rounding down, and negative
-    cover values toward zero, which integer truncation does for both."""
-    return int(value / 2)
+from engine.core.formulas import halve
 
 
 def rating(stats: Stats, name: str, pinned: bool) -> int:

@@ -12,7 +12,8 @@ above it. Instead:
 - Slots: an earlier rule calls the slot (a blast in a tile where vehicles stand, a step onto a
   minefield); the later rule's module fills it with its function.
 Rule modules fill the tables with `answers`, `performs` and `Slot.fill` when they are imported;
-engine/apply.py imports every rule package once, so all is in place before the first command.
+engine/apply.py imports every rule package once, and the engine's face (engine/__init__.py) imports
+engine/apply.py before it hands out any name, so all is in place before the first command.
 """
 from __future__ import annotations
 
@@ -67,7 +68,8 @@ class Slot(Generic[P, R]):
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         if self._fn is None:
-            raise RuntimeError(f"the slot {self.name} is empty: {self.filled_by} fills it when engine is imported")
+            raise RuntimeError(f"the slot {self.name} is empty: {self.filled_by} fills it once engine.apply is "
+                               "imported (the first name read from engine does)")
         return self._fn(*args, **kwargs)
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from engine.core import commands as C
 from engine.core import rulebook
 from engine.core.board import in_arc, inches
-from engine.core.content import hit_value
 from engine.core.deck import check
 from engine.core.errors import RuleError
+from engine.core.formulas import hit_value
 from engine.core.log import Ctx
 from engine.core.ratings import current
 from engine.core.state import TrailMark

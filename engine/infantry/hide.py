@@ -6,27 +6,11 @@ from engine.core import rulebook
 from engine.core.board import inches
 from engine.core.content import Action
 from engine.core.errors import RuleError
+from engine.core.formulas import hides, rally_reach
 from engine.core.log import Ctx
-from engine.core.ratings import current, halve
+from engine.core.ratings import current
 from engine.infantry import equipment
 from engine.infantry.contact import enemies_of, in_contact
-
-RALLY_DISTANCE = 10  # inches: the length of the ruler
-
-
-def cover_value(cover: int, hide_mods: int, pinned: bool = False) -> int:
-    """Modified cover: the rating (halved toward zero when pinned) plus the HIDE modifiers."""
-    return (halve(cover) if pinned else cover) + hide_mods
-
-
-def hides(value: int) -> bool:
-    """Taking cover succeeds when the modified cover value is below zero."""
-    return value < 0
-
-
-def rally_reach(hide_mods: int) -> int:
-    """Rally reach in inches: the 10" ruler plus the HIDE modifiers counted as inches (ruling 10)."""
-    return RALLY_DISTANCE + hide_mods
 
 
 def hide_mods(st, a, b, cover: bool = False) -> int:

@@ -6,16 +6,12 @@ from engine.core import rulebook
 from engine.core.content import Action
 from engine.core.deck import draw as draw_cards
 from engine.core.errors import RuleError
+from engine.core.formulas import sight_range
 from engine.core.line_of_sight import at_of, look_mods_for, los_blocker, visibility
 from engine.core.log import Ctx
 from engine.core.ratings import current
 from engine.infantry import optics
 from engine.infantry.contact import enemies_of, in_contact
-
-
-def sight_range(sight: int, look_mods: int) -> int:
-    """Modified sight range in squares: the rating plus the (mostly negative) LOOK modifiers."""
-    return sight + look_mods
 
 
 def can_spot(distance: int, sight: int, look_mods: int) -> bool:

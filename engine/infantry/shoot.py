@@ -4,9 +4,10 @@ from __future__ import annotations
 from engine.core import commands as C
 from engine.core import rulebook
 from engine.core.board import in_arc, inches
-from engine.core.content import Action, hit_value
+from engine.core.content import Action
 from engine.core.deck import check
 from engine.core.errors import RuleError
+from engine.core.formulas import bands_in_range, hit_value
 from engine.core.log import Ctx
 from engine.core.ratings import current
 from engine.core.state import HitPlusPending, TrailMark
@@ -17,20 +18,6 @@ from engine.infantry.look import _roadblock
 
 BANDS = ("long", "short", "close")
 HIT_PLUS_SHIFT = 3  # inches: a Hit+ may move to another spotted enemy this close to the last target
-
-
-def bands_in_range(long: int, short: int, close: int, shoot_mods: int, squares: int, inches_: int) -> list[str]:
-    """The bands a hit check reads (Hit Check; ruling 7): Long and Short when the distance in
-    squares is within the rating plus SHOOT modifiers, Close when the distance in inches is
-    within the close rating plus the same modifiers counted as inches."""
-    out = []
-    if squares <= long + shoot_mods:
-        out.append("long")
-    if squares <= short + shoot_mods:
-        out.append("short")
-    if inches_ <= close + shoot_mods:
-        out.append("close")
-    return out
 
 
 def read_hits(card, bands: list[str], use_hit_plus: bool) -> tuple[int, bool, list[str]]:

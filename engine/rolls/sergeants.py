@@ -1,8 +1,8 @@
 """Sergeants Miniatures Game (core manual) checks: sight, shoot bands, take cover, rally, and card
 draws for hit checks, damage and fights.
 
-The arithmetic is the game engine's own (engine.infantry.look, engine.infantry.shoot, engine.infantry.hide, engine.core.ratings),
-so a roll and a game can never disagree. Draws come from the real action cards: a named soldier's
+The arithmetic is the game engine's own (engine/core/formulas.py), so a roll and a game can never
+disagree. Draws come from the real action cards: a named soldier's
 seven cards, or the standard deck of every action card in the catalogue.
 """
 from __future__ import annotations
@@ -10,12 +10,16 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from engine.core.content import hit_value, load_catalog
-from engine.core.ratings import halve
+from engine.core.formulas import (
+    bands_in_range,
+    cover_value,
+    halve,
+    hides,
+    hit_value,
+    rally_reach,
+    sight_range,
+)
 from engine.core.rng import Rng
-from engine.infantry.hide import cover_value, hides, rally_reach
-from engine.infantry.look import sight_range
-from engine.infantry.shoot import bands_in_range
 from engine.rolls import (
     Param,
     RollError,
@@ -107,6 +111,9 @@ def rally(p: dict[str, Any], rng: Rng) -> RollResult:
 
 @lru_cache(maxsize=1)
 def _cards():
+    """The catalogue's cards and soldiers: the content models are imported on the first draw, so
+    every other roll starts without them; the shipped content is the process's one catalogue."""
+    from engine.core.content import load_catalog
     cat = load_catalog()
     return cat.cards, cat.soldiers
 

@@ -31,10 +31,11 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from engine.core import rulebook
-from engine.core.content import ActionCardDef, Damage, hit_value
+from engine.core.content import ActionCardDef, Damage
 from engine.core.crew import is_open
 from engine.core.deck import check
 from engine.core.errors import RuleError
+from engine.core.formulas import hit_value
 from engine.core.log import Ctx
 from engine.core.state import GameState, VehicleState, VpEntry
 from engine.core.vehicle_content import Aspect, Band, Compartment, Location, VehicleDef

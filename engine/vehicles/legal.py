@@ -4,7 +4,7 @@ on foot near one may do. Each option is checked with the same rule functions tha
 out, so a listed command is a legal one."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from engine.advanced.sources import _soldier_ok, accepted
 from engine.core import commands as C
@@ -116,45 +116,84 @@ def _turns(st, plate: int, who: int, seat: int, kind: str, hull: bool) -> Iterat
             yield (C.VTurn if hull else C.Turret)(seat=seat, serial=who, facing=f, via=kind)
 
 
-def plate_options(st, active, kind: str, plate: int, seat: int) -> Iterator[C.Cmd]:
+def _in_order(parts: list[tuple[int, Callable[[], Iterator[C.Cmd]]]], probe: bool) -> Iterator[C.Cmd]:
+    """The parts' options in listing order; a probe (is there anything to do?) asks the cheap
+    parts first, since it stops at the first option found."""
+    for _, part in sorted(parts, key=lambda p: p[0]) if probe else parts:
+        yield from part()
+
+
+# what a part costs a probe, cheapest first: a field or two read, a rule check, a search
+CHEAP, CHECK, SEARCH = 0, 1, 2
+
+
+def plate_options(st, active, kind: str, plate: int, seat: int, probe: bool = False) -> Iterator[C.Cmd]:
     v = st.vehicles[plate]
     vdef = st.vehicle_def(plate)
     ok = oker(st, active, kind, plate)
     if not ok.any:
         return
-    if ok(Do.MOVE):
-        yield from _moves(st, active, kind, plate, plate, seat)
     if v.status != "board":
+        if ok(Do.MOVE):
+            yield from _moves(st, active, kind, plate, plate, seat)
         return
-    if ok(Do.UNPIN) and v.pins and _try(lambda: VM.driver(st, plate, plate, "unpin")):
-        yield C.Unpin(seat=seat, serial=plate, via=kind)
-    if ok(Do.FACE) and _can_drive(st, plate, plate) and not (kind == "tag" and v.hull_moved):
-        yield from _turns(st, plate, plate, seat, kind, hull=True)
-    if ok(Do.TURRET) and v.turret is not None and _try(lambda: _turret_man(st, plate, plate)):
-        yield from _turns(st, plate, plate, seat, kind, hull=False)
-    if ok(Do.SHOOT):
-        yield from _fire_options(st, plate, plate, seat, kind, VS.weapon_ids(vdef))
-        yield from _popsmoke(st, plate, seat, kind)  # issue 9: engine/vehicles/smoke.py
-    if ok(Do.LOAD):
-        yield from _load_options(st, plate, plate, seat, kind)
-    if ok(Do.ACQUIRE):
-        yield from _acquire_options(st, plate, plate, seat, kind)
-    if ok(Do.SIGHT):
-        eye = VL.best_eye(st, plate)
-        if eye is not None:
-            must, _ = VL.crew_sight_options(st, eye)
-            for t in must if len(must) > 1 else must[:1]:
-                yield C.SightCmd(seat=seat, serial=plate, target=t if len(must) > 1 else None, via=kind)
-    for do, cls, opening in ((Do.UNBUTTON, C.Unbutton, True), (Do.BUTTON, C.Button, False)):
-        if ok(do) and _try(lambda: VL._hatch_man(st, plate, plate, opening)):
-            yield cls(seat=seat, serial=plate, via=kind)
-    if ok(Do.HULLDOWN) and not v.hull_down and _can_drive(st, plate, plate):
-        mods = st.board.tiles[v.tile].mods
-        if (mods.look or 0) < 0 and (mods.move or 0) < 0:
-            yield C.HullDown(seat=seat, serial=plate, via=kind)
-    if ok(Do.COVER) and (v.spotted or v.spotted_by) and (st.board.tiles[v.tile].mods.hide or 0) <= -3 \
-            and _try(lambda: VM.driver(st, plate, plate, "cover")):
-        yield C.VCover(seat=seat, serial=plate, via=kind)
+
+    def moves() -> Iterator[C.Cmd]:
+        if ok(Do.MOVE):
+            yield from _moves(st, active, kind, plate, plate, seat)
+
+    def unpin() -> Iterator[C.Cmd]:
+        if ok(Do.UNPIN) and v.pins and _try(lambda: VM.driver(st, plate, plate, "unpin")):
+            yield C.Unpin(seat=seat, serial=plate, via=kind)
+
+    def turns() -> Iterator[C.Cmd]:
+        if ok(Do.FACE) and _can_drive(st, plate, plate) and not (kind == "tag" and v.hull_moved):
+            yield from _turns(st, plate, plate, seat, kind, hull=True)
+
+    def turret() -> Iterator[C.Cmd]:
+        if ok(Do.TURRET) and v.turret is not None and _try(lambda: _turret_man(st, plate, plate)):
+            yield from _turns(st, plate, plate, seat, kind, hull=False)
+
+    def fire() -> Iterator[C.Cmd]:
+        if ok(Do.SHOOT):
+            yield from _fire_options(st, plate, plate, seat, kind, VS.weapon_ids(vdef))
+            yield from _popsmoke(st, plate, seat, kind)  # issue 9: engine/vehicles/smoke.py
+
+    def load() -> Iterator[C.Cmd]:
+        if ok(Do.LOAD):
+            yield from _load_options(st, plate, plate, seat, kind)
+
+    def acquire() -> Iterator[C.Cmd]:
+        if ok(Do.ACQUIRE):
+            yield from _acquire_options(st, plate, plate, seat, kind)
+
+    def sight() -> Iterator[C.Cmd]:
+        if ok(Do.SIGHT):
+            eye = VL.best_eye(st, plate)
+            if eye is not None:
+                must, _ = VL.crew_sight_options(st, eye)
+                for t in must if len(must) > 1 else must[:1]:
+                    yield C.SightCmd(seat=seat, serial=plate, target=t if len(must) > 1 else None, via=kind)
+
+    def hatches() -> Iterator[C.Cmd]:
+        for do, cls, opening in ((Do.UNBUTTON, C.Unbutton, True), (Do.BUTTON, C.Button, False)):
+            if ok(do) and _try(lambda: VL._hatch_man(st, plate, plate, opening)):
+                yield cls(seat=seat, serial=plate, via=kind)
+
+    def hull_down() -> Iterator[C.Cmd]:
+        if ok(Do.HULLDOWN) and not v.hull_down and _can_drive(st, plate, plate):
+            mods = st.board.tiles[v.tile].mods
+            if (mods.look or 0) < 0 and (mods.move or 0) < 0:
+                yield C.HullDown(seat=seat, serial=plate, via=kind)
+
+    def cover() -> Iterator[C.Cmd]:
+        if ok(Do.COVER) and (v.spotted or v.spotted_by) and (st.board.tiles[v.tile].mods.hide or 0) <= -3 \
+                and _try(lambda: VM.driver(st, plate, plate, "cover")):
+            yield C.VCover(seat=seat, serial=plate, via=kind)
+
+    yield from _in_order([(SEARCH, moves), (CHEAP, unpin), (CHECK, turns), (CHECK, turret), (SEARCH, fire),
+                          (CHEAP, load), (SEARCH, acquire), (SEARCH, sight), (CHECK, hatches),
+                          (CHECK, hull_down), (CHECK, cover)], probe)
 
 
 def _popsmoke(st, who: int, seat: int, kind: str) -> list:
@@ -229,7 +268,7 @@ def _acquirer(st, plate: int, who: int) -> int:
     return actor(st, plate, who, weapon="main" if vdef.main_gun else vdef.mgs[0].id, what="acquire")
 
 
-def aboard_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
+def aboard_options(st, active, kind: str, m: int, seat: int, probe: bool = False) -> Iterator[C.Cmd]:
     """A man aboard: his post's work (drive, fire, load, turret, hatch), sight, shifting about,
     repairs and fires, his own weapon where allowed, and getting off."""
     s = st.soldiers[m]
@@ -242,50 +281,78 @@ def aboard_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
     if not ok.any:
         return
     loc = position_of(st, m)
-    if loc is not None:
-        if ok(Do.MOVE):
+    at_post = loc is not None
+    crewman = m not in v.passengers and m not in v.riders
+    marks = v.damage.get(s.post or "", [])
+
+    def moves() -> Iterator[C.Cmd]:
+        if at_post and ok(Do.MOVE):
             yield from _moves(st, active, kind, plate, m, seat)
-        if ok(Do.FACE) and _can_drive(st, plate, m):
+
+    def turns() -> Iterator[C.Cmd]:
+        if at_post and ok(Do.FACE) and _can_drive(st, plate, m):
             yield from _turns(st, plate, m, seat, kind, hull=True)
-        if ok(Do.TURRET) and v.turret is not None and _try(lambda: _turret_man(st, plate, m)):
+
+    def turret() -> Iterator[C.Cmd]:
+        if at_post and ok(Do.TURRET) and v.turret is not None and _try(lambda: _turret_man(st, plate, m)):
             yield from _turns(st, plate, m, seat, kind, hull=False)
-        if ok(Do.SHOOT):
+
+    def fire() -> Iterator[C.Cmd]:
+        if at_post and ok(Do.SHOOT):
             yield from _fire_options(st, plate, m, seat, kind, [w for w in loc.weapons])
             yield from _popsmoke(st, m, seat, kind)  # issue 9: engine/vehicles/smoke.py
-        if ok(Do.LOAD):
+
+    def load() -> Iterator[C.Cmd]:
+        if at_post and ok(Do.LOAD):
             yield from _load_options(st, plate, m, seat, kind)
-        if ok(Do.ACQUIRE):
+
+    def acquire() -> Iterator[C.Cmd]:
+        if at_post and ok(Do.ACQUIRE):
             yield from _acquire_options(st, plate, m, seat, kind)
-        if ok(Do.SIGHT):
+
+    def sight() -> Iterator[C.Cmd]:
+        if at_post and ok(Do.SIGHT):
             must, _ = VL.crew_sight_options(st, m)
             for t in must if len(must) > 1 else must[:1]:
                 yield C.SightCmd(seat=seat, serial=m, target=t if len(must) > 1 else None, via=kind)
-        if loc.hatch and ok(Do.UNBUTTON) and loc.id not in v.unbuttoned:
+
+    def hatch() -> Iterator[C.Cmd]:
+        if at_post and loc.hatch and ok(Do.UNBUTTON) and loc.id not in v.unbuttoned:
             yield C.Unbutton(seat=seat, serial=m, via=kind)
-        if loc.hatch and ok(Do.BUTTON) and loc.id in v.unbuttoned:
+        if at_post and loc.hatch and ok(Do.BUTTON) and loc.id in v.unbuttoned:
             yield C.Button(seat=seat, serial=m, via=kind)
-    crewman = m not in v.passengers and m not in v.riders
-    if crewman and ok(Do.SHIFT):
-        for other in vdef.locations:
-            if other.id == s.post or other.outside:
-                continue
-            if other.kind == "crew" and (other.id in v.crew or not position_ok(st, plate, other.id)):
-                continue
-            if other.kind == "machinery" and not v.damage.get(other.id):
-                continue  # only worth going where there is work
-            yield C.Shift(seat=seat, serial=m, post=other.id, via=kind)
-    marks = v.damage.get(s.post or "", [])
-    if crewman and ok(Do.REPAIR) and "wreck" in marks and "fire" not in marks:
-        yield C.Repair(seat=seat, serial=m, location=s.post, via=kind)
-    if crewman and ok(Do.EXTINGUISH) and "fire" in marks:
-        yield C.Extinguish(seat=seat, serial=m, location=s.post, via=kind)
-    if ok(Do.SHOOT) and VS.can_shoot_from_aboard(st, m) is None:
-        for t in _enemy_targets(st, s.side):
-            if VS.small_arms_problem(st, m, t) is None:
-                yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
-    if ok(Do.DISMOUNT) and v.moved <= 1 and v.status == "board" and v.tile is not None \
-            and VM.dismount_cell(st, m) is not None:
-        yield C.Dismount(seat=seat, serial=m, via=kind)
+
+    def shift() -> Iterator[C.Cmd]:
+        if crewman and ok(Do.SHIFT):
+            for other in vdef.locations:
+                if other.id == s.post or other.outside:
+                    continue
+                if other.kind == "crew" and (other.id in v.crew or not position_ok(st, plate, other.id)):
+                    continue
+                if other.kind == "machinery" and not v.damage.get(other.id):
+                    continue  # only worth going where there is work
+                yield C.Shift(seat=seat, serial=m, post=other.id, via=kind)
+
+    def repairs() -> Iterator[C.Cmd]:
+        if crewman and ok(Do.REPAIR) and "wreck" in marks and "fire" not in marks:
+            yield C.Repair(seat=seat, serial=m, location=s.post, via=kind)
+        if crewman and ok(Do.EXTINGUISH) and "fire" in marks:
+            yield C.Extinguish(seat=seat, serial=m, location=s.post, via=kind)
+
+    def small_arms() -> Iterator[C.Cmd]:
+        if ok(Do.SHOOT) and VS.can_shoot_from_aboard(st, m) is None:
+            for t in _enemy_targets(st, s.side):
+                if VS.small_arms_problem(st, m, t) is None:
+                    yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
+
+    def dismount() -> Iterator[C.Cmd]:
+        if ok(Do.DISMOUNT) and v.moved <= 1 and v.status == "board" and v.tile is not None \
+                and VM.dismount_cell(st, m) is not None:
+            yield C.Dismount(seat=seat, serial=m, via=kind)
+
+    yield from _in_order([(SEARCH, moves), (CHECK, turns), (CHECK, turret), (SEARCH, fire), (CHEAP, load),
+                          (SEARCH, acquire), (SEARCH, sight), (CHEAP, hatch), (CHECK, shift), (CHEAP, repairs),
+                          (SEARCH, small_arms), (CHECK, dismount)], probe)
 
 
 def foot_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:

@@ -140,7 +140,7 @@ async def rss_child(scenario: str, games: int, scripts_file: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         async with SqliteStore(Path(tmp) / "bench.db") as store:
             made = iter(range(10**6))
-            service = GameService(store, catalog, seed=lambda: next(made) % len(scripts) + 1, cache_size=2048)
+            service = GameService(store, catalog, seed=lambda: next(made) % len(scripts) + 1)  # the bot's defaults
             ids = await open_games(service, catalog, scenario, games)
             await play_all(service, {gid: scripts[n % len(scripts)] for n, gid in enumerate(ids)})
             for n, gid in enumerate(ids):

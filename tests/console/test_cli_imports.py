@@ -31,3 +31,15 @@ def test_help_lists_every_subcommand(capsys):
 def test_a_named_subcommand_parses_as_before():
     args = build_parser("roll").parse_args(["roll", "bog", "--bog", "1", "--pins", "1"])
     assert args.run.__module__ == "bot.console.roll"
+
+
+def test_a_roll_loads_no_rule_and_no_content_model_and_a_draw_only_the_content():
+    """`import engine` is lazy: the roll registry and its checks' arithmetic (engine/core/formulas.py)
+    need no rule package; a card draw loads the catalogue's models, still no rule."""
+    rules = {"engine.apply", "engine.legal", "engine.core.state", "engine.infantry", "engine.vehicles", "engine.turn"}
+    bog = _modules_after(["roll", "bog", "--bog", "1", "--pins", "1", "--seed", "1"])
+    assert "engine.rolls.sergeants" in bog
+    assert not (rules | {"engine.core.content"}) & bog
+    draw = _modules_after(["roll", "hitcheck", "--seed", "1"])
+    assert "engine.core.content" in draw
+    assert not rules & draw

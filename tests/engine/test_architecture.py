@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import engine  # noqa: F401  (every rule registers itself)
+from engine import apply  # noqa: F401  (the face's first name: every rule registers itself)
 from engine.core import commands as C
 from engine.core import rulebook
 
@@ -120,7 +120,19 @@ def test_every_command_apply_takes_has_a_rule():
 
 @pytest.mark.parametrize("name", sorted(n for n, v in vars(rulebook).items() if isinstance(v, rulebook.Slot)))
 def test_every_slot_is_filled_once_the_engine_is_imported(name):
-    """`import engine` (done above) brings every rule package in; a slot filled refuses a second
-    filling."""
+    """The first name read from the engine's face (done above) brings every rule package in; a
+    slot filled refuses a second filling."""
     with pytest.raises(RuntimeError, match="filled twice"):
         getattr(rulebook, name).fill(print)
+
+
+def test_the_lazy_face_hands_out_the_functions_whatever_was_imported_first():
+    """`engine.apply` and `engine.view` are submodules and the face's functions: a fresh process
+    that reaches the rules through a module first still gets the functions from the face."""
+    code = ("import types, engine.script, engine.view\n"
+            "from engine import apply, view, load_catalog\n"
+            "import engine\n"
+            "print(all(callable(f) and not isinstance(f, types.ModuleType)"
+            " for f in (apply, view, engine.apply, engine.view, load_catalog)))")
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert run.stdout.split() == ["True"]

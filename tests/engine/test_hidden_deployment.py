@@ -212,3 +212,18 @@ def test_a_public_line_about_visible_men_only_is_left_alone(position):
     st = avery_and_dorn(position)
     line = Event(kind="weather", text="LOOK -1 on every line of sight this turn.", data={"n": 1})
     assert screen(st, [line]) == [line]
+
+
+def test_the_words_worked_out_once_follow_a_promotion_and_stay_with_their_own_game(position):
+    from engine.advanced.hidden_deployment import public_text
+    from engine.core.content import Rank
+    st = position(scenario="hidden-yard", soldiers=[{"serial": 3, "seat": 0, "at": [10, 0]},
+                                                    {"serial": 4, "seat": 1, "at": [27, 7]}])
+    assert public_text(st, "Pvt. Cole waits.") == f"{HIDDEN_NAME} waits."  # Cole's words now kept
+    st.soldiers[3].rank = Rank.JUNIOR_NCO
+    assert public_text(st, "Cpl. Cole waits.") == f"{HIDDEN_NAME} waits.", "his new title is blanked too"
+    renamed = {**st.setup.soldiers, 3: st.setup.soldiers[3].model_copy(update={"name": "Zeller"})}
+    other = st.model_copy(update={"setup": st.setup.model_copy(update={"soldiers": renamed})})
+    assert public_text(other, "Zeller waits.") == f"{HIDDEN_NAME} waits."
+    assert public_text(st, "Zeller waits.") == "Zeller waits.", "another game's man is nobody here"
+    assert public_text(other, "Cole waits.") == "Cole waits."

@@ -708,7 +708,7 @@ def test_a_soldier_sights_a_vehicle_at_his_sight_times_its_visibility_and_gives_
 def test_an_area_blast_strikes_a_vehicle_at_its_lowest_armour(cat):
     # Artillery (here any area blast) on a vehicle's tile: its blast hits against the lowest armour
     # anywhere on it; what gets through is chained damage from that compartment.
-    from engine.core.content import hit_value
+    from engine.core.formulas import hit_value
     from engine.infantry.blast import blast_tile
     from engine.vehicles.damage import weakest
     st = motor(cat, us=[halftrack("43A")], de=[panzer("48A")])

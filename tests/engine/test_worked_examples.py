@@ -9,9 +9,15 @@ from __future__ import annotations
 import pytest
 
 from engine.core.errors import RuleError
-from engine.infantry.hide import cover_value, hides, rally_reach
-from engine.infantry.look import can_spot, sight_range
-from engine.infantry.shoot import bands_in_range, read_hits
+from engine.core.formulas import (
+    bands_in_range,
+    cover_value,
+    hides,
+    rally_reach,
+    sight_range,
+)
+from engine.infantry.look import can_spot
+from engine.infantry.shoot import read_hits
 from engine.script import ScriptError
 
 

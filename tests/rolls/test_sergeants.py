@@ -8,7 +8,7 @@ import pytest
 
 from bot.cli import main
 from engine import load_catalog
-from engine.core.content import hit_value
+from engine.core.formulas import hit_value
 
 
 def run_json(capsys, *argv: str) -> dict:
@@ -84,3 +84,12 @@ def test_bad_input_exits_two_with_one_line(cli, argv, needle):
     code, out, _ = cli(*argv, "--json")
     assert code == 2
     assert out.count("\n") == 1 and needle in json.loads(out)["error"]
+
+
+def test_a_draw_reads_the_processs_one_shipped_catalogue():
+    from engine.core.content import load_catalog
+    from engine.rolls.sergeants import _cards
+    shipped = load_catalog()
+    assert load_catalog() is shipped, "the shipped content is loaded once per process"
+    cards, soldiers = _cards()
+    assert cards is shipped.cards and soldiers is shipped.soldiers

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as S
 
 from bot.store import (
     Awaited,
@@ -14,6 +16,7 @@ from bot.store import (
     SnapshotNotFound,
     StoreError,
 )
+from bot.store.keepable import unkeepable
 from tests.store.sample import ALICE, SEATS, new_game, state
 
 pytestmark = pytest.mark.both_stores
@@ -129,3 +132,26 @@ async def unchanged(store: GameStore, game_id: int) -> None:
     assert [s.label for s in await store.snapshots(game_id)] == ["setup"]
     assert await store.private_channels(game_id) == {}
     assert [g.id for g in await store.games_in_channel(game.channel_id)] == [game_id]
+
+
+@settings(max_examples=300, deadline=None)
+@given(S.text(S.characters(blacklist_categories=()), max_size=12), S.integers(min_value=0, max_value=3))
+def test_the_first_bad_character_is_named_wherever_the_text_sits(text: str, depth: int) -> None:
+    """Non-ASCII text, ASCII text, lone surrogates and NULs anywhere, the text alone or inside
+    lists, tuples and records: the answer names the first lone surrogate, else the first NUL."""
+    surrogate = next((i for i, c in enumerate(text) if 0xD800 <= ord(c) <= 0xDFFF), None)
+    nul = text.find("\x00")
+    want = (f" is not valid text (a lone surrogate at character {surrogate})" if surrogate is not None
+            else f" is not valid text (a NUL character at character {nul})" if nul >= 0 else None)
+    wrappers = [(lambda v: Seat(seat_index=1, side="US", user_id=2, display_name=v), ".display_name"),
+                (lambda v: ["fine", 7, v], "[2]"), (lambda v: (v,), "[0]")]
+    value, path = text, ""
+    for wrap, where in wrappers[:depth]:
+        value, path = wrap(value), where + path
+    assert unkeepable(value) == (None if want is None else path + want)
+
+
+@pytest.mark.parametrize("n", [2**63 - 1, -(2**63), 2**63, -(2**63) - 1, True, False])
+def test_integers_are_kept_up_to_the_64_bit_bounds_and_named_past_them(n: int) -> None:
+    fits = isinstance(n, bool) or -(2**63) <= n < 2**63
+    assert unkeepable([n]) == (None if fits else f"[0] = {n} does not fit the database's 64-bit integers")
