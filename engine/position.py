@@ -21,6 +21,7 @@ from engine.core.rng import Rng
 from engine.core.state import (
     Artillery,
     ArtilleryCall,
+    Assault,
     DroppedItem,
     ForceState,
     GameSetup,
@@ -97,6 +98,14 @@ class ArtilleryPos(P):
     calls: list[CallPos] = Field(default_factory=list)
     barrages: list[BarragePos] = Field(default_factory=list)
     next_marker: int | None = Field(None, ge=1, description="the number the next call's marker gets")
+
+
+class AssaultPos(P):
+    """A soldier's chosen attack on an enemy vehicle in his tile (engine/battlefield/close_combat.py)."""
+
+    plate: int
+    part: Literal["hull", "turret", "cabin"]
+    grenade: bool = False
 
 
 class SmokePos(P):
@@ -221,6 +230,8 @@ class Position(P):
     order_progress: dict[int, dict[str, int]] = Field(default_factory=dict, description="orders' counts, by seat")
     weather: WeatherPos | None = None
     lasting_weather: WeatherPos | None = None
+    assaults: dict[int, AssaultPos] = Field(default_factory=dict,
+                                            description="soldier -> the compartment of an enemy vehicle he attacks")
     rng: int | None = Field(None, description="the random generator's exact state after loading (a dump's)")
 
 
@@ -416,6 +427,8 @@ def load_position(cat: Catalog, data: dict) -> tuple[GameState, list]:
                                      for t, who in pos.landmark_holders.items()},
                    order_progress={k: dict(v) for k, v in pos.order_progress.items()},
                    weather=Weather(**(pos.weather or WeatherPos()).model_dump()),
+                   assaults={serial: Assault(**_assault(serial, a, soldiers, vehicles).model_dump())
+                             for serial, a in pos.assaults.items()},
                    lasting_weather=Weather(**(pos.lasting_weather or WeatherPos()).model_dump()))
     ctx = Ctx(st)
     if pos.hands is not None:
@@ -448,6 +461,14 @@ def _smoke(pos: Position, tile: str, given, board) -> SmokeMarker:
         return SmokeMarker(tile=tile, density=given, turn=pos.turn)
     return SmokeMarker(tile=tile, density=given.density, turn=pos.turn if given.laid is None else given.laid,
                        clears_after=given.clears_after)
+
+
+def _assault(serial: int, a: AssaultPos, soldiers: dict[int, SoldierState], vehicles: dict) -> AssaultPos:
+    if serial not in soldiers:
+        raise ContentError(f"position: assaults: soldier {serial} is not in play")
+    if a.plate not in vehicles:
+        raise ContentError(f"position: assaults: soldier {serial}: {a.plate} is not a vehicle of the position")
+    return a
 
 
 def _dropped(d: DroppedPos, setup: GameSetup, board) -> DroppedPos:
@@ -617,6 +638,7 @@ def dump_position(st: GameState) -> dict:
         "landmark_holders": dict(st.landmark_holders),
         "order_progress": {k: dict(v) for k, v in st.order_progress.items()},
         "weather": st.weather.model_dump(),
+        "assaults": {serial: a.model_dump(mode="json") for serial, a in st.assaults.items()},
         "lasting_weather": st.lasting_weather.model_dump(),
     }
     out |= {k: v for k, v in extra.items() if v and v != {"look": 0, "shoot": 0}}
