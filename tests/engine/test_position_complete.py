@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as hs
 
 from engine import load_catalog
@@ -80,6 +80,7 @@ def same_game(a, b) -> None:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(which=hs.sampled_from(every_scenario()), players=hs.sampled_from([2, 3, 4]),
        seed=hs.integers(0, 10_000), turn=hs.integers(2, 5))
+@example(which=("shipped", "vautrin-pair"), players=3, seed=5, turn=4)  # an assault standing into placement
 def test_a_game_written_at_placement_and_read_back_is_the_same_game(which, players, seed, turn):
     where, scenario = which
     cat = catalogs()[where]
