@@ -79,6 +79,7 @@ class CallPos(P):
     letter: str | None = Field(None, description="default: the seat's next free letter")
     fake: bool = False
     smoke: bool = False
+    relay: int | None = Field(None, description="the friendly set it was relayed through (dog tag or plate)")
 
 
 class BarragePos(P):
@@ -525,7 +526,7 @@ def _artillery(pos: Position, setup: GameSetup, board, soldiers: dict[int, Soldi
             marker = c.id
         calls.append(ArtilleryCall(id=marker, seat=c.seat, letter=letter, kind=c.kind, tile=c.tile,
                                    rows_left=c.rows_left, fake=c.fake, caller=c.caller, device=c.device,
-                                   smoke=c.smoke))
+                                   smoke=c.smoke, relay=c.relay))
     if len({c.id for c in calls}) != len(calls):
         raise ContentError("position: artillery: two calls have the same marker id")
     barrages = []

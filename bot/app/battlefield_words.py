@@ -49,7 +49,8 @@ def call_state(c: ArtilleryCallView) -> str:
 def call_line(c: ArtilleryCallView, names: dict[str, str] | None = None, who=str) -> str:
     by = f", called by {who(c.caller)}" if c.caller is not None else ""
     smoke = " firing smoke" if c.smoke else ""
-    return f"{c.letter}: {ordnance_name(c.kind, names)}{smoke} on {c.tile}, {call_state(c)}{by}"
+    relay = f", relayed through {who(c.relay)}" if c.relay is not None else ""
+    return f"{c.letter}: {ordnance_name(c.kind, names)}{smoke} on {c.tile}, {call_state(c)}{by}{relay}"
 
 
 def private_lines(mine: Mine, names: dict[str, str] | None = None, *, bold: bool = True, who=None) -> list[str]:
@@ -151,7 +152,8 @@ def describe(st, cmd) -> str | None:
         return f"{who(cmd.serial)} attacks the {cmd.part} of {who(cmd.plate)}{how}"
     if isinstance(cmd, C.CallCmd):
         return (f"{who(cmd.serial)} calls {ordnance_name(cmd.kind, names)} on {cmd.tile}"
-                + (" (a fake)" if cmd.fake else "") + (" firing smoke" if cmd.smoke else ""))
+                + (" (a fake)" if cmd.fake else "") + (" firing smoke" if cmd.smoke else "")
+                + (f", relayed through {who(cmd.relay)}" if cmd.relay else ""))
     if isinstance(cmd, C.AdjustCmd):
         return f"{who(cmd.serial)} adjusts artillery call {cmd.letter}{via}"
     if isinstance(cmd, C.BarrageCmd):

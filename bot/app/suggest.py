@@ -239,9 +239,9 @@ def battlefield(st: GameState, seat: int, cmds: list[C.Cmd], verb: str, field: s
     mine = private_view(st, seat)
 
     def label(value) -> str:
-        if field in ("plate",) or (field == "serial" and value in st.vehicles):
+        if field in ("plate",) or (field in ("serial", "relay") and value in st.vehicles):
             return W.vehicle(st, value) if value in st.vehicles else str(value)
-        if field in ("serial", "to"):
+        if field in ("serial", "to", "relay"):
             return W.who(st, value)
         if field == "kind":
             return f"{B.ordnance_name(value, names)} ({value})"

@@ -80,12 +80,14 @@ def field_group(adapter: Adapter) -> app_commands.Group:
                            tile="the tile it falls on (spotted, in his sight)",
                            fake="a bluff: a marker pair that never fires",
                            smoke="smoke instead of shells: 3x smoke on the tile (3 blast checks or more)",
+                           relay="a friendly radio (dog tag or plate) to pass the call on, when his set cannot reach",
                            game=GAME_HELP)
     @app_commands.autocomplete(actor=ac_actor("call"), kind=ac("call", "kind"), tile=ac("call", "tile"),
-                               game=ac_game)
+                               relay=ac("call", "relay"), game=ac_game)
     async def f_call(it: discord.Interaction, actor: str, kind: str, tile: str, fake: Optional[bool] = None,
-                     smoke: Optional[bool] = None, game: Optional[int] = None):
-        await run(it, "call", [actor, kind, tile, "fake" if fake else None, "smoke" if smoke else None], game)
+                     smoke: Optional[bool] = None, relay: Optional[str] = None, game: Optional[int] = None):
+        await run(it, "call", [actor, kind, tile, "fake" if fake else None, "smoke" if smoke else None,
+                               *(["relay", relay] if relay else [])], game)
 
     @grp.command(name="adjust", description="A Sight for one of your artillery calls: its marker climbs a row")
     @app_commands.describe(actor=ACTOR_HELP, letter="the call's letter (only you see your letters)",

@@ -171,18 +171,21 @@ def looks(st, caller: int) -> int:
     return st.artillery.looks.get(st.soldiers[caller].controller, 0)
 
 
-def needed(st, caller: int, kind: str) -> int:
-    """LOOK phases for contact: a vehicle's Radio value; a soldier's from the chart, else 2."""
+def needed(st, caller: int, kind: str, relayed: bool = False) -> int:
+    """LOOK phases for contact: a vehicle's Radio value; a soldier's from the chart (its Relay
+    line for a relayed call), else 2."""
     if caller in st.vehicles:
         return st.vehicle_def(caller).radio or DEFAULT_LOOKS
     d = kind_def(st, kind)
+    if relayed:
+        return d.relay_looks if d is not None and d.relay_looks else DEFAULT_LOOKS
     return (d.looks if d is not None and d.looks else DEFAULT_LOOKS)
 
 
-def contacts_left(st, caller: int, kind: str) -> int:
+def contacts_left(st, caller: int, kind: str, relayed: bool = False) -> int:
     """Calls still open to him this turn: one for reaching contact and one for each LOOK card
     after it (Placement and Tracking), less the calls already made."""
-    n = looks(st, caller) - needed(st, caller, kind) + 1
+    n = looks(st, caller) - needed(st, caller, kind, relayed) + 1
     return max(0, n) - st.artillery.called.get(caller, 0)
 
 
@@ -372,17 +375,47 @@ def _contact_problem(st, cmd: C.CallCmd) -> str | None:
         problem = smoke_problem(st, kind, fake=cmd.fake)
         if problem:
             return problem
+    if cmd.relay is not None:
+        return relay_problem(st, seat, caller, cmd.relay, kind) or _contact_count_problem(st, caller, kind, True)
     if not set(have) & set(d.devices):
         return (f"{name} has only a " + " and a ".join(DEVICE_NAMES[x] for x in have)
                 + f": {kind_name(st, kind).lower()} needs a " + " or a ".join(DEVICE_NAMES[x] for x in d.devices)
                 + ".")
-    need = needed(st, caller, kind)
+    return _contact_count_problem(st, caller, kind, False)
+
+
+def _contact_count_problem(st, caller: int, kind: str, relayed: bool) -> str | None:
+    name = st.name(caller)
+    need = needed(st, caller, kind, relayed)
     n = looks(st, caller)
     if n < need:
         return (f"{name} has no radio contact: {n} LOOK card{'s' if n != 1 else ''} this turn, "
-                f"{need} needed.")
-    if contacts_left(st, caller, kind) <= 0:
+                f"{need} needed" + (" to relay a call" if relayed else "") + ".")
+    if contacts_left(st, caller, kind, relayed) <= 0:
         return f"{name} has used his radio contact this turn: another LOOK card gives another call."
+    return None
+
+
+def relay_problem(st, seat: int, caller: int, relay: int, kind: str) -> str | None:
+    """Why a call cannot be relayed (the chart's Relay line; ruling A1): the observer's own set
+    must not reach the guns (else he calls them himself); the relay is another set of his
+    player's, on the board, that reaches them: a man carrying it or a vehicle's working radio."""
+    d = kind_def(st, kind)
+    if kind.startswith(GUN) or d is None or d.relay_row is None:
+        return f"{kind_name(st, kind).lower()} is never relayed: its own set calls it."
+    name = st.name(caller)
+    if set(devices(st, caller)) & set(d.devices):
+        return f"{name}'s own set reaches {d.name.lower()}: he calls it himself, with no relay."
+    if relay not in st.vehicles and relay not in st.soldiers:
+        return f"there is no soldier or vehicle {relay} to relay through."
+    station = caller_of(st, relay)
+    if station == caller:
+        return "a relay is another set than the caller's own."
+    if _seat_of(st, station) != seat:
+        return f"{st.name(station)} is not yours to relay through."
+    if not set(devices(st, station)) & set(d.devices):
+        return (f"{st.name(station)} has no working set that reaches {d.name.lower()} (it needs a "
+                + " or a ".join(DEVICE_NAMES[x] for x in d.devices) + ").")
     return None
 
 
@@ -438,10 +471,14 @@ def call(ctx: Ctx, cmd: C.CallCmd) -> None:
         raise RuleError(problem)
     art = st.artillery
     caller = caller_of(st, cmd.serial)
-    device, rows = _start_row(st, cmd.kind, devices(st, caller))
+    relay = None if cmd.relay is None else caller_of(st, cmd.relay)
+    if relay is None:
+        device, rows = _start_row(st, cmd.kind, devices(st, caller))
+    else:  # the chart's Relay line; the call goes out on the relay's set
+        device, rows = _start_row(st, cmd.kind, devices(st, relay))[0], kind_def(st, cmd.kind).relay_row
     letter = _free_letter(st, cmd.seat)
     c = ArtilleryCall(id=art.next_id, seat=cmd.seat, letter=letter, kind=cmd.kind, tile=cmd.tile, rows_left=rows,
-                      fake=cmd.fake, caller=caller, device=device, smoke=cmd.smoke)
+                      fake=cmd.fake, caller=caller, device=device, smoke=cmd.smoke, relay=relay)
     art.next_id += 1
     art.calls.append(c)
     art.called[caller] = art.called.get(caller, 0) + 1
@@ -450,16 +487,18 @@ def call(ctx: Ctx, cmd: C.CallCmd) -> None:
     seat_name = st.seats[cmd.seat].name
     ctx.say("artillery_marker", f"{seat_name} puts an artillery marker (#{c.id}) face down on {cmd.tile}.",
             marker=c.id, tile=cmd.tile, seat=cmd.seat)
+    through = "" if relay is None else f", relayed through {st.name(relay)}"
     ctx.tell(cmd.seat, "artillery_call",
              f"{st.name(caller)} calls {kind_name(st, cmd.kind).lower()} onto {cmd.tile} by "
-             f"{DEVICE_NAMES[device]}: marker pair {letter} ({'FAKE' if cmd.fake else 'ON TARGET'}"
+             f"{DEVICE_NAMES[device]}{through}: marker pair {letter} ({'FAKE' if cmd.fake else 'ON TARGET'}"
              f"{', smoke' if cmd.smoke else ''}), {rows} Sight action{'s' if rows != 1 else ''} to On Target.",
              marker=c.id, letter=letter, mission=cmd.kind, tile=cmd.tile, rows=rows, fake=cmd.fake, smoke=cmd.smoke)
 
 
 def call_options(st, seat: int, limit: int = 12) -> list[C.CallCmd]:
     """A few calls this seat could make now (for the agent and hints): for each caller and kind,
-    the first marked tile in sight, real, fake and smoke."""
+    the first marked tile in sight, real, fake and smoke; relayed through his first other set
+    that reaches a kind his own does not."""
     if st.phase < 1:
         return []
     art = st.artillery
@@ -477,10 +516,12 @@ def call_options(st, seat: int, limit: int = 12) -> list[C.CallCmd]:
             continue
         tiles = None
         for kind in kinds + sorted(set(art.bought.get(seat, [])) - set(kinds)):
+            relay = next((r for r in callers if relay_problem(st, seat, caller, r, kind) is None), None)
             for fake, smoke in ([(True, False)] if kind not in kinds else [(False, False), (True, False),
                                                                             (False, True)]):
                 # a probe for radio contact, which does not look at the tile: the real ones follow
-                probe = C.CallCmd.model_construct(seat=seat, serial=caller, kind=kind, tile="", fake=fake, smoke=smoke)
+                probe = C.CallCmd.model_construct(seat=seat, serial=caller, kind=kind, tile="", fake=fake, smoke=smoke,
+                                                  relay=relay)
                 if _contact_problem(st, probe) is not None:
                     continue
                 if tiles is None:
@@ -746,7 +787,7 @@ def private(st, seat: int) -> dict:
             radio[str(p)] = v.looks
     return {
         "artillery": [ArtilleryCallView(letter=c.letter, kind=c.kind, tile=c.tile, rows_left=c.rows_left,
-                                        fake=c.fake, caller=c.caller, marker=c.id, smoke=c.smoke)
+                                        fake=c.fake, caller=c.caller, marker=c.id, smoke=c.smoke, relay=c.relay)
                       for c in art.calls if c.seat == seat],
         "barrages": [BarrageView(kind=b.kind, turn=b.turn, tile=b.tile, smoke=b.smoke)
                      for b in art.barrages if b.seat == seat],

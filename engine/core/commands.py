@@ -745,10 +745,11 @@ class CallCmd(Cmd):
     tile: TileId
     fake: bool = False
     smoke: bool = False  # a smoke round instead of shells (artillery of 3 blast checks or more)
+    relay: Unit | None = None  # passed on through this friendly set (a radio man's dog tag, a plate)
 
     def words(self):
         return ["call", str(self.serial), self.kind, self.tile, *(["fake"] if self.fake else []),
-                *(["smoke"] if self.smoke else [])]
+                *(["smoke"] if self.smoke else []), *(["relay", str(self.relay)] if self.relay else [])]
 
 
 class AdjustCmd(Cmd):
@@ -1171,7 +1172,7 @@ def _use_command(args: list[str], seat: int, via, soldier) -> Cmd:
 
 BATTLEFIELD_GRAMMAR = """\
 assail S PLATE hull|turret|cabin [grenade]   in an enemy vehicle's tile: the compartment S attacks
-call ACTOR KIND TILE [fake|smoke]  after radio contact: call artillery of a bought KIND onto TILE
+call ACTOR KIND TILE [fake|smoke] [relay R]  after radio contact: artillery of a bought KIND onto TILE
 [via] adjust ACTOR LETTER        a Sight for artillery call LETTER: its marker climbs one row
 barrage KIND TURN TILE [smoke]   plan heavy artillery or rockets in secret for TURN on landmark TILE
 [via] popsmoke ACTOR             a vehicle pops smoke (SHOOT): 2x smoke in its tile, then take cover
@@ -1204,11 +1205,18 @@ def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) ->
         return AssailCmd(seat=seat, serial=soldier(args[0]), plate=plate, part=part, grenade="grenade" in extra)
     if verb == "call":
         need(3)
-        extra = {a.lower() for a in args[3:]}
-        if extra - {"fake", "smoke"}:
+        rest = [a.lower() for a in args[3:]]
+        relay = None
+        if "relay" in rest:
+            at = rest.index("relay")
+            if at + 1 >= len(rest):
+                raise RuleError(f"usage: {usage}: relay names the set it goes through (a dog tag or a plate)")
+            relay = soldier(args[3 + at + 1], "the relay")
+            del rest[at:at + 2]
+        if set(rest) - {"fake", "smoke"}:
             raise RuleError(f"usage: {usage}")
         return CallCmd(seat=seat, serial=soldier(args[0], "who calls"), kind=args[1].lower(), tile=args[2].upper(),
-                       fake="fake" in extra, smoke="smoke" in extra)
+                       fake="fake" in rest, smoke="smoke" in rest, relay=relay)
     if verb == "adjust":
         need(2)
         return AdjustCmd(seat=seat, serial=soldier(args[0], "who sights"), letter=args[1].upper(), via=via)

@@ -506,6 +506,9 @@ class EquipmentDef(Frozen):
                                       description="artillery: device -> Sight rows from the call to On Target")
     looks: int | None = Field(None, ge=1, description="artillery: LOOK phases a soldier needs for radio "
                                                       "contact to call it (None: the default 2)")
+    relay_row: int | None = Field(None, ge=1, description="artillery: Sight rows from a relayed call to On "
+                                                          "Target (the chart's Relay line; None: never relayed)")
+    relay_looks: int | None = Field(None, ge=1, description="artillery: LOOK phases a relayed call needs")
     planned: bool = Field(False, description="artillery: a barrage planned for a turn and a landmark "
                                              "(heavy artillery, rockets), never called by radio")
     owner: int | None = Field(None, description="dog tag named on the card: always his to carry (engine/infantry/equipment.py)")

@@ -260,6 +260,7 @@ class ArtilleryCall(Model):
     caller: int  # the radio operator's dog tag or the calling vehicle's plate
     device: Literal["radio", "walkie", "phone"] = "radio"
     smoke: bool = False  # smoke instead of shells (core manual, Smoke): a 3x marker at the reveal
+    relay: int | None = None  # the friendly set the call went through (a dog tag or a plate), if relayed
 
 
 class PlannedBarrage(Model):

@@ -217,6 +217,7 @@ class ArtilleryCallView(V):
     caller: int | None = None  # the radio operator (dog tag) or vehicle (plate)
     marker: int | None = None  # the public number of its marker on the map (engine/battlefield/artillery.py)
     smoke: bool = False  # a smoke mission (a 3x smoke marker at the reveal)
+    relay: int | None = None  # the set it was relayed through (dog tag or plate)
 
 
 class BarrageView(V):

@@ -200,6 +200,62 @@ def test_a_soldier_needs_the_charts_look_phases_then_the_default_two(position):
     assert [c.kind for c in private_view(st, 0).artillery] == ["field-guns"]
 
 
+# Hell on Wheels' artillery chart gives each kind a Relay line beside the Normal one: medium
+# mortars and light artillery 2 Sight actions after 1 LOOK phase, heavy mortars and medium
+# artillery 3 Sight actions after 2 LOOK phases. Avery's walkie-talkie cannot reach the heavy
+# mortars; Brooks beside him carries a radio that can: the call goes through Brooks.
+
+
+def relay_lane(position):
+    st = lane(position, kit=("walkie-talkie",), ordnance=("heavy-mortars", "medium-mortars"))
+    st.soldiers[2].equipment = ["radio"]
+    return st
+
+
+def test_a_walkie_talkie_relays_heavy_mortars_through_a_radio_after_two_look_phases(position):
+    st = relay_lane(position)
+    st, _ = run(st, PLANS)
+    with pytest.raises(RuleError, match="Avery has only a walkie-talkie: heavy mortars needs a radio or a field"):
+        apply(st, CallCmd(seat=0, serial=1, kind="heavy-mortars", tile="24A"))
+    with pytest.raises(RuleError, match="no radio contact: 1 LOOK card this turn, 2 needed to relay a call"):
+        apply(st, CallCmd(seat=0, serial=1, kind="heavy-mortars", tile="24A", relay=2))
+    st, _ = run(st, ["@Ann pass"])
+    st = until(st, "US-1", 2)
+    st, ev = run(st, ["@Ann call 1 heavy-mortars 24A relay 2"])
+    (mine,) = private_view(st, 0).artillery
+    assert (mine.kind, mine.rows_left, mine.caller, mine.relay) == ("heavy-mortars", 3, 1, 2)
+    told = kinds(ev, "artillery_call")[0]
+    assert told.to == 0 and "relayed through Pvt. Brooks" in told.text
+    assert "relay" not in " ".join(e.text for e in ev if e.to is None).lower(), "the table sees a marker only"
+
+
+def test_a_relay_is_refused_when_his_own_set_reaches_or_the_relay_cannot(position):
+    st = relay_lane(position)
+    st, _ = run(st, PLANS)
+    with pytest.raises(RuleError, match="Avery's own set reaches medium mortars: he calls it himself"):
+        apply(st, CallCmd(seat=0, serial=1, kind="medium-mortars", tile="24A", relay=2))
+    st.soldiers[2].equipment = ["walkie-talkie"]
+    with pytest.raises(RuleError, match="Brooks has no working set that reaches heavy mortars"):
+        apply(st, CallCmd(seat=0, serial=1, kind="heavy-mortars", tile="24A", relay=2))
+    with pytest.raises(RuleError, match="a relay is another set than the caller's own"):
+        apply(st, CallCmd(seat=0, serial=1, kind="heavy-mortars", tile="24A", relay=1))
+    with pytest.raises(RuleError, match="Dorn .* is not yours to relay through|not yours"):
+        apply(st, CallCmd(seat=0, serial=1, kind="heavy-mortars", tile="24A", relay=4))
+
+
+def test_a_relayed_call_is_listed_read_and_written(position):
+    st = relay_lane(position)
+    st, _ = run(st, PLANS)
+    st, _ = run(st, ["@Ann pass"])
+    st = until(st, "US-1", 2)
+    assert CallCmd(seat=0, serial=1, kind="heavy-mortars", tile="24A", relay=2) in legal_commands(st, 0)
+    cmd = parse_command("call 1 heavy-mortars 24a relay 2 smoke", 0)
+    assert cmd == CallCmd(seat=0, serial=1, kind="heavy-mortars", tile="24A", relay=2, smoke=True)
+    assert str(cmd) == "call 1 heavy-mortars 24A smoke relay 2"
+    with pytest.raises(RuleError, match="relay names the set it goes through"):
+        parse_command("call 1 heavy-mortars 24A relay", 0)
+
+
 def test_radio_contact_lapses_at_the_turns_end(position):
     st = lane(position)
     st, _ = run(st, PLANS)
