@@ -96,6 +96,8 @@ from engine import (
 from engine.advanced.hidden_deployment import (
     public_text,  # waiting lines are public: no hidden man's name or card
 )
+from engine.battlefield.artillery import seat_purchases
+from engine.battlefield.mines import seat_fields
 from engine.core.commands import Cmd, Plan, SeatName, text_problem
 from engine.core.views import Await
 from engine.legal import answerable, default_for
@@ -643,13 +645,10 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             self.catalog, sc, seat.side, mates.index(i), len(mates))
         taken = {e.serial for j, s in enumerate(lobby.seats) if j != i and s.force for e in s.force}
         others = {m.tile for j, s in enumerate(lobby.seats) if j != i and s.minefields for m in s.minefields}
-        side = sc.side(seat.side)
-        return check_force(
-            self.catalog, sc, seat.side, entries, players, taken, teammates=len(mates),
-            ordnance=seat.ordnance if seat.ordnance is not None else side.ordnance if first else [],
-            barrages=seat.barrages if seat.barrages is not None else side.barrages if first else [],
-            minefields=seat.minefields if seat.minefields is not None else side.minefields if first else [],
-            mine_tiles=others)
+        ordnance, barrages = seat_purchases(sc, seat, first)
+        return check_force(self.catalog, sc, seat.side, entries, players, taken, teammates=len(mates),
+                           ordnance=ordnance, barrages=barrages, minefields=seat_fields(sc, seat, first),
+                           mine_tiles=others)
 
     @staticmethod
     def _seats_line(lobby: Lobby) -> str:

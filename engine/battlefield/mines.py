@@ -158,6 +158,13 @@ def check_fields(cat, sc, side: str, laid: list, taken: set[str] = frozenset()) 
     return total
 
 
+def seat_fields(sc, spec, first: bool) -> list:
+    """A seat's minefields: what its spec names, else the side's preset (its first player's)."""
+    if spec.minefields is not None:
+        return list(spec.minefields)
+    return list(sc.side(spec.side).minefields) if first else []
+
+
 def may_lay(orders: dict, sc, order: str | None, vehicles: list) -> str | None:
     """Why a player may not buy mines, or None (Mines: Hold orders, a scenario rule, a vehicle's
     notes). `orders`: the game's OrderDefs by id; `order`: his; `vehicles`: his VehicleDefs."""

@@ -223,8 +223,7 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
         if s.vehicles is None:  # a preset's passengers ride with whoever got them in his squad
             foot = {e.serial for e in entries}
             vents = [ve.model_copy(update={"passengers": [p for p in ve.passengers if p in foot]}) for ve in vents]
-        laying[i] = list(s.minefields if s.minefields is not None  # the side's preset mines: its first player
-                         else sc.side(s.side).minefields if mates.index(i) == 0 else [])
+        laying[i] = mines.seat_fields(sc, s, first=mates.index(i) == 0)
         buying[i] = seat_purchases(sc, s, first=mates.index(i) == 0)
         check_force(cat, sc, s.side, entries, players, taken, teammates=len(mates),
                     preset=s.force is None and s.vehicles is None and s.ordnance is None
