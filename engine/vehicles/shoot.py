@@ -473,17 +473,21 @@ def loader(st, plate: int, who: int) -> int:
     return actor(st, plate, who, weapon="main", what="load")
 
 
+def _at_the_gun(st, plate: int, who: int, verb: str):
+    """The vehicle and the man who loads its main gun, or why there is none."""
+    vdef = st.vehicle_def(plate)
+    if vdef.main_gun is None:
+        raise RuleError(f"the {vdef.name} has no gun to {verb}.")
+    return st.vehicles[plate], loader(st, plate, who)
+
+
 def unload(ctx: Ctx, plate: int, who: int) -> None:
     """A loader's SHOOT taking one loading step back, to change rounds (Loading: In Breach -> In
     Hand, then In Hand -> Ready Ammo): a round in hand goes back to the rack; a charge in hand is
     set down, its round staying in the breach; a rammed charge comes out into his hands; a round
     in the breach comes out into them."""
     st = ctx.st
-    v = st.vehicles[plate]
-    vdef = st.vehicle_def(plate)
-    if vdef.main_gun is None:
-        raise RuleError(f"the {vdef.name} has no gun to unload.")
-    man = loader(st, plate, who)
+    v, man = _at_the_gun(st, plate, who, "unload")
     if v.in_hand:
         part = v.in_hand.pop()
         if "/" in part:
@@ -507,12 +511,8 @@ def load(ctx: Ctx, plate: int, who: int, ammo: str | None) -> None:
     """A loader's SHOOT: a named round Ready -> In Hand, or what is In Hand -> In Breach; a two-part
     round goes in, then its charge (Loading; Multi-Part Ammunition). ROF never stops loading."""
     st = ctx.st
-    v = st.vehicles[plate]
-    vdef = st.vehicle_def(plate)
-    if vdef.main_gun is None:
-        raise RuleError(f"the {vdef.name} has no gun to load.")
-    man = loader(st, plate, who)
-    gun = vdef.main_gun
+    v, man = _at_the_gun(st, plate, who, "load")
+    gun = st.vehicle_def(plate).main_gun
     if ammo is not None:
         a = gun.ammo_type(ammo)
         if a is None:
