@@ -29,7 +29,7 @@ from engine.core.content import ACTION_OF, Do
 from engine.core.errors import RuleError
 from engine.core.ratings import current
 from engine.core.views import Await
-from engine.infantry.blast import toss_problem
+from engine.infantry.blast import aim_problem, thrower_problem
 from engine.infantry.contact import enemies_of, in_contact
 from engine.infantry.hide import rally_check
 from engine.infantry.look import check_can_look, sight_options
@@ -228,16 +228,18 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, probe: bool = Fal
         if ok(Do.MOVE):
             yield from _moves(st, m, seat, kind, probe)
         return
+    contact = None
     if ok(Do.FACE):
         # a quarter turn (always possible, and cheap to offer first), then turns toward an
         # enemy in contact or the nearest enemies
         quarter = DIRS[(DIRS.index(s.facing) + 2) % 8]
         yield C.Face(seat=seat, serial=m, facing=quarter, via=kind)
-        foes = in_contact(st, m) or enemies_of(st, m)
+        contact = in_contact(st, m)
+        foes = contact or enemies_of(st, m)
         want = {direction_to(s.at, st.soldiers[e].at) for e in foes[:2]} - {s.facing, quarter}
         for d in sorted(want):
             yield C.Face(seat=seat, serial=m, facing=d, via=kind)
-    if s.free and in_contact(st, m):  # asked after the turns, which a probe stops at
+    if s.free and (in_contact(st, m) if contact is None else contact):  # asked after the turns, which a probe stops at
         return
     if ok(Do.MOVE) and not s.dismounted and not (escorted_by(st, m) and m in active.moved_escorts):
         yield from _moves(st, m, seat, kind, probe)
@@ -263,9 +265,9 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, probe: bool = Fal
                 yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
         except RuleError:
             pass
-    if ok(Do.TOSS) and s.grenades > 0:
+    if ok(Do.TOSS) and s.grenades > 0 and thrower_problem(st, m) is None:
         for t in enemies_of(st, m):
-            if toss_problem(st, m, t) is None:
+            if aim_problem(st, m, t) is None:
                 yield C.TossCmd(seat=seat, serial=m, target=t, via=kind)
     if ok(Do.TOSS) and s.equipment:  # equipment: smoke and weapons (engine/infantry/equipment.py)
         yield from use_options(st, m, seat, kind)

@@ -10,17 +10,14 @@ from engine.infantry import orders
 from engine.vehicles.damage import abandoned_vp
 
 
-def still_fighting(st, side: str) -> bool:
-    """Anyone of the side alive, free, and on the board or still to enter it."""
-    return any(s.side == side and s.in_play for s in st.soldiers.values())
-
-
 def check_instant(ctx: Ctx) -> bool:
     st = ctx.st
     if st.step == "over":
         return True
     sides = sorted({s.side for s in st.seats})
-    gone = [side for side in sides if not still_fighting(st, side)]
+    # a side still fights while anyone of it is alive, free, and on the board or still to enter it
+    fighting = {s.side for s in st.soldiers.values() if s.in_play}
+    gone = [side for side in sides if side not in fighting]
     if not gone:
         return False
     if len(gone) == len(sides):
