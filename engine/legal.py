@@ -341,20 +341,22 @@ def plan_options(st, force: str, limit: int = 400) -> list[C.Plan]:
     target = max_filled(st, hand, force)
     out: list[C.Plan] = []
     seat = f.seat
+    named = force if len(st.force_of_seat(seat)) > 1 else None
+    fitting = [[c for c in hand if fits(st, c, ph, force)] for ph in phases]  # asked once per card and phase
 
-    def search(i: int, acc: list) -> None:
-        if len(out) >= limit:
+    def search(i: int, acc: list, filled: int) -> None:
+        if len(out) >= limit or filled + 3 - i < target:  # too few phases left to place enough cards
             return
         if i == 3:
-            if sum(1 for c in acc if c) == target:
-                out.append(C.Plan(seat=seat, cards=list(acc), force=force if len(st.force_of_seat(seat)) > 1 else None))
+            if filled == target:
+                out.append(C.Plan(seat=seat, cards=list(acc), force=named))
             return
-        for c in hand:
-            if c not in acc and fits(st, c, phases[i], force):
-                search(i + 1, acc + [c])
-        search(i + 1, acc + [None])
+        for c in fitting[i]:
+            if c not in acc:
+                search(i + 1, acc + [c], filled + 1)
+        search(i + 1, acc + [None], filled)
 
-    search(0, [])
+    search(0, [], 0)
     return out + _extra_plans(st, force, hand, phases, out[:20])
 
 
