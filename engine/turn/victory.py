@@ -15,9 +15,15 @@ def check_instant(ctx: Ctx) -> bool:
     if st.step == "over":
         return True
     sides = sorted({s.side for s in st.seats})
-    # a side still fights while anyone of it is alive, free, and on the board or still to enter it
-    fighting = {s.side for s in st.soldiers.values() if s.in_play}
-    gone = [side for side in sides if side not in fighting]
+    # a side still fights while anyone of it is alive, free, and on the board or still to enter
+    # it; asked after every step of the play sequence, so it stops at the first man of each side
+    unseen = set(sides)
+    for s in st.soldiers.values():
+        if s.side in unseen and s.in_play:
+            unseen.discard(s.side)
+            if not unseen:
+                return False
+    gone = [side for side in sides if side in unseen]
     if not gone:
         return False
     if len(gone) == len(sides):
