@@ -11,7 +11,15 @@ import pytest
 from engine.advanced.teams import qualifies
 from engine.agent import RandomAgent
 from engine.apply import apply
-from engine.core.content import Action, Catalog, Do, FireEvent, ForceEntry, SmokeEvent, load_catalog
+from engine.core.content import (
+    Action,
+    Catalog,
+    Do,
+    FireEvent,
+    ForceEntry,
+    SmokeEvent,
+    load_catalog,
+)
 from engine.infantry.equipment import entry_problem
 from engine.turn.setup import SeatSpec, check_force, force_cost, new_game, preset_share
 
