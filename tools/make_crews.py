@@ -7,7 +7,8 @@ deck when they fight on foot, so they are dealt from the same shares as the infa
 (Zip, Pin, Wound, Kill): the gear results live on the vehicle and team cards in
 assets/vehicles/. What differs is in the bubbles and the boxes: about half of a crewman's
 bubbles name crew or vehicle sub-actions of his role (a loader loads, a driver drives, a
-gunner acquires), and the narrator may let him repair, put out a fire or load.
+gunner acquires), and the narrator may let him repair, put out a fire or load. Each crewman has
+three medal cards, made by make_cards' rule (`more_medals`) from a stream of their own.
 
     .venv/bin/python tools/make_crews.py            # rewrite both files
     .venv/bin/python tools/make_crews.py --check    # exit 1 if the files differ from a redraw
