@@ -753,14 +753,18 @@ class CallCmd(Cmd):
 
 
 class AdjustCmd(Cmd):
-    """A SIGHT action for an artillery call: its marker climbs one row of the sighting track."""
+    """A SIGHT action for an artillery call: its marker climbs one row of the sighting track. With
+    the Sight that brings it On Target the caller may name the order in which the men on foot in
+    the tile draw (`order`: dog tags; the men he leaves out follow in the default order)."""
     type: Literal["adjust"] = "adjust"
     serial: Unit
     letter: Word
     via: Via | None = None
+    order: Annotated[list[Man], AfterValidator(_few)] = Field(default_factory=list)
 
     def words(self):
-        return [*_via(self.via), "adjust", str(self.serial), self.letter]
+        return [*_via(self.via), "adjust", str(self.serial), self.letter,
+                *(["order", *(str(s) for s in self.order)] if self.order else [])]
 
 
 class BarrageCmd(Cmd):
@@ -1173,7 +1177,7 @@ def _use_command(args: list[str], seat: int, via, soldier) -> Cmd:
 BATTLEFIELD_GRAMMAR = """\
 assail S PLATE hull|turret|cabin [grenade]   in an enemy vehicle's tile: the compartment S attacks
 call ACTOR KIND TILE [fake|smoke] [relay R]  after radio contact: artillery of a bought KIND onto TILE
-[via] adjust ACTOR LETTER        a Sight for artillery call LETTER: its marker climbs one row
+[via] adjust ACTOR LETTER [order T ...]  a Sight for call LETTER: its marker climbs a row (order: who draws first On Target)
 barrage KIND TURN TILE [smoke]   plan heavy artillery or rockets in secret for TURN on landmark TILE
 [via] popsmoke ACTOR             a vehicle pops smoke (SHOOT): 2x smoke in its tile, then take cover
 [via] handoff S ITEM T           (MOVE) S hands equipment ITEM to T beside him
@@ -1219,7 +1223,13 @@ def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) ->
                        fake="fake" in rest, smoke="smoke" in rest, relay=relay)
     if verb == "adjust":
         need(2)
-        return AdjustCmd(seat=seat, serial=soldier(args[0], "who sights"), letter=args[1].upper(), via=via)
+        order = []
+        if len(args) > 2:
+            if args[2].lower() != "order" or len(args) < 4:
+                raise RuleError(f"usage: {usage}")
+            order = [soldier(w, "a man in the order") for a in args[3:] for w in a.split(",") if w]
+        return AdjustCmd(seat=seat, serial=soldier(args[0], "who sights"), letter=args[1].upper(), via=via,
+                         order=order)
     if verb == "barrage":
         need(3)
         turn = number(args[1], "a barrage's turn")
