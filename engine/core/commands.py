@@ -387,13 +387,15 @@ class Turret(Cmd):
 
 
 class MovePlus(Cmd):
-    """Spend a MOVE saving movement up (a Move+ marker, then a Move++)."""
+    """Save movement up: a MOVE for a Move+ marker (2 squares), or, `double`, two MOVEs of one
+    part of the card for a Move++ marker (3 squares; written `moveplusplus`)."""
     type: Literal["moveplus"] = "moveplus"
     serial: Unit
     via: Via | None = None
+    double: bool = False
 
     def words(self):
-        return [*_via(self.via), "moveplus", str(self.serial)]
+        return [*_via(self.via), "moveplusplus" if self.double else "moveplus", str(self.serial)]
 
 
 class Unpin(Cmd):
@@ -881,7 +883,8 @@ vehicles (ACTOR: a crewman's dog tag, or the vehicle's plate for its own action)
 [via] vmove ACTOR TILE [road] [back]   drive toward a tile (along a road; one square back)
 [via] vturn ACTOR DIR            turn the hull in its tile (up to four compass points)
 [via] turret ACTOR DIR           turn the turret
-[via] moveplus ACTOR | unpin ACTOR    save movement up (Move+ / Move++) | shed a Pin marker
+[via] moveplus ACTOR | unpin ACTOR    save movement up (a Move+ marker) | shed a Pin marker
+[via] moveplusplus ACTOR         two MOVEs of one part of the card saved up as a Move++ marker
 [via] fire ACTOR WEAPON T|TILE   fire "main" or a machine gun at soldier or vehicle T, or a sighted tile
 [via] load ACTOR [AMMO]          a round Ready -> In Hand (naming it), or In Hand -> In Breach
 [via] load ACTOR back            one loading step undone: In Breach -> In Hand -> Ready Ammo
@@ -963,7 +966,7 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
         if len(args) < n:
             raise RuleError(f"usage: {usage}")
 
-    vehicle_verbs = ("vmove", "vturn", "turret", "moveplus", "unpin", "fire", "load", "acquire", "unbutton",
+    vehicle_verbs = ("vmove", "vturn", "turret", "moveplus", "moveplusplus", "unpin", "fire", "load", "acquire", "unbutton",
                      "button", "hulldown", "vcover", "mount", "dismount", "shift", "repair", "extinguish")
     if via and verb not in ("move", "charge", "face", "sight", "draw", "cover", "rally", "hold", "shoot", "toss",
                             "use", *vehicle_verbs, *BATTLEFIELD_ACTION_VERBS):
@@ -1123,7 +1126,7 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
 def _vehicle_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd:
     usage = {
         "vmove": "vmove ACTOR TILE [road] [back]", "vturn": "vturn ACTOR DIR", "turret": "turret ACTOR DIR",
-        "moveplus": "moveplus ACTOR", "unpin": "unpin ACTOR", "fire": "fire ACTOR WEAPON TARGET",
+        "moveplus": "moveplus ACTOR", "moveplusplus": "moveplusplus ACTOR", "unpin": "unpin ACTOR", "fire": "fire ACTOR WEAPON TARGET",
         "load": "load ACTOR [AMMO]", "acquire": "acquire ACTOR TARGET", "unbutton": "unbutton CREWMAN",
         "button": "button CREWMAN", "hulldown": "hulldown ACTOR", "vcover": "vcover ACTOR",
         "mount": "mount SOLDIER PLATE [POST]", "dismount": "dismount SOLDIER", "shift": "shift CREWMAN POST",
@@ -1160,6 +1163,8 @@ def _vehicle_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd
         return Shift(post=args[1].lower(), **kw)
     if verb in ("repair", "extinguish"):
         return (Repair if verb == "repair" else Extinguish)(location=args[1].lower(), **kw)
+    if verb == "moveplusplus":
+        return MovePlus(double=True, **kw)
     return {"moveplus": MovePlus, "unpin": Unpin, "unbutton": Unbutton, "button": Button, "hulldown": HullDown,
             "vcover": VCover, "dismount": Dismount}[verb](**kw)
 
