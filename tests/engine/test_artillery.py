@@ -417,6 +417,17 @@ def test_an_order_naming_a_man_not_in_the_tile_is_refused_and_changes_nothing(po
     assert track(st) == [("A", 1, False)] and st.model_dump_json() == before
 
 
+def test_a_hidden_enemy_in_the_tile_is_nobody_to_name_and_the_refusal_does_not_show_him(position, monkeypatch):
+    # Hidden deployment: Dorn lies hidden in 24A; Brooks stands there in the open
+    st = lane(position)
+    st.soldiers[2].at = (17, 4)
+    st, _ = run(st, PLANS + ["@Ann call 1 medium-mortars 24A", "@Ann tag adjust 1 A"])
+    monkeypatch.setattr(artillery.hd, "hidden", lambda st: {4})
+    with pytest.raises(RuleError) as refused:
+        run(st, ["@Ann team adjust 1 A order 4"])
+    assert "the order names Pvt. Brooks (2)." in str(refused.value) and "(4)" not in str(refused.value)
+
+
 def test_an_order_is_named_only_with_the_sight_that_brings_the_marker_on_target(position):
     st = lane(position)
     st, _ = run(st, PLANS + ["@Ann call 1 medium-mortars 24A"])
