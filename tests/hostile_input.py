@@ -28,7 +28,7 @@ FIXED_WORDS = UNICODE_DIGITS + HUGE_NUMBERS + BROKEN_TEXT + BAD_FACINGS + PUNCTU
 VERBS = sorted({"plan", "declare", "unhold", "keep", "move", "charge", "face", "sight", "draw", "cover", "rally",
                 "hold", "shoot", "toss", "done", "pass", "hitplus", "pay", "decline", "fight", "capture", "kill",
                 "stay", "react", "preempt", "then", "skip", "alwayspass", "use", "reslot", "vmove", "vturn",
-                "turret", "moveplus", "unpin", "fire", "load", "acquire", "unbutton", "button", "hulldown",
+                "turret", "moveplus", "moveplusplus", "unpin", "fire", "load", "acquire", "unbutton", "button", "hulldown",
                 "vcover", "mount", "dismount", "shift", "repair", "extinguish", *C.BATTLEFIELD_VERBS})
 VIAS = ["tag", "team", "note", "identity"]
 

@@ -9,7 +9,9 @@ re-tune can be redrawn the same way. Same seed, same roster, same pools: byte-id
 
 Distribution targets (docs/tuning.md): hit boxes and damage are dealt per side from exact
 shares, so both armies' decks carry the same mix; medal cards are built from the core card
-they replace and are always better than it.
+they replace and are always better than it. Every soldier has three of them, one for each medal
+he can wear at one rank (core manual, Medals and Badges); the cards past the first draw's come
+from a stream of their own per soldier, so the cards dealt before them stay as they were.
 """
 from __future__ import annotations
 
@@ -203,6 +205,16 @@ MEDAL_TITLES = [
     "No Time to Think", "Rising to It", "Quick Wits", "Battle Sense", "Iron Nerve",
     "Knows the Drill", "Mentioned in Dispatches", "The Hard Way", "Shrugs It Off",
     "Guts and Luck", "Where It Counts", "Cooler Head", "Front of the Line",
+]
+
+MEDAL_CARDS = 3  # the limit of medals at one rank (core manual): every medal he can wear has its card
+
+# The medal cards added to every soldier after the first draw (issue 18) are called "<name>'s <phrase>":
+# a soldier's name is his own on his side, so no title repeats there.
+MEDAL_PHRASES = [
+    "Iron Nerve", "Steady Hand", "Cool Head", "Sixth Sense", "Lucky Break", "Finest Hour", "Hard Lesson",
+    "Old Trick", "Good Eye", "Second Look", "Stubborn Streak", "Close Call", "Hunch", "Example", "Long Day",
+    "Last Word", "Quiet Word", "Hard-Won Knack", "Hot Hour", "Standing Order",
 ]
 
 # ---------------------------------------------------------------------------- narrator texts
@@ -486,7 +498,11 @@ MEDAL_SECOND = {"look": ["move", "hide", "shoot"], "hide": ["look", "move"], "mo
                 "shoot": ["move", "look"]}
 
 
-def make_medal(core: Card, index: int, r: Recruit, rng: random.Random) -> Card:
+def make_medal(core: Card, index: int, r, rng: random.Random, notes: dict = NOTE_TEXTS,
+               white_kinds: dict = WHITE_KINDS, bump=lambda count, do: min(3, count + 1)) -> Card:
+    """A medal card from the core card it replaces. `notes` and `white_kinds` are the narrator
+    texts and kinds of the man's kind of soldier; `bump` says how many his first bubble entry
+    grows to (a crew or vehicle entry that counts no men stays as it is)."""
     first = core.actions[0]
     second = rng.choice(MEDAL_SECOND[first])
     m = Card(owner=r, actions=[first, second], group="medal", replaces=index)
@@ -504,7 +520,7 @@ def make_medal(core: Card, index: int, r: Recruit, rng: random.Random) -> Card:
     m.damage = core.damage
     if core.team:
         (c0, d0), *rest = core.team
-        m.team = [(min(3, c0 + 1), d0), *rest]
+        m.team = [(bump(c0, d0), d0), *rest]
         if not rest and rng.random() < 0.4:
             extra = SECOND_ENTRY[second] if SECOND_ENTRY[second] != d0 else SECOND_ENTRY_ALT[second]
             m.team.append((1, extra if extra != d0 else "move"))
@@ -513,22 +529,52 @@ def make_medal(core: Card, index: int, r: Recruit, rng: random.Random) -> Card:
     if core.note and core.note["color"] != "red" and core.note["kind"] != "spotted":
         # a medal turns a "must" into a "may", and says it in other words
         color = "white" if core.note["kind"] in NOTE_WHITE_OK else core.note["color"]
-        texts = [say(t, r.name, core.note["count"]) for t in NOTE_TEXTS[(color, core.note["kind"])]]
+        texts = [say(t, r.name, core.note["count"]) for t in notes[(color, core.note["kind"])]]
         fresh = [t for t in texts if t != core.note["text"]] or texts
         m.note = {**core.note, "color": color, "text": rng.choice(fresh)}
     elif rng.random() < 0.5:
-        kind = weighted(rng, WHITE_KINDS[second])
+        kind = weighted(rng, white_kinds[second])
         if kind == "toss" and r.grenades == 0:
             kind = "sight"
         m.note = {"color": "white", "kind": kind, "count": 1,
-                  "text": say(rng.choice(NOTE_TEXTS[("white", kind)]), r.name, 1)}
+                  "text": say(rng.choice(notes[("white", kind)]), r.name, 1)}
     return m
+
+
+def better(m: Card, core: Card) -> bool:
+    """No band worse and something gained: a band, a man more in the bubble, or a narrator box."""
+    gains = [HIT_ORDER[m.hit[b]] - HIT_ORDER[core.hit[b]] for b in ("long", "short", "close")]
+    bigger = sum(n for n, _ in m.team) > sum(n for n, _ in core.team)
+    return min(gains) >= 0 and (max(gains) > 0 or bigger or (m.note is not None and core.note is None))
+
+
+def more_medals(core: list[Card], have: list[Card], r, seed: int, **style) -> list[Card]:
+    """His medal cards past the ones he has, up to MEDAL_CARDS, each replacing a core card none
+    replaces yet; drawn from his own stream so the cards already dealt stay as they were."""
+    rng = random.Random(f"{seed}-{r.serial}-medals")
+    taken = {m.replaces for m in have}
+    free = [i for i in range(len(core)) if i + 1 not in taken]
+    picks = sorted(rng.sample(free, MEDAL_CARDS - len(have)))
+    phrases = rng.sample(MEDAL_PHRASES, len(picks))
+    out = []
+    for i, phrase in zip(picks, phrases):
+        m = make_medal(core[i], i + 1, r, rng, **style)
+        for band in ("long", "short", "close"):  # a card already at its best bubble still shoots better
+            if better(m, core[i]):
+                break
+            m.hit[band] = STEP_UP[m.hit[band]]
+            nest(m.hit)
+        if not better(m, core[i]):
+            raise SystemExit(f"no medal card for {r.name} betters his core card {i + 1}")
+        m.title = f"{r.name}'s {phrase}"
+        out.append(m)
+    return out
 
 
 NOTE_WHITE_OK = {"sight", "cover", "move", "shoot", "rally"}
 
 
-def build_side(nat: str, rng: random.Random) -> tuple[list[Recruit], dict[int, dict]]:
+def build_side(nat: str, rng: random.Random, seed: int = SEED) -> tuple[list[Recruit], dict[int, dict]]:
     roster = ROSTER[nat]
     cards: list[Card] = []
     per_soldier: dict[int, dict] = {}
@@ -586,6 +632,9 @@ def build_side(nat: str, rng: random.Random) -> tuple[list[Recruit], dict[int, d
             c.title = pools[c.actions[0]].pop()
         for m in entry["medals"]:
             m.title = medal_pool.pop()
+    for r in roster:
+        entry = per_soldier[r.serial]
+        entry["medals"] += more_medals(entry["core"], entry["medals"], r, seed)
     return roster, per_soldier
 
 
@@ -660,7 +709,7 @@ def render(seed: int) -> dict[Path, str]:
     files = {}
     for nat, name in (("US", "us"), ("DE", "de")):
         rng = random.Random(f"{seed}-{nat}")
-        roster, per = build_side(nat, rng)
+        roster, per = build_side(nat, rng, seed)
         files[ROOT / "assets" / "soldiers" / f"{name}.yaml"] = side_yaml(nat, roster, per, seed)
     return files
 

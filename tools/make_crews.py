@@ -7,7 +7,8 @@ deck when they fight on foot, so they are dealt from the same shares as the infa
 (Zip, Pin, Wound, Kill): the gear results live on the vehicle and team cards in
 assets/vehicles/. What differs is in the bubbles and the boxes: about half of a crewman's
 bubbles name crew or vehicle sub-actions of his role (a loader loads, a driver drives, a
-gunner acquires), and the narrator may let him repair, put out a fire or load.
+gunner acquires), and the narrator may let him repair, put out a fire or load. Each crewman has
+three medal cards, made by make_cards' rule (`more_medals`) from a stream of their own.
 
     .venv/bin/python tools/make_crews.py            # rewrite both files
     .venv/bin/python tools/make_crews.py --check    # exit 1 if the files differ from a redraw
@@ -40,6 +41,7 @@ from tools.make_cards import (  # noqa: E402
     clamp,
     deal_damage,
     deal_hits,
+    more_medals,
     pick_distinct,
     q,
     stats_yaml,
@@ -506,7 +508,8 @@ def vp_for(man: Crewman, rank: str, h: dict) -> int:
 
 
 def build_side(nat: str, rng: random.Random, taken_titles: set[str], roster: list[Crewman] | None = None,
-               titles: dict[str, dict[str, list[str]]] = CREW_TITLES) -> tuple[list[Crewman], dict[int, dict]]:
+               titles: dict[str, dict[str, list[str]]] = CREW_TITLES,
+               seed: int = SEED) -> tuple[list[Crewman], dict[int, dict]]:
     roster = ROSTER[nat] if roster is None else roster
     cards: list[Card] = []
     per: dict[int, dict] = {}
@@ -543,7 +546,16 @@ def build_side(nat: str, rng: random.Random, taken_titles: set[str], roster: lis
     deal_hits(cards, rng)
     deal_damage(cards, rng)
     assign_titles(cards, nat, rng, taken_titles, titles)
+    for man in roster:
+        per[man.serial]["medals"] = more_medals(per[man.serial]["core"], [], man, seed, notes=NOTES,
+                                                white_kinds=WHITE_KINDS, bump=crew_bump)
     return roster, per
+
+
+def crew_bump(count: int, do: str) -> int:
+    """A medal adds a man to a bubble entry that counts men; a vehicle's entry stays one."""
+    who, _, what = do.rpartition(" ")
+    return min(3, count + 1) if who in ("", "crew") and (not who or what in MULTI_COUNT) else count
 
 
 def side_yaml(nat: str, roster: list[Crewman], per: dict[int, dict], seed: int, army: str | None = None) -> str:
@@ -562,6 +574,8 @@ def side_yaml(nat: str, roster: list[Crewman], per: dict[int, dict], seed: int, 
         out.append(f"    grenades: {man.grenades}")
         out.append("    core:")
         out += [f"      - {card_yaml(c)}" for c in e["core"]]
+        out.append("    medals:")
+        out += [f"      - {card_yaml(c)}" for c in e["medals"]]
         out.append("    ranks:")
         for p in e["ranks"]:
             out.append(f"      - rank: {p['rank']}")
@@ -580,12 +594,12 @@ def render(seed: int) -> dict[Path, str]:
     files = {}
     for nat, name in (("US", "us_crew"), ("DE", "de_crew")):
         rng = random.Random(f"{seed}-{nat}-crew")
-        roster, per = build_side(nat, rng, infantry)
+        roster, per = build_side(nat, rng, infantry, seed=seed)
         files[ROOT / "assets" / "soldiers" / f"{name}.yaml"] = side_yaml(nat, roster, per, seed)
         if nat in SECOND_ROSTER:
             first = {c.title for e in per.values() for c in e["core"] + [c for p in e["ranks"] for c in p["cards"]]}
             rng = random.Random(f"{seed}-{nat}-crew-2")
-            roster, per = build_side(nat, rng, infantry | first, SECOND_ROSTER[nat], SECOND_TITLES)
+            roster, per = build_side(nat, rng, infantry | first, SECOND_ROSTER[nat], SECOND_TITLES, seed)
             files[ROOT / "assets" / "soldiers" / f"{name}_2.yaml"] = side_yaml(nat, roster, per, seed,
                                                                               SECOND_ARMY[nat])
     return files

@@ -155,7 +155,8 @@ def describe(st, cmd) -> str | None:
                 + (" (a fake)" if cmd.fake else "") + (" firing smoke" if cmd.smoke else "")
                 + (f", relayed through {who(cmd.relay)}" if cmd.relay else ""))
     if isinstance(cmd, C.AdjustCmd):
-        return f"{who(cmd.serial)} adjusts artillery call {cmd.letter}{via}"
+        order = (", the men drawing in the order " + ", ".join(who(s) for s in cmd.order)) if cmd.order else ""
+        return f"{who(cmd.serial)} adjusts artillery call {cmd.letter}{via}{order}"
     if isinstance(cmd, C.BarrageCmd):
         return (f"plan {ordnance_name(cmd.kind, names)} on {cmd.tile} for the start of turn {cmd.turn}"
                 + (" firing smoke" if cmd.smoke else "") + " (secret)")

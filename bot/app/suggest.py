@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from bot.app import vehicle_words as W
 from engine import GameState
 from engine.core import commands as C
-from engine.view import private_view
+from engine.view import private_view, view
 
 LIMIT = 25
 
@@ -259,6 +259,12 @@ def battlefield(st: GameState, seat: int, cmds: list[C.Cmd], verb: str, field: s
         v = getattr(c, field, None)
         if v is not None and v not in values:
             values.append(v)
+    if field == "order" and mine is not None:  # the men he sees in the tiles of his calls one Sight from On Target
+        tiles = {c.tile for c in mine.artillery if c.rows_left <= 1}
+        men = [s.serial for s in view(st, seat).soldiers
+               if s.status == "board" and s.at is not None and st.board.tile_at(s.at) in tiles]
+        both = [(", then ".join(W.who(st, m) for m in men), ",".join(map(str, men)))] if len(men) > 1 else []
+        return [(W.who(st, m), str(m)) for m in men] + both
     if not values and mine is not None:
         if field == "kind" and verb == "call":  # a barrage's kinds come only from the legal plans
             values = list(dict.fromkeys(mine.ordnance))

@@ -98,7 +98,7 @@ def _what(st: GameState, cmd: C.Cmd, plate: int | None) -> str:
     if isinstance(cmd, C.Turret):
         return f"traverse the turret to {cmd.facing.upper()}"
     if isinstance(cmd, C.MovePlus):
-        return "save up movement (Move+)"
+        return "save up two MOVEs of movement (Move++, 3 squares)" if cmd.double else "save up movement (Move+)"
     if isinstance(cmd, C.Unpin):
         return "shed a Pin marker"
     if isinstance(cmd, C.Fire):

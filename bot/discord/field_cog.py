@@ -91,11 +91,13 @@ def field_group(adapter: Adapter) -> app_commands.Group:
 
     @grp.command(name="adjust", description="A Sight for one of your artillery calls: its marker climbs a row")
     @app_commands.describe(actor=ACTOR_HELP, letter="the call's letter (only you see your letters)",
+                           order="On Target: dog tags of men in the tile, in the order they draw (e.g. 2,4)",
                            via=PART_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(actor=ac_actor("adjust"), letter=ac("adjust", "letter"), game=ac_game)
-    async def f_adjust(it: discord.Interaction, actor: str, letter: str, via: Optional[Part] = None,
-                       game: Optional[int] = None):
-        await run(it, "adjust", [actor, letter], game, via)
+    @app_commands.autocomplete(actor=ac_actor("adjust"), letter=ac("adjust", "letter"), order=ac("adjust", "order"),
+                               game=ac_game)
+    async def f_adjust(it: discord.Interaction, actor: str, letter: str, order: Optional[str] = None,
+                       via: Optional[Part] = None, game: Optional[int] = None):
+        await run(it, "adjust", [actor, letter, *(["order", order] if order else [])], game, via)
 
     @grp.command(name="barrage", description="Plan heavy artillery or rockets in secret for a turn on a landmark")
     @app_commands.describe(kind="heavy artillery or rockets you bought", turn="the turn it falls at the start of",

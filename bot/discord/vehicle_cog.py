@@ -84,12 +84,13 @@ def vehicle_group(adapter: Adapter) -> app_commands.Group:
                        game: Optional[int] = None):
         await run(it, "turret", [actor, direction], via, game)
 
-    @grp.command(name="moveplus", description="Save movement up for later (a Move+, then a Move++ marker)")
-    @app_commands.describe(actor=ACTOR_HELP, via=PART_HELP, game=GAME_HELP)
+    @grp.command(name="moveplus", description="Save movement up for later: a Move+ (one MOVE) or a Move++ (two)")
+    @app_commands.describe(actor=ACTOR_HELP, double="a Move++ marker: 3 squares for two MOVEs of one part of the card",
+                           via=PART_HELP, game=GAME_HELP)
     @app_commands.autocomplete(actor=ac_actor("moveplus"), game=ac_game)
-    async def v_moveplus(it: discord.Interaction, actor: str, via: Optional[Part] = None,
-                         game: Optional[int] = None):
-        await run(it, "moveplus", [actor], via, game)
+    async def v_moveplus(it: discord.Interaction, actor: str, double: Optional[bool] = None,
+                         via: Optional[Part] = None, game: Optional[int] = None):
+        await run(it, "moveplusplus" if double else "moveplus", [actor], via, game)
 
     @grp.command(name="unpin", description="Shed a Pin marker (a bogged vehicle works itself free)")
     @app_commands.describe(actor=ACTOR_HELP, via=PART_HELP, game=GAME_HELP)

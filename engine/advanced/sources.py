@@ -4,7 +4,12 @@ card's identity box (engine/advanced/teams.py); who may act through the card at 
 lives beside the tactics modules because they add parts of their own."""
 from __future__ import annotations
 
-from engine.advanced.teams import identity_accepted, identity_accepts, team_accepted
+from engine.advanced.teams import (
+    identity_accepted,
+    identity_accepts,
+    identity_used,
+    team_accepted,
+)
 from engine.advanced.teams import team_entry as team_bubble_entry
 from engine.core.action_cards import (
     ACCEPTED_BY,
@@ -197,3 +202,56 @@ def _rally_limit(st, active: ActiveCard, src: Source) -> int:
         base, now = st.stats(card.owner).rally, current(st, card.owner, "rally")
         return max(1, now) if base > 0 else 0
     return 1
+
+
+# --------------------------------------------------------------------------- spending a part's actions
+
+
+def enter(st, card, src: Source, serial: int, do: Do) -> int | None:
+    """The team entry this action is taken under (moving the bubble on to it), None for the other parts."""
+    if src.kind != "team":
+        return None
+    entry = team_entry(st, card, src, serial, do)
+    if entry > src.entry:
+        src.entry, src.uses = entry, 0
+    return entry
+
+
+def spend(st, active: ActiveCard, src: Source, entry: int | None, serial: int, do: Do) -> None:
+    """One action taken through this part: what it has left goes down (rulings 5, R62; V7)."""
+    card = st.card(active.card)
+    src.state = "open"
+    if src.kind == "team" and any(e.who == "team" for e in card.team):  # tactics modules: each man once
+        src.used.append(serial)
+        src.uses += card.team[entry].who != "team"  # numbered entries keep their count
+    elif src.kind == "identity":  # tactics modules: one of his drawn cards spent (engine/advanced/teams.py)
+        identity_used(src, serial)
+    elif src.kind == "team":
+        if card.team[entry].who != "vehicle":  # each vehicle entry is the plate's, whoever works it
+            src.used.append(serial)
+        src.uses += 1
+        if src.uses >= card.team[src.entry].count:
+            src.entry += 1
+            src.uses = 0
+        if src.entry >= len(card.team):
+            src.state = "closed"
+    else:
+        src.uses += 1
+        if do == Do.RALLY:
+            if len(src.rallied) >= _rally_limit(st, active, src):
+                src.state = "closed"
+        else:
+            src.state = "closed"
+
+
+def second_move_problem(st, active: ActiveCard, src: Source, serial: int) -> str | None:
+    """Why this part of the card cannot give the same man or plate a second MOVE right after this
+    one, or None: a Move++ marker costs two MOVE actions (Hell on Wheels, How to Move; ruling V2),
+    both of one part, as an action never spans two parts (R62)."""
+    after = src.model_copy(deep=True)
+    spend(st, active, after, enter(st, st.card(active.card), after, serial, Do.MOVE), serial, Do.MOVE)
+    why = _accepts(st, active, after, serial, Do.MOVE)
+    if why is None:
+        return None
+    return (f"a Move++ costs two MOVE actions of one part of the card, and after one the {src.kind} part "
+            f"has no second for {st.name(serial)} ({why}): save a Move+ instead.")

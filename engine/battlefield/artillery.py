@@ -12,6 +12,9 @@ turn (`turn_start`). A main gun with a blast line answers calls as on-board arti
 a 3x smoke marker on its tile. Rulings: docs/battlefield.md, "Artillery and radios"."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from engine.advanced import hidden_deployment as hd
 from engine.advanced.equipment_use import lay_smoke
 from engine.advanced.sources import _soldier_ok, accepted
 from engine.core import commands as C
@@ -568,11 +571,35 @@ def _leader(st, serial: int) -> bool:
     return s.rank != Rank.PRIVATE or st.soldier_def(serial).badge == "officer"
 
 
-def adjust(ctx: Ctx, serial: int, letter: str) -> None:
-    """A Sight action for a call: its track marker climbs a row; at On Target it is revealed."""
+def order_problem(st, c: ArtilleryCall, order: Sequence[int]) -> str | None:
+    """Why the caller may not name this order of draws for call `c` now, or None: only with the
+    Sight that brings it On Target, and only men on foot in its tile, each once (ruling A8)."""
+    if not order:
+        return None
+    if c.rows_left > 1:
+        return (f"marker {c.letter} is {c.rows_left} Sight actions from On Target: the order of draws is named "
+                "with the Sight that brings it On Target.")
+    secret = hd.hidden(st)  # a hidden enemy is nobody he can name, and no refusal may show him
+    mine = st.seats[c.seat].side
+    here = [v for v in victims_order(st, c.tile, c.seat) if v not in secret or st.soldiers[v].side == mine]
+    for n, serial in enumerate(order):
+        if serial in order[:n]:
+            return f"{st.name(serial)} is named twice in the order."
+        if serial not in here:
+            name = st.name(serial) if serial in st.soldiers or serial in st.vehicles else f"dog tag {serial}"
+            return (f"{name} is not a man on foot in {c.tile}: the order names "
+                    + (", ".join(f"{st.name(v)} ({v})" for v in here) if here else "nobody, the tile is empty") + ".")
+    return None
+
+
+def adjust(ctx: Ctx, serial: int, letter: str, order: Sequence[int] = ()) -> None:
+    """A Sight action for a call: its track marker climbs a row; at On Target it is revealed and
+    the men in the tile draw in the order the caller names (the rest after, by default)."""
     st = ctx.st
     seat = st.forces[st.active.force].seat
     problem, c = adjust_problem(st, serial, letter, seat)
+    if problem is None:
+        problem = order_problem(st, c, order)
     if problem:
         raise RuleError(problem)
     c.rows_left -= 1
@@ -581,7 +608,7 @@ def adjust(ctx: Ctx, serial: int, letter: str) -> None:
              + ("On Target!" if c.rows_left <= 0 else f"{c.rows_left} Sight action{'s' if c.rows_left != 1 else ''} "
                 f"to On Target."), letter=c.letter, rows=c.rows_left)
     if c.rows_left <= 0:
-        reveal(ctx, c)
+        reveal(ctx, c, order)
 
 
 def adjust_options(st, active, source: str, m: int, seat: int):
@@ -604,8 +631,9 @@ def adjust_options(st, active, source: str, m: int, seat: int):
 # --------------------------------------------------------------------------- reveal and blast
 
 
-def reveal(ctx: Ctx, c: ArtilleryCall) -> None:
-    """Artillery Reveal and Resolution: the marker turns over; On Target fire strikes its tile."""
+def reveal(ctx: Ctx, c: ArtilleryCall, order: Sequence[int] = ()) -> None:
+    """Artillery Reveal and Resolution: the marker turns over; On Target fire strikes its tile,
+    its men drawing in the caller's `order` (Vehicles and Guns in Target Square)."""
     st = ctx.st
     st.artillery.calls.remove(c)
     seat_name = st.seats[c.seat].name
@@ -638,7 +666,7 @@ def reveal(ctx: Ctx, c: ArtilleryCall) -> None:
             f"{kind_name(st, c.kind).lower()}, {checks} blast check{'s' if checks != 1 else ''}.",
             marker=c.id, tile=c.tile, fake=False, seat=c.seat, mission=c.kind, checks=checks)
     strike(ctx, c.tile, checks, force=force, seat=c.seat, what=kind_name(st, c.kind),
-           by=c.caller if c.caller in st.soldiers else None)
+           by=c.caller if c.caller in st.soldiers else None, order=order)
     after_artillery(ctx, c.seat)
 
 
@@ -660,21 +688,25 @@ def _spend_round(st, plate: int) -> None:
         v.ready[aid] -= 1
 
 
-def victims_order(st, tile: str, seat: int) -> list[int]:
-    """The men on foot in the tile in the order they draw (the shooter's choice, by default):
-    other players' men before his own side's, each by lowest dog tag."""
+def victims_order(st, tile: str, seat: int, chosen: Sequence[int] = ()) -> list[int]:
+    """The men on foot in the tile in the order they draw (the shooter's choice, ruling A8): the
+    men he names first, as he names them; then, by default, other players' men before his own
+    side's, each by lowest dog tag."""
     board = st.board
     mine = st.seats[seat].side
     men = [s for s in st.soldiers.values() if s.on_board and s.at and board.tile_at(s.at) == tile]
-    return [s.serial for s in sorted(men, key=lambda s: (s.side == mine, st.forces[s.controller].seat == seat,
+    rest = [s.serial for s in sorted(men, key=lambda s: (s.side == mine, st.forces[s.controller].seat == seat,
                                                          s.serial))]
+    first = [s for s in chosen if s in rest]
+    return first + [s for s in rest if s not in first]
 
 
-def strike(ctx: Ctx, tile: str, checks: int, *, force: str, seat: int, what: str, by: int | None = None) -> None:
+def strike(ctx: Ctx, tile: str, checks: int, *, force: str, seat: int, what: str, by: int | None = None,
+           order: Sequence[int] = ()) -> None:
     """The blast checks of a fire mission on every man and vehicle in the tile (Artillery
     Reveal and Resolution; Vehicles and Guns in Target Square), off the shooter's deck."""
     st = ctx.st
-    victims = victims_order(st, tile, seat)
+    victims = victims_order(st, tile, seat, order)
     ctx.say("blast", f"{what} strikes {tile}" + (": " + ", ".join(st.name(v) for v in victims) if victims
                                                  else "") + ".", tile=tile, victims=victims)
     st.trail.append(TrailMark(kind="blast", path=[st.board.tile_centre(tile)]))
@@ -801,7 +833,7 @@ def private(st, seat: int) -> dict:
 
 @rulebook.performs(C.AdjustCmd)
 def adjust_command(ctx: Ctx, cmd: C.AdjustCmd, src, entry_do) -> None:
-    adjust(ctx, cmd.serial, cmd.letter)
+    adjust(ctx, cmd.serial, cmd.letter, cmd.order)
 
 
 @rulebook.answers(C.CallCmd)

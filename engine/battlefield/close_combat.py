@@ -41,6 +41,7 @@ from engine.core.vehicle_content import Compartment
 from engine.core.vehicle_geometry import footprint
 from engine.infantry.contact import in_contact, touching
 from engine.infantry.damage import apply_damage, damage_check, kill
+from engine.infantry.equipment import fight_rating
 from engine.infantry.move import (
     MAX_PRISONERS,
     Dest,
@@ -535,11 +536,11 @@ def _side_of(st, serial: int) -> str:
 def fight_cards(st, plate: int, part: str, force: str, attackers: list[Attacker], inside: list[int]) -> int:
     """How many fight cards the force draws: its men's Fight; the attackers' sum at a shut
     opening is halved (rounded down) opening by opening."""
-    n = sum(current(st, m, "fight") for m in inside if fighting(st, m) and st.soldiers[m].controller == force)
+    n = sum(fight_rating(st, m) for m in inside if fighting(st, m) and st.soldiers[m].controller == force)
     by_opening: dict[Opening, int] = {}
     for a in attackers:
         if fighting(st, a.serial) and st.soldiers[a.serial].controller == force:
-            by_opening[a.opening] = by_opening.get(a.opening, 0) + current(st, a.serial, "fight")
+            by_opening[a.opening] = by_opening.get(a.opening, 0) + fight_rating(st, a.serial)
     for o, k in by_opening.items():
         n += k if o.open else halve(k)
     return n

@@ -390,13 +390,15 @@ class Turret(Cmd):
 
 
 class MovePlus(Cmd):
-    """Spend a MOVE saving movement up (a Move+ marker, then a Move++)."""
+    """Save movement up: a MOVE for a Move+ marker (2 squares), or, `double`, two MOVEs of one
+    part of the card for a Move++ marker (3 squares; written `moveplusplus`)."""
     type: Literal["moveplus"] = "moveplus"
     serial: Unit
     via: Via | None = None
+    double: bool = False
 
     def words(self):
-        return [*_via(self.via), "moveplus", str(self.serial)]
+        return [*_via(self.via), "moveplusplus" if self.double else "moveplus", str(self.serial)]
 
 
 class Unpin(Cmd):
@@ -756,14 +758,18 @@ class CallCmd(Cmd):
 
 
 class AdjustCmd(Cmd):
-    """A SIGHT action for an artillery call: its marker climbs one row of the sighting track."""
+    """A SIGHT action for an artillery call: its marker climbs one row of the sighting track. With
+    the Sight that brings it On Target the caller may name the order in which the men on foot in
+    the tile draw (`order`: dog tags; the men he leaves out follow in the default order)."""
     type: Literal["adjust"] = "adjust"
     serial: Unit
     letter: Word
     via: Via | None = None
+    order: Annotated[list[Man], AfterValidator(_few)] = Field(default_factory=list)
 
     def words(self):
-        return [*_via(self.via), "adjust", str(self.serial), self.letter]
+        return [*_via(self.via), "adjust", str(self.serial), self.letter,
+                *(["order", *(str(s) for s in self.order)] if self.order else [])]
 
 
 class BarrageCmd(Cmd):
@@ -880,7 +886,8 @@ vehicles (ACTOR: a crewman's dog tag, or the vehicle's plate for its own action)
 [via] vmove ACTOR TILE [road] [back]   drive toward a tile (along a road; one square back)
 [via] vturn ACTOR DIR            turn the hull in its tile (up to four compass points)
 [via] turret ACTOR DIR           turn the turret
-[via] moveplus ACTOR | unpin ACTOR    save movement up (Move+ / Move++) | shed a Pin marker
+[via] moveplus ACTOR | unpin ACTOR    save movement up (a Move+ marker) | shed a Pin marker
+[via] moveplusplus ACTOR         two MOVEs of one part of the card saved up as a Move++ marker
 [via] fire ACTOR WEAPON T|TILE   fire "main" or a machine gun at soldier or vehicle T, or a sighted tile
 [via] load ACTOR [AMMO]          a round Ready -> In Hand (naming it), or In Hand -> In Breach
 [via] load ACTOR back            one loading step undone: In Breach -> In Hand -> Ready Ammo
@@ -962,7 +969,7 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
         if len(args) < n:
             raise RuleError(f"usage: {usage}")
 
-    vehicle_verbs = ("vmove", "vturn", "turret", "moveplus", "unpin", "fire", "load", "acquire", "unbutton",
+    vehicle_verbs = ("vmove", "vturn", "turret", "moveplus", "moveplusplus", "unpin", "fire", "load", "acquire", "unbutton",
                      "button", "hulldown", "vcover", "mount", "dismount", "shift", "repair", "extinguish")
     if via and verb not in ("move", "charge", "face", "sight", "draw", "cover", "rally", "hold", "shoot", "toss",
                             "use", *vehicle_verbs, *BATTLEFIELD_ACTION_VERBS):
@@ -1122,7 +1129,7 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
 def _vehicle_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd:
     usage = {
         "vmove": "vmove ACTOR TILE [road] [back]", "vturn": "vturn ACTOR DIR", "turret": "turret ACTOR DIR",
-        "moveplus": "moveplus ACTOR", "unpin": "unpin ACTOR", "fire": "fire ACTOR WEAPON TARGET",
+        "moveplus": "moveplus ACTOR", "moveplusplus": "moveplusplus ACTOR", "unpin": "unpin ACTOR", "fire": "fire ACTOR WEAPON TARGET",
         "load": "load ACTOR [AMMO]", "acquire": "acquire ACTOR TARGET", "unbutton": "unbutton CREWMAN",
         "button": "button CREWMAN", "hulldown": "hulldown ACTOR", "vcover": "vcover ACTOR",
         "mount": "mount SOLDIER PLATE [POST]", "dismount": "dismount SOLDIER", "shift": "shift CREWMAN POST",
@@ -1159,6 +1166,8 @@ def _vehicle_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd
         return Shift(post=args[1].lower(), **kw)
     if verb in ("repair", "extinguish"):
         return (Repair if verb == "repair" else Extinguish)(location=args[1].lower(), **kw)
+    if verb == "moveplusplus":
+        return MovePlus(double=True, **kw)
     return {"moveplus": MovePlus, "unpin": Unpin, "unbutton": Unbutton, "button": Button, "hulldown": HullDown,
             "vcover": VCover, "dismount": Dismount}[verb](**kw)
 
@@ -1176,7 +1185,7 @@ def _use_command(args: list[str], seat: int, via, soldier) -> Cmd:
 BATTLEFIELD_GRAMMAR = """\
 assail S PLATE hull|turret|cabin [grenade]   in an enemy vehicle's tile: the compartment S attacks
 call ACTOR KIND TILE [fake|smoke] [relay R]  after radio contact: artillery of a bought KIND onto TILE
-[via] adjust ACTOR LETTER        a Sight for artillery call LETTER: its marker climbs one row
+[via] adjust ACTOR LETTER [order T ...]  a Sight for call LETTER: its marker climbs a row (order: who draws first On Target)
 barrage KIND TURN TILE [smoke]   plan heavy artillery or rockets in secret for TURN on landmark TILE
 [via] popsmoke ACTOR             a vehicle pops smoke (SHOOT): 2x smoke in its tile, then take cover
 [via] handoff S ITEM T           (MOVE) S hands equipment ITEM to T beside him
@@ -1222,7 +1231,13 @@ def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) ->
                        fake="fake" in rest, smoke="smoke" in rest, relay=relay)
     if verb == "adjust":
         need(2)
-        return AdjustCmd(seat=seat, serial=soldier(args[0], "who sights"), letter=args[1].upper(), via=via)
+        order = []
+        if len(args) > 2:
+            if args[2].lower() != "order" or len(args) < 4:
+                raise RuleError(f"usage: {usage}")
+            order = [soldier(w, "a man in the order") for a in args[3:] for w in a.split(",") if w]
+        return AdjustCmd(seat=seat, serial=soldier(args[0], "who sights"), letter=args[1].upper(), via=via,
+                         order=order)
     if verb == "barrage":
         need(3)
         turn = number(args[1], "a barrage's turn")

@@ -491,6 +491,8 @@ class EquipmentDef(Frozen):
     rocket: bool = Field(False, description="anti-tank: a rocket (HEAT): a hit check, a hit location by aspect "
                                             "and penetration against the armour there, not a blast")
     dig: int | None = Field(None, ge=1, description="tool: cover bonus of a dug-in soldier (subtracted)")
+    fight: int | None = Field(None, ge=1, description="gear: fight cards it adds to a man who may use it "
+                                                      "(the combat knife: ruling R65)")
     # the vehicle book's Equipment/Ordnance chart (issue 9)
     equip: bool = Field(True, description="chart 'Equip' column: counts against the carrier's equip limit")
     search: bool = Field(False, description="chart 'Search' column: can be recovered once abandoned")

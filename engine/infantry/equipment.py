@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from engine.core.content import EquipmentDef
 from engine.core.log import Ctx
+from engine.core.ratings import current
 
 USED = "!used"
 DUG = "dug@"
@@ -152,6 +153,17 @@ def device_of(eq: EquipmentDef | None) -> str | None:
 def grenade_bonus(cat, entry) -> int:
     """Grenades a grenade pouch adds to the soldier's own."""
     return sum(cat.equipment[q].grenades for q in entry.equipment if q in cat.equipment)
+
+
+# --------------------------------------------------------------------------- the blade
+
+
+def fight_rating(st, serial: int) -> int:
+    """The fight cards a man draws in a fight before a strike in the rear halves them: his Fight
+    rating as it stands now, plus what a blade he may use adds (the combat knife, ruling R65)."""
+    edge = max((st.setup.equipment[q].fight or 0 for q in set(carried(st, serial))
+                if q in st.setup.equipment and may_use(st, serial, q) is None), default=0)
+    return current(st, serial, "fight") + edge
 
 
 # --------------------------------------------------------------------------- the scrape

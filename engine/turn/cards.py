@@ -8,7 +8,14 @@ from engine.advanced import teams
 from engine.advanced.dead_cards import dead_reason
 from engine.advanced.preempt import check_forced, forced_problem, note_forced
 from engine.advanced.react import finish_react
-from engine.advanced.sources import _rally_limit, _soldier_ok, route, team_entry
+from engine.advanced.sources import (
+    _rally_limit,
+    _soldier_ok,
+    enter,
+    route,
+    second_move_problem,
+    spend,
+)
 from engine.battlefield.artillery import look_card_played as radio_look
 from engine.core import commands as C
 from engine.core import rulebook
@@ -158,40 +165,19 @@ def act(ctx: Ctx, cmd) -> None:
     i = route(st, active, cmd.serial, do, cmd.via)
     src = active.sources[i]
     _leave_part_under_way(ctx, cmd, src)
+    double = isinstance(cmd, C.MovePlus) and cmd.double  # a Move++ takes two MOVE actions (ruling V2)
+    if double and (why := second_move_problem(st, active, src, cmd.serial)):
+        raise RuleError(why)
     card = st.card(active.card)
-    entry = None
-    if src.kind == "team":
-        entry = team_entry(st, card, src, cmd.serial, do)
-        if entry > src.entry:
-            src.entry, src.uses = entry, 0
+    entry = enter(st, card, src, cmd.serial, do)
     _perform(ctx, cmd, src, card.team[entry].do if entry is not None else None)
     if src.kind == "team":
         note_forced(st, cmd.serial)
     if not active.react:  # an action completed: the opponents' react window is due (no react to a react)
         st.react_after = active.force
-    src.state = "open"
-    if src.kind == "team" and any(e.who == "team" for e in card.team):  # tactics modules: each man once
-        src.used.append(cmd.serial)
-        src.uses += card.team[entry].who != "team"  # numbered entries keep their count
-    elif src.kind == "identity":  # tactics modules: one of his drawn cards spent (engine/advanced/teams.py)
-        teams.identity_used(src, cmd.serial)
-    elif src.kind == "team":
-        if card.team[entry].who != "vehicle":  # each vehicle entry is the plate's, whoever works it
-            src.used.append(cmd.serial)
-        src.uses += 1
-        if src.uses >= card.team[src.entry].count:
-            src.entry += 1
-            src.uses = 0
-        if src.entry >= len(card.team):
-            src.state = "closed"
-    else:
-        src.uses += 1
-        if do == Do.RALLY:
-            limit = _rally_limit(st, active, src)
-            if len(src.rallied) >= limit:
-                src.state = "closed"
-        else:
-            src.state = "closed"
+    spend(st, active, src, entry, cmd.serial, do)
+    if double:
+        spend(st, active, src, enter(st, card, src, cmd.serial, do), cmd.serial, do)
 
 
 def _leave_part_under_way(ctx: Ctx, cmd, src: Source) -> None:

@@ -14,10 +14,11 @@ from engine.core.board import adjacent, direction_to, in_arc
 from engine.core.deck import deal
 from engine.core.errors import RuleError
 from engine.core.log import Ctx
-from engine.core.ratings import current, halve
+from engine.core.ratings import halve
 from engine.core.state import CapturePending, FightState
 from engine.infantry.contact import fight_groups, struck_in_rear, touching
 from engine.infantry.damage import apply_damage, crewman_taken, kill, remove_crewman
+from engine.infantry.equipment import fight_rating
 from engine.infantry.move import MAX_PRISONERS, place_prisoners
 
 
@@ -85,7 +86,7 @@ def _next_fight(ctx: Ctx) -> None:
             for s in group:
                 if st.soldiers[s].controller != f:
                     continue
-                k = current(st, s, "fight")
+                k = fight_rating(st, s)
                 if struck_in_rear(st, s):
                     k = halve(k)
                 n += k

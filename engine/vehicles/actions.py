@@ -71,7 +71,7 @@ def perform(ctx: Ctx, cmd, src: Source, entry_do: Do | None) -> None:
     elif isinstance(cmd, C.Turret):
         VM.turret(ctx, plate, who, cmd.facing)
     elif isinstance(cmd, C.MovePlus):
-        VM.move_plus(ctx, plate, who)
+        VM.move_plus(ctx, plate, who, cmd.double)
     elif isinstance(cmd, C.Unpin):
         VM.unpin(ctx, plate, who)
     elif isinstance(cmd, C.Fire):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from engine.advanced.sources import _soldier_ok, accepted
+from engine.advanced.sources import _soldier_ok, accepted, second_move_problem
 from engine.core import commands as C
 from engine.core.board import DIRS
 from engine.core.content import Do
@@ -98,6 +98,9 @@ def _moves(st, active, kind: str, plate: int, who: int, seat: int) -> Iterator[C
              if not VM.entry_problem(st, nb)]
     if any(VM.first_step_cost(st, v.tile, nb) > allow for nb in ahead) and not (VM.smg(st) and v.move_plus):  # issue 9
         yield C.MovePlus(seat=seat, serial=who, via=kind)
+        # a Move++ only where this part still has two MOVEs for him (ruling V2)
+        if second_move_problem(st, active, next(s for s in active.sources if s.kind == kind), who) is None:
+            yield C.MovePlus(seat=seat, serial=who, via=kind, double=True)
 
 
 def _turns(st, plate: int, who: int, seat: int, kind: str, hull: bool) -> Iterator[C.Cmd]:

@@ -38,6 +38,7 @@ from engine.vehicles.roadblocks import (
 )
 
 MOVE_PLUS = 2  # squares a Move+ marker stores; one MOVE action places one (ruling V2)
+MOVE_PLUS_PLUS = 3  # squares a Move++ marker stores; two MOVE actions of one part place one (ruling V2)
 MAX_TURN = 4  # compass points of a turn in one MOVE action (Facing)
 RUN_OVER_BOG_CHECKS = 3
 OPPOSITE = {"n": "s", "s": "n", "e": "w", "w": "e"}
@@ -573,26 +574,28 @@ def turret(ctx: Ctx, plate: int, who: int, facing: str) -> None:
             facing=facing)
 
 
-def move_plus(ctx: Ctx, plate: int, who: int) -> None:
-    """Save a MOVE up: a Move+ marker worth two squares for a later MOVE (How to Move; ruling V2)."""
+def move_plus(ctx: Ctx, plate: int, who: int, double: bool = False) -> None:
+    """Save movement up for a later MOVE (How to Move; ruling V2): a Move+ marker worth two
+    squares, or with `double` (two MOVE actions, counted by engine/turn/cards.py) a Move++ worth three."""
     st = ctx.st
     v = st.vehicles[plate]
+    marker = "Move++" if double else "Move+"
     if v.status != "board":
         raise RuleError(f"the {st.name(plate)} is not on the board.")
     by = driver(st, plate, who, "save up movement")
     _check_hull(st, plate)
-    if smg(st):  # issue 9: SMG-style movement: a Move+ carries 2 inches to the next MOVE
+    if smg(st):  # issue 9: SMG-style movement: a Move+ or a Move++ carries 2 inches to the next MOVE (Turning)
         if v.move_plus >= SMG_CARRY:
             raise RuleError(f"the {st.name(plate)} carries {SMG_CARRY} inches over already (SMG-style movement).")
         v.move_plus = SMG_CARRY
         _touch(st, plate)
         ctx.say("moveplus", f"{st.name(by)} carries {SMG_CARRY} inches of the {st.name(plate)}'s movement over to "
-                "its next MOVE.", plate=plate, serial=by, inches=SMG_CARRY)
+                f"its next MOVE (a {marker} marker).", plate=plate, serial=by, inches=SMG_CARRY, marker=marker)
         return
-    v.move_plus += MOVE_PLUS
+    v.move_plus += MOVE_PLUS_PLUS if double else MOVE_PLUS
     _touch(st, plate)
-    ctx.say("moveplus", f"{st.name(by)} saves up the {st.name(plate)}'s movement: Move+ markers worth "
-            f"{v.move_plus} squares.", plate=plate, serial=by, squares=v.move_plus)
+    ctx.say("moveplus", f"{st.name(by)} saves up the {st.name(plate)}'s movement with a {marker} marker: markers "
+            f"worth {v.move_plus} squares.", plate=plate, serial=by, squares=v.move_plus, marker=marker)
 
 
 def unpin(ctx: Ctx, plate: int, who: int) -> None:

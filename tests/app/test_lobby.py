@@ -5,8 +5,9 @@ from dataclasses import replace
 
 import pytest
 
-from bot.app import Caller, NoGame, NotYours, Refused, Where
+from bot.app import Caller, GameService, NoGame, NotYours, Refused, Where
 from bot.store import GameStatus
+from engine import load_catalog
 from tests.app.conftest import ANN, BO, CY, EVE, HERE, open_table
 
 
@@ -189,3 +190,20 @@ async def test_minefields_bought_by_a_player_with_hold_orders_are_laid_face_down
     st = await service.load_state(gid)
     assert sorted(m.tile for m in st.minefields) == ["32A", "36A"], "his own replace the side's preset fields"
     assert all(m.seat == 1 for m in st.minefields)
+
+
+# Issue 18: each side's second specialist (the US bazooka man, the German scout) is offered in
+# the force choice of the advanced scenario like the first, and a force with him starts.
+async def test_the_second_specialists_are_offered_and_picked_in_the_force_choice(store, clock):
+    service = GameService(store, load_catalog(), clock=clock, seed=lambda: 7)
+    gid = (await service.new_game(ANN, HERE, "croix-verte-ridge", side="US")).game_id
+    await service.join(BO, HERE, "DE")
+    us = {v: label for label, v in await service.suggest(ANN, HERE, "force", "12")}
+    assert us["125"].startswith("125 Quillen (Pfc. 5 VP)") and us["121"].startswith("121 Larkin")
+    de = {v: label for label, v in await service.suggest(BO, HERE, "force", "22")}
+    assert de["225"].startswith("225 Reiter") and de["221"].startswith("221 Haberl")
+    await service.choose_force(ANN, HERE, "125:bazooka 121 101")
+    await service.choose_force(BO, HERE, "225 221 201")
+    await service.start(ANN, Where(channel_id=HERE.channel_id, game_id=gid))
+    st = await service.load_state(gid)
+    assert {125, 225} <= set(st.soldiers) and "bazooka" in st.soldiers[125].equipment

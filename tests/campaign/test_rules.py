@@ -216,9 +216,32 @@ def test_a_medal_puts_his_medal_card_in_the_deck(cat, cdef):
 
 def test_medals_count_in_play_only_as_far_as_he_has_medal_cards(cat, cdef):
     st = started(cat, cdef)
-    e = st.entry(104)  # Whitcomb has no medal cards
-    award(e, "silver", date=DATE, citation="x")
-    assert cat.soldiers[104].medal_cards == [] and medals_in_play(e, cat.soldiers[104]) == 0
+    e = st.entry(104)
+    for kind in ("silver", "bronze"):
+        award(e, kind, date=DATE, citation="x")
+    assert medals_in_play(e, cat.soldiers[104]) == 2
+    one_card = cat.soldiers[104].model_copy(update={"medal_cards": cat.soldiers[104].medal_cards[:1]})
+    assert medals_in_play(e, one_card) == 1
+    assert medals_in_play(e, one_card.model_copy(update={"medal_cards": []})) == 0
+
+
+def test_a_man_without_medal_cards_before_issue_18_plays_his_once_decorated(cat, cdef):
+    """Whitcomb had no medal cards until every soldier got three: two medals in the campaign now
+    put his first two medal cards in his deck, each in place of the core card it names."""
+    st = started(cat, cdef)
+    for kind, why in (("silver", "two down at the gate"), ("bronze", "rallied Pruitt under fire")):
+        award(st.entry(104), kind, date=DATE, citation=why)
+    st = pick(st, cdef, cat, ANN.user_id, "104 101 105")[0]
+    specs = [s for _, s in seat_specs(st, cdef, cat)]
+    whitcomb = next(fe for s in specs for fe in s.force if fe.serial == 104)
+    assert whitcomb.medals == 2
+    game, _ = new_game(cat, "hedgerow-dawn", specs, seed=5)
+    cards = [c for f in game.forces.values() for c in (*f.deck, *f.hand) if c.startswith("104-")]
+    m1, m2, m3 = cat.soldiers[104].medal_cards
+    replaced = {cat.cards[m1].replaces, cat.cards[m2].replaces}
+    assert {m1, m2} <= set(cards) and m3 not in cards and not replaced & set(cards)
+    kept = set(cat.soldiers[104].core_cards) - replaced
+    assert kept <= set(cards) and len([c for c in cards if c in cat.soldiers[104].core_cards]) == 2
 
 
 # ---------------------------------------------------------------------------- promotions

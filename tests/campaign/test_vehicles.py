@@ -25,6 +25,7 @@ from engine.campaign import (
     VehicleOutcome,
     apply_result,
     auto_force,
+    award,
     begin,
     join,
     load_campaigns,
@@ -160,6 +161,21 @@ def test_the_first_step_fields_the_vehicles_its_scenario_places_with_trained_cre
     game, _ = new_game(cat, "mill-road-gun", [us, de], seed=1)
     assert set(game.vehicles) == {602, 603, 701, 702}
     assert game.vehicles[602].crew == m8.crew and game.vehicles[602].status == "board"
+
+
+def test_a_decorated_crewman_brings_his_medal_card_into_his_vehicles_deck(cat, idef):
+    """Crewmen win medals as infantry do; since issue 18 each has medal cards, so the M8's gunner's
+    Silver Star swaps his first medal card for the core card it names in the vehicle's deck."""
+    st = begun(cat, idef)
+    award(st.entry(157), "silver", date=DATE, citation="knocked out the half-track and its gun")
+    us = dict(seat_specs(st, idef, cat))[ANN.user_id]
+    m8 = next(ve for ve in us.vehicles if ve.vehicle == "m8-greyhound")
+    assert m8.crew["gunner"] == 157 and m8.medals == {157: 1}
+    game, _ = new_game(cat, "mill-road-gun", [us, dict(seat_specs(st, idef, cat))[BO.user_id]], seed=1)
+    deck = {c for f in game.forces.values() for c in (*f.deck, *f.hand)}
+    medal = cat.soldiers[157].medal_cards[0]
+    assert medal in deck and cat.cards[medal].replaces not in deck
+    assert cat.soldiers[157].medal_cards[1] not in deck
 
 
 def test_a_scenario_that_fields_no_such_vehicle_leaves_it_home_and_a_step_can_forbid_them(cat, idef):

@@ -8,7 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from engine.core.content import Action, Catalog, Do, FireEvent, SmokeEvent, load_catalog
+from engine.advanced.teams import qualifies
+from engine.agent import RandomAgent
+from engine.apply import apply
+from engine.core.content import (
+    Action,
+    Catalog,
+    Do,
+    FireEvent,
+    ForceEntry,
+    SmokeEvent,
+    load_catalog,
+)
+from engine.infantry.equipment import entry_problem
 from engine.turn.setup import SeatSpec, check_force, force_cost, new_game, preset_share
 
 REPO = Path(__file__).resolve().parents[2]
@@ -85,6 +97,55 @@ def test_each_side_has_an_officer_whose_command_rises_with_his_grade(cat, nat):
     assert [p.vp for p in officer.ranks] == sorted({p.vp for p in officer.ranks})
     assert all(c.command == 0 for s in cat.soldiers.values() if s.badge != "officer"
                for p in s.ranks for c in (p.healthy, p.wounded)), "only officers give Command"
+
+
+# Issue 18: a second specialist a side, of a badge the rules already use: the US bazooka man fills
+# the Base of Fire team's slot II and carries the bazooka; the German scout fills the Assault
+# Squad's slot I.
+SECOND = {"US": (125, "anti-tank", "us-base-of-fire", 1), "DE": (225, "scout", "de-stosstrupp", 0)}
+
+
+@pytest.mark.parametrize("nat", SIDES)
+def test_each_side_has_a_second_specialist_whose_badge_fills_a_team_slot(cat, nat):
+    serial, badge, panel, slot = SECOND[nat]
+    (man,) = with_badge(cat, nat, badge)
+    assert man.serial == serial
+    others = {s.badge for s in cat.soldiers.values() if s.nationality == nat and s.serial != serial and s.badge}
+    assert badge not in others and {"scout", "sniper"} & others, "a specialist of another badge already serves"
+    assert len(man.core_cards) == 4 and [len(p.cards) for p in man.ranks] == [3] and len(man.medal_cards) == 3
+    assert man.special_cards and man.kit
+    need = cat.panels[panel].slots[slot]
+    assert need.any_of and qualifies(man, man.ranks[0].rank, man.grenades, need)
+    assert not qualifies(man.model_copy(update={"badge": None}), man.ranks[0].rank, man.grenades, need)
+
+
+def test_only_the_bazooka_man_of_the_us_riflemen_may_take_the_bazooka(cat):
+    assert entry_problem(cat, ForceEntry(serial=125, equipment=["bazooka"])) is None
+    assert "cannot use the Bazooka" in entry_problem(cat, ForceEntry(serial=109, equipment=["bazooka"]))
+
+
+def test_the_second_specialists_are_picked_into_their_slots_and_play(cat):
+    """Each takes a preset man's place on his team panel; random agents play the Ridge to the
+    end, both men's cards come to the table and the bazooka is fired from the team slot."""
+    sc = cat.scenario(SCENARIO)
+    us = [ForceEntry(serial=125, equipment=["bazooka"], panel="us-base-of-fire", slot=1) if e.serial == 105 else e
+          for e in sc.side("US").preset if e.serial != 110]
+    de = [ForceEntry(serial=225, panel="de-stosstrupp", slot=0) if e.serial == 209 else e
+          for e in sc.side("DE").preset]
+    assert check_force(cat, sc, "US", us, players=2) <= 45 and check_force(cat, sc, "DE", de, players=2) <= 45
+    fired = 0
+    for seed in range(3):
+        st, _ = new_game(cat, SCENARIO, [SeatSpec(name="Ann", side="US", force=us),
+                                         SeatSpec(name="Bo", side="DE", force=de)], seed)
+        assert {125, 225} <= set(st.soldiers) and st.soldiers[125].panel == "us-base-of-fire"
+        agent, placed, n = RandomAgent(seed), set(), 0
+        while st.step != "over" and n < 3000:
+            st, events = apply(st, agent.choose(st, agent.seat_to_act(st)))
+            placed |= {c.split("-")[0] for f in st.forces.values() for c in f.placed if c}
+            fired += sum(e.kind == "weapon_fired" and e.data.get("serial") == 125 for e in events)
+            n += 1
+        assert st.step == "over" and {"125", "225"} <= placed, seed
+    assert fired
 
 
 # ---------------------------------------------------------------------------- tactics modules

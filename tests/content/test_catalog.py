@@ -77,6 +77,14 @@ def test_every_soldier_has_four_core_and_three_rank_cards(cat):
         assert all(cat.cards[c].owner == s.serial for c in s.core_cards)
 
 
+def test_every_soldier_has_a_medal_card_for_each_medal_he_can_wear_at_one_rank(cat):
+    """Issue 18: campaigns decorate every man (infantry, crewmen, specialists, officers,
+    observers), at most three medals a rank, so each has three, replacing three different cards."""
+    for s in cat.soldiers.values():
+        assert len(s.medal_cards) == 3, s.name
+        assert len({cat.cards[m].replaces for m in s.medal_cards}) == 3, s.name
+
+
 def test_medal_cards_are_multi_action_and_better_than_what_they_replace(cat):
     order = {"Miss": 0, "Hit": 1, "Hit+": 2, "2 Hits": 3, "3 Hits": 4}
     medals = [c for c in cat.cards.values() if c.role == "medal"]
@@ -127,7 +135,9 @@ def test_vp_bands(cat):
 
 def test_card_mix_per_side(cat):
     for nat in ("US", "DE"):
-        cards = [c for c in cat.cards.values() if c.owner in cat.soldiers and cat.soldiers[c.owner].nationality == nat]
+        # the dealt cards: a medal card is built from the core card it replaces, better by design
+        cards = [c for c in cat.cards.values() if c.owner in cat.soldiers and cat.soldiers[c.owner].nationality == nat
+                 and c.role != "medal"]
         n = len(cards)
         acts = Counter(a.value for c in cards for a in c.actions)
         assert all(0.2 <= acts[a] / sum(acts.values()) <= 0.3 for a in ACTIONS), acts

@@ -18,6 +18,7 @@ from tests.discord.test_vehicles import duel, people, run  # noqa: F401 (fixture
     ("field call", {"actor": "1", "kind": "mortar-81", "tile": "43a"}, "call 1 mortar-81 43A"),
     ("field call", {"actor": "1", "kind": "mortar-81", "tile": "43A", "fake": True}, "call 1 mortar-81 43A fake"),
     ("field adjust", {"actor": "1", "letter": "b", "via": "tag"}, "tag adjust 1 B"),
+    ("field adjust", {"actor": "1", "letter": "b", "order": "60,1", "via": "team"}, "team adjust 1 B order 60 1"),
     ("field barrage", {"kind": "rockets", "turn": 3, "tile": "L5A"}, "barrage rockets 3 L5A"),
     ("field popsmoke", {"actor": "901", "via": "team"}, "team popsmoke 901"),
     ("field handoff", {"soldier": "1", "item": "radio", "to": "60"}, "handoff 1 radio 60"),
@@ -89,3 +90,34 @@ async def test_kinds_and_letters_are_suggested_from_his_own_mine(world, tree, ad
         world.interaction(bo, options={}), "")
     assert theirs == []
     assert isinstance(real(await adapter.service.load_state(1), 0), Mine)
+
+
+async def test_the_order_of_draws_suggests_the_men_he_sees_in_a_tile_one_sight_from_on_target(
+        world, tree, adapter, duel, monkeypatch):
+    """/field adjust order: the men on foot in the tile of one of his calls one Sight from On
+    Target, one by one and all together; nothing for a call further off, nothing for Bo."""
+    ann, bo = duel
+    import bot.app.suggest as suggest_mod
+    real = suggest_mod.private_view
+    st = await adapter.service.load_state(1)
+    men = [s for s in st.soldiers.values() if s.status == "board" and s.at is not None]
+    tile = st.board.tile_at(men[0].at)
+    here = sorted(s.serial for s in men if st.board.tile_at(s.at) == tile)
+
+    def with_call(rows: int):
+        def fake(st, seat):
+            m = real(st, seat)
+            if seat == 0:
+                return m.model_copy(update={"artillery": [ArtilleryCallView(
+                    letter="Q", kind="mortar-81", tile=tile, rows_left=rows, fake=False, caller=1)]})
+            return m
+        return fake
+
+    order = command(tree, "field adjust")._params["order"].autocomplete
+    monkeypatch.setattr(suggest_mod, "private_view", with_call(1))
+    got = [c.value for c in await order(world.interaction(ann, options={}), "")]
+    assert got[:len(here)] == [str(s) for s in here]
+    assert (got[len(here):] == [",".join(map(str, here))]) if len(here) > 1 else got == [str(here[0])]
+    assert await order(world.interaction(bo, options={}), "") == []
+    monkeypatch.setattr(suggest_mod, "private_view", with_call(2))
+    assert await order(world.interaction(ann, options={}), "") == []

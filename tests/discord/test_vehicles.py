@@ -81,6 +81,7 @@ async def test_plan_suggests_the_decks_and_the_cards_of_the_deck_chosen(world, t
     ("vehicle turn", {"actor": "63", "direction": "se"}, "vturn 63 se"),
     ("vehicle turret", {"actor": "901", "direction": "n"}, "turret 901 n"),
     ("vehicle moveplus", {"actor": "901"}, "moveplus 901"),
+    ("vehicle moveplus", {"actor": "901", "double": True, "via": "team"}, "team moveplusplus 901"),
     ("vehicle unpin", {"actor": "901", "via": "note"}, "note unpin 901"),
     ("vehicle fire", {"actor": "61", "weapon": "coax", "target": "902"}, "fire 61 coax 902"),
     ("vehicle load", {"actor": "62", "ammo": "HE"}, "load 62 HE"),

@@ -375,6 +375,75 @@ def test_the_shooter_orders_the_victims_enemies_first(position):
     assert artillery.victims_order(st, "24A", 1) == [2, 4]
 
 
+def _ordered_strike(position, order: str) -> list[tuple[int, str]]:
+    """Brooks (Ann's own man) has run up beside Dorn in 24A; Ann's medium mortars land there."""
+    st = lane(position, deck=["1-C1", "1-P2", "1-C2", "1-C3", "1-C4"], dorn_deck=["4-P3", "4-C3", "4-P2", "4-C4"])
+    st.soldiers[2].at = (17, 4)
+    st, ev = run(st, PLANS + ["@Ann call 1 medium-mortars 24A", "@Ann tag adjust 1 A",
+                              f"@Ann team adjust 1 A {order}".strip()])
+    return [(c.data["serial"], c.data["card"]) for c in kinds(ev, "blast_check")]
+
+
+def test_the_caller_names_who_draws_first_with_the_sight_that_brings_it_on_target(position):
+    # Hell on Wheels, Vehicles and Guns in Target Square: with men of several players in the tile,
+    # the shooting player decides in what order they draw. Ann sends her own Brooks through first:
+    # the top of her deck, 1-C1, is his blast check (and 1-P2 his damage check, off his own deck).
+    assert _ordered_strike(position, "order 2,4")[:2] == [(2, "1-C1"), (2, "1-C2")]
+
+
+def test_without_an_order_the_other_players_men_draw_first(position):
+    assert _ordered_strike(position, "")[:2] == [(4, "1-C1"), (4, "1-P2")]
+
+
+def test_naming_only_some_men_puts_them_first_and_the_rest_follow_by_default(position):
+    st = lane(position)
+    st.soldiers[2].at = (17, 4)
+    st.soldiers[5].at = (17, 3)
+    assert artillery.victims_order(st, "24A", 0) == [4, 5, 2]
+    assert artillery.victims_order(st, "24A", 0, [5]) == [5, 4, 2]
+    assert artillery.victims_order(st, "24A", 0, [2, 5]) == [2, 5, 4]
+
+
+@pytest.mark.parametrize("order, why", [
+    ("5", "Schtz. Engel is not a man on foot in 24A: the order names Schtz. Dorn .4."),
+    ("4,4", "Schtz. Dorn is named twice in the order"),
+])
+def test_an_order_naming_a_man_not_in_the_tile_is_refused_and_changes_nothing(position, order, why):
+    st = lane(position)
+    st, _ = run(st, PLANS + ["@Ann call 1 medium-mortars 24A", "@Ann tag adjust 1 A"])
+    before = st.model_dump_json()
+    with pytest.raises(RuleError, match=why):
+        run(st, [f"@Ann team adjust 1 A order {order}"])
+    assert track(st) == [("A", 1, False)] and st.model_dump_json() == before
+
+
+def test_a_hidden_enemy_in_the_tile_is_nobody_to_name_and_the_refusal_does_not_show_him(position, monkeypatch):
+    # Hidden deployment: Dorn lies hidden in 24A; Brooks stands there in the open
+    st = lane(position)
+    st.soldiers[2].at = (17, 4)
+    st, _ = run(st, PLANS + ["@Ann call 1 medium-mortars 24A", "@Ann tag adjust 1 A"])
+    monkeypatch.setattr(artillery.hd, "hidden", lambda st: {4})
+    with pytest.raises(RuleError) as refused:
+        run(st, ["@Ann team adjust 1 A order 4"])
+    assert "the order names Pvt. Brooks (2)." in str(refused.value) and "(4)" not in str(refused.value)
+
+
+def test_an_order_is_named_only_with_the_sight_that_brings_the_marker_on_target(position):
+    st = lane(position)
+    st, _ = run(st, PLANS + ["@Ann call 1 medium-mortars 24A"])
+    with pytest.raises(RuleError, match="marker A is 2 Sight actions from On Target"):
+        run(st, ["@Ann tag adjust 1 A order 4"])
+    assert track(st) == [("A", 2, False)]
+
+
+def test_an_ordered_sight_is_read_and_written_as_a_script_line():
+    cmd = parse_command("team adjust 104 B order 5, 12 4", 0)
+    assert cmd.order == [5, 12, 4]
+    assert parse_command(str(cmd), 0) == cmd and str(cmd) == "team adjust 104 B order 5 12 4"
+    with pytest.raises(RuleError, match="usage"):
+        parse_command("adjust 104 B 5 12", 0)
+
+
 def test_a_vehicle_in_the_tile_takes_the_blast_on_its_lowest_armour(position):
     # Avery calls medium mortars on the Panzer (hull armour 2, its lowest). Ann's deck gives the
     # blast checks: 1-C2 (2 Hits) and 1-C3 (Miss): 2 hits against armour 2, nothing through;

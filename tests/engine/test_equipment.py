@@ -288,3 +288,65 @@ def test_random_games_with_equipment_raise_nothing_and_use_it(cat):
             problems.append(f"seed {seed}: {type(exc).__name__}: {exc}")
     assert problems == []
     assert seen["smoke_thrown"] and seen["weapon_fired"], dict(seen)
+
+
+# ----------------------------------------------------------------------------- the combat knife (ruling R65)
+# Core manual, Specialists, Equipment Cards: the knife is for its specialist or a man whose cover
+# value is 2 or less; what it does is ours (R65): one fight card more for the man who may wield it.
+
+
+def _fight_cards(st) -> dict[str, int]:
+    from engine.turn.fight import start_fights
+    assert start_fights(Ctx(st))
+    return {f.side: len(f.fight_pool) for f in st.forces.values()}
+
+
+def _knife_fight(position, man: dict) -> dict[str, int]:
+    st = position(soldiers=[{**man, "at": [11, 2], "facing": "e"},
+                            {"serial": 5, "seat": 1, "at": [12, 2], "facing": "w"}], hands={0: [], 1: []})
+    return _fight_cards(st)
+
+
+def test_a_man_with_cover_2_fights_with_the_knife_one_card_more(position):
+    bare = _knife_fight(position, {"serial": 60, "seat": 0})  # Abbott: cover 2, Fight 2
+    armed = _knife_fight(position, {"serial": 60, "seat": 0, "equipment": ["combat-knife"]})
+    assert bare == {"US": 2, "DE": 2}
+    assert armed == {"US": 3, "DE": 2}
+
+
+def test_a_man_with_cover_3_carrying_the_knife_gains_nothing(position):
+    # Quill (cover 3) carries a knife he was handed: he may not use it, so he draws his Fight 2
+    assert _knife_fight(position, {"serial": 41, "seat": 0, "equipment": ["combat-knife"]}) == {"US": 2, "DE": 2}
+
+
+def test_the_specialist_who_brought_the_knife_uses_it_whatever_his_cover(position):
+    # Pike's kit lists the knife; his cover is 3, but the card is his own
+    assert _knife_fight(position, {"serial": 40, "seat": 0, "equipment": ["combat-knife"]}) == {"US": 3, "DE": 2}
+
+
+def test_a_pinned_man_halves_his_fight_and_the_knife_still_adds_its_card(position):
+    # Abbott pinned: Fight 2 halved to 1, and the blade in his hand adds its card to that
+    bare = _knife_fight(position, {"serial": 60, "seat": 0, "pinned": True})
+    armed = _knife_fight(position, {"serial": 60, "seat": 0, "pinned": True, "equipment": ["combat-knife"]})
+    assert (bare["US"], armed["US"]) == (1, 2)
+
+
+def test_a_german_crewman_struck_in_the_rear_halves_fight_and_knife_together(position):
+    # Albers (cover 2, Fight 2) with a knife, struck from behind: half of 2 + 1, rounded down
+    st = position(soldiers=[{"serial": 60, "seat": 0, "at": [11, 2], "facing": "e"},
+                            {"serial": 70, "seat": 1, "at": [12, 2], "facing": "e", "equipment": ["combat-knife"]}],
+                  hands={0: [], 1: []})
+    assert _fight_cards(st) == {"US": 2, "DE": 1}
+
+
+def test_a_man_with_cover_3_may_not_be_given_the_knife_at_force_selection(cat):
+    sc = cat.scenarios["range"]
+    with pytest.raises(RuleError, match="Quill .41. cannot use the Knife: it needs a cover value of 2 or less"):
+        check_force(cat, sc, "US", [ForceEntry(serial=41, equipment=["combat-knife"])], 2)
+    check_force(cat, sc, "US", [ForceEntry(serial=40, equipment=["combat-knife"])], 2)
+
+
+def test_a_prisoners_knife_scores_for_his_captor_as_before(position):
+    st = position(soldiers=[AVERY, {**DORN, "at": [3, 2], "captor": 1, "equipment": ["combat-knife"]}])
+    got = [(e.side, e.amount, e.by, e.reason) for e in st.vp if e.serial == 4]
+    assert ("US", 1, 1, "captured equipment of Schtz. Dorn") in got

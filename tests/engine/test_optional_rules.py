@@ -87,6 +87,15 @@ def test_smg_movement_off_counts_squares(cat):
     assert "46A" not in VM.destinations(st, SHERMAN)  # the thicket's -1: two squares to leave
 
 
+def test_smg_movement_a_move_plus_plus_carries_up_to_2_inches_too(cat):
+    # Turning (SMG movement): a Move+ or a Move++ marker carries up to 2 inches to the next MOVE
+    st = with_options(motor(cat, us=[sherman("45A", facing="e")], de=[panzer("48A")]), smg_vehicle_movement=True)
+    ctx = Ctx(st)
+    VM.move_plus(ctx, SHERMAN, SHERMAN, double=True)
+    assert st.vehicles[SHERMAN].move_plus == 2 and VM.allowance(st, SHERMAN, False) == 7
+    assert "a Move++ marker" in ctx.events[-1].text
+
+
 def test_smg_movement_the_sherman_example(cat):
     # a Sherman (Open 1, Road 3) moves 5" in the open, 15" on the road; out of a -1 square only 4":
     # short of the next square, it carries 2" over with a Move+ and goes on the next MOVE
@@ -97,6 +106,8 @@ def test_smg_movement_the_sherman_example(cat):
     VM.move_plus(ctx, SHERMAN, SHERMAN)
     with pytest.raises(RuleError, match="carries 2 inches over already"):
         VM.move_plus(ctx, SHERMAN, SHERMAN)
+    with pytest.raises(RuleError, match="carries 2 inches over already"):
+        VM.move_plus(ctx, SHERMAN, SHERMAN, double=True)
     assert VM.allowance(st, SHERMAN, False) == 7 and "46A" in VM.destinations(st, SHERMAN)
     st.vehicles[SHERMAN].move_plus = 0
     st.vehicles[SHERMAN].tile = "41A"

@@ -16,11 +16,16 @@ from tests.engine.autoplay_kit import games, run_jobs
 GAMES = games(300, 120)
 
 
+def _tally(st, cmd, events, seen: Counter, n: int) -> None:
+    if cmd.type == "moveplus" and cmd.double:  # a Move++ marker: two MOVEs of one part (ruling V2)
+        seen["moveplusplus"] += 1
+
+
 def _batch(args: tuple[str, int, list[int]]) -> tuple[list[str], Counter]:
     from tests.engine.autoplay_kit import play_batch, shipped_catalog
     scenario, players, seeds = args
     return play_batch(shipped_catalog(), scenario, players, seeds, watch=(
-        "vehicle_hit", "vehicle_damage", "destroyed", "bogged", "radio", "abandon", "run_over"))
+        "vehicle_hit", "vehicle_damage", "destroyed", "bogged", "radio", "abandon", "run_over"), each=_tally)
 
 
 def test_games_with_vehicles_raise_no_exception_and_use_the_vehicles():
@@ -38,5 +43,6 @@ def test_games_with_vehicles_raise_no_exception_and_use_the_vehicles():
     problems, seen = run_jobs(_batch, jobs)
     assert problems == [], "\n".join(problems[:20])
     assert seen["games"] == GAMES
-    for kind in ("vmove", "vturn", "fire", "load", "unbutton", "dismount", "event:vehicle_hit"):
+    for kind in ("vmove", "vturn", "fire", "load", "unbutton", "dismount", "moveplus", "moveplusplus",
+                 "event:vehicle_hit"):
         assert seen[kind] > 0, f"no {kind} in {GAMES} games: {seen}"

@@ -104,6 +104,47 @@ def test_a_crewman_works_a_vehicle_entry_only_for_the_vehicles_own_work(shipped)
     assert "team vturn 154 s" in lines(after)  # the second entry is the tank's too, whoever drives
 
 
+# -------------------------------------------------- Hell on Wheels, How to Move: a Move++ marker counts as 3 squares
+# and costs two Move actions (ruling V2: both of one part of the card)
+
+
+def test_a_move_plus_plus_takes_both_moves_of_pedal_to_the_floor(shipped):
+    # 601-V1 Pedal to the Floor: 1 vehicle move, 1 vehicle move. The driver spends both on a Move++.
+    st = sherman_in_play(shipped, "601-V1", "move", german={"at": [32, 2], "facing": "s"})
+    assert "team moveplusplus 154" in lines(st) and "team moveplus 154" in lines(st)
+    after, ev = apply(st, parse_command("team moveplusplus 154", 0))
+    assert after.vehicles[601].move_plus == 3
+    assert any(e.kind == "moveplus" and e.data["marker"] == "Move++" for e in ev)
+    team = next(s for s in after.active.sources if s.kind == "team") if after.active else None
+    assert team is None or team.state == "closed"
+    assert not any(x.startswith("team ") for x in lines(after))
+
+
+def test_the_dog_tag_gives_one_move_so_no_move_plus_plus(shipped):
+    st = sherman_in_play(shipped, "601-V1", "move", german={"at": [32, 2], "facing": "s"})
+    assert "tag moveplus 601" in lines(st) and "tag moveplusplus 601" not in lines(st)
+    before = st.model_dump_json()
+    with pytest.raises(RuleError, match="a Move\\+\\+ costs two MOVE actions of one part of the card, and after "
+                                        "one the tag part has no second"):
+        apply(st, parse_command("tag moveplusplus 601", 0))
+    assert st.model_dump_json() == before
+
+
+def test_after_one_move_of_the_bubble_a_move_plus_plus_is_no_longer_offered_nor_taken(shipped):
+    st = sherman_in_play(shipped, "601-V1", "move", german={"at": [32, 2], "facing": "s"})
+    after, _ = apply(st, parse_command("team moveplus 154", 0))
+    assert after.vehicles[601].move_plus == 2
+    assert "team vmove 601 14A" in lines(after) and "team moveplusplus 154" not in lines(after)
+    with pytest.raises(RuleError, match="no second for"):
+        apply(after, parse_command("team moveplusplus 154", 0))
+
+
+def test_a_move_plus_plus_is_read_and_written_as_a_script_line():
+    cmd = parse_command("team moveplusplus 154", 0)
+    assert cmd.double and str(cmd) == "team moveplusplus 154"
+    assert not parse_command("moveplus 154", 0).double
+
+
 def test_a_cross_trained_man_at_a_post_does_not_work_the_vehicles_entry(shipped):
     # Gunner and loader have swapped seats: the plate is never served by a cross-trained man, so
     # the loader at the gun cannot traverse the turret for the tank's own entry either.

@@ -312,6 +312,24 @@ def test_the_move_plus_example_a_sherman_leaves_a_minus_1_square(cat):
     assert v.tile == "46A" and v.move_plus == 0 and v.facing == "e"
 
 
+def test_a_move_plus_plus_stores_3_squares_and_is_lost_when_the_tank_enters_a_square_needing_2(cat):
+    # How to Move: a Move++ marker counts as 3 squares; markers are not saved once the vehicle moves
+    # into a new square, so a tank that stored a Move++ and then enters a square needing only 2
+    # keeps no square for later. Markers add up before that: a Move+ and a Move++ are 5 squares.
+    st = motor(cat, us=[sherman("45A", facing="e")], de=[panzer("44A")])
+    ctx = Ctx(st)
+    fid = fid_of(st, SHERMAN)
+    VM.move_plus(ctx, SHERMAN, SHERMAN, double=True)
+    assert st.vehicles[SHERMAN].move_plus == 3 and VM.allowance(st, SHERMAN, False) == 3
+    assert ctx.events[-1].data["marker"] == "Move++"
+    VM.move_plus(ctx, SHERMAN, SHERMAN)
+    assert st.vehicles[SHERMAN].move_plus == 5
+    stack(st, fid, cards_with(st, fid, Damage.ZIP)[0])  # the bog check for leaving MOVE -1
+    VM.vmove(ctx, SHERMAN, SHERMAN, "46A")
+    v = st.vehicles[SHERMAN]
+    assert v.tile == "46A" and v.move_plus == 0
+
+
 def test_bog_pins_are_pin_results_times_the_bog_number_2_x_3_is_6(cat):
     # A PzKw IV H (Bog 3 Pins) in a MOVE -3 square pulls 2 Pins in its 3 bog checks: 6 Pin markers,
     # the move is lost, and it cannot move until they are gone.
