@@ -29,7 +29,7 @@ from engine.core.content import ACTION_OF, Do
 from engine.core.errors import RuleError
 from engine.core.ratings import current
 from engine.core.views import Await
-from engine.infantry.blast import toss_problem
+from engine.infantry.blast import aim_problem, thrower_problem
 from engine.infantry.contact import enemies_of, in_contact
 from engine.infantry.hide import rally_check
 from engine.infantry.look import check_can_look, sight_options
@@ -228,16 +228,18 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, probe: bool = Fal
         if ok(Do.MOVE):
             yield from _moves(st, m, seat, kind, probe)
         return
+    contact = None
     if ok(Do.FACE):
         # a quarter turn (always possible, and cheap to offer first), then turns toward an
         # enemy in contact or the nearest enemies
         quarter = DIRS[(DIRS.index(s.facing) + 2) % 8]
         yield C.Face(seat=seat, serial=m, facing=quarter, via=kind)
-        foes = in_contact(st, m) or enemies_of(st, m)
+        contact = in_contact(st, m)
+        foes = contact or enemies_of(st, m)
         want = {direction_to(s.at, st.soldiers[e].at) for e in foes[:2]} - {s.facing, quarter}
         for d in sorted(want):
             yield C.Face(seat=seat, serial=m, facing=d, via=kind)
-    if s.free and in_contact(st, m):  # asked after the turns, which a probe stops at
+    if s.free and (in_contact(st, m) if contact is None else contact):  # asked after the turns, which a probe stops at
         return
     if ok(Do.MOVE) and not s.dismounted and not (escorted_by(st, m) and m in active.moved_escorts):
         yield from _moves(st, m, seat, kind, probe)
@@ -263,9 +265,9 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, probe: bool = Fal
                 yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
         except RuleError:
             pass
-    if ok(Do.TOSS) and s.grenades > 0:
+    if ok(Do.TOSS) and s.grenades > 0 and thrower_problem(st, m) is None:
         for t in enemies_of(st, m):
-            if toss_problem(st, m, t) is None:
+            if aim_problem(st, m, t) is None:
                 yield C.TossCmd(seat=seat, serial=m, target=t, via=kind)
     if ok(Do.TOSS) and s.equipment:  # equipment: smoke and weapons (engine/infantry/equipment.py)
         yield from use_options(st, m, seat, kind)
@@ -339,20 +341,22 @@ def plan_options(st, force: str, limit: int = 400) -> list[C.Plan]:
     target = max_filled(st, hand, force)
     out: list[C.Plan] = []
     seat = f.seat
+    named = force if len(st.force_of_seat(seat)) > 1 else None
+    fitting = [[c for c in hand if fits(st, c, ph, force)] for ph in phases]  # asked once per card and phase
 
-    def search(i: int, acc: list) -> None:
-        if len(out) >= limit:
+    def search(i: int, acc: list, filled: int) -> None:
+        if len(out) >= limit or filled + 3 - i < target:  # too few phases left to place enough cards
             return
         if i == 3:
-            if sum(1 for c in acc if c) == target:
-                out.append(C.Plan(seat=seat, cards=list(acc), force=force if len(st.force_of_seat(seat)) > 1 else None))
+            if filled == target:
+                out.append(C.Plan(seat=seat, cards=list(acc), force=named))
             return
-        for c in hand:
-            if c not in acc and fits(st, c, phases[i], force):
-                search(i + 1, acc + [c])
-        search(i + 1, acc + [None])
+        for c in fitting[i]:
+            if c not in acc:
+                search(i + 1, acc + [c], filled + 1)
+        search(i + 1, acc + [None], filled)
 
-    search(0, [])
+    search(0, [], 0)
     return out + _extra_plans(st, force, hand, phases, out[:20])
 
 

@@ -39,6 +39,9 @@ MAX_SEAT = 99
 MAX_SEAT_NAME = 64  # a Discord display name has at most 32
 NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")  # ASCII digits only: int() would take "١٢" and "1_0"
 CELL_WORD = re.compile(r"\(?([0-9]{1,4})\s*,\s*([0-9]{1,4})\)?")
+# a line shlex would split at its spaces only (no quote, no backslash, no whitespace but shlex's
+# own): str.split gives the same words without shlex's character-by-character reader
+_PLAIN_LINE = re.compile(r"[^\"'\\\s]*(?:[ \t\r\n]+[^\"'\\\s]*)*")
 _UNPRINTABLE = {"Cc", "Cf", "Cs", "Co", "Cn"}  # control, format, lone surrogate, private use, unassigned
 
 
@@ -931,7 +934,7 @@ def read_words(line: str) -> list[str]:
     if problem:
         raise UsageError(problem)
     try:
-        words = shlex.split(line.strip())
+        words = line.split() if _PLAIN_LINE.fullmatch(line) else shlex.split(line.strip())
     except ValueError as exc:
         raise UsageError(f"cannot read {shown(line)}: {exc}.") from None
     if len(words) > MAX_WORDS:

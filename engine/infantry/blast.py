@@ -29,26 +29,36 @@ def under_blast(st, centre) -> list[int]:
                   and abs(s.at[1] - centre[1]) <= BLAST_RADIUS)
 
 
-def toss_problem(st, thrower: int, target: int, centre=None) -> str | None:
-    me, t = st.soldiers[thrower], st.soldiers.get(target)
-    name = st.name(thrower)
+def thrower_problem(st, thrower: int) -> str | None:
+    """Why this man cannot toss a grenade at anyone now, or None (the part of `toss_problem` that
+    does not depend on the target, asked once per man when listing his tosses)."""
+    me = st.soldiers[thrower]
     if not me.free:
-        return f"{name} is not on the board."
+        return f"{st.name(thrower)} is not on the board."
     if me.grenades <= 0:
-        return f"{name} has no grenades left."
+        return f"{st.name(thrower)} has no grenades left."
     if current(st, thrower, "toss") <= 0:
-        return f"{name} cannot toss grenades."
+        return f"{st.name(thrower)} cannot toss grenades."
     if in_contact(st, thrower):
-        return f"{name} is in combat contact: he may only turn to face with a MOVE."
+        return f"{st.name(thrower)} is in combat contact: he may only turn to face with a MOVE."
     if escorting(st, thrower):
-        return f"{name} is escorting a prisoner and cannot use his weapons."
+        return f"{st.name(thrower)} is escorting a prisoner and cannot use his weapons."
+    return None
+
+
+def toss_problem(st, thrower: int, target: int, centre=None) -> str | None:
+    return thrower_problem(st, thrower) or aim_problem(st, thrower, target, centre)
+
+
+def aim_problem(st, thrower: int, target: int, centre=None) -> str | None:
+    """Why a man able to toss cannot toss at this target (and centre), or None."""
+    me, t = st.soldiers[thrower], st.soldiers.get(target)
     if t is None or not t.free or t.side == me.side:
         return f"{target} is not an enemy soldier on the board."
-    tname = st.name(target)
     if not t.spotted:
-        return f"{tname} is not spotted; a grenade needs one spotted enemy to aim at."
+        return f"{st.name(target)} is not spotted; a grenade needs one spotted enemy to aim at."
     if not in_arc(me.facing, me.at, t.at):
-        return f"{tname} is outside {name}'s shooting arc (he faces {me.facing.upper()})."
+        return f"{st.name(target)} is outside {st.name(thrower)}'s shooting arc (he faces {me.facing.upper()})."
     centre = tuple(centre) if centre else t.at
     if max(abs(centre[0] - t.at[0]), abs(centre[1] - t.at[1])) > 1:
         return "the blast may be moved at most one cell off the target, so it still covers him."
@@ -57,7 +67,7 @@ def toss_problem(st, thrower: int, target: int, centre=None) -> str | None:
     reach = toss_range(current(st, thrower, "toss"), shoot_mods(st, me.at, centre))
     dist = inches(me.at, centre)
     if dist > reach:
-        return f"that is {dist}\" away; {name}'s modified toss range is {reach}\"."
+        return f"that is {dist}\" away; {st.name(thrower)}'s modified toss range is {reach}\"."
     return None
 
 

@@ -23,8 +23,11 @@ def in_contact(st, serial: int) -> list[int]:
     me = st.soldiers[serial]
     if not me.free:
         return []
+    side, (x, y) = me.side, me.at
+    # the cheap tests first: a neighbouring cell, then the other side, then free and arcs
     return [o.serial for o in st.soldiers.values()
-            if o.free and o.side != me.side and touching(me, o)]
+            if o.at is not None and abs(o.at[0] - x) <= 1 and abs(o.at[1] - y) <= 1
+            and o.side != side and o.free and touching(me, o)]
 
 
 def struck_in_rear(st, serial: int) -> bool:

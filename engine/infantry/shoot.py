@@ -77,20 +77,19 @@ def target_problem(st, shooter: int, target: int) -> str | None:
     me, t = st.soldiers[shooter], st.soldiers.get(target)
     if t is None or not t.free or t.side == me.side:
         return f"{target} is not an enemy soldier on the board."
-    name, tname = st.name(shooter), st.name(target)
     if not t.spotted:
-        return f"{tname} is not spotted; only spotted soldiers may be shot at."
+        return f"{st.name(target)} is not spotted; only spotted soldiers may be shot at."
     if not in_arc(me.facing, me.at, t.at):
-        return f"{tname} is outside {name}'s shooting arc (he faces {me.facing.upper()})."
+        return f"{st.name(target)} is outside {st.name(shooter)}'s shooting arc (he faces {me.facing.upper()})."
     sq, inch, mods, bands = shot_geometry(st, shooter, target)
     if not bands:
-        return (f"{tname} is out of range: {sq} squares / {inch}\" with SHOOT modifiers {mods:+d} against "
+        return (f"{st.name(target)} is out of range: {sq} squares / {inch}\" with SHOOT modifiers {mods:+d} against "
                 f"Long {current(st, shooter, 'long')}, Short {current(st, shooter, 'short')} squares and "
                 f"Close {current(st, shooter, 'close')}\".")
     if "close" not in bands and escorting(st, target):
-        return f"{tname} escorts a prisoner: he may be fired on only at Close range."
+        return f"{st.name(target)} escorts a prisoner: he may be fired on only at Close range."
     if "close" not in bands and share_list(st, shooter, target):
-        return f"{tname} is in a fight with your men: you may fire into it only at Close range."
+        return f"{st.name(target)} is in a fight with your men: you may fire into it only at Close range."
     return None
 
 

@@ -10,17 +10,20 @@ from engine.infantry import orders
 from engine.vehicles.damage import abandoned_vp
 
 
-def still_fighting(st, side: str) -> bool:
-    """Anyone of the side alive, free, and on the board or still to enter it."""
-    return any(s.side == side and s.in_play for s in st.soldiers.values())
-
-
 def check_instant(ctx: Ctx) -> bool:
     st = ctx.st
     if st.step == "over":
         return True
     sides = sorted({s.side for s in st.seats})
-    gone = [side for side in sides if not still_fighting(st, side)]
+    # a side still fights while anyone of it is alive, free, and on the board or still to enter
+    # it; asked after every step of the play sequence, so it stops at the first man of each side
+    unseen = set(sides)
+    for s in st.soldiers.values():
+        if s.side in unseen and s.in_play:
+            unseen.discard(s.side)
+            if not unseen:
+                return False
+    gone = [side for side in sides if side in unseen]
     if not gone:
         return False
     if len(gone) == len(sides):

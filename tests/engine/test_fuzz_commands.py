@@ -235,3 +235,23 @@ def test_scripts_read_ascii_digits_only_and_quote_bad_lines_escaped(armour):
         run_script(armour, "@Ann\nmove ١٢ 12A\ud800")
     assert "line 2" in str(refused.value) and "\\ud800" in str(refused.value)
     str(refused.value).encode("utf-8")  # printable as it is: nothing unencodable inside
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab1 \t\r\n\"'\\\u00a0\u2003\x0b#-+=:")), max_size=40))
+def test_a_command_line_splits_into_the_words_shlex_reads(line):
+    """read_words splits a plain line with str.split and anything else with shlex: the words
+    (or the refusal) are the same as shlex's for every line, quotes, backslashes and odd spaces."""
+    import shlex
+    try:
+        expected = shlex.split(line.strip())
+    except ValueError:
+        expected = None
+    try:
+        got = C.read_words(line)
+    except UsageError:
+        got = None
+    if expected is not None and got is None:  # refused for a cap or an empty word, not for the split
+        assert not all(expected) or len(expected) > C.MAX_WORDS or C.text_problem(line)
+    else:
+        assert got == expected
