@@ -166,7 +166,8 @@ def choices(st: GameState, decision: Await, limit: int = MAX_CHOICES) -> tuple[C
     first MAX_CHOICES and finds a pick again by its stamp."""
     seat, kind = decision.seat, decision.kind
     if kind == "place":
-        cmds: list[C.Cmd] = list(plan_options(st, decision.force, limit=max(limit * 4, 100)))
+        # the search's plans are distinct and come first, so it need find no more than are shown
+        cmds: list[C.Cmd] = list(plan_options(st, decision.force, limit=limit))
     elif kind == "act":
         # actions go by /act; the buttons only finish (the engine refuses a finish too early)
         cmds = [C.Done(seat=seat), C.Pass(seat=seat)]
