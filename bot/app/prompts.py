@@ -238,20 +238,26 @@ def private_desk(st: GameState, seat: int) -> str:
     return hand_text(mine, st)
 
 
-def cards_arrived(before: GameState | None, after: GameState, seat: int) -> bool:
-    """Whether cards came into a seat's hand, held cards or fight cards (a draw, a fight, a
-    placement taken back): then he gets his whole desk again. Other changes to his secrets
+def cards_arrived(before: GameState | None, after: GameState) -> set[int]:
+    """The seats into whose hand, held cards or fight cards cards came (a draw, a fight, a
+    placement taken back): they get their whole desk again. Other changes to their secrets
     (placing, holding, paying) are told by the engine's private events."""
     if before is None:
-        return True
+        return set(range(len(after.seats)))
+    was, now = _cards_by_seat(before), _cards_by_seat(after)
+    return {seat for seat, cards in now.items() if not cards <= was.get(seat, set())}
 
-    def cards(st: GameState) -> set[str]:
-        forces = [f for f in st.forces.values() if f.seat == seat]
-        ids = {f.id for f in forces}
-        out = {c for f in forces for c in (*f.hand, *f.fight_pool)}
-        return out | {c for s in st.soldiers.values() if s.force in ids for c in s.held}
 
-    return not cards(after) <= cards(before)
+def _cards_by_seat(st: GameState) -> dict[int, set[str]]:
+    """Each seat's cards in hand, held and in the fight pool, in one pass over the soldiers."""
+    seat_of = {f.id: f.seat for f in st.forces.values()}
+    out: dict[int, set[str]] = {}
+    for f in st.forces.values():
+        out.setdefault(f.seat, set()).update(f.hand, f.fight_pool)
+    for s in st.soldiers.values():
+        if s.held and s.force in seat_of:
+            out[seat_of[s.force]].update(s.held)
+    return out
 
 
 def prompt_text(st: GameState, seat: int, kind: str, detail: str) -> str:
