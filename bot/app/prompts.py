@@ -142,9 +142,10 @@ def tag(text: str) -> str:
     return hashlib.blake2s(text.encode(), digest_size=4).hexdigest()
 
 
-def stamp(decision: str, command: str) -> str:
-    """An offered answer's stamp: the tag of its decision, then the tag of the answer to it."""
-    return tag(decision) + tag(f"{decision}\n{command}")
+def stamp(decision: str, command: str, decision_tag: str | None = None) -> str:
+    """An offered answer's stamp: the tag of its decision (`decision_tag` if the caller has it
+    already), then the tag of the answer to it."""
+    return (decision_tag or tag(decision)) + tag(f"{decision}\n{command}")
 
 
 def stamp_decision(stamp_: str) -> str | None:
@@ -178,12 +179,13 @@ def choices(st: GameState, decision: Await, limit: int = MAX_CHOICES) -> tuple[C
     else:
         cmds = legal_commands(st, seat)
     out, seen = [], set()
+    head = tag(decision.key)  # every answer's stamp starts with it
     for cmd in cmds:
         text = str(cmd)
         if text in seen:
             continue
         seen.add(text)
-        out.append(Choice(label=_trim(label(st, cmd)), command=text, stamp=stamp(decision.key, text)))
+        out.append(Choice(label=_trim(label(st, cmd)), command=text, stamp=stamp(decision.key, text, head)))
         if len(out) == limit:
             break
     return tuple(out)
