@@ -142,9 +142,10 @@ def tag(text: str) -> str:
     return hashlib.blake2s(text.encode(), digest_size=4).hexdigest()
 
 
-def stamp(decision: str, command: str) -> str:
-    """An offered answer's stamp: the tag of its decision, then the tag of the answer to it."""
-    return tag(decision) + tag(f"{decision}\n{command}")
+def stamp(decision: str, command: str, decision_tag: str | None = None) -> str:
+    """An offered answer's stamp: the tag of its decision (`decision_tag` if the caller has it
+    already), then the tag of the answer to it."""
+    return (decision_tag or tag(decision)) + tag(f"{decision}\n{command}")
 
 
 def stamp_decision(stamp_: str) -> str | None:
@@ -166,7 +167,8 @@ def choices(st: GameState, decision: Await, limit: int = MAX_CHOICES) -> tuple[C
     first MAX_CHOICES and finds a pick again by its stamp."""
     seat, kind = decision.seat, decision.kind
     if kind == "place":
-        cmds: list[C.Cmd] = list(plan_options(st, decision.force, limit=max(limit * 4, 100)))
+        # the search's plans are distinct and come first, so it need find no more than are shown
+        cmds: list[C.Cmd] = list(plan_options(st, decision.force, limit=limit))
     elif kind == "act":
         # actions go by /act; the buttons only finish (the engine refuses a finish too early)
         cmds = [C.Done(seat=seat), C.Pass(seat=seat)]
@@ -177,12 +179,13 @@ def choices(st: GameState, decision: Await, limit: int = MAX_CHOICES) -> tuple[C
     else:
         cmds = legal_commands(st, seat)
     out, seen = [], set()
+    head = tag(decision.key)  # every answer's stamp starts with it
     for cmd in cmds:
         text = str(cmd)
         if text in seen:
             continue
         seen.add(text)
-        out.append(Choice(label=_trim(label(st, cmd)), command=text, stamp=stamp(decision.key, text)))
+        out.append(Choice(label=_trim(label(st, cmd)), command=text, stamp=stamp(decision.key, text, head)))
         if len(out) == limit:
             break
     return tuple(out)
@@ -237,20 +240,26 @@ def private_desk(st: GameState, seat: int) -> str:
     return hand_text(mine, st)
 
 
-def cards_arrived(before: GameState | None, after: GameState, seat: int) -> bool:
-    """Whether cards came into a seat's hand, held cards or fight cards (a draw, a fight, a
-    placement taken back): then he gets his whole desk again. Other changes to his secrets
+def cards_arrived(before: GameState | None, after: GameState) -> set[int]:
+    """The seats into whose hand, held cards or fight cards cards came (a draw, a fight, a
+    placement taken back): they get their whole desk again. Other changes to their secrets
     (placing, holding, paying) are told by the engine's private events."""
     if before is None:
-        return True
+        return set(range(len(after.seats)))
+    was, now = _cards_by_seat(before), _cards_by_seat(after)
+    return {seat for seat, cards in now.items() if not cards <= was.get(seat, set())}
 
-    def cards(st: GameState) -> set[str]:
-        forces = [f for f in st.forces.values() if f.seat == seat]
-        ids = {f.id for f in forces}
-        out = {c for f in forces for c in (*f.hand, *f.fight_pool)}
-        return out | {c for s in st.soldiers.values() if s.force in ids for c in s.held}
 
-    return not cards(after) <= cards(before)
+def _cards_by_seat(st: GameState) -> dict[int, set[str]]:
+    """Each seat's cards in hand, held and in the fight pool, in one pass over the soldiers."""
+    seat_of = {f.id: f.seat for f in st.forces.values()}
+    out: dict[int, set[str]] = {}
+    for f in st.forces.values():
+        out.setdefault(f.seat, set()).update(f.hand, f.fight_pool)
+    for s in st.soldiers.values():
+        if s.held and s.force in seat_of:
+            out[seat_of[s.force]].update(s.held)
+    return out
 
 
 def prompt_text(st: GameState, seat: int, kind: str, detail: str) -> str:

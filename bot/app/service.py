@@ -865,12 +865,13 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         bodies = [eventlog.command_envelope(cmd, seat=seat, user=user, by=by, undoable=can_undo),
                   *eventlog.engine_events(events)]
         answer = None
+        now_awaited = awaiting(after)  # asked once here, for the answer, the deadlines and the prompts
         if by == "player":  # the decision he was awaited for that this command settled, if any
-            still = {a.key for a in awaiting(after) if a.seat == seat}
+            still = {a.key for a in now_awaited if a.seat == seat}
             gone = next((a.key for a in awaiting(before) if a.seat == seat and a.key not in still), None)
             answer = _Answer(seat, gone, str(cmd), sent_at)
         r = await self._write(loaded, before, after, events, bodies, answer=answer,
-                              reader=user if by == "player" else None)
+                              reader=user if by == "player" else None, now_awaited=now_awaited)
         r.undoable = can_undo
         if r.ended:
             r.public += await self._settle_campaign(gid, after, Caller(user, ""))
@@ -917,17 +918,18 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                      bodies: list[str], *, snapshot: bool | None = None,
                      answer: _Answer | None = None, reader: int | None = None,
                      seats: list[Seat] | None = None,
-                     baseline: dict[int, SeatDecision] | None = None) -> Replies:
+                     baseline: dict[int, SeatDecision] | None = None,
+                     now_awaited: list[Await] | None = None) -> Replies:
         """Commit `after` with its log bodies, deadlines, snapshot, status, the seats'
         decision records, (`seats`) a seat changing hands, and who has now read the log (the
         player who gave the command, `reader`, and everyone prompted); a finished game's results
         for statistics. Build Replies, with a digest of what happened before a prompt to a
-        player who has not looked for long."""
+        player who has not looked for long. `now_awaited`: `awaiting(after)`, if the caller has it."""
         gid = loaded.id
         over = after.step == "over"
         phase_moved = before is None or (before.turn, before.phase) != (after.turn, after.phase)
         take = (phase_moved and not over) if snapshot is None else snapshot
-        nxt = self._next(loaded, after, answer=answer, baseline=baseline)
+        nxt = self._next(loaded, after, answer=answer, baseline=baseline, now_awaited=now_awaited)
         now = self.clock()
         readers = tuple(dict.fromkeys([*([reader] if reader else []), *(p.user_id for p in nxt.asks)]))
         text = self._codec.dumps(after)
@@ -970,7 +972,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         return r
 
     def _next(self, loaded: _Loaded, after: GameState, *, fresh: bool = False,
-              answer: _Answer | None = None, baseline: dict[int, SeatDecision] | None = None) -> _Next:
+              answer: _Answer | None = None, baseline: dict[int, SeatDecision] | None = None,
+              now_awaited: list[Await] | None = None) -> _Next:
         """What the change from `loaded` to `after` (committed as the next version) brings: the
         deadlines (a decision awaited before keeps its own, a new one gets the whole time), and
         a prompt for each awaited player whose last prompt was for another decision than the one
@@ -986,10 +989,12 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                 # his prompt for the decision he has just settled is used up: should that decision
                 # come back (an undo), he is asked again
                 asked=None if used else was.asked, asked_version=None if used else was.asked_version)
+        now_awaited = awaiting(after) if now_awaited is None else now_awaited
         awaited = [] if after.step == "over" else plan(
-            awaiting(after), users, [] if fresh else loaded.deadlines, now=self.clock(), hours=loaded.hours,
+            now_awaited, users, [] if fresh else loaded.deadlines, now=self.clock(), hours=loaded.hours,
             away=loaded.away.until, stretch=loaded.away.stretch, paused_at=loaded.game.paused_at)
-        waiting, asks = self._asks(loaded.id, version, after, users, awaited, decisions, everyone=fresh)
+        waiting, asks = self._asks(loaded.id, version, after, users, awaited, decisions, everyone=fresh,
+                                   now_awaited=now_awaited)
         for p in asks:
             decisions[p.seat] = replace(decisions.get(p.seat, SeatDecision(p.seat)),
                                         asked=p.decision, asked_version=version)
@@ -1003,9 +1008,10 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         users = {s.seat_index: s.user_id for s in getattr(game, "seats", ())}
         r = Replies(game_id=game.id, version=version, channel_id=game.thread_id or game.channel_id)
         r.public = [e.text for e in events if e.to is None]
+        arrived = prompts.cards_arrived(before, after) if after.step != "over" else set()
         for seat in range(len(after.seats)):
             lines = [e.text for e in events if e.to == seat]
-            if prompts.cards_arrived(before, after, seat) and after.step != "over":
+            if seat in arrived:
                 lines.append(prompts.private_desk(after, seat))
             if lines and users.get(seat, OPEN) != OPEN:
                 r.private.append(Private(users[seat], seat, "\n".join(lines)))
@@ -1020,11 +1026,11 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
 
     def _asks(self, gid: int, version: int, st: GameState, users: Mapping[int, int], deadlines,
               held: Mapping[int, SeatDecision], *, everyone: bool = False,
-              only: int | None = None) -> tuple[list[Waiting], list[Prompt]]:
+              only: int | None = None, now_awaited: list[Await] | None = None) -> tuple[list[Waiting], list[Prompt]]:
         """Whom the game waits for, and a prompt for each awaited seat (`only` that one) whose
         last prompt (`held`) asked another decision than his first awaited one now — for every
-        awaited seat if `everyone`."""
-        now_awaited = awaiting(st)
+        awaited seat if `everyone`. `now_awaited`: `awaiting(st)`, if the caller has it."""
+        now_awaited = awaiting(st) if now_awaited is None else now_awaited
         waiting = [_waiting(st, a, users.get(a.seat, OPEN), deadlines) for a in now_awaited]
         asks: list[Prompt] = []
         asked: set[int] = set()

@@ -6,7 +6,9 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from bot.app import GameService, Where
+import pytest
+
+from bot.app import GameService, Where, prompts
 from engine import awaiting
 from tests.app.conftest import ANN, BO, open_table
 from tests.app.tables import CALLERS, play_seeded
@@ -78,3 +80,26 @@ def test_the_desk_lists_what_living_soldiers_are_worth_and_not_the_dead():
     desk = hand_text(mine, st)
     worth = next(line for line in desk.splitlines() if "worth" in line)
     assert f"{alive}: " in worth and f"{dead}: " not in worth
+
+
+@pytest.mark.parametrize("scenario", ["tardieu-bombardment", "hedgerow-dawn", "night-orchard"])
+def test_a_placement_prompt_offers_the_first_distinct_plans_of_a_wider_search(shipped, scenario):
+    """The prompt asks the plan search for only as many plans as it shows (and a press for 400):
+    what it offers is what a search four times as wide would have offered first."""
+    from engine import new_game
+    from engine.legal import plan_options
+    from engine.turn.setup import SeatSpec
+
+    sides = [s.id.value for s in shipped.scenario(scenario).sides]
+    placements = 0
+    for seed in range(4):
+        st, _ = new_game(shipped, scenario, [SeatSpec(name="Ann", side=sides[0]), SeatSpec(name="Bo", side=sides[1])],
+                         seed)
+        for a in awaiting(st):
+            if a.kind != "place":
+                continue
+            placements += 1
+            for limit in (prompts.MAX_CHOICES, 400):
+                wide = list(dict.fromkeys(str(p) for p in plan_options(st, a.force, limit=limit * 4)))[:limit]
+                assert [c.command for c in prompts.choices(st, a, limit=limit)] == wide
+    assert placements >= 8
