@@ -17,9 +17,12 @@ WEIGHTS = {
     "hold": 1, "face": 0.3, "pass": 0.15, "done": 0.15,
     # advanced cards: play a react or preempt about as often as not; a preempt's follow-up mostly
     "react": 1, "preempt": 1, "skip": 1, "then": 4,
-    # the vehicle battlefield: choose a compartment now and then, call and walk artillery in when
-    # possible, pop smoke, hand kit over and search for it only sometimes, climb onto a tank as often as a walk
-    "assail": 2, "call": 4, "adjust": 5, "barrage": 1, "popsmoke": 0.3, "handoff": 0.5, "recover": 2, "climb": 3,
+    # the vehicle battlefield: mostly choose a compartment when standing in an enemy vehicle's tile (rare
+    # enough), call and walk artillery in when possible, pop smoke, hand kit over and search for it only
+    # sometimes, climb onto a tank as often as a walk
+    "assail": 8, "call": 4, "adjust": 5, "barrage": 1, "popsmoke": 0.3, "handoff": 0.5, "recover": 2, "climb": 3,
+    # lay a vehicle's mines now and then (it should mostly drive on), lift mines whenever a detector can
+    "laymines": 0.2, "clearmines": 3,
     "use": 6,  # equipment: fired or thrown as often as a grenade is tossed
 }
 

@@ -20,6 +20,7 @@ from engine.advanced.preempt import (
 from engine.advanced.sources import accepted
 from engine.battlefield.artillery import adjust_options, barrage_options, call_options
 from engine.battlefield.close_combat import assail_options, climb_options
+from engine.battlefield.mines import clear_options, lay_options
 from engine.battlefield.recovery import move_options
 from engine.core import commands as C
 from engine.core import rulebook
@@ -207,14 +208,23 @@ def action_options(st, force: str, only_source: str | None = None,
         for m in men:
             if m in st.vehicles:
                 yield from vehicle_legal.plate_options(st, active, kind, m, seat, probe)
+                yield from _lay_options(st, active, kind, m, seat)
             elif st.soldiers[m].status == "aboard":
                 yield from vehicle_legal.aboard_options(st, active, kind, m, seat, probe)
+                yield from _lay_options(st, active, kind, m, seat)
             else:
                 yield from _soldier_options(st, active, kind, m, seat, probe)
                 if vehicular:
                     yield from vehicle_legal.foot_options(st, active, kind, m, seat)
             if st.artillery.calls:  # a Sight for an artillery call under way (engine/battlefield/artillery.py)
                 yield from adjust_options(st, active, kind, m, seat)
+
+
+def _lay_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
+    """Mines from a vehicle's load (engine/battlefield/mines.py): a MOVE of its plate or a man aboard."""
+    plate = m if m in st.vehicles else st.soldiers[m].vehicle
+    if st.vehicles[plate].mine_load and vehicle_legal.oker(st, active, kind, m)(Do.MOVE):
+        yield from lay_options(st, m, seat, kind)
 
 
 def _soldier_options(st, active, kind: str, m: int, seat: int, probe: bool = False) -> Iterator[C.Cmd]:
@@ -247,6 +257,8 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, probe: bool = Fal
             yield from climb_options(st, m, seat, kind)
     if ok(Do.MOVE):  # issue 9: handing off equipment, searching for it, taking over a vehicle
         yield from move_options(st, m, seat, kind)
+        if st.minefields or st.mines:  # lifting mines with a detector (engine/battlefield/mines.py)
+            yield from clear_options(st, m, seat, kind)
     if ok(Do.SIGHT):
         try:
             check_can_look(st, m)

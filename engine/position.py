@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine import legal  # noqa: F401  (fills the slot a position's play sequence asks: is there anything to do?)
 from engine.core.board import DIRS
-from engine.core.content import Catalog, Nationality, Rank, soldier_cards
+from engine.core.content import Catalog, MineToken, Nationality, Rank, soldier_cards
 from engine.core.errors import ContentError
 from engine.core.log import Ctx
 from engine.core.rng import Rng
@@ -196,6 +196,8 @@ class VehiclePos(P):
     passengers: list[int] = Field(default_factory=list)
     riders: list[int] = Field(default_factory=list)
     kills: int = 0
+    mine_load: list[list[MineToken]] = Field(default_factory=list,
+                                             description="minefields left in its load, two tokens each")
 
 
 class Position(P):
@@ -593,6 +595,8 @@ def _vehicle_state(pos: Position, v: VehiclePos, d, fid: str, board, soldiers: d
                 s.status, s.at = "aboard", None
         if s.vehicle != v.plate or s.post != post:
             raise bad(f"crewman {serial} is at {s.vehicle}/{s.post}, not at its {post}")
+    if len(v.mine_load) > d.mine_load or any(len(f) != 2 for f in v.mine_load):
+        raise bad(f"its load holds at most {d.mine_load} minefields of two tokens each")
     rounds = {a.id for a in d.main_gun.ammo} if d.main_gun else set()
     for aid in (*v.ready, *(x.split("/")[0] for x in (*v.in_hand, *v.in_breach))):
         if aid not in rounds:
@@ -603,7 +607,7 @@ def _vehicle_state(pos: Position, v: VehiclePos, d, fid: str, board, soldiers: d
         unbuttoned=list(v.unbuttoned), damage={k: list(m) for k, m in v.damage.items()}, cook_off=list(v.cook_off),
         ready=dict(v.ready), in_hand=list(v.in_hand), in_breach=list(v.in_breach), pins=v.pins,
         move_plus=v.move_plus, hull_down=v.hull_down, spotted=v.spotted, spotted_by=list(v.spotted_by),
-        passengers=list(v.passengers), riders=list(v.riders), kills=v.kills)
+        passengers=list(v.passengers), riders=list(v.riders), kills=v.kills, mine_load=[list(f) for f in v.mine_load])
 
 
 def dump_position(st: GameState) -> dict:
@@ -755,6 +759,8 @@ def _dump_vehicle(st: GameState, v: VehicleState) -> dict:
         row["damage"] = damage
     if v.ready:
         row["ready"] = dict(v.ready)
+    if v.mine_load:
+        row["mine_load"] = [list(f) for f in v.mine_load]
     for k in ("pins", "move_plus", "kills"):
         if getattr(v, k):
             row[k] = getattr(v, k)

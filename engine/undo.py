@@ -10,7 +10,8 @@ from engine.core.log import Event
 from engine.core.state import GameState
 
 REVEALING = {"reveal", "phase_cards", "shortfall", "shortfall_card", "draw", "hit_check", "damage_check",
-             "blast_check", "fight_draw", "event", "orders", "game_over", "reshuffle"}
+             "blast_check", "fight_draw", "event", "orders", "game_over", "reshuffle",
+             "mine", "mines_lifted"}  # a minefield turned up (a fake in a room draws no check), or lifted and read
 
 
 def undoable(before: GameState, after: GameState, events: list[Event]) -> bool:

@@ -262,6 +262,8 @@ def private_view(st: GameState, seat: int) -> Mine:
     own_hidden = [_soldier_view(st, n) for n in sorted(hd.hidden(st)) if st.soldiers[n].side == side]
     mined = [MyMinefieldView(tile=t, tokens=tokens, kind=k or "none")  # his side's mines, face up (engine/battlefield/mines.py)
              for t, tokens, k in mines.side_fields(st, side)] if st.minefields else []
+    loads = {p: [list(f) for f in v.mine_load] for p, v in sorted(st.vehicles.items())  # mines to lay in play
+             if v.mine_load and st.forces[v.controller].side == side}
     return Mine(seat=seat, hand=hand, placed=placed, held=held, fight_cards=pool, order=order, soldier_vp=vps,
                 deck_top=sum(len(f.deck) for f in forces), forces=mine, own_hidden=own_hidden,
-                **artillery_rules.private(st, seat), minefields=mined)
+                **artillery_rules.private(st, seat), minefields=mined, mine_loads=loads)

@@ -4,9 +4,9 @@ barrages, radio contact, ordnance, minefields, roadblocks and close combats.
 Two kinds of lines, kept apart on purpose:
 
 - `private_lines(mine)` reads only a seat's `Mine` (engine/view.py): his own artillery calls
-  with their letters and faces, his planned barrages, his radio contact, his ordnance left and
-  his side's minefields with their kinds. They go to that player alone (his desk, his DM, the
-  console's private text).
+  with their letters and faces, his planned barrages, his radio contact, his ordnance left,
+  his side's minefields with their kinds and the mines left in his side's vehicles' loads.
+  They go to that player alone (his desk, his DM, the console's private text).
 - `public_lines(view)` reads only the public `View`: markers and tokens face down (a number and
   a side, never a letter, a kind or a face), roadblocks, close combats and the optional rules.
 
@@ -84,6 +84,9 @@ def private_lines(mine: Mine, names: dict[str, str] | None = None, *, bold: bool
         out.append(b("Your side's minefields (face down to the enemy):") + " " + "; ".join(
             f"{m.tile} {mine_kind(m.kind)} ({'+'.join(TOKEN_NAMES.get(t, t) for t in m.tokens)})"
             for m in mine.minefields))
+    if mine.mine_loads:
+        out.append(b("Mines to lay from your vehicles:") + " " + "; ".join(
+            f"{name(plate)}: " + ", ".join('+'.join(f) for f in load) for plate, load in sorted(mine.mine_loads.items())))
     return out
 
 
@@ -162,6 +165,10 @@ def describe(st, cmd) -> str | None:
                 + (" firing smoke" if cmd.smoke else "") + " (secret)")
     if isinstance(cmd, C.PopSmokeCmd):
         return f"{who(cmd.serial)} pops smoke{via}"
+    if isinstance(cmd, C.LayMinesCmd):
+        return f"{who(cmd.serial)} lays {'+'.join(cmd.tokens)} mines from the load in {cmd.tile}{via}"
+    if isinstance(cmd, C.ClearMinesCmd):
+        return f"{who(cmd.serial)} lifts the mines in {cmd.tile}{via}"
     if isinstance(cmd, C.HandOffCmd):
         return f"{who(cmd.serial)} hands {_item(st, cmd.item)} to {who(cmd.to)}{via}"
     if isinstance(cmd, C.RecoverCmd):

@@ -292,11 +292,13 @@ def prompt_text(st: GameState, seat: int, kind: str, detail: str) -> str:
         if force is not None and force.kind == "vehicle" and force.plate in st.vehicles:
             return (f"{head}\nThe card is for the **{vehicle_words.vehicle(st, force.plate)}**: use "
                     f"`/vehicle {VEHICLE_ACTIONS}` with its plate or a crewman, `/act sight|shoot|draw` "
-                    "likewise; `/act done` finishes the part in use, `/act pass` the card.")
+                    "likewise" + ("; `/field laymines` lays mines from its load" if st.vehicles[force.plate].mine_load
+                                  else "")
+                    + "; `/act done` finishes the part in use, `/act pass` the card.")
         vehicles = " `/vehicle ...` for vehicles, crews and getting on;" if st.vehicles else ""
         # issue 9: artillery, close combat against vehicles, smoke, hand-offs go by /field
-        vehicles += (" `/field assail|climb|call|adjust|barrage|popsmoke|handoff|recover` for the battlefield;"
-                     if st.vehicles or _battlefield(st, seat) else "")
+        vehicles += (" `/field assail|climb|call|adjust|barrage|popsmoke|handoff|recover|laymines|clearmines` "
+                     "for the battlefield;" if st.vehicles or _battlefield(st, seat) else "")
         return (f"{head}\nUse `/act move|face|sight|cover|rally|hold|draw|shoot|toss|charge` "
                 f"with your soldiers;{vehicles} `/act done` finishes the part in use, `/act pass` the card.")
     if kind in WINDOWS:

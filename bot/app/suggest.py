@@ -257,6 +257,8 @@ def battlefield(st: GameState, seat: int, cmds: list[C.Cmd], verb: str, field: s
         if field != "serial" and soldier and not _actor(c, soldier):
             continue
         v = getattr(c, field, None)
+        if isinstance(v, list):  # a load's tokens (laymines): written at+gp
+            v = "+".join(v)
         if v is not None and v not in values:
             values.append(v)
     if field == "order" and mine is not None:  # the men he sees in the tiles of his calls one Sight from On Target

@@ -32,7 +32,7 @@ def field_group(adapter: Adapter) -> app_commands.Group:
     """The `/field` group, wired to `adapter`."""
     s = adapter.service
     grp = app_commands.Group(name="field", description="The battlefield: artillery, close combat on tanks, "
-                                                       "smoke, equipment hand-offs")
+                                                       "smoke, equipment hand-offs, mines")
 
     def ns(it: discord.Interaction, key: str):
         return getattr(it.namespace, key, None)
@@ -137,5 +137,23 @@ def field_group(adapter: Adapter) -> app_commands.Group:
                                    "(one of the two).", ephemeral=True)
             return
         await run(it, "recover", [soldier, item or plate], game, via)
+
+    @grp.command(name="laymines", description="(MOVE) A vehicle lays a minefield of its load in a square beside it")
+    @app_commands.describe(actor="the vehicle's plate, or a man aboard it", tile="a map square beside the vehicle",
+                           tokens="the load's two tokens, e.g. at+gp (only your side sees its load)",
+                           via=PART_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(actor=ac_actor("laymines"), tile=ac("laymines", "tile"),
+                               tokens=ac("laymines", "tokens"), game=ac_game)
+    async def f_laymines(it: discord.Interaction, actor: str, tile: str, tokens: str, via: Optional[Part] = None,
+                         game: Optional[int] = None):
+        await run(it, "laymines", [actor, tile, tokens], game, via)
+
+    @grp.command(name="clearmines", description="(MOVE) With a mine detector, lift the mines in his square or one beside")
+    @app_commands.describe(soldier=SOLDIER_HELP, tile="his square, or one beside it, with mine tokens",
+                           via=PART_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(soldier=ac_actor("clearmines"), tile=ac("clearmines", "tile"), game=ac_game)
+    async def f_clearmines(it: discord.Interaction, soldier: str, tile: str, via: Optional[Part] = None,
+                           game: Optional[int] = None):
+        await run(it, "clearmines", [soldier, tile], game, via)
 
     return grp

@@ -27,10 +27,21 @@ wound alone does not stop him); a vehicle it destroys, immobilises or leaves wit
 stops there. Nobody scores the men mines kill; a vehicle they destroy scores for the other side
 (engine/vehicle_damage.destroy_vehicle with no shooter).
 
-Buying (`check_fields`, `cost`, `check_allowed`, `lay`): chart entries `mine-KIND`
+Buying (`check_fields`, `cost`, `may_lay`, `lay`): chart entries `mine-KIND`
 (assets/equipment/mines.yaml), doubled in a landmark; only with Hold orders, when the scenario
 allows mines (`ScenarioDef.mines_allowed`), when a vehicle of the player's force says in its
-notes that it lays mines, or in the scenario's own preset; one minefield per tile.
+notes that it lays mines (or has a load), or in the scenario's own preset; one minefield per tile.
+
+In play (Placement; the removal paragraph; Placing Booby-Traps):
+- a vehicle whose panel gives it a load (`VehicleDef.mine_load`) carries the fields bought into
+  it at setup (`VehicleEntry.mines`, `load_cost`; `VehicleState.mine_load`, seen by its side
+  only); with a MOVE its plate or a man aboard lays one, two tokens face down, in a map square
+  beside the vehicle's tile (`lay_in_play`, command `laymines`), told as at setup;
+- a soldier on foot with a mine detector (`DETECTORS`) lifts, with a MOVE, the field in his tile
+  or one beside it without setting it off (`clear`, command `clearmines`): the table hears the
+  tile and the token count, his side the kind;
+- booby traps and fakes in a tile with a building lie in its room (`in_room`): soldiers set them
+  off only coming in or going out, vehicles never, and a fake there only turns up, harmless.
 """
 from __future__ import annotations
 
@@ -38,14 +49,19 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.core import commands as C
 from engine.core import rulebook
-from engine.core.board import direction_to
+from engine.core.board import DIRS, direction_to
 from engine.core.content import layout_slots
+from engine.core.crew import plate_of
 from engine.core.errors import RuleError
 from engine.core.log import Ctx
 from engine.core.state import Minefield, TrailMark
 from engine.core.vehicle_content import Compartment
+from engine.core.vehicle_geometry import neighbours
+from engine.core.wording import plural
 from engine.infantry.blast import blast_victim
+from engine.infantry.equipment import carried
 from engine.infantry.move import escorted_by, path_cells, place_prisoners, reachable
 from engine.infantry.orders import after_move
 from engine.vehicles.damage import blast_vehicle, drive_ok, immobilised
@@ -57,7 +73,7 @@ NAMES = {"at": "anti-tank", "gp": "general-purpose", "mixed": "mixed", "booby": 
 CHECKS = {"at": 5, "gp": 3, "mixed": 8, "booby": 1, "fake": 1}  # blast hit checks (Resolving Detonations)
 BY_SOLDIERS = frozenset({"gp", "mixed", "fake", "booby"})
 BY_VEHICLES = frozenset({"at", "gp", "mixed", "fake"})
-TOKENS = ("at", "gp", "fake", "booby")
+TOKENS = C.MINE_TOKENS
 LAYS_MINES = re.compile(r"\bmines?\b|\bminefields?\b", re.IGNORECASE)
 
 
@@ -173,28 +189,214 @@ def may_lay(orders: dict, sc, order: str | None, vehicles: list) -> str | None:
     o = orders.get(order) if order else None
     if o is not None and o.kind.value == "hold":
         return None
-    if any(LAYS_MINES.search(note) for v in vehicles for note in v.special):
+    if any(v.mine_load or any(LAYS_MINES.search(note) for note in v.special) for v in vehicles):
         return None
     return ("mines can be bought only with Hold orders, when the scenario allows them, or with a vehicle "
             "whose notes say it lays them")
 
 
 def lay(ctx: Ctx, laid: dict[int, list]) -> None:
-    """Setup: each player's minefields go down face down (seat -> MinefieldDef list). The table
-    hears where and how many tokens; each player of the owning side is told the kinds."""
-    st = ctx.st
+    """Setup: each player's minefields go down face down (seat -> MinefieldDef list)."""
     for seat, mfs in laid.items():
-        side = st.seats[seat].side
         for m in mfs:
-            st.minefields.append(Minefield(tile=m.tile, side=side, seat=seat, tokens=list(m.tokens)))
-            ctx.say("mines_laid", f"{st.seats[seat].name} lays {len(m.tokens)} mine tokens face down in {m.tile}.",
-                    tile=m.tile, side=side.value if hasattr(side, "value") else side, tokens=len(m.tokens))
-            kind = kind_of_field(st, st.minefields[-1])
-            for mate in st.seats:
-                if mate.side == side:
-                    ctx.tell(mate.index, "mines_private", f"Your side's minefield in {m.tile}: "
-                             f"{NAMES[kind] if kind else 'no effect'} ({', '.join(m.tokens)}).",
-                             tile=m.tile, mine_kind=kind, tokens=list(m.tokens))
+            _sow(ctx, seat, m.tile, list(m.tokens))
+
+
+def _sow(ctx: Ctx, seat: int, tile: str, tokens: list[str], by: str | None = None) -> None:
+    """Tokens go down face down in `tile` for `seat`'s side: the table hears where and how many
+    (and who laid them, `by`); each player of that side is told the kind."""
+    st = ctx.st
+    side = st.seats[seat].side
+    st.minefields.append(Minefield(tile=tile, side=side, seat=seat, tokens=list(tokens)))
+    who = by or st.seats[seat].name
+    ctx.say("mines_laid", f"{who} lays {len(tokens)} mine tokens face down in {tile}.",
+            tile=tile, side=side.value if hasattr(side, "value") else side, tokens=len(tokens))
+    kind = kind_of_field(st, st.minefields[-1])
+    for mate in st.seats:
+        if mate.side == side:
+            ctx.tell(mate.index, "mines_private", f"Your side's minefield in {tile}: "
+                     f"{NAMES[kind] if kind else 'no effect'} ({', '.join(tokens)}).",
+                     tile=tile, mine_kind=kind, tokens=list(tokens))
+
+
+# --------------------------------------------------------------------------- a vehicle's load, laid in play
+
+
+def load_cost(cat, ve) -> int:
+    """VP of the minefields bought into a vehicle's load (Placement: mines laid in play from a
+    vehicle's load-out), at a map square's price each; refused when its panel gives it no load
+    (`VehicleDef.mine_load`), the load holds more, or a field's tokens make nothing."""
+    if not ve.mines:
+        return 0
+    v = cat.vehicles[ve.vehicle]
+    if v.mine_load == 0:
+        raise RuleError(f"the {v.name} carries no mines to lay: its notes give it no load.")
+    if len(ve.mines) > v.mine_load:
+        raise RuleError(f"the {v.name}'s load holds {plural(v.mine_load, 'minefield')}, not {len(ve.mines)}.")
+    total = 0
+    for tokens in ve.mines:
+        if len(tokens) != 2:
+            raise RuleError(f"a minefield in the {v.name}'s load is two tokens, not {len(tokens)}.")
+        kind = kind_of(tokens, landmark=False)
+        if kind is None:
+            raise RuleError(f"booby-trap tokens go only with other booby-trap or fake tokens (the {v.name}'s load).")
+        total += cost(cat.equipment, kind, landmark=False)
+    return total
+
+
+def beside(board, tile: str) -> list[str]:
+    """The tiles sharing a side or a corner with `tile`."""
+    out: list[str] = []
+    for d in DIRS:
+        for t in neighbours(board, tile, d):
+            if t != tile and t not in out:
+                out.append(t)
+    return out
+
+
+def _taken(st, tile: str) -> bool:
+    return tile in st.mines or any(m.tile == tile for m in st.minefields)
+
+
+def _in_load(load: list[list[str]], tokens: list[str]) -> int | None:
+    want = sorted(tokens)
+    return next((i for i, f in enumerate(load) if sorted(f) == want), None)
+
+
+def lay_problem(st, serial: int, tile: str, tokens: list[str]) -> str | None:
+    """Why this plate or man aboard cannot lay these tokens of its load in `tile` now, or None."""
+    s = st.soldiers.get(serial)
+    if serial not in st.vehicles and (s is None or s.status != "aboard"):
+        return f"{st.name(serial) if s else serial} is not aboard a vehicle: mines are laid from a vehicle's load"
+    plate = plate_of(st, serial)
+    v = st.vehicles[plate]
+    name = st.name(plate)
+    if v.status != "board" or not v.tile:
+        return f"the {name} is not on the board"
+    if not v.mine_load:
+        return f"the {name} has no mines in its load"
+    if _in_load(v.mine_load, tokens) is None:
+        return (f"the {name}'s load holds no {'+'.join(tokens)} minefield (it holds "
+                + ", ".join("+".join(f) for f in v.mine_load) + ")")
+    if tile not in st.board.tiles:
+        return f"there is no tile {tile} on this map"
+    if tile not in beside(st.board, v.tile):
+        return f"{tile} is not beside the {name}'s tile {v.tile}: mines from a load go into a map square next to it"
+    if st.board.tiles[tile].landmark:
+        return f"{tile} is a landmark, which takes four tokens; a minefield from a load is two: lay it in a map square"
+    if _taken(st, tile):
+        return f"{tile} already has a minefield: one per tile"
+    return None
+
+
+def lay_in_play(ctx: Ctx, serial: int, tile: str, tokens: list[str]) -> None:
+    """A MOVE: one minefield of the vehicle's load goes down face down in a map square beside it,
+    for its commander's side, as at setup (Placement)."""
+    st = ctx.st
+    problem = lay_problem(st, serial, tile, tokens)
+    if problem:
+        raise RuleError(problem + ".")
+    plate = plate_of(st, serial)
+    v = st.vehicles[plate]
+    laid = v.mine_load.pop(_in_load(v.mine_load, tokens))
+    who = st.name(serial) if serial != plate else f"The {st.name(plate)}"
+    by = who if serial == plate else f"{who} (in the {st.name(plate)})"
+    _sow(ctx, st.forces[v.controller].seat, tile, laid, by=by)
+
+
+def lay_options(st, serial: int, seat: int, via) -> list:
+    """The laymines commands for this plate or man aboard: each kind of field left in the load,
+    into each free map square beside the vehicle."""
+    plate = serial if serial in st.vehicles else st.soldiers[serial].vehicle
+    v = st.vehicles.get(plate)
+    if v is None or not v.mine_load or v.status != "board" or not v.tile:
+        return []
+    kinds: list[list[str]] = []
+    for f in v.mine_load:
+        if sorted(f) not in kinds:
+            kinds.append(sorted(f))
+    return [C.LayMinesCmd(seat=seat, serial=serial, tile=t, tokens=f, via=via)
+            for t in beside(st.board, v.tile) for f in kinds if lay_problem(st, serial, t, f) is None]
+
+
+# --------------------------------------------------------------------------- clearing
+
+
+DETECTORS = ("mine-detector",)  # equipment cards that find and lift mines (Mines: removed by equipment)
+
+
+def clear_problem(st, serial: int, tile: str) -> str | None:
+    """Why this soldier cannot lift the minefield in `tile` now, or None."""
+    s = st.soldiers.get(serial)
+    if s is None:
+        return f"there is no soldier {serial}"
+    if s.status != "board" or s.at is None or not s.free:
+        return f"{st.name(serial)} is not free on foot on the board: mines are cleared by a man on foot"
+    if not any(q in DETECTORS for q in carried(st, serial)):
+        return f"{st.name(serial)} carries no mine detector: only specialised equipment clears mines"
+    if tile not in st.board.tiles:
+        return f"there is no tile {tile} on this map"
+    here = st.board.tile_at(s.at)
+    if tile != here and tile not in beside(st.board, here):
+        return f"{tile} is neither {st.name(serial)}'s tile {here} nor beside it"
+    if not _taken(st, tile):
+        return f"there are no mine tokens in {tile}"
+    return None
+
+
+def clear(ctx: Ctx, serial: int, tile: str) -> None:
+    """A MOVE: the man sweeps `tile` and lifts its minefield without setting it off (Mines:
+    removed by specialised equipment). The table hears where and how many tokens; his side
+    learns the kind (anyone knew it already if it had gone off, or was a known field)."""
+    st = ctx.st
+    problem = clear_problem(st, serial, tile)
+    if problem:
+        raise RuleError(problem + ".")
+    side = st.soldiers[serial].side
+    if tile in st.mines:
+        st.mines.remove(tile)
+        ctx.say("mines_cleared", f"{st.name(serial)} lifts the known minefield in {tile}.", serial=serial, tile=tile,
+                mine_kind="gp", tokens=None)
+        return
+    m = next(m for m in st.minefields if m.tile == tile)
+    st.minefields.remove(m)
+    kind = kind_of_field(st, m)
+    shown_kind = kind if m.revealed else None
+    ctx.say("mines_cleared", f"{st.name(serial)} lifts the {len(m.tokens)} mine tokens in {tile}"
+            + (f" (the {NAMES[kind]} field that went off)." if shown_kind else "."),
+            serial=serial, tile=tile, mine_kind=shown_kind, tokens=len(m.tokens))
+    for mate in st.seats:
+        if mate.side == side:
+            ctx.tell(mate.index, "mines_lifted", f"The tokens lifted in {tile} were "
+                     f"{NAMES[kind] if kind else 'no minefield'} ({', '.join(m.tokens)}).",
+                     tile=tile, mine_kind=kind, tokens=list(m.tokens))
+
+
+def clear_options(st, serial: int, seat: int, via) -> list:
+    """The clearmines commands for this man: each mined tile he may sweep."""
+    s = st.soldiers[serial]
+    if not (st.mines or st.minefields) or s.at is None or not any(q in DETECTORS for q in carried(st, serial)):
+        return []
+    here = st.board.tile_at(s.at)
+    tiles = sorted({m.tile for m in st.minefields} | set(st.mines))
+    return [C.ClearMinesCmd(seat=seat, serial=serial, tile=t, via=via) for t in tiles
+            if (t == here or t in beside(st.board, here)) and clear_problem(st, serial, t) is None]
+
+
+# --------------------------------------------------------------------------- rooms
+
+
+ROOM_KINDS = frozenset({"booby", "fake"})  # Placing Booby-Traps: only these may go into a room
+
+
+def has_room(board, tile: str) -> bool:
+    """A tile with a building (X-Terrain or Urban terrain): the tile stands for its room."""
+    return any(f.kind == "building" for f in board.tiles[tile].features)
+
+
+def in_room(st, f: Field) -> bool:
+    """Booby traps and fakes in a tile with a building lie in its room (Placing Booby-Traps)."""
+    return f.kind in ROOM_KINDS and has_room(st.board, f.tile)
 
 
 # --------------------------------------------------------------------------- going off
@@ -232,7 +434,14 @@ def _go_off(ctx: Ctx, f: Field, *, serial: int | None = None, plate: int | None 
     owner = f.laid.side if f.laid is not None else None
     if f.laid is not None:
         f.laid.revealed = True
-    ctx.say("mine", f"A {NAMES[f.kind]} minefield in {f.tile} goes off under {who}"
+    room = in_room(st, f)
+    if f.kind == "fake" and room:  # Placing Booby-Traps: a fake in a room has no detonative effect
+        ctx.say("mine", f"{who} finds the mine tokens in the room in {f.tile}: a fake, and nothing happens.",
+                tile=f.tile, mine_kind=f.kind, serial=serial, plate=plate, room=True,
+                owner=owner.value if hasattr(owner, "value") else owner)
+        return []
+    what = "booby trap in the room" if room else f"{NAMES[f.kind]} minefield"
+    ctx.say("mine", f"A {what} in {f.tile} goes off under {who}"
             + (f" ({CHECKS[f.kind]} blast check{'s' if CHECKS[f.kind] != 1 else ''})." if f.kind != "fake"
                else ": it was a fake, but it still bites."),
             tile=f.tile, mine_kind=f.kind, serial=serial, plate=plate,
@@ -255,10 +464,14 @@ def _go_off(ctx: Ctx, f: Field, *, serial: int | None = None, plate: int | None 
     return outcomes
 
 
-def _soldier_sets_off(kind: str, how: str) -> bool:
-    if kind not in BY_SOLDIERS:
+def _soldier_sets_off(st, f: Field, how: str) -> bool:
+    """Booby traps, and anything in a room, answer a man coming in or going out only; a fake in a
+    room, once found, does nothing more."""
+    if f.kind not in BY_SOLDIERS:
         return False
-    return how != "within" if kind == "booby" else True
+    if in_room(st, f):
+        return how != "within" and not (f.kind == "fake" and f.laid is not None and f.laid.revealed)
+    return how != "within" if f.kind == "booby" else True
 
 
 def _soldier_in(ctx: Ctx, serial: int, tile: str, how: str) -> bool:
@@ -267,7 +480,7 @@ def _soldier_in(ctx: Ctx, serial: int, tile: str, how: str) -> bool:
     st = ctx.st
     stopped = False
     for f in fields_in(st, tile):
-        if not _soldier_sets_off(f.kind, how) or st.soldiers[serial].status != "board":
+        if not _soldier_sets_off(st, f, how) or st.soldiers[serial].status != "board":
             continue
         outcomes = _go_off(ctx, f, serial=serial)
         if st.soldiers[serial].status != "board" or "pinned" in outcomes or "killed" in outcomes:
@@ -320,7 +533,7 @@ def walk(ctx: Ctx, serial: int, cells: list[Cell], *, off_board: bool = False) -
             continue
         last = t
         done.add(t)
-        if not any(_soldier_sets_off(f.kind, "enter") for f in fields_in(st, t)):
+        if not any(_soldier_sets_off(st, f, "enter") for f in fields_in(st, t)):
             continue
         was = s.at
         s.at = c  # he is in the tile as the mines go off
@@ -393,7 +606,7 @@ def _vehicle_in(ctx: Ctx, plate: int, tile: str | None) -> bool:
         return False
     went = False
     for f in fields_in(st, tile):
-        if f.kind in BY_VEHICLES and st.vehicles[plate].status == "board":
+        if f.kind in BY_VEHICLES and not in_room(st, f) and st.vehicles[plate].status == "board":
             _go_off(ctx, f, plate=plate)
             went = True
     return went and _vehicle_stopped(st, plate)
@@ -444,3 +657,16 @@ def side_fields(st, side: str) -> list[tuple[str, list[str], str | None]]:
 def lay_known(st) -> None:
     """Setup: the scenario's known minefields (`ScenarioDef.mines`) are sown."""
     st.mines = sorted(set(st.mines) | set(st.setup.scenario.mines))
+
+
+# --------------------------------------------------------------------------- what its commands do (engine/core/rulebook.py)
+
+
+@rulebook.performs(C.LayMinesCmd)
+def lay_command(ctx: Ctx, cmd: C.LayMinesCmd, src, entry_do) -> None:
+    lay_in_play(ctx, cmd.serial, cmd.tile, list(cmd.tokens))
+
+
+@rulebook.performs(C.ClearMinesCmd)
+def clear_command(ctx: Ctx, cmd: C.ClearMinesCmd, src, entry_do) -> None:
+    clear(ctx, cmd.serial, cmd.tile)

@@ -21,9 +21,9 @@ DO_OF[C.UseCmd] = Do.TOSS  # equipment (engine/infantry/equipment.py): a SHOOT l
 
 
 # the vehicle battlefield (issue 9): an artillery adjustment is a Sight, popping smoke a SHOOT,
-# handing off and recovering equipment and climbing onto an enemy vehicle's deck MOVEs
+# handing off and recovering equipment, climbing onto an enemy vehicle's deck, laying and clearing mines MOVEs
 DO_OF.update({C.AdjustCmd: Do.SIGHT, C.PopSmokeCmd: Do.SHOOT, C.HandOffCmd: Do.MOVE, C.RecoverCmd: Do.MOVE,
-               C.ClimbCmd: Do.MOVE})
+               C.ClimbCmd: Do.MOVE, C.LayMinesCmd: Do.MOVE, C.ClearMinesCmd: Do.MOVE})
 
 
 # The vehicle book's sub-actions a plain entry of the same action allows: "1 soldier move" lets the

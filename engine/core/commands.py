@@ -838,7 +838,32 @@ class ClimbCmd(Cmd):
         return [*_via(self.via), "climb", str(self.serial), str(self.plate), *(["turret"] if self.part == "turret" else [])]
 
 
-BATTLEFIELD_ACTIONS = (AdjustCmd, PopSmokeCmd, HandOffCmd, RecoverCmd, ClimbCmd)
+class LayMinesCmd(Cmd):
+    """A MOVE action: a vehicle with a load of mines, or a man aboard it, lays one minefield of
+    its load (two tokens, face down) in a map square beside the vehicle (engine/battlefield/mines.py)."""
+    type: Literal["laymines"] = "laymines"
+    serial: Unit  # the plate, or a man aboard
+    tile: TileId
+    tokens: list[Word] = Field(min_length=2, max_length=2)
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "laymines", str(self.serial), self.tile, "+".join(self.tokens)]
+
+
+class ClearMinesCmd(Cmd):
+    """A MOVE action: a soldier with a mine detector lifts the minefield in his tile or a tile
+    beside his (engine/battlefield/mines.py)."""
+    type: Literal["clearmines"] = "clearmines"
+    serial: Man
+    tile: TileId
+    via: Via | None = None
+
+    def words(self):
+        return [*_via(self.via), "clearmines", str(self.serial), self.tile]
+
+
+BATTLEFIELD_ACTIONS = (AdjustCmd, PopSmokeCmd, HandOffCmd, RecoverCmd, ClimbCmd, LayMinesCmd, ClearMinesCmd)
 BATTLEFIELD_FREE = (AssailCmd, CallCmd, BarrageCmd)
 
 
@@ -847,7 +872,8 @@ Command = Annotated[
           ShootCmd, TossCmd, VMove, VTurn, Turret, MovePlus, Unpin, Fire, Load, Acquire, Unbutton, Button,
           HullDown, VCover, Mount, Dismount, Shift, Repair, Extinguish, Done, Pass, HitPlus, Pay, Decline,
           FightCmd, Capture, KillCmd, Stay, ReactCmd, PreemptCmd, Then, Skip, AlwaysPass, Reslot, UseCmd,
-          AssailCmd, CallCmd, AdjustCmd, BarrageCmd, PopSmokeCmd, HandOffCmd, RecoverCmd, ClimbCmd, SeatName],
+          AssailCmd, CallCmd, AdjustCmd, BarrageCmd, PopSmokeCmd, HandOffCmd, RecoverCmd, ClimbCmd, LayMinesCmd,
+          ClearMinesCmd, SeatName],
     Field(discriminator="type"),
 ]
 
@@ -1182,6 +1208,9 @@ def _use_command(args: list[str], seat: int, via, soldier) -> Cmd:
     raise RuleError("usage: use SOLDIER ITEM TARGET  |  use SOLDIER ITEM at x,y")
 
 
+MINE_TOKENS = ("at", "gp", "fake", "booby")  # mine tokens (engine/battlefield/mines.py TOKENS)
+
+
 BATTLEFIELD_GRAMMAR = """\
 assail S PLATE hull|turret|cabin [grenade]   in an enemy vehicle's tile: the compartment S attacks
 call ACTOR KIND TILE [fake|smoke] [relay R]  after radio contact: artillery of a bought KIND onto TILE
@@ -1190,9 +1219,12 @@ barrage KIND TURN TILE [smoke]   plan heavy artillery or rockets in secret for T
 [via] popsmoke ACTOR             a vehicle pops smoke (SHOOT): 2x smoke in its tile, then take cover
 [via] handoff S ITEM T           (MOVE) S hands equipment ITEM to T beside him
 [via] recover S ITEM|PLATE       (MOVE) search for abandoned ITEM, or take over abandoned vehicle PLATE
-[via] climb S PLATE [turret]     (MOVE) S walks to enemy vehicle PLATE and climbs onto its deck (or turret)"""
-BATTLEFIELD_VERBS = ("assail", "call", "adjust", "barrage", "popsmoke", "handoff", "recover", "climb")
-BATTLEFIELD_ACTION_VERBS = ("adjust", "popsmoke", "handoff", "recover", "climb")
+[via] climb S PLATE [turret]     (MOVE) S walks to enemy vehicle PLATE and climbs onto its deck (or turret)
+[via] laymines ACTOR TILE T+T    (MOVE) a vehicle lays a minefield of its load (tokens T+T) in a square beside it
+[via] clearmines S TILE          (MOVE) S, with a mine detector, lifts the minefield in his tile or one beside it"""
+BATTLEFIELD_VERBS = ("assail", "call", "adjust", "barrage", "popsmoke", "handoff", "recover", "climb", "laymines",
+                     "clearmines")
+BATTLEFIELD_ACTION_VERBS = ("adjust", "popsmoke", "handoff", "recover", "climb", "laymines", "clearmines")
 
 
 def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd:
@@ -1259,6 +1291,19 @@ def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) ->
             raise RuleError(f"usage: {usage}")
         plate = number(args[1], "the vehicle's plate", "a dog tag number")
         return ClimbCmd(seat=seat, serial=soldier(args[0]), plate=plate, part=extra[0] if extra else "hull", via=via)
+    if verb == "laymines":
+        need(3)
+        tokens = [t.strip().lower() for t in args[2].split("+")]
+        if len(args) > 3 or len(tokens) != 2 or any(t not in MINE_TOKENS for t in tokens):
+            raise UsageError(f"usage: {usage}: the load's two tokens, each {', '.join(MINE_TOKENS)} "
+                             f"(e.g. at+at), not {shown(' '.join(args[2:]))}.")
+        return LayMinesCmd(seat=seat, serial=soldier(args[0], "who lays the mines"), tile=args[1].upper(),
+                           tokens=tokens, via=via)
+    if verb == "clearmines":
+        need(2)
+        if len(args) > 2:
+            raise RuleError(f"usage: {usage}")
+        return ClearMinesCmd(seat=seat, serial=soldier(args[0], "who clears the mines"), tile=args[1].upper(), via=via)
     need(2)  # recover
     if NUMBER.fullmatch(args[1]) and int(args[1]) >= 500:  # license plates are numbered from 500
         return RecoverCmd(seat=seat, serial=soldier(args[0]), plate=int(args[1]), via=via)

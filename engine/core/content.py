@@ -636,6 +636,9 @@ class AreaDef(Frozen):
     edge: Edge
 
 
+MineToken = Literal["at", "gp", "fake", "booby"]  # anti-tank, general purpose, fake, booby trap tokens
+
+
 class VehicleEntry(Frozen):
     """A vehicle or gun in a force: its crew by position, ammunition, and where it starts."""
 
@@ -654,6 +657,9 @@ class VehicleEntry(Frozen):
     facing: str = "n"
     turret: str | None = None
     hull_down: bool = Field(False, description="starts hull down (dug in), on the board only")
+    mines: list[list[MineToken]] = Field(default_factory=list, exclude_if=lambda m: not m,
+                                         description="minefields bought into its load, two tokens each "
+                                                     "(a vehicle with a mine_load; engine/battlefield/mines.py)")
 
 
 class ForceEntry(Frozen):
@@ -694,8 +700,6 @@ class SideDef(Frozen):
 # --------------------------------------------------------------------------- the vehicle book's battlefield (issue 9)
 # Contracts shared by the close-combat, artillery, mines, roadblock/smoke and equipment rules; each
 # rule module documents its own use of them (docs/battlefield.md).
-
-MineToken = Literal["at", "gp", "fake", "booby"]  # anti-tank, general purpose, fake, booby trap tokens
 
 
 class MinefieldDef(Frozen):

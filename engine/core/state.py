@@ -186,6 +186,8 @@ class VehicleState(Model):
     riders: list[int] = Field(default_factory=list)
     kills: int = 0
     smoke_trail: int | None = None  # issue 9, engine/vehicles/smoke.py: the turn its generator or pot lays smoke
+    # minefields still in its load, two tokens each, private to its side (engine/battlefield/mines.py)
+    mine_load: list[list[str]] = Field(default_factory=list, exclude_if=lambda m: not m)
 
 
 class VpEntry(Model):

@@ -205,6 +205,9 @@ class VehicleDef(Frozen):
     riders: int | None = Field(None, ge=0, description="tank riders (default: twice the crew in hull and turret)")
     schurzen: bool = False
     smoke_generator: bool = Field(False, description="lays smoke as it moves after popping it (engine/vehicles/smoke.py)")
+    mine_load: int = Field(0, ge=0, exclude_if=lambda n: n == 0,
+                           description="minefields (two tokens each) its load carries, bought at setup and laid in "
+                                       "play as its notes say (engine/battlefield/mines.py)")
     open_top: list[Compartment] = Field(default_factory=list,
                                         description="compartments with no roof: everyone in them counts as unbuttoned")
     command: bool = False

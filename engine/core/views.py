@@ -299,6 +299,8 @@ class Mine(V):
     artillery: list[ArtilleryCallView] = Field(default_factory=list, description="his artillery calls under way")
     barrages: list[BarrageView] = Field(default_factory=list, description="his planned barrages not yet fired")
     minefields: list[MyMinefieldView] = Field(default_factory=list, description="his side's mines, face up")
+    mine_loads: dict[int, list[list[str]]] = Field(default_factory=dict, description="plate -> minefields left in "
+                                                   "the load of his side's vehicles, two tokens each")
     radio: dict[str, int] = Field(default_factory=dict, description="caller (dog tag or plate) -> LOOK phases "
                                                                   "toward radio contact this turn")
     ordnance: list[str] = Field(default_factory=list, description="artillery bought and not yet called")

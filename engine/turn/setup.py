@@ -143,6 +143,7 @@ def check_force(cat: Catalog, sc: ScenarioDef, side: str, entries: list[ForceEnt
     vehicle_setup.plates(cat, [list(vehicles)])  # plates a force names: its types', each once
     cost = force_cost(cat, sc, side, entries) + sum(vehicle_setup.entry_cost(cat, ve) for ve in vehicles)
     cost += mines.check_fields(cat, sc, side, list(minefields), mine_tiles)  # mines (engine/battlefield/mines.py)
+    cost += sum(mines.load_cost(cat, ve) for ve in vehicles)  # mines bought into a vehicle's load, laid in play
     cost += purchase_cost(cat, sc, list(ordnance), list(barrages))
     limit = budget(sc, side, players, teammates)
     if cost > limit and not preset:

@@ -170,7 +170,7 @@ def build(cat: Catalog, ve: VehicleEntry, plate: int, side: str, fid: str,
         turret=(ve.turret or ve.facing) if v.has_turret else None, crew=dict(ve.crew),
         ready={a: n for a, n in rounds.items() if n}, in_breach=breach,
         passengers=list(ve.passengers) if v.passengers else [], riders=[] if v.passengers else list(ve.passengers),
-        hull_down=ve.hull_down and onboard)
+        hull_down=ve.hull_down and onboard, mine_load=[list(f) for f in ve.mines])
     for pos, serial in ve.crew.items():
         d = cat.soldiers[serial]
         soldiers[serial] = SoldierState(serial=serial, side=side, force=fid, controller=fid,

@@ -114,5 +114,15 @@ def test_the_act_prompt_names_field_to_a_player_with_artillery():
     from engine import load_catalog
     from tests.app.battlefield_views import artillery_lane
     st = artillery_lane(load_catalog(Path(__file__).resolve().parents[1] / "fixtures" / "rules"))
-    assert "`/field assail|climb|call|adjust|barrage|popsmoke|handoff|recover`" in prompt_text(st, 0, "act", "act")
+    assert "`/field assail|climb|call|adjust|barrage|popsmoke|handoff|recover|laymines|clearmines`" in prompt_text(st, 0, "act", "act")
     assert "/field" not in prompt_text(st, 1, "act", "act")
+
+
+def test_a_vehicles_mine_load_is_read_to_its_own_side_only():
+    from bot.app.battlefield_words import private_lines
+    from engine.core.views import Mine
+    mine = Mine(seat=0, hand=[], placed=[], held={}, fight_cards=[], order=None, soldier_vp={}, deck_top=0,
+                mine_loads={702: [["at", "at"], ["gp", "fake"]]})
+    assert private_lines(mine, bold=False, who=lambda p: f"Half-track {p}") == [
+        "Mines to lay from your vehicles: Half-track 702: at+at, gp+fake"]
+    assert private_lines(mine.model_copy(update={"mine_loads": {}}), bold=False) == []

@@ -26,6 +26,8 @@ from tests.discord.test_vehicles import duel, people, run  # noqa: F401 (fixture
     ("field recover", {"soldier": "1", "plate": "902"}, "recover 1 902"),
     ("field climb", {"soldier": "1", "plate": "902"}, "climb 1 902"),
     ("field climb", {"soldier": "1", "plate": "902", "turret": True, "via": "tag"}, "tag climb 1 902 turret"),
+    ("field laymines", {"actor": "901", "tile": "43a", "tokens": "at+gp", "via": "team"}, "team laymines 901 43A at+gp"),
+    ("field clearmines", {"soldier": "1", "tile": "42a"}, "clearmines 1 42A"),
 ])
 async def test_a_field_command_is_the_script_line_of_its_verb(world, tree, adapter, duel, path, options, script):
     given = []

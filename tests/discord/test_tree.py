@@ -106,7 +106,7 @@ def test_every_play_command_takes_an_optional_game(payloads):
             assert games[0].get("autocomplete"), leaf["name"]
             found += 1
     # /game but new; hand, plan, board, log, soldier, panel, card; /act; /vehicle; /field
-    assert found == 22 + 7 + 25 + 17 + 8
+    assert found == 22 + 7 + 25 + 17 + 10
 
 
 def grammar_verbs() -> set[str]:
@@ -166,7 +166,8 @@ def test_field_commands_take_the_script_lines_options(tree):
     word option is suggested (or a choice)."""
     words = {"assail": ["soldier", "plate", "part"], "call": ["actor", "kind", "tile"], "adjust": ["actor", "letter"],
              "barrage": ["kind", "turn", "tile"], "popsmoke": ["actor"], "handoff": ["soldier", "item", "to"],
-             "recover": ["soldier"], "climb": ["soldier", "plate"]}
+             "recover": ["soldier"], "climb": ["soldier", "plate"], "laymines": ["actor", "tile", "tokens"],
+             "clearmines": ["soldier", "tile"]}
     for name, required in words.items():
         cmd = command(tree, f"field {name}")
         assert [p.name for p in cmd.parameters if p.required] == required, name

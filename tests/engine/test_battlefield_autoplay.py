@@ -2,10 +2,11 @@
 test run plays them all: a close combat ended by shooting (cc_over) is rare, and 120 games missed it.
 
 Shells over Moulin Tardieu (observers with radios, artillery bought on both sides and a planned
-barrage each, minefields laid face down, a Sherman and a dug-in Pak 40) and The Barricade on the
-Country Road (a roadblock, petrol bombs, a Panzer IV and a half-track assaulted by paratroopers),
-with 2, 3 and 4 players. The agents must have used the rules, not walked past them: artillery
-called (smoke too), adjusted and revealed, barrages planned (smoke too) and fired, mines gone off, men
+barrage each, minefields laid face down and a mine detector to lift them, a Sherman and a dug-in
+Pak 40) and The Barricade on the Country Road (a roadblock, petrol bombs, a Panzer IV and a
+half-track with mines to lay assaulted by paratroopers), with 2, 3 and 4 players. The agents must
+have used the rules, not walked past them: artillery called (smoke too), adjusted and revealed,
+barrages planned (smoke too) and fired, mines laid in play, lifted and gone off, men
 climbed onto tanks' decks and close combats fought, smoke popped, petrol bombs thrown. A failure names the
 scenario, the players and the seed."""
 from __future__ import annotations
@@ -17,7 +18,7 @@ from tests.engine.autoplay_kit import run_jobs
 GAMES = 300
 SCENARIOS = ("tardieu-bombardment", "crossroads-roadblock")
 WATCH = ("artillery_marker", "artillery_reveal", "barrage", "mine", "close_combat", "cc_over", "popsmoke",
-         "radio_contact", "dropped", "vehicle_hit", "destroyed")
+         "radio_contact", "dropped", "vehicle_hit", "destroyed", "mines_cleared")
 
 
 def _tally(st, cmd, events, seen, n) -> None:
@@ -45,7 +46,7 @@ def test_three_hundred_battlefield_games_raise_nothing_and_use_the_rules():
     assert problems == [], "\n".join(problems[:20])
     assert seen["games"] == GAMES
     for what in ("call", "adjust", "barrage", "assail", "climb", "popsmoke", "use:molotov", "call:smoke",
-                 "barrage:smoke",
+                 "barrage:smoke", "laymines", "clearmines", "event:mines_cleared",
                  "event:artillery_marker", "event:artillery_reveal", "event:barrage", "event:mine",
                  "event:close_combat", "event:cc_over", "event:radio_contact", "event:vehicle_hit"):
         assert seen[what] > 0, f"the agents never got to {what}: {dict(seen)}"
