@@ -1,7 +1,7 @@
 """Mines in play (Hell on Wheels, Mines: Placement, Placing Booby-Traps, the last paragraph on
 removal): a vehicle lays mines from its load during the game, a man with a mine detector lifts
 them, and booby traps and fakes lie in the rooms of X-Terrain and Urban tiles. engine/battlefield/
-mines.py; rulings in docs/battlefield.md, "Mines" (R65-R67 in docs/rulings.md).
+mines.py; rulings in docs/battlefield.md, "Mines" (R66-R68 in docs/rulings.md).
 
 The 'motor' map (tests/engine/test_vehicles.py): 41A-44A a lane (row 1), 45A-48A row 2, 53A 50A 51A
 52A row 3, 54A 49A 55A 56A row 4; 49A holds a farmhouse (building cells x 6-8, y 16-18). The test
