@@ -50,6 +50,17 @@ def check(ctx: Ctx, force_id: str) -> str:
     return cid
 
 
+def pull_check(ctx: Ctx, force_id: str, what: str, serial: int) -> str | None:
+    """`check`, or None when the deck and the discards are both empty (every card is in a hand, on
+    the panel or held): with no card to pull the check is not made (ruling R69). `serial`: the man
+    the check is for (hidden deployment screens the line by him)."""
+    if not can_check(ctx, force_id):
+        ctx.say("no_check", f"{ctx.st.seats[ctx.st.forces[force_id].seat].name} has no card left in the action deck "
+                f"or the discards for {what}: it is not made.", force=force_id, serial=serial)
+        return None
+    return check(ctx, force_id)
+
+
 def can_check(ctx: Ctx, force_id: str) -> bool:
     f = ctx.st.forces[force_id]
     return bool(f.deck or f.discard)

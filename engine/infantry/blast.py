@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.core import commands as C
 from engine.core import rulebook
 from engine.core.board import in_arc, inches
-from engine.core.deck import check
+from engine.core.deck import pull_check
 from engine.core.errors import RuleError
 from engine.core.formulas import hit_value
 from engine.core.log import Ctx
@@ -99,7 +99,9 @@ def blast_victim(ctx: Ctx, victim: int, *, checks: int, check_force: str | None,
         if st.soldiers[victim].status != "board":
             return outcomes
         deck_of = check_force or st.soldiers[victim].controller
-        cid = check(ctx, deck_of)
+        cid = pull_check(ctx, deck_of, f"the blast check for {st.name(victim)}", victim)
+        if cid is None:  # no blast check, no hits (ruling R69)
+            continue
         hits, _ = hit_value(st.card(cid).hit.blast)
         ctx.say("blast_check", f"Blast check {cid} for {st.name(victim)}: {st.card(cid).hit.blast}.",
                 card=cid, serial=victim, hits=hits)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from engine.core import rulebook
 from engine.core.content import GEAR, Damage
-from engine.core.deck import check
+from engine.core.deck import pull_check
 from engine.core.log import Ctx
 from engine.core.state import TrailMark, VpEntry
 
@@ -13,10 +13,13 @@ def other_side(st, side: str) -> str:
 
 
 def damage_check(ctx: Ctx, victim: int) -> Damage:
-    """The victim's controlling player pulls the damage result from his own action deck."""
+    """The victim's controlling player pulls the damage result from his own action deck; with no
+    card to pull the hit does nothing (ruling R69)."""
     st = ctx.st
     force = st.soldiers[victim].controller
-    cid = check(ctx, force)
+    cid = pull_check(ctx, force, f"{st.name(victim)}'s damage check", victim)
+    if cid is None:
+        return Damage.ZIP
     result = st.card(cid).damage
     ctx.say("damage_check", f"{st.name(victim)} draws a damage check: {result.value}.", serial=victim,
             card=cid, result=result.value)

@@ -5,7 +5,7 @@ from engine.core import commands as C
 from engine.core import rulebook
 from engine.core.board import in_arc, inches
 from engine.core.content import Action
-from engine.core.deck import check
+from engine.core.deck import pull_check
 from engine.core.errors import RuleError
 from engine.core.formulas import bands_in_range, hit_value
 from engine.core.log import Ctx
@@ -118,7 +118,9 @@ def shoot(ctx: Ctx, shooter: int, target: int) -> None:
 def _fire(ctx: Ctx, shooter: int, target: int, bands: list[str], friendly: list[int], hit_count: int) -> None:
     st = ctx.st
     force = st.soldiers[shooter].controller
-    cid = check(ctx, force)
+    cid = pull_check(ctx, force, f"{st.name(shooter)}'s hit check", shooter)
+    if cid is None:  # no hit check, no hits (ruling R69)
+        return
     hits, chain, seen = read_hits(st.card(cid), bands, st.stats(shooter).hit_plus)
     ctx.say("hit_check", f"Hit check {cid}: {'; '.join(seen)} — {hits} hit{'s' if hits != 1 else ''}"
             + (", Hit+!" if chain else "."), card=cid, hits=hits, chain=chain)
