@@ -13,7 +13,12 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 
 from engine import load_catalog
-from tests.engine.autoplay_kit import full_run, games, shipped_catalog, vehicle_scenarios
+from tests.engine.autoplay_kit import (
+    full_run,
+    games,
+    shipped_catalog,
+    vehicle_scenarios,
+)
 
 GAMES = games(1000, 300)
 
