@@ -14,7 +14,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from tests.engine.autoplay_kit import games, run_jobs, shipped_catalog
+
+pytestmark = pytest.mark.slow  # started first on a worker: tests/conftest.py
 
 GAMES = games(500, 125)
 WATCH = ("react_done", "preempt", "preempt_then", "medic_move", "medic_save", "medic_fail", "mine",

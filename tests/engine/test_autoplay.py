@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 from concurrent.futures import ProcessPoolExecutor
 
+import pytest
+
 from engine import load_catalog
 from tests.engine.autoplay_kit import (
     full_run,
@@ -19,6 +21,8 @@ from tests.engine.autoplay_kit import (
     shipped_catalog,
     vehicle_scenarios,
 )
+
+pytestmark = pytest.mark.slow  # started first on a worker: tests/conftest.py
 
 GAMES = games(1000, 300)
 

@@ -16,7 +16,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from tests.engine.autoplay_kit import games, run_jobs
+
+pytestmark = pytest.mark.slow  # started first on a worker: tests/conftest.py
 
 GAMES = games(300, 210)
 SCENARIOS = ("tardieu-bombardment", "crossroads-roadblock")

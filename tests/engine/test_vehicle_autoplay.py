@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from engine import load_catalog
 from tests.engine.autoplay_kit import games, run_jobs, vehicle_scenarios
+
+pytestmark = pytest.mark.slow  # started first on a worker: tests/conftest.py
 
 GAMES = games(300, 120)
 
