@@ -17,7 +17,17 @@ from collections.abc import Callable, Iterable
 
 def games(full: int, quick: int) -> int:
     """How many games a suite plays: `quick` in the test run, `full` with FIELDPOST_AUTOPLAY=full."""
-    return full if os.environ.get("FIELDPOST_AUTOPLAY") == "full" else quick
+    return full if full_run() else quick
+
+
+def full_run() -> bool:
+    """FIELDPOST_AUTOPLAY=full: every suite plays its full count."""
+    return os.environ.get("FIELDPOST_AUTOPLAY") == "full"
+
+
+def vehicle_scenarios(cat) -> list[str]:
+    """The scenarios fielding a vehicle or a gun: tests/engine/test_vehicle_autoplay.py plays them."""
+    return sorted(s for s, sc in cat.scenarios.items() if any(side.vehicles for side in sc.sides))
 
 
 @functools.cache

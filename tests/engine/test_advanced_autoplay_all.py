@@ -1,5 +1,7 @@
 """Games with every advanced rule on one table, between random agents, zero exceptions (issue 8):
-500 with FIELDPOST_AUTOPLAY=full, 200 in the test run.
+500 with FIELDPOST_AUTOPLAY=full, 125 in the test run: tallied game by game over the first 200
+seeds, the rarest check (a preempt's "then") comes in 15 of 200 games, 3 of the first 100 and 8 of
+the first 125, so 125 meets every rule-usage check 8 times or more.
 
 The Ridge at Croix-Verte fields specialists with react, preempt and ANY cards, an officer and a
 medic a side, soldiers on tactics-module team panels, bought equipment (smoke grenades, optics,
@@ -12,9 +14,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from tests.engine.autoplay_kit import games, run_jobs, shipped_catalog
 
-GAMES = games(500, 200)
+pytestmark = pytest.mark.slow  # started first on a worker: tests/conftest.py
+
+GAMES = games(500, 125)
 WATCH = ("react_done", "preempt", "preempt_then", "medic_move", "medic_save", "medic_fail", "mine",
          "smoke_thrown", "weapon_fired", "identity_box", "fire", "dead_card")
 

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from engine import load_catalog
-from tests.engine.autoplay_kit import games, run_jobs
+from tests.engine.autoplay_kit import games, run_jobs, vehicle_scenarios
+
+pytestmark = pytest.mark.slow  # started first on a worker: tests/conftest.py
 
 GAMES = games(300, 120)
 
@@ -30,7 +34,7 @@ def _batch(args: tuple[str, int, list[int]]) -> tuple[list[str], Counter]:
 
 def test_games_with_vehicles_raise_no_exception_and_use_the_vehicles():
     cat = load_catalog()
-    scenarios = sorted(s for s, sc in cat.scenarios.items() if any(side.vehicles for side in sc.sides))
+    scenarios = vehicle_scenarios(cat)
     assert len(scenarios) >= 2, "a scenario with vehicles on both sides and one with a gun"
     jobs = []
     per = GAMES // len(scenarios)

@@ -3,6 +3,7 @@ same wherever in the tile the hidden men stand and whoever they are; a player's 
 draws his own hidden men as figures on their cells and the other side only as markers."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as S_
 
 from bot.render import style as S
@@ -34,18 +35,27 @@ def tile_middle(L, ox, oy, n=5):
     return L.px(ox + n / 2, oy + n / 2)
 
 
+@pytest.fixture(scope="module")
+def standing_apart(cat) -> tuple[str, bytes, bytes, bytes]:
+    """The night position every example is compared with, drawn once rather than per example:
+    (its public view's JSON, its public board, DE's board, US's board)."""
+    a = night(cat, [(1, 1), (3, 3)], [(22, 3)])
+    return view(a).model_dump_json(), render_board_png(view(a)), render_private_png(view(a, 1)), \
+        render_private_png(view(a, 0))
+
+
 @settings(max_examples=15, deadline=None, print_blob=False, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(S_.lists(S_.sampled_from(US_CELLS), min_size=2, max_size=2, unique=True), S_.sampled_from(DE_CELLS))
-def test_the_public_picture_is_the_same_wherever_the_hidden_men_stand_in_their_tiles(cat, us, de):
-    a = night(cat, [(1, 1), (3, 3)], [(22, 3)])
+def test_the_public_picture_is_the_same_wherever_the_hidden_men_stand_in_their_tiles(cat, standing_apart, us, de):
+    public_json, public_png, de_png, us_png = standing_apart
     b = night(cat, us, [de])
-    assert view(a).model_dump_json() == view(b).model_dump_json()
-    assert render_board_png(view(a)) == render_board_png(view(b))
+    assert view(b).model_dump_json() == public_json
+    assert render_board_png(view(b)) == public_png
     # the other side's own board does not show them either
     only_us_moved, only_de_moved = night(cat, us, [(22, 3)]), night(cat, [(1, 1), (3, 3)], [de])
-    assert render_private_png(view(a, 1)) == render_private_png(view(only_us_moved, 1))
-    assert render_private_png(view(a, 0)) == render_private_png(view(only_de_moved, 0))
+    assert render_private_png(view(only_us_moved, 1)) == de_png
+    assert render_private_png(view(only_de_moved, 0)) == us_png
 
 
 def test_a_marker_is_drawn_in_the_middle_of_the_tile_and_no_figure_on_the_cell(cat):
