@@ -107,7 +107,7 @@ def test_only_a_vehicle_whose_panel_gives_it_a_load_carries_mines_and_no_more_th
 
 
 def test_a_vehicle_lays_a_minefield_of_its_load_face_down_in_a_square_beside_it(pcat):
-    # "Mines ... may be placed during the game if part of the load-out of a Vehicle": with its
+    # The book lets mines go down mid-game when a vehicle carries them in its load: with its
     # MOVE the half-track in 42A lays the fake field of its load in 46A, the square below it.
     st = on_move_card(pioneers(pcat))
     st, ev = lay(st, "46A", ["fake", "gp"])

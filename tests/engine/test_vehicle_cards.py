@@ -104,8 +104,8 @@ def test_a_crewman_works_a_vehicle_entry_only_for_the_vehicles_own_work(shipped)
     assert "team vturn 154 s" in lines(after)  # the second entry is the tank's too, whoever drives
 
 
-# -------------------------------------------------- Hell on Wheels, How to Move: a Move++ marker counts as 3 squares
-# and costs two Move actions (ruling V2: both of one part of the card)
+# -------------------------------------------------- Hell on Wheels, How to Move: a Move++ marker stores three squares
+# for the price of two MOVEs (ruling V2: both of one part of the card)
 
 
 def test_a_move_plus_plus_takes_both_moves_of_pedal_to_the_floor(shipped):
