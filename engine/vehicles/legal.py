@@ -14,7 +14,6 @@ from engine.core.crew import actor, position_of
 from engine.core.errors import RuleError
 from engine.core.vehicle_content import Role
 from engine.core.vehicle_geometry import neighbours, on_board
-from engine.infantry.contact import in_contact
 from engine.vehicles import look as VL
 from engine.vehicles import move as VM
 from engine.vehicles import shoot as VS
@@ -343,9 +342,9 @@ def aboard_options(st, active, kind: str, m: int, seat: int, probe: bool = False
             yield C.Extinguish(seat=seat, serial=m, location=s.post, via=kind)
 
     def small_arms() -> Iterator[C.Cmd]:
-        if ok(Do.SHOOT) and VS.can_shoot_from_aboard(st, m) is None:
+        if ok(Do.SHOOT) and VS.small_arms_shooter_problem(st, m) is None:
             for t in _enemy_targets(st, s.side):
-                if VS.small_arms_problem(st, m, t) is None:
+                if VS.small_arms_target_problem(st, m, t) is None:
                     yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
 
     def dismount() -> Iterator[C.Cmd]:
@@ -379,10 +378,8 @@ def foot_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
         for loc in vdef.locations:
             if loc.outside and v.damage.get(loc.id):
                 yield C.Shift(seat=seat, serial=m, post=loc.id, via=kind)
-    if ok(Do.SHOOT):
-        if in_contact(st, m):
-            return
+    if ok(Do.SHOOT) and VS.small_arms_shooter_problem(st, m) is None:
         for t in _enemy_targets(st, s.side):
-            if (t in st.vehicles or st.soldiers[t].status == "aboard") and VS.small_arms_problem(st, m, t) is None:
+            if (t in st.vehicles or st.soldiers[t].status == "aboard") and VS.small_arms_target_problem(st, m, t) is None:
                 yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
 

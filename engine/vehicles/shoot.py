@@ -575,18 +575,27 @@ def can_shoot_from_aboard(st, serial: int) -> str | None:
 
 
 def small_arms_problem(st, shooter: int, target: int) -> str | None:
+    return small_arms_shooter_problem(st, shooter) or small_arms_target_problem(st, shooter, target)
+
+
+def small_arms_shooter_problem(st, shooter: int) -> str | None:
+    """Why this man cannot fire his own weapon at anyone now, or None (asked once per man when
+    his shots are listed)."""
     me = st.soldiers[shooter]
     if me.status == "aboard":
-        why = can_shoot_from_aboard(st, shooter)
-        if why:
-            return why
-    elif not me.free:
+        return can_shoot_from_aboard(st, shooter)
+    if not me.free:
         return f"{st.name(shooter)} is not on the board"
-    else:
-        if in_contact(st, shooter):
-            return f"{st.name(shooter)} is in combat contact"
-        if escorting(st, shooter):
-            return f"{st.name(shooter)} is escorting a prisoner and cannot shoot"
+    if in_contact(st, shooter):
+        return f"{st.name(shooter)} is in combat contact"
+    if escorting(st, shooter):
+        return f"{st.name(shooter)} is escorting a prisoner and cannot shoot"
+    return None
+
+
+def small_arms_target_problem(st, shooter: int, target: int) -> str | None:
+    """Why a man able to fire cannot fire at this target, or None."""
+    me = st.soldiers[shooter]
     if target in st.vehicles:
         t = st.vehicles[target]
         if t.status != "board" or t.side == me.side:
