@@ -41,9 +41,9 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 FULL = os.environ.get("FIELDPOST_SCALE") == "full"
-PLAYED_GAMES, PLAY_SECONDS, DEADLINE_HOURS = (500, 120.0, 0.01) if FULL else (40, 12.0, 0.001)
+PLAYED_GAMES, PLAY_SECONDS, DEADLINE_HOURS = (500, 120.0, 0.01) if FULL else (40, 8.0, 0.001)
 WAITING_GAMES, RESUME_RATE = (1000, 20.0) if FULL else (150, 100.0)
-STARTUP_S = 5.0  # the children's imports and catalogue, before they all begin together
+STARTUP_S = 60.0  # allowed for the children's imports, catalogue and store (they begin together when all are ready)
 OVERDUE_S = 5.0  # a deadline due this long before the end and not carried out is stalled
 
 
@@ -66,12 +66,24 @@ async def new_tables(url: str, cat, count: int) -> list[int]:
 
 
 async def children(runs: list[list[str]], timeout: float) -> list[dict]:
-    """Run each argument list as a scale_child process at once; every JSON line they printed."""
+    """Run each argument list (START_AT `ready`) as a scale_child process at once; when every
+    one is ready, tell them all to begin now; every other JSON line they printed."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    pipe = asyncio.subprocess.PIPE
     procs = [await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tests.app.scale_child", *run, cwd=ROOT, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE) for run in runs]
-    outs = await asyncio.wait_for(asyncio.gather(*(p.communicate() for p in procs)), timeout)
+        stdin=pipe, stdout=pipe, stderr=pipe) for run in runs]
+
+    async def ready(proc) -> None:
+        line = await proc.stdout.readline()  # empty if it died starting: its error is told below
+        assert not line or json.loads(line) == {"ready": True}, line
+
+    async def run_all() -> list[tuple[bytes, bytes]]:
+        await asyncio.gather(*(ready(p) for p in procs))
+        go = f"{time.time()}\n".encode()
+        return await asyncio.gather(*(p.communicate(go) for p in procs))
+
+    outs = await asyncio.wait_for(run_all(), timeout)
     for proc, (_, err) in zip(procs, outs, strict=True):
         assert proc.returncode == 0, err.decode()[-3000:]
     return [json.loads(line) for out, _ in outs for line in out.decode().splitlines()]
@@ -118,9 +130,8 @@ def unclaimed_defaults(gid: int, played: list[tuple[int, dict, set[str]]], claim
 ], indirect=["store_kind"])
 async def test_processes_playing_together_lose_nothing_and_do_nothing_twice(store_url, cat, processes):
     games = await new_tables(store_url, cat, PLAYED_GAMES)
-    start_at = time.time() + STARTUP_S
     records = await children(
-        [["play", store_url, str(PLAY_SECONDS), str(start_at), str(seed), *map(str, games)]
+        [["play", store_url, str(PLAY_SECONDS), "ready", str(seed), *map(str, games)]
          for seed in range(processes)], timeout=STARTUP_S + PLAY_SECONDS + 300)
     end = datetime.fromtimestamp(min(r["stop"] for r in records if "stop" in r), UTC)  # the first to stop
 
@@ -205,8 +216,7 @@ async def waiting_games(url: str, cat, count: int) -> dict[int, set[int]]:
 async def test_processes_restarting_together_ask_each_awaited_player_once_within_the_rate(
         store_url, cat, processes):
     expected = await waiting_games(store_url, cat, WAITING_GAMES)
-    start_at = time.time() + STARTUP_S
-    runs = [["resume", store_url, str(RESUME_RATE), str(start_at)]] * processes
+    runs = [["resume", store_url, str(RESUME_RATE), "ready"]] * processes
     budget = STARTUP_S + 2 * sum(map(len, expected.values())) / RESUME_RATE + 120
     records = [r for r in await children(runs, budget) if "resumed" in r]
 
@@ -224,6 +234,5 @@ async def test_processes_restarting_together_ask_each_awaited_player_once_within
           f"{twice} asked twice, {unasked} not asked")
     assert set(asked) == awaited and (twice, unasked) == (0, 0), "one prompt per awaited player"
 
-    again = await children([["resume", store_url, str(RESUME_RATE), str(time.time() + STARTUP_S)]] * processes,
-                           STARTUP_S + 120)
+    again = await children([["resume", store_url, str(RESUME_RATE), "ready"]] * processes, STARTUP_S + 120)
     assert [r for r in again if "resumed" in r] == [], "a restart without a change asks nobody again"
