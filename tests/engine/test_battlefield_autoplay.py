@@ -1,29 +1,33 @@
-"""300 games on the vehicle battlefield between random agents, with zero exceptions (issue 9); the
-test run plays them all. A close combat ended by shooting (cc_over) is rare: one or two games in
-300 have it, and which ones moves with every rules change (the 210 games tried in issue 17 kept it
-until the mines in play moved it out of them), so the count stays whole.
+"""150 games (300 with FIELDPOST_AUTOPLAY=full) on the vehicle battlefield between random agents, with zero exceptions (issue 9).
 
 Shells over Moulin Tardieu (observers with radios, artillery bought on both sides and a planned
 barrage each, minefields laid face down and a mine detector to lift them, a Sherman and a dug-in
 Pak 40) and The Barricade on the Country Road (a roadblock, petrol bombs, a Panzer IV and a
 half-track with mines to lay assaulted by paratroopers), with 2, 3 and 4 players. The agents must
 have used the rules, not walked past them: artillery called (smoke too), adjusted and revealed,
-barrages planned (smoke too) and fired, mines laid in play, lifted and gone off, men
-climbed onto tanks' decks and close combats fought, smoke popped, petrol bombs thrown. A failure names the
-scenario, the players and the seed."""
+barrages planned (smoke too) and fired, mines laid in play, lifted and gone off, smoke popped,
+petrol bombs thrown, vehicles hit. A failure names the scenario, the players and the seed.
+
+Close combat against a tank is rare here (men reach an enemy tank's tile in a few games in a
+hundred, and a close combat ended by the shooting in one or two in 300, which games moved with
+every rules change), so it is required where it is made to happen instead:
+tests/engine/test_close_combat.py plays random games around a tank (each must come to a close
+combat) and has the close combat the shooting ends as a worked case. These games still play
+every close combat they come to, and any exception in one fails this test.
+"""
 from __future__ import annotations
 
 from collections import Counter
 
 import pytest
 
-from tests.engine.autoplay_kit import run_jobs
+from tests.engine.autoplay_kit import games, run_jobs
 
 pytestmark = pytest.mark.slow  # started first on a worker: tests/conftest.py
 
-GAMES = 300
+GAMES = games(300, 150)
 SCENARIOS = ("tardieu-bombardment", "crossroads-roadblock")
-WATCH = ("artillery_marker", "artillery_reveal", "barrage", "mine", "close_combat", "cc_over", "popsmoke",
+WATCH = ("artillery_marker", "artillery_reveal", "barrage", "mine", "popsmoke",
          "radio_contact", "dropped", "vehicle_hit", "destroyed", "mines_cleared")
 
 
@@ -51,8 +55,8 @@ def test_battlefield_games_raise_nothing_and_use_the_rules():
     problems, seen = run_jobs(_batch, jobs)
     assert problems == [], "\n".join(problems[:20])
     assert seen["games"] == GAMES
-    for what in ("call", "adjust", "barrage", "assail", "climb", "popsmoke", "use:molotov", "call:smoke",
-                 "barrage:smoke", "laymines", "clearmines", "event:mines_cleared",
-                 "event:artillery_marker", "event:artillery_reveal", "event:barrage", "event:mine",
-                 "event:close_combat", "event:cc_over", "event:radio_contact", "event:vehicle_hit"):
+    for what in ("call", "adjust", "barrage", "popsmoke", "use:molotov", "call:smoke", "barrage:smoke",
+                 "laymines", "clearmines", "event:mines_cleared", "event:artillery_marker",
+                 "event:artillery_reveal", "event:barrage", "event:mine", "event:radio_contact",
+                 "event:vehicle_hit"):
         assert seen[what] > 0, f"the agents never got to {what}: {dict(seen)}"

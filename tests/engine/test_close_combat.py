@@ -281,6 +281,22 @@ def test_a_crewman_taken_in_close_combat_never_goes_back_to_his_side(cat):
     assert not [e for e in st.vp if e.serial == 73]
 
 
+def test_a_close_combat_the_shooting_ends_has_no_fight(cat):
+    # Candy alone at the hull's open hatch: his shot misses, the assistant driver's two hits kill
+    # him, so nobody is left to fight for the compartment: no fight cards, no initiative
+    st = run(assault(cat, men=(CANDY,)), "assail 92 902 hull")
+    stack(st, US, "92-P2",  # Candy's shot: Close Miss
+          "92-C1")  # his damage check: Kill
+    stack(st, TANK, "73-P3", "74-P1")  # the driver misses, the assistant driver scores 2 hits
+    ctx = Ctx(st)
+    assert fight.start_fights(ctx)
+    assert [e.data["hits"] for e in said(ctx, "hit_check")] == [0, 0, 2]
+    assert st.soldiers[CANDY].status == "dead"
+    assert [(e.data["plate"], e.data["part"]) for e in said(ctx, "cc_over")] == [(PANZER, "hull")]
+    assert not said(ctx, "cc_initiative") and st.fight is None
+    assert close_combat.crew(st, PANZER, "hull") == [73, 74] and close_combat.due(st) == []
+
+
 # --------------------------------------------------------------------------- the optional rules
 
 
