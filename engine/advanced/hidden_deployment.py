@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from typing import Any
 
 from engine.core import rulebook
@@ -104,35 +106,120 @@ def words_of(st, men: set[int]) -> "Words":
     if hit is None:
         if len(words) >= WORDS_KEPT:
             words.clear()
-        hit = words[key] = Words(st, men)
+        hit = words[key] = _words_for(st, men)
     return hit
 
 
-class Words:
-    """Finds and blanks the hidden men's names and card ids in a sentence."""
+def _words_for(st, men: set[int]) -> "Words":
+    """The men's names (with and without their title) and their cards' ids."""
+    found: dict[str, None] = {}
+    cards: set[str] = set()
+    for n in men:
+        found[st.name(n)] = None
+        found[st.setup.soldiers[n].name] = None
+    owned = _cards_of(st.setup)
+    for n in men:
+        for cid in owned.get(n, ()):
+            found[cid] = None
+            cards.add(cid)
+    return Words(found, cards, _every_word(st.setup))
 
-    def __init__(self, st, men: set[int]) -> None:
-        found: dict[str, None] = {}  # the words in the order met, each once
-        self.cards: set[str] = set()
-        for n in men:
-            found[st.name(n)] = None
-            found[st.setup.soldiers[n].name] = None
-        owned = _cards_of(st.setup)
-        for n in men:
-            for cid in owned.get(n, ()):
-                found[cid] = None
-                self.cards.add(cid)
-        words = sorted(found, key=len, reverse=True)
-        self.pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in words) + r")(?![\w-])") \
-            if words else None
+
+class Words:
+    """Finds and blanks the hidden men's names and card ids in a sentence: a name or card id
+    standing as a word of its own (no letter, digit, underscore or hyphen touching it), the
+    longest where two start at one place. Found through the setup's one compiled pattern of
+    every soldier's words (`_every_word`), so a new set of hidden men compiles nothing."""
+
+    def __init__(self, words: Iterable[str], cards: set[str], every: re.Pattern | None) -> None:
+        """`words`: the hidden men's words, `cards` those of them that are card ids; `every`: a
+        pattern matching every one of them where it stands alone (and any other words)."""
+        self.words = set(words)
+        self.cards = cards
+        lengths: dict[str, set[int]] = {}  # by first letter, the lengths of the words it starts
+        for w in self.words:
+            lengths.setdefault(w[0], set()).add(len(w))
+        self.lengths = {ch: sorted(ns, reverse=True) for ch, ns in lengths.items()}
+        self.every = every if self.words else None
+
+    def _found(self, text: str) -> Iterator[tuple[int, str]]:
+        """(where, word) for each of the hidden men's words in the text, left to right, none
+        overlapping. A word of theirs starts where some soldier's word does, so at the start of
+        a match of the setup's pattern or inside one: only those places are looked at."""
+        resume = 0
+        for m in self.every.finditer(text):
+            at = max(m.start(), resume)
+            while at < m.end():
+                word = self._word_at(text, at)
+                if word is None:
+                    at += 1
+                else:
+                    yield at, word
+                    at = resume = at + len(word)
+
+    def _word_at(self, text: str, at: int) -> str | None:
+        """The longest of the hidden men's words standing alone at `at`, or None."""
+        lengths = self.lengths.get(text[at])
+        if lengths is None or (at > 0 and _joins(text[at - 1])):
+            return None
+        for n in lengths:
+            end = at + n
+            if end <= len(text) and text[at:end] in self.words and (end == len(text) or not _joins(text[end])):
+                return text[at:end]
+        return None
 
     def mentions(self, text: str) -> bool:
-        return self.pattern is not None and self.pattern.search(text) is not None
+        return self.every is not None and next(self._found(text), None) is not None
 
     def scrub(self, text: str) -> str:
-        if self.pattern is None:
+        if self.every is None:
             return text
-        return self.pattern.sub(lambda m: HIDDEN_CARD if m.group(1) in self.cards else HIDDEN_NAME, text)
+        out, last = [], 0
+        for at, word in self._found(text):
+            out += [text[last:at], HIDDEN_CARD if word in self.cards else HIDDEN_NAME]
+            last = at + len(word)
+        return "".join(out) + text[last:] if out else text
+
+
+def _joins(ch: str) -> bool:
+    """A character that makes a word longer (a regular expression's `[\\w-]`)."""
+    return ch.isalnum() or ch in "_-"
+
+
+def _every_word(setup) -> re.Pattern:
+    """One pattern for every word a hidden man may be named by in this setup (his name under
+    each rank's title, his bare name, his cards' ids), compiled once per setup."""
+    memo = _memo(setup)
+    if "every" not in memo:
+        words: set[str] = set()
+        owned = _cards_of(setup)
+        for n, d in setup.soldiers.items():
+            words.add(d.name)
+            words.update(f"{p.title} {d.name}" for p in d.ranks)
+            words.update(owned.get(n, ()))
+        memo["every"] = pattern_of(tuple(sorted(words)))
+    return memo["every"]
+
+
+@lru_cache(maxsize=16)
+def pattern_of(words: tuple[str, ...]) -> re.Pattern:
+    """The words as one pattern, spelled as a tree of their common beginnings so that matching
+    tries a few letters at a place, not every word (games of one scenario share it)."""
+    tree: dict[str, dict] = {}
+    for w in words:
+        node = tree
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def spelled(node: dict[str, dict]) -> str:
+        branches = [re.escape(ch) + spelled(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return re.compile(r"(?<![\w-])(?:" + spelled(tree) + r")(?![\w-])")
 
 
 def _soldiers_in(data: dict[str, Any]) -> set[int]:

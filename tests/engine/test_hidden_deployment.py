@@ -227,3 +227,59 @@ def test_the_words_worked_out_once_follow_a_promotion_and_stay_with_their_own_ga
     assert public_text(other, "Zeller waits.") == f"{HIDDEN_NAME} waits."
     assert public_text(st, "Zeller waits.") == "Zeller waits.", "another game's man is nobody here"
     assert public_text(other, "Cole waits.") == "Cole waits."
+
+
+
+def _alone(words, cards):
+    """The hidden words' blanking as one regular expression of only those words, longest
+    first, each standing alone: what Words must do without compiling one."""
+    from engine.advanced.hidden_deployment import HIDDEN_CARD
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+                         + r")(?![\w-])")
+    return pattern, lambda text: pattern.sub(lambda m: HIDDEN_CARD if m.group(1) in cards else HIDDEN_NAME, text)
+
+
+WORDLIKE = S.text(alphabet="ab -.", min_size=1, max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(S.data())
+def test_the_hidden_words_are_found_through_one_pattern_of_every_word_as_alone(data):
+    """Words finds the hidden men's words through one pattern of every soldier's words (compiled
+    once a setup), never one for each set of hidden men: it must blank exactly what a pattern
+    of the hidden words alone would. Words of a tiny alphabet overlap, nest and touch a lot."""
+    from engine.advanced.hidden_deployment import Words, pattern_of
+    every = data.draw(S.lists(WORDLIKE, min_size=1, max_size=8, unique=True), label="every word")
+    hidden = data.draw(S.lists(S.sampled_from(every), min_size=1, unique=True), label="hidden words")
+    cards = set(data.draw(S.lists(S.sampled_from(hidden), unique=True), label="card ids"))
+    text = "".join(data.draw(S.lists(S.one_of(S.sampled_from(every), S.sampled_from(["a", "b", " ", "-", ".", "_", "é"])),
+                                     max_size=10), label="text"))
+    words = Words(hidden, cards, pattern_of(tuple(sorted(every))))
+    pattern, blanked = _alone(hidden, cards)
+    assert words.scrub(text) == blanked(text)
+    assert words.mentions(text) == (pattern.search(text) is not None)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(S.data())
+def test_a_games_hidden_men_are_blanked_as_a_pattern_of_their_words_alone_would(position, data):
+    from engine.advanced.hidden_deployment import words_of
+    st = avery_and_dorn(position)
+    men = data.draw(S.sets(S.sampled_from(sorted(st.soldiers)), min_size=1), label="hidden men")
+    words = words_of(st, men)
+    mine = sorted(words.words)
+    others = sorted({st.setup.soldiers[n].name for n in st.setup.soldiers} | {st.name(n) for n in st.soldiers})
+    text = " ".join(data.draw(S.lists(S.one_of(S.sampled_from(mine), S.sampled_from(others),
+                                               S.sampled_from(["moves to", "-", "x", "'s", "."])), max_size=8)))
+    pattern, blanked = _alone(words.words, words.cards)
+    assert words.scrub(text) == blanked(text)
+    assert words.mentions(text) == (pattern.search(text) is not None)
+
+
+def test_a_hidden_word_running_on_past_another_word_is_blanked_once():
+    # "a b" is some visible man's word; the hidden "b a" starts inside it and runs past its end,
+    # over the start of another match of the setup's pattern ("a"), which must not count again
+    from engine.advanced.hidden_deployment import Words, pattern_of
+    words = Words(["b a", "a"], set(), pattern_of(("a", "a b", "b a")))
+    _, blanked = _alone(["b a", "a"], set())
+    assert words.scrub("a b a") == blanked("a b a") == f"{HIDDEN_NAME} {HIDDEN_NAME}"
