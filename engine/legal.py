@@ -25,7 +25,7 @@ from engine.battlefield.recovery import move_options
 from engine.core import commands as C
 from engine.core import rulebook
 from engine.core.action_cards import DO_OF, owner_can_act
-from engine.core.board import DIRS, direction_to
+from engine.core.board import DIRS, SQRT2, direction_to, exact_inches
 from engine.core.content import ACTION_OF, Do
 from engine.core.errors import RuleError
 from engine.core.ratings import current
@@ -325,16 +325,20 @@ def _moves(st, m: int, seat: int, kind: str | None, probe: bool = False) -> Iter
         return
     sc = st.setup.scenario
     exits = set(sc.exit_areas)
-    if escorted_by(st, m):
+    escorting = escorted_by(st, m)
+    if escorting:
         exits |= set(sc.side(s.side).entry)
     allowance = walk_allowance(st, m)
     for name in sorted(exits):
         area = sc.exit_areas.get(name) or sc.entry_areas.get(name)
         if any(c in costs and costs[c] + 1 <= allowance + 1e-9 for c in board.edge_cells(area.tile, area.edge)):
             yield C.MoveCmd(seat=seat, serial=m, exit=True, area=name, via=kind)
-    if escorted_by(st, m):
+    if escorting:
         return
     for e in enemies_of(st, m):
+        # a charge ends at most a diagonal step short of its target: one farther off is out of reach
+        if exact_inches(s.at, st.soldiers[e].at) > allowance + SQRT2 + 1e-6:
+            continue
         try:
             _, length = charge_cell(st, m, e)
         except RuleError:

@@ -38,6 +38,7 @@ from engine.vehicles.look import (
     can_see,
     crew_optics,
     crew_sight,
+    has_eye,
     marked_by,
     place_marker,
     radios,
@@ -154,7 +155,7 @@ def devices(st, caller: int) -> list[str]:
     if caller in st.vehicles:
         v = st.vehicles[caller]
         ok = (v.status == "board" and st.vehicle_def(caller).radio is not None and _radio_works(st, caller)
-              and best_eye(st, caller) is not None)
+              and has_eye(st, caller))
         return ["radio"] if ok else []
     s = st.soldiers.get(caller)
     if s is None or not s.free:

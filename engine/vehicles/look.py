@@ -312,10 +312,19 @@ def _radio_works(st, plate: int) -> bool:
     return not sets or any(machinery_ok(st, plate, lid) for lid in sets)
 
 
+def _eyes(st, plate: int) -> list[int]:
+    """The crewmen aboard at a post, who may look out for the vehicle."""
+    return [n for n in st.vehicles[plate].crew.values() if st.soldiers[n].status == "aboard"]
+
+
+def has_eye(st, plate: int) -> bool:
+    """Whether anyone can sight on the vehicle's behalf (best_eye is not None), without ranking them."""
+    return bool(_eyes(st, plate))
+
+
 def best_eye(st, plate: int) -> int | None:
     """The crewman of a vehicle who sees best (for a sight made on its behalf)."""
-    v = st.vehicles[plate]
-    men = [n for n in v.crew.values() if st.soldiers[n].status == "aboard"]
+    men = _eyes(st, plate)
     if not men:
         return None
     return max(men, key=lambda n: (crew_sight(st, n), crew_optics(st, n), -n))
