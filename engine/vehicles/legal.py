@@ -173,7 +173,7 @@ def plate_options(st, active, kind: str, plate: int, seat: int, probe: bool = Fa
         if ok(Do.SIGHT):
             eye = VL.best_eye(st, plate)
             if eye is not None:
-                must, _ = VL.crew_sight_options(st, eye)
+                must = VL.crew_sight_must(st, eye)
                 for t in must if len(must) > 1 else must[:1]:
                     yield C.SightCmd(seat=seat, serial=plate, target=t if len(must) > 1 else None, via=kind)
 
@@ -314,7 +314,7 @@ def aboard_options(st, active, kind: str, m: int, seat: int, probe: bool = False
 
     def sight() -> Iterator[C.Cmd]:
         if at_post and ok(Do.SIGHT):
-            must, _ = VL.crew_sight_options(st, m)
+            must = VL.crew_sight_must(st, m)
             for t in must if len(must) > 1 else must[:1]:
                 yield C.SightCmd(seat=seat, serial=m, target=t if len(must) > 1 else None, via=kind)
 

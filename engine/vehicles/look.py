@@ -89,6 +89,25 @@ def crew_sight_options(st, looker: int) -> tuple[list[int], list[tuple[int, int,
     return sorted(r[0] for r in ok if r[1] == best), table
 
 
+def crew_sight_must(st, looker: int) -> list[int]:
+    """crew_sight_options' targets alone (for listing options): the range is asked first, and
+    the line of sight only of a target in range and no farther than the nearest found so far."""
+    s = st.soldiers[looker]
+    plate = s.vehicle
+    sight, optics = crew_sight(st, looker), crew_optics(st, looker)
+    nearest, out = None, []
+    for t in _enemy_targets(st, s.side):
+        if marked_by(st, t, plate):
+            continue
+        d, rng = sight_range_at(st, looker, t, sight, optics)
+        if d > rng or (nearest is not None and d > nearest) or los_blocker(st, looker, t):
+            continue
+        if nearest is None or d < nearest:
+            nearest, out = d, []
+        out.append(t)
+    return sorted(out)
+
+
 def check_crewman(st, serial: int) -> int:
     """The plate of the vehicle he looks out of."""
     s = st.soldiers.get(serial)
