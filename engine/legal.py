@@ -33,7 +33,7 @@ from engine.core.views import Await
 from engine.infantry.blast import aim_problem, thrower_problem
 from engine.infantry.contact import enemies_of, in_contact
 from engine.infantry.hide import rally_check
-from engine.infantry.look import check_can_look, sight_options
+from engine.infantry.look import check_can_look, sight_must
 from engine.infantry.move import (
     charge_cell,
     destination_cells,
@@ -262,7 +262,7 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, probe: bool = Fal
     if ok(Do.SIGHT):
         try:
             check_can_look(st, m)
-            must, _ = sight_options(st, m)
+            must = sight_must(st, m)
         except RuleError:
             must = []
         if len(must) == 1:
