@@ -52,7 +52,11 @@ def sight_range_at(st, looker: int, target: int, sight: int | None = None, optic
     sight = crew_sight(st, looker) if sight is None else sight
     optics = crew_optics(st, looker) if optics is None else optics
     d = st.board.squares(pa, pb, Action.LOOK)
-    return d, sight * visibility(st, target) + look_mods_for(st, pa, pb, optics)
+    return d, _modified_range(st, pa, pb, target, sight, optics)
+
+
+def _modified_range(st, pa, pb, target: int, sight: int, optics: int) -> int:
+    return sight * visibility(st, target) + look_mods_for(st, pa, pb, optics)
 
 
 def marked_by(st, target: int, plate: int) -> bool:
@@ -90,17 +94,21 @@ def crew_sight_options(st, looker: int) -> tuple[list[int], list[tuple[int, int,
 
 
 def crew_sight_must(st, looker: int) -> list[int]:
-    """crew_sight_options' targets alone (for listing options): the range is asked first, and
-    the line of sight only of a target in range and no farther than the nearest found so far."""
+    """crew_sight_options' targets alone (for listing options): the distance is measured first,
+    then the range and the line of sight only of a target no farther than the nearest found so
+    far."""
     s = st.soldiers[looker]
     plate = s.vehicle
     sight, optics = crew_sight(st, looker), crew_optics(st, looker)
+    pa = at_of(st, looker)[0]
     nearest, out = None, []
     for t in _enemy_targets(st, s.side):
         if marked_by(st, t, plate):
             continue
-        d, rng = sight_range_at(st, looker, t, sight, optics)
-        if d > rng or (nearest is not None and d > nearest) or los_blocker(st, looker, t):
+        pb = at_of(st, t)[0]
+        d = st.board.squares(pa, pb, Action.LOOK)
+        if (nearest is not None and d > nearest) or d > _modified_range(st, pa, pb, t, sight, optics) \
+                or los_blocker(st, looker, t):
             continue
         if nearest is None or d < nearest:
             nearest, out = d, []
