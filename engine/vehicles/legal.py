@@ -211,12 +211,15 @@ def _turret_man(st, plate: int, who: int) -> int:
 
 def _fire_options(st, plate: int, who: int, seat: int, kind: str, weapons: list[str]) -> Iterator[C.Cmd]:
     v = st.vehicles[plate]
+    targets = None  # the same for every weapon: found once, when a weapon has a gunner
     for wid in weapons:
         try:
             gunner = actor(st, plate, who, weapon=wid, what="fire")
         except RuleError:
             continue
-        for t in _enemy_targets(st, v.side):
+        if targets is None:
+            targets = _enemy_targets(st, v.side)
+        for t in targets:
             if VS.fire_problem(st, plate, gunner, wid, t) is None:
                 yield C.Fire(seat=seat, serial=who, weapon=wid, target=t, via=kind)
 
