@@ -215,16 +215,20 @@ def destination_cells(st, serial: int, costs: dict[Cell, float], parents: dict[C
     tile_at, centre, in_cover = board.tile_at, board.tile_centre, board.in_cover
     for c, cost in _end_cells(st, serial, costs, parents, only):
         t = tile_at(c)
+        x, y = c
         cx, cy = centre(t)
-        rank = ((c[0] - cx) ** 2 + (c[1] - cy) ** 2, cost, c[1], c[0])
-        old = best.get((t, False))
+        dx, dy = x - cx, y - cy
+        rank = (dx * dx + dy * dy, cost, y, x)
+        key = (t, False)
+        old = best.get(key)
         if old is None or rank < old[0]:
-            best[(t, False)] = (rank, c)
+            best[key] = (rank, c)
         if in_cover(c):
-            rank = (cost, c[1], c[0])
-            old = best.get((t, True))
+            rank = (cost, y, x)
+            key = (t, True)
+            old = best.get(key)
             if old is None or rank < old[0]:
-                best[(t, True)] = (rank, c)
+                best[key] = (rank, c)
     return {k: v[1] for k, v in best.items()}
 
 
