@@ -251,7 +251,7 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, probe: bool = Fal
             yield C.Face(seat=seat, serial=m, facing=d, via=kind)
     if s.free and (in_contact(st, m) if contact is None else contact):  # asked after the turns, which a probe stops at
         return
-    if ok(Do.MOVE) and not s.dismounted and not (escorted_by(st, m) and m in active.moved_escorts):
+    if ok(Do.MOVE) and not s.dismounted and not (m in active.moved_escorts and escorted_by(st, m)):
         yield from _moves(st, m, seat, kind, probe)
         if st.vehicles:  # onto an enemy vehicle's deck to fight at its hatches (engine/battlefield/close_combat.py)
             yield from climb_options(st, m, seat, kind)
