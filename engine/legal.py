@@ -213,9 +213,10 @@ def action_options(st, force: str, only_source: str | None = None,
                 yield from vehicle_legal.aboard_options(st, active, kind, m, seat, probe)
                 yield from _lay_options(st, active, kind, m, seat)
             else:
-                yield from _soldier_options(st, active, kind, m, seat, probe)
+                acc = accepted(st, active, src, m)  # what this part takes from him, for both listings
+                yield from _soldier_options(st, active, kind, m, seat, acc, probe)
                 if vehicular:
-                    yield from vehicle_legal.foot_options(st, active, kind, m, seat)
+                    yield from vehicle_legal.foot_options(st, active, kind, m, seat, acc)
             if st.artillery.calls:  # a Sight for an artillery call under way (engine/battlefield/artillery.py)
                 yield from adjust_options(st, active, kind, m, seat)
 
@@ -227,10 +228,9 @@ def _lay_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
         yield from lay_options(st, m, seat, kind)
 
 
-def _soldier_options(st, active, kind: str, m: int, seat: int, probe: bool = False) -> Iterator[C.Cmd]:
+def _soldier_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do],
+                     probe: bool = False) -> Iterator[C.Cmd]:
     s = st.soldiers[m]
-    src = next(x for x in active.sources if x.kind == kind)
-    acc = accepted(st, active, src, m)
     if not acc:
         return
     ok = acc.__contains__

@@ -31,11 +31,13 @@ def actors(st, force: str) -> list[int]:
     return out
 
 
-def oker(st, active, kind: str, serial: int):
+def oker(st, active, kind: str, serial: int, acc: frozenset[Do] | None = None):
     """ok(do): may this man (or plate) take the sub-action through this part of the card now?
-    Worked out once per man and part (`sources.accepted`), then per sub-action as asked."""
-    src = next((s for s in active.sources if s.kind == kind), None)
-    acc = accepted(st, active, src, serial) if src is not None else frozenset()
+    Worked out once per man and part (`sources.accepted`, or `acc` when the caller has it), then
+    per sub-action as asked."""
+    if acc is None:
+        src = next((s for s in active.sources if s.kind == kind), None)
+        acc = accepted(st, active, src, serial) if src is not None else frozenset()
     memo: dict[Do, bool] = {}
 
     def ok(do: Do) -> bool:
@@ -360,13 +362,14 @@ def aboard_options(st, active, kind: str, m: int, seat: int, probe: bool = False
                           (SEARCH, small_arms), (CHECK, dismount)], probe)
 
 
-def foot_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
+def foot_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | None = None) -> Iterator[C.Cmd]:
     """A soldier on foot: getting on a friendly vehicle in his tile, working on its outside when he
-    is its dismounted crewman, and his weapon against vehicles and exposed crew."""
+    is its dismounted crewman, and his weapon against vehicles and exposed crew. `acc`: what the
+    part takes from him (sources.accepted), when the caller has worked it out."""
     s = st.soldiers[m]
     if not s.free:
         return
-    ok = oker(st, active, kind, m)
+    ok = oker(st, active, kind, m, acc)
     if not ok.any:
         return
     tile = st.board.tile_at(s.at)
