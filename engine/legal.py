@@ -25,7 +25,7 @@ from engine.battlefield.recovery import move_options
 from engine.core import commands as C
 from engine.core import rulebook
 from engine.core.action_cards import DO_OF, owner_can_act
-from engine.core.board import DIRS, direction_to
+from engine.core.board import DIRS, SQRT2, direction_to, exact_inches
 from engine.core.content import ACTION_OF, Do
 from engine.core.errors import RuleError
 from engine.core.ratings import current
@@ -33,7 +33,7 @@ from engine.core.views import Await
 from engine.infantry.blast import aim_problem, thrower_problem
 from engine.infantry.contact import enemies_of, in_contact
 from engine.infantry.hide import rally_check
-from engine.infantry.look import check_can_look, sight_options
+from engine.infantry.look import check_can_look, sight_must
 from engine.infantry.move import (
     charge_cell,
     destination_cells,
@@ -213,9 +213,10 @@ def action_options(st, force: str, only_source: str | None = None,
                 yield from vehicle_legal.aboard_options(st, active, kind, m, seat, probe)
                 yield from _lay_options(st, active, kind, m, seat)
             else:
-                yield from _soldier_options(st, active, kind, m, seat, probe)
+                acc = accepted(st, active, src, m)  # what this part takes from him, for both listings
+                yield from _soldier_options(st, active, kind, m, seat, acc, probe)
                 if vehicular:
-                    yield from vehicle_legal.foot_options(st, active, kind, m, seat)
+                    yield from vehicle_legal.foot_options(st, active, kind, m, seat, acc)
             if st.artillery.calls:  # a Sight for an artillery call under way (engine/battlefield/artillery.py)
                 yield from adjust_options(st, active, kind, m, seat)
 
@@ -227,10 +228,9 @@ def _lay_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
         yield from lay_options(st, m, seat, kind)
 
 
-def _soldier_options(st, active, kind: str, m: int, seat: int, probe: bool = False) -> Iterator[C.Cmd]:
+def _soldier_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do],
+                     probe: bool = False) -> Iterator[C.Cmd]:
     s = st.soldiers[m]
-    src = next(x for x in active.sources if x.kind == kind)
-    acc = accepted(st, active, src, m)
     if not acc:
         return
     ok = acc.__contains__
@@ -251,7 +251,7 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, probe: bool = Fal
             yield C.Face(seat=seat, serial=m, facing=d, via=kind)
     if s.free and (in_contact(st, m) if contact is None else contact):  # asked after the turns, which a probe stops at
         return
-    if ok(Do.MOVE) and not s.dismounted and not (escorted_by(st, m) and m in active.moved_escorts):
+    if ok(Do.MOVE) and not s.dismounted and not (m in active.moved_escorts and escorted_by(st, m)):
         yield from _moves(st, m, seat, kind, probe)
         if st.vehicles:  # onto an enemy vehicle's deck to fight at its hatches (engine/battlefield/close_combat.py)
             yield from climb_options(st, m, seat, kind)
@@ -262,7 +262,7 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, probe: bool = Fal
     if ok(Do.SIGHT):
         try:
             check_can_look(st, m)
-            must, _ = sight_options(st, m)
+            must = sight_must(st, m)
         except RuleError:
             must = []
         if len(must) == 1:
@@ -325,16 +325,20 @@ def _moves(st, m: int, seat: int, kind: str | None, probe: bool = False) -> Iter
         return
     sc = st.setup.scenario
     exits = set(sc.exit_areas)
-    if escorted_by(st, m):
+    escorting = escorted_by(st, m)
+    if escorting:
         exits |= set(sc.side(s.side).entry)
     allowance = walk_allowance(st, m)
     for name in sorted(exits):
         area = sc.exit_areas.get(name) or sc.entry_areas.get(name)
         if any(c in costs and costs[c] + 1 <= allowance + 1e-9 for c in board.edge_cells(area.tile, area.edge)):
             yield C.MoveCmd(seat=seat, serial=m, exit=True, area=name, via=kind)
-    if escorted_by(st, m):
+    if escorting:
         return
     for e in enemies_of(st, m):
+        # a charge ends at most a diagonal step short of its target: one farther off is out of reach
+        if exact_inches(s.at, st.soldiers[e].at) > allowance + SQRT2 + 1e-6:
+            continue
         try:
             _, length = charge_cell(st, m, e)
         except RuleError:

@@ -38,6 +38,7 @@ from engine.vehicles.look import (
     can_see,
     crew_optics,
     crew_sight,
+    has_eye,
     marked_by,
     place_marker,
     radios,
@@ -154,7 +155,7 @@ def devices(st, caller: int) -> list[str]:
     if caller in st.vehicles:
         v = st.vehicles[caller]
         ok = (v.status == "board" and st.vehicle_def(caller).radio is not None and _radio_works(st, caller)
-              and best_eye(st, caller) is not None)
+              and has_eye(st, caller))
         return ["radio"] if ok else []
     s = st.soldiers.get(caller)
     if s is None or not s.free:
@@ -399,12 +400,18 @@ def _contact_count_problem(st, caller: int, kind: str, relayed: bool) -> str | N
     return None
 
 
+def _relayed_kind(st, kind: str) -> EquipmentDef | None:
+    """The chart entry of a kind whose calls may go through a relay (it has a Relay line), else None."""
+    d = kind_def(st, kind)
+    return None if kind.startswith(GUN) or d is None or d.relay_row is None else d
+
+
 def relay_problem(st, seat: int, caller: int, relay: int, kind: str) -> str | None:
     """Why a call cannot be relayed (the chart's Relay line; ruling A1): the observer's own set
     must not reach the guns (else he calls them himself); the relay is another set of his
     player's, on the board, that reaches them: a man carrying it or a vehicle's working radio."""
-    d = kind_def(st, kind)
-    if kind.startswith(GUN) or d is None or d.relay_row is None:
+    d = _relayed_kind(st, kind)
+    if d is None:
         return f"{kind_name(st, kind).lower()} is never relayed: its own set calls it."
     name = st.name(caller)
     if set(devices(st, caller)) & set(d.devices):
@@ -519,7 +526,8 @@ def call_options(st, seat: int, limit: int = 12) -> list[C.CallCmd]:
             continue
         tiles = None
         for kind in kinds + sorted(set(art.bought.get(seat, [])) - set(kinds)):
-            relay = next((r for r in callers if relay_problem(st, seat, caller, r, kind) is None), None)
+            relay = next((r for r in callers if relay_problem(st, seat, caller, r, kind) is None), None) \
+                if _relayed_kind(st, kind) else None  # a kind never relayed is not asked caller by caller
             for fake, smoke in ([(True, False)] if kind not in kinds else [(False, False), (True, False),
                                                                             (False, True)]):
                 # a probe for radio contact, which does not look at the tile: the real ones follow

@@ -376,10 +376,10 @@ def climb_options(st, serial: int, seat: int, via) -> list:
     here = st.board.tile_at(s.at)
     for plate in sorted(st.vehicles):
         v = st.vehicles[plate]
-        if v.status != "board" or v.side == s.side or v.tile is None:
-            continue
-        parts = [p for p in ("hull", "turret") if p in contested(st, plate)
-                 and climb_on_problem(st, seat, serial, plate, p) is None]
+        if v.status != "board" or v.side == s.side or v.tile is None or v.moved or v.move_plus:
+            continue  # a moving vehicle is climbed by nobody (climb_on_problem): not asked part by part
+        inside = contested(st, plate)
+        parts = [p for p in ("hull", "turret") if p in inside and climb_on_problem(st, seat, serial, plate, p) is None]
         if not parts:
             continue
         if v.tile != here:

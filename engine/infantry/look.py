@@ -57,14 +57,55 @@ def sight_options(st, looker: int) -> tuple[list[int], list[tuple[int, int, int,
     if not ok:
         return [], table
     best_d = min(d for _, d, _, _ in ok)
-    tied = [row[0] for row in ok if row[1] == best_d]
+    return _least_cover(st, [row[0] for row in ok if row[1] == best_d]), table
+
+
+def _least_cover(st, tied: list[int]) -> list[int]:
+    """Of enemies at the same distance, those whose own tile has the smallest LOOK modifier."""
     if len(tied) > 1:
+        board = st.board
+
         def tile_mod(serial: int) -> int:
             where = st.vehicles[serial].tile if serial in st.vehicles else board.tile_at(st.soldiers[serial].at)
             return abs(board.tile(where).mods.look or 0)
         low = min(tile_mod(s) for s in tied)
         tied = [s for s in tied if tile_mod(s) == low]
-    return sorted(tied), table
+    return sorted(tied)
+
+
+def sight_must(st, looker: int) -> list[int]:
+    """sight_options' first part alone (for listing options): the distance is asked first, and
+    the range (and a vehicle's line of sight) only of an enemy no farther than the nearest in
+    range found so far."""
+    me = st.soldiers[looker]
+    board = st.board
+    sight = current(st, looker, "sight")
+    glass = optics.ignore(st, looker, Action.LOOK)
+    nearest, tied = None, []
+
+    def take(serial: int, d: int) -> None:
+        nonlocal nearest, tied
+        if nearest is None or d < nearest:
+            nearest, tied = d, []
+        tied.append(serial)
+
+    for e in enemies_of(st, looker):
+        en = st.soldiers[e]
+        if en.spotted:
+            continue
+        d = board.squares(me.at, en.at, Action.LOOK)
+        if (nearest is None or d <= nearest) and d <= sight_range(sight, look_mods(st, me.at, en.at, glass)):
+            take(e, d)
+    for p, v in sorted(st.vehicles.items()):
+        if v.status != "board" or v.side == me.side or v.spotted:
+            continue
+        there = at_of(st, p)[0]
+        d = board.squares(me.at, there, Action.LOOK)
+        if nearest is not None and d > nearest:
+            continue
+        if d <= sight * visibility(st, p) + look_mods_for(st, me.at, there, glass) and not los_blocker(st, looker, p):
+            take(p, d)
+    return _least_cover(st, tied)
 
 
 def _vehicle_rows(st, looker: int, sight: int) -> list[tuple[int, int, int, bool]]:

@@ -136,11 +136,15 @@ def _area_for(cell: Cell, parents: dict[Cell, Cell], area_of: dict[Cell, str]) -
 
 def touches_enemy(st, serial: int, at: Cell, facing: str) -> list[int]:
     """Enemies (or prisoners of his own side) he would be in contact with standing at `at`."""
-    me = st.soldiers[serial]
+    beside = [o for o in st.soldiers.values()
+              if o.serial != serial and o.on_board and o.at is not None and adjacent(at, o.at)]
+    return _touching(st.soldiers[serial], beside, at, facing)
+
+
+def _touching(me, beside: list, at: Cell, facing: str) -> list[int]:
+    """Of the men beside `at`, those `me` would be in contact with there, facing `facing`."""
     out = []
-    for o in st.soldiers.values():
-        if o.serial == serial or not o.on_board or o.at is None or not adjacent(at, o.at):
-            continue
+    for o in beside:
         if o.free and o.side != me.side:
             if in_arc(facing, at, o.at) or in_arc(o.facing, o.at, at):
                 out.append(o.serial)
@@ -160,15 +164,6 @@ def _check_can_move(st, serial: int) -> None:
                         f"Crew Movement): he mounts it again, or works on its outside (shift).")
 
 
-def near_others(st, serial: int) -> set[Cell]:
-    """Cells beside any other soldier on the board: the only cells where contact can form."""
-    out: set[Cell] = set()
-    for s in st.soldiers.values():
-        if s.serial != serial and s.on_board and s.at is not None:
-            out.update((s.at[0] + dx, s.at[1] + dy) for dx, dy in NEIGHBOURS)
-    return out
-
-
 def end_facing(st, serial: int, cell: Cell, parents: dict[Cell, Cell]) -> str:
     """Where he faces after a move unless told otherwise: the way he went, from where he stood
     (or from the board edge he stepped over when entering)."""
@@ -185,14 +180,20 @@ def _end_cells(st, serial: int, costs: dict[Cell, float], parents: dict[Cell, Ce
                only: str | None = None) -> Iterator[tuple[Cell, float]]:
     """The reachable cells (in the tile `only`) where he may end a move: free, not where he
     stands, and not in contact with an enemy."""
-    _, occupied = _blocked(st, serial)
     me = st.soldiers[serial]
-    near = near_others(st, serial)
+    others = [o for o in st.soldiers.values() if o.serial != serial and o.on_board and o.at is not None]
+    occupied = {o.at for o in others}
+    beside: dict[Cell, list] = {}  # each cell next to another man, with the men next to it: where contact can form
+    for o in others:
+        x, y = o.at
+        for dx, dy in NEIGHBOURS:
+            beside.setdefault((x + dx, y + dy), []).append(o)
     tile_at = st.board.tile_at
     for c, cost in costs.items():
         if c in occupied or c == me.at or (only is not None and tile_at(c) != only):
             continue
-        if c in near and touches_enemy(st, serial, c, end_facing(st, serial, c, parents)):
+        near = beside.get(c)
+        if near and _touching(me, near, c, end_facing(st, serial, c, parents)):
             continue
         yield c, cost
 
@@ -214,16 +215,20 @@ def destination_cells(st, serial: int, costs: dict[Cell, float], parents: dict[C
     tile_at, centre, in_cover = board.tile_at, board.tile_centre, board.in_cover
     for c, cost in _end_cells(st, serial, costs, parents, only):
         t = tile_at(c)
+        x, y = c
         cx, cy = centre(t)
-        rank = ((c[0] - cx) ** 2 + (c[1] - cy) ** 2, cost, c[1], c[0])
-        old = best.get((t, False))
+        dx, dy = x - cx, y - cy
+        rank = (dx * dx + dy * dy, cost, y, x)
+        key = (t, False)
+        old = best.get(key)
         if old is None or rank < old[0]:
-            best[(t, False)] = (rank, c)
+            best[key] = (rank, c)
         if in_cover(c):
-            rank = (cost, c[1], c[0])
-            old = best.get((t, True))
+            rank = (cost, y, x)
+            key = (t, True)
+            old = best.get(key)
             if old is None or rank < old[0]:
-                best[(t, True)] = (rank, c)
+                best[key] = (rank, c)
     return {k: v[1] for k, v in best.items()}
 
 

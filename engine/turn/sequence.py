@@ -203,16 +203,17 @@ def _next_source(ctx: Ctx) -> None:
     st = ctx.st
     p = st.setup.story[st.phase_cards[st.phase - 1]]
     action = p.top if st.slot == 0 else p.bottom
-    for fid in initiative.order(st):
-        f = st.forces[fid]
-        if not f.revealed[st.phase - 1]:
-            continue
-        for c in placement.phase_cards_of(st, fid, st.phase):  # an officer's two cards back to back
-            if c in st.done_cards:
-                continue
-            if placement.card_action(st, fid, st.phase, c) == action:
-                start(ctx, fid, st.phase, action, card=c)
-                return
+    due: dict[str, str] = {}  # each force's next card for this action (an officer's two back to back)
+    for fid, f in st.forces.items():
+        if f.revealed[st.phase - 1]:
+            c = next((c for c in placement.phase_cards_of(st, fid, st.phase) if c not in st.done_cards
+                      and placement.card_action(st, fid, st.phase, c) == action), None)
+            if c is not None:
+                due[fid] = c
+    if due:  # initiative, which reads every soldier, only to choose among several
+        fid = next(iter(due)) if len(due) == 1 else next(f for f in initiative.order(st) if f in due)
+        start(ctx, fid, st.phase, action, card=due[fid])
+        return
     if st.slot == 0:
         st.slot, st.done_sources, st.done_cards = 1, [], []
     else:

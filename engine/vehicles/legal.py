@@ -31,11 +31,13 @@ def actors(st, force: str) -> list[int]:
     return out
 
 
-def oker(st, active, kind: str, serial: int):
+def oker(st, active, kind: str, serial: int, acc: frozenset[Do] | None = None):
     """ok(do): may this man (or plate) take the sub-action through this part of the card now?
-    Worked out once per man and part (`sources.accepted`), then per sub-action as asked."""
-    src = next((s for s in active.sources if s.kind == kind), None)
-    acc = accepted(st, active, src, serial) if src is not None else frozenset()
+    Worked out once per man and part (`sources.accepted`, or `acc` when the caller has it), then
+    per sub-action as asked."""
+    if acc is None:
+        src = next((s for s in active.sources if s.kind == kind), None)
+        acc = accepted(st, active, src, serial) if src is not None else frozenset()
     memo: dict[Do, bool] = {}
 
     def ok(do: Do) -> bool:
@@ -173,7 +175,7 @@ def plate_options(st, active, kind: str, plate: int, seat: int, probe: bool = Fa
         if ok(Do.SIGHT):
             eye = VL.best_eye(st, plate)
             if eye is not None:
-                must, _ = VL.crew_sight_options(st, eye)
+                must = VL.crew_sight_must(st, eye)
                 for t in must if len(must) > 1 else must[:1]:
                     yield C.SightCmd(seat=seat, serial=plate, target=t if len(must) > 1 else None, via=kind)
 
@@ -211,12 +213,15 @@ def _turret_man(st, plate: int, who: int) -> int:
 
 def _fire_options(st, plate: int, who: int, seat: int, kind: str, weapons: list[str]) -> Iterator[C.Cmd]:
     v = st.vehicles[plate]
+    targets = None  # the same for every weapon: found once, when a weapon has a gunner
     for wid in weapons:
         try:
             gunner = actor(st, plate, who, weapon=wid, what="fire")
         except RuleError:
             continue
-        for t in _enemy_targets(st, v.side):
+        if targets is None:
+            targets = _enemy_targets(st, v.side)
+        for t in targets:
             if VS.fire_problem(st, plate, gunner, wid, t) is None:
                 yield C.Fire(seat=seat, serial=who, weapon=wid, target=t, via=kind)
 
@@ -314,7 +319,7 @@ def aboard_options(st, active, kind: str, m: int, seat: int, probe: bool = False
 
     def sight() -> Iterator[C.Cmd]:
         if at_post and ok(Do.SIGHT):
-            must, _ = VL.crew_sight_options(st, m)
+            must = VL.crew_sight_must(st, m)
             for t in must if len(must) > 1 else must[:1]:
                 yield C.SightCmd(seat=seat, serial=m, target=t if len(must) > 1 else None, via=kind)
 
@@ -357,13 +362,14 @@ def aboard_options(st, active, kind: str, m: int, seat: int, probe: bool = False
                           (SEARCH, small_arms), (CHECK, dismount)], probe)
 
 
-def foot_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
+def foot_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | None = None) -> Iterator[C.Cmd]:
     """A soldier on foot: getting on a friendly vehicle in his tile, working on its outside when he
-    is its dismounted crewman, and his weapon against vehicles and exposed crew."""
+    is its dismounted crewman, and his weapon against vehicles and exposed crew. `acc`: what the
+    part takes from him (sources.accepted), when the caller has worked it out."""
     s = st.soldiers[m]
     if not s.free:
         return
-    ok = oker(st, active, kind, m)
+    ok = oker(st, active, kind, m, acc)
     if not ok.any:
         return
     tile = st.board.tile_at(s.at)

@@ -52,7 +52,11 @@ def sight_range_at(st, looker: int, target: int, sight: int | None = None, optic
     sight = crew_sight(st, looker) if sight is None else sight
     optics = crew_optics(st, looker) if optics is None else optics
     d = st.board.squares(pa, pb, Action.LOOK)
-    return d, sight * visibility(st, target) + look_mods_for(st, pa, pb, optics)
+    return d, _modified_range(st, pa, pb, target, sight, optics)
+
+
+def _modified_range(st, pa, pb, target: int, sight: int, optics: int) -> int:
+    return sight * visibility(st, target) + look_mods_for(st, pa, pb, optics)
 
 
 def marked_by(st, target: int, plate: int) -> bool:
@@ -87,6 +91,29 @@ def crew_sight_options(st, looker: int) -> tuple[list[int], list[tuple[int, int,
         return [], table
     best = min(r[1] for r in ok)
     return sorted(r[0] for r in ok if r[1] == best), table
+
+
+def crew_sight_must(st, looker: int) -> list[int]:
+    """crew_sight_options' targets alone (for listing options): the distance is measured first,
+    then the range and the line of sight only of a target no farther than the nearest found so
+    far."""
+    s = st.soldiers[looker]
+    plate = s.vehicle
+    sight, optics = crew_sight(st, looker), crew_optics(st, looker)
+    pa = at_of(st, looker)[0]
+    nearest, out = None, []
+    for t in _enemy_targets(st, s.side):
+        if marked_by(st, t, plate):
+            continue
+        pb = at_of(st, t)[0]
+        d = st.board.squares(pa, pb, Action.LOOK)
+        if (nearest is not None and d > nearest) or d > _modified_range(st, pa, pb, t, sight, optics) \
+                or los_blocker(st, looker, t):
+            continue
+        if nearest is None or d < nearest:
+            nearest, out = d, []
+        out.append(t)
+    return sorted(out)
 
 
 def check_crewman(st, serial: int) -> int:
@@ -312,10 +339,19 @@ def _radio_works(st, plate: int) -> bool:
     return not sets or any(machinery_ok(st, plate, lid) for lid in sets)
 
 
+def _eyes(st, plate: int) -> list[int]:
+    """The crewmen aboard at a post, who may look out for the vehicle."""
+    return [n for n in st.vehicles[plate].crew.values() if st.soldiers[n].status == "aboard"]
+
+
+def has_eye(st, plate: int) -> bool:
+    """Whether anyone can sight on the vehicle's behalf (best_eye is not None), without ranking them."""
+    return bool(_eyes(st, plate))
+
+
 def best_eye(st, plate: int) -> int | None:
     """The crewman of a vehicle who sees best (for a sight made on its behalf)."""
-    v = st.vehicles[plate]
-    men = [n for n in v.crew.values() if st.soldiers[n].status == "aboard"]
+    men = _eyes(st, plate)
     if not men:
         return None
     return max(men, key=lambda n: (crew_sight(st, n), crew_optics(st, n), -n))
