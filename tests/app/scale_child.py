@@ -2,13 +2,12 @@
 its own store connection, its own `GameService` (its own cache and per-game locks) and, when
 playing, its own deadline loop — what a `fieldpost bot` process runs, without Discord.
 
-    python -m tests.app.scale_child play   URL SECONDS START_AT SEED GAME_ID...
-    python -m tests.app.scale_child resume URL RATE START_AT
+    python -m tests.app.scale_child play   URL SECONDS SEED GAME_ID...
+    python -m tests.app.scale_child resume URL RATE
 
-START_AT `ready`: once its imports, catalogue and store are ready it prints `{"ready": true}`
-and waits for the Unix time to begin at on its standard input (the parent sends it when every
-process is ready, so they begin together without a fixed wait). A number: it waits until that
-Unix time (one that was slower to start begins at once). Then it prints one JSON object a line:
+Once its imports, catalogue and store are ready it prints `{"ready": true}` and waits for the
+Unix time to begin at on its standard input (the parent sends it when every process is ready,
+so they all begin together without a fixed wait). Then it prints one JSON object a line:
 
 - play: for SECONDS, four players choosing random games (every other one of GAME_ID...: the
   rest move only as their deadlines run out) and random legal commands for their awaited seats (`{"ack": [game, version, seat, command]}` once a command returned) beside a
@@ -43,15 +42,14 @@ def say(**record: object) -> None:
     print(json.dumps(record), flush=True)
 
 
-async def until(moment: str) -> None:
-    """Wait for the moment to begin: a Unix time, or `ready` (ask the parent for it)."""
-    if moment == "ready":
-        say(ready=True)
-        moment = await asyncio.to_thread(sys.stdin.readline)
+async def ready() -> None:
+    """Say it is ready, then wait for the moment the parent names to begin."""
+    say(ready=True)
+    moment = await asyncio.to_thread(sys.stdin.readline)
     await asyncio.sleep(max(0.0, float(moment) - time.time()))
 
 
-async def play(url: str, seconds: float, start_at: str, seed: int, games: list[int]) -> None:
+async def play(url: str, seconds: float, seed: int, games: list[int]) -> None:
     rnd = random.Random(seed)
     tally: Counter[str] = Counter()
     async with open_store(url) as store:
@@ -65,7 +63,7 @@ async def play(url: str, seconds: float, start_at: str, seed: int, games: list[i
 
         store.claim_deadlines = claimed  # records what this process was handed; the store decides
         service = GameService(store, load_catalog(FIXTURE))
-        await until(start_at)
+        await ready()
         stop = time.time() + seconds
 
         async def ticker() -> None:
@@ -109,11 +107,11 @@ async def play(url: str, seconds: float, start_at: str, seed: int, games: list[i
     say(tally=tally, stop=stop)
 
 
-async def resume(url: str, rate: float, start_at: str) -> None:
+async def resume(url: str, rate: float) -> None:
     tally: Counter[str] = Counter()
     async with open_store(url) as store:
         service = GameService(store, load_catalog(FIXTURE))
-        await until(start_at)
+        await ready()
         async for r in service.resume(rate=rate):
             tally["games"] += 1
             tally["prompts"] += len(r.prompts)
@@ -124,6 +122,6 @@ async def resume(url: str, rate: float, start_at: str) -> None:
 if __name__ == "__main__":
     mode, url, *rest = sys.argv[1:]
     if mode == "play":
-        asyncio.run(play(url, float(rest[0]), rest[1], int(rest[2]), [int(g) for g in rest[3:]]))
+        asyncio.run(play(url, float(rest[0]), int(rest[1]), [int(g) for g in rest[2:]]))
     else:
-        asyncio.run(resume(url, float(rest[0]), rest[1]))
+        asyncio.run(resume(url, float(rest[0])))

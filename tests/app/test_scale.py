@@ -66,8 +66,8 @@ async def new_tables(url: str, cat, count: int) -> list[int]:
 
 
 async def children(runs: list[list[str]], timeout: float) -> list[dict]:
-    """Run each argument list (START_AT `ready`) as a scale_child process at once; when every
-    one is ready, tell them all to begin now; every other JSON line they printed."""
+    """Run each argument list as a scale_child process at once; when every one is ready, tell
+    them all to begin now; every other JSON line they printed."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     pipe = asyncio.subprocess.PIPE
     procs = [await asyncio.create_subprocess_exec(
@@ -131,7 +131,7 @@ def unclaimed_defaults(gid: int, played: list[tuple[int, dict, set[str]]], claim
 async def test_processes_playing_together_lose_nothing_and_do_nothing_twice(store_url, cat, processes):
     games = await new_tables(store_url, cat, PLAYED_GAMES)
     records = await children(
-        [["play", store_url, str(PLAY_SECONDS), "ready", str(seed), *map(str, games)]
+        [["play", store_url, str(PLAY_SECONDS), str(seed), *map(str, games)]
          for seed in range(processes)], timeout=STARTUP_S + PLAY_SECONDS + 300)
     end = datetime.fromtimestamp(min(r["stop"] for r in records if "stop" in r), UTC)  # the first to stop
 
@@ -216,7 +216,7 @@ async def waiting_games(url: str, cat, count: int) -> dict[int, set[int]]:
 async def test_processes_restarting_together_ask_each_awaited_player_once_within_the_rate(
         store_url, cat, processes):
     expected = await waiting_games(store_url, cat, WAITING_GAMES)
-    runs = [["resume", store_url, str(RESUME_RATE), "ready"]] * processes
+    runs = [["resume", store_url, str(RESUME_RATE)]] * processes
     budget = STARTUP_S + 2 * sum(map(len, expected.values())) / RESUME_RATE + 120
     records = [r for r in await children(runs, budget) if "resumed" in r]
 
@@ -234,5 +234,5 @@ async def test_processes_restarting_together_ask_each_awaited_player_once_within
           f"{twice} asked twice, {unasked} not asked")
     assert set(asked) == awaited and (twice, unasked) == (0, 0), "one prompt per awaited player"
 
-    again = await children([["resume", store_url, str(RESUME_RATE), "ready"]] * processes, STARTUP_S + 120)
+    again = await children([["resume", store_url, str(RESUME_RATE)]] * processes, STARTUP_S + 120)
     assert [r for r in again if "resumed" in r] == [], "a restart without a change asks nobody again"
