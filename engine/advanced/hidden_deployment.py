@@ -112,17 +112,10 @@ def words_of(st, men: set[int]) -> "Words":
 
 def _words_for(st, men: set[int]) -> "Words":
     """The men's names (with and without their title) and their cards' ids."""
-    found: dict[str, None] = {}
-    cards: set[str] = set()
-    for n in men:
-        found[st.name(n)] = None
-        found[st.setup.soldiers[n].name] = None
     owned = _cards_of(st.setup)
-    for n in men:
-        for cid in owned.get(n, ()):
-            found[cid] = None
-            cards.add(cid)
-    return Words(found, cards, _every_word(st.setup))
+    cards = {cid for n in men for cid in owned.get(n, ())}
+    names = {name for n in men for name in (st.name(n), st.setup.soldiers[n].name)}
+    return Words(names | cards, cards, _every_word(st.setup))
 
 
 class Words:
