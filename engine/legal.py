@@ -192,17 +192,18 @@ def action_options(st, force: str, only_source: str | None = None,
     seat = st.forces[force].seat
     kinds = [s.kind for s in active.sources if s.state != "closed" and (only_source in (None, s.kind))]
     vehicular = bool(st.vehicles)
+    card = st.card(active.card)
+    force_men: list[int] | None = None  # the force's men and plates, read once for every part
     for kind in kinds:
         src = next(s for s in active.sources if s.kind == kind)
-        card = st.card(active.card)
         if kind in ("tag", "note"):
             if not owner_can_act(st, active):
                 continue
             men = [card.owner]
         else:
-            men = [m for m in _men(st, force) if m not in src.used]
-            if vehicular:
-                men += [m for m in vehicle_legal.actors(st, force) if m not in src.used or m in st.vehicles]
+            if force_men is None:
+                force_men = _men(st, force) + (vehicle_legal.actors(st, force) if vehicular else [])
+            men = [m for m in force_men if m not in src.used or m in st.vehicles]
         if only_men is not None:
             men = [m for m in men if m in only_men]
         for m in men:

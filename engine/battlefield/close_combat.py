@@ -188,10 +188,11 @@ def assignments(st, plate: int) -> dict[str, list[Attacker]]:
     (`assail`) first; everyone else by default: open openings before shut ones, hull before
     turret before cabin, two men per opening; the hull and turret only for men up there (`reaches`);
     who finds no room waits."""
-    parts = contested(st, plate)
+    men = enemies_in_tile(st, plate)
+    parts = contested(st, plate) if men else []  # no one in the tile to attack: the crew need not be read
     room = {p: {o: [] for o in openings(st, plate, p)} for p in parts}
     waiting = []
-    for n in enemies_in_tile(st, plate):
+    for n in men:
         a = st.assaults.get(n)
         if a is not None and a.plate == plate and a.part in room and reaches(st, n, plate, a.part):
             free = [o for o, men in room[a.part].items() if len(men) < PER_OPENING]

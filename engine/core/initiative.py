@@ -22,6 +22,9 @@ def _keys(st) -> dict[str, tuple]:
 
 def order(st, forces: list[str] | None = None) -> list[str]:
     ids = list(st.forces) if forces is None else list(forces)
+    hands = [len(st.forces[f].hand) for f in ids]
+    if len(set(hands)) == len(hands):  # the hands alone decide: the soldiers need not be read
+        return [f for _, f in sorted(zip(hands, ids), key=lambda p: -p[0])]
     keys = _keys(st)
     return sorted(ids, key=keys.__getitem__)
 
