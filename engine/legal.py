@@ -374,6 +374,7 @@ def plan_options(st, force: str, limit: int = 400) -> list[C.Plan]:
         search(i + 1, acc + [None], filled)
 
     search(0, [], 0)
+    del search  # it refers to itself: unbound now, it and the plans are freed at once, not by the collector
     return out + _extra_plans(st, force, hand, phases, out[:20])
 
 

@@ -204,15 +204,16 @@ def pattern_of(words: tuple[str, ...]) -> re.Pattern:
         for ch in w:
             node = node.setdefault(ch, {})
         node[""] = {}
+    return re.compile(r"(?<![\w-])(?:" + _spelled(tree) + r")(?![\w-])")
 
-    def spelled(node: dict[str, dict]) -> str:
-        branches = [re.escape(ch) + spelled(child) for ch, child in sorted(node.items()) if ch]
-        if not branches:
-            return ""
-        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-        return f"(?:{body})?" if "" in node else body
 
-    return re.compile(r"(?<![\w-])(?:" + spelled(tree) + r")(?![\w-])")
+def _spelled(node: dict[str, dict]) -> str:
+    """A tree of word beginnings as a pattern; "" marks a word ending at that node."""
+    branches = [re.escape(ch) + _spelled(child) for ch, child in sorted(node.items()) if ch]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{body})?" if "" in node else body
 
 
 def _soldiers_in(data: dict[str, Any]) -> set[int]:
