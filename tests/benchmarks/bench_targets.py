@@ -7,7 +7,8 @@ p99 per scenario, RSS after many stored games, and the start time of `fieldpost 
 - throughput: for tardieu-bombardment (vehicles) and hedgerow-dawn (infantry), --games games
   are opened through the use-cases on a real SQLite file and all play their first --commands
   commands at once (one task per game); commands/s is wall time, per-command CPU is the
-  process CPU time over the same span. Each game's commands are worked out beforehand.
+  process CPU time over the same span. Each game's commands are worked out beforehand. This
+  process settles as the bot does (bot.startup.settle) once the content is loaded.
 - apply: `apply` alone, --apply-games autoplayed games per scenario (every scenario, shipped
   content): median and p99 per scenario, and the worst p99, in CPU time of the thread (on a
   machine shared with other jobs a wall-clock p99 measures the others).
@@ -39,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bot.app import Caller, GameService, Where
+from bot.startup import settle
 from bot.store import SqliteStore
 from engine import SeatSpec, apply, awaiting, legal_commands, load_catalog, new_game
 from engine.agent import RandomAgent
@@ -132,8 +134,6 @@ def apply_latency(catalog, games: int) -> dict[str, tuple[float, float]]:
 async def rss_child(scenario: str, games: int, scripts_file: Path) -> None:
     """Run in a fresh process as the bot starts (content loaded, then bot.startup.settle): open
     the games, play the scripts, print the resident set in MB."""
-    from bot.startup import settle
-
     catalog = load_catalog()
     settle()
     scripts = [[(seat, line) for seat, line in s] for s in json.loads(scripts_file.read_text())]
@@ -194,6 +194,7 @@ def main() -> int:
         return 0
     skip = set(filter(None, args.skip.split(",")))
     catalog = load_catalog()
+    settle()  # as the bot does once its content is loaded: throughput and apply run as in the bot
     if "start" not in skip:
         t = start_times(args.starts)
         (roll, roll_cpu), (bare, bare_cpu) = t["roll"], t["bare"]
