@@ -26,13 +26,19 @@ FORMAT = 1  # bump when the layout of the cache file changes
 MAGIC = b"fieldpost-content-cache\n"
 
 
-def cache_dir() -> Path:
-    """Where the cache file lives: FIELDPOST_CACHE, else the XDG cache directory's fieldpost/."""
+def cache_dir() -> Path | None:
+    """Where the cache file lives: FIELDPOST_CACHE, else the XDG cache directory's fieldpost/;
+    None when there is no home to put it in (then nothing is cached)."""
     own = os.environ.get("FIELDPOST_CACHE")
     if own:
         return Path(own)
     xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache") / "fieldpost"
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "fieldpost"
+    try:
+        return Path.home() / ".cache" / "fieldpost"
+    except RuntimeError:  # no HOME and no password entry (a bare container user)
+        return None
 
 
 def _key(loader: type) -> bytes:
@@ -49,12 +55,15 @@ class ParsedTree:
         self.root = root
         self.key = _key(loader)
         # one file per content root and Python, so two installs do not overwrite each other's
-        tag = hashlib.sha256(str(root).encode()).hexdigest()[:16]
-        self.file = cache_dir() / f"content-{tag}-{sys.implementation.cache_tag}.marshal"
+        tag = hashlib.sha256(os.fsencode(root)).hexdigest()[:16]
+        folder = cache_dir()
+        self.file = None if folder is None else folder / f"content-{tag}-{sys.implementation.cache_tag}.marshal"
         self.entries: dict[str, tuple[bytes, bytes]] = self._read_file()
         self.changed = False
 
     def _read_file(self) -> dict[str, tuple[bytes, bytes]]:
+        if self.file is None:
+            return {}
         try:
             blob = self.file.read_bytes()
         except OSError:  # none yet, or not readable: the YAML is read as without a cache
@@ -97,7 +106,7 @@ class ParsedTree:
         """Write the cache if this run parsed anything or a file is gone from the root (dropped).
         Written beside and renamed into place, so a reader never sees half a file."""
         kept = {name: e for name, e in self.entries.items() if (self.root / name).is_file()}
-        if not self.changed and len(kept) == len(self.entries):
+        if self.file is None or (not self.changed and len(kept) == len(self.entries)):
             return
         self.entries, self.changed = kept, False
         payload = marshal.dumps(self.entries)

@@ -142,6 +142,18 @@ def test_an_unwritable_cache_changes_nothing(shipped, tmp_path, monkeypatch):
     assert not list(tmp_path.glob("**/*.part"))
 
 
+def test_no_home_to_cache_in_changes_nothing(shipped, monkeypatch):
+    monkeypatch.delenv("FIELDPOST_CACHE")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", no_home)
+    assert cache_dir() is None
+    assert load() == content._load(shipped)
+
+
 def test_a_custom_root_is_not_cached(tmp_path, monkeypatch):
     root = tmp_path / "home"
     for part in ("assets", "campaigns"):
