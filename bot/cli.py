@@ -12,6 +12,7 @@ import os
 import sys
 
 from bot.exits import guarded
+from bot.startup import loading_modules
 
 # subcommand name -> module implementing add_parser/run
 SUBCOMMANDS = {
@@ -50,11 +51,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    program = argv is None  # the fieldpost program itself; a caller passing argv keeps its collector as it was
+    argv = list(sys.argv[1:] if program else argv)
     named = argv[0] if argv and argv[0] in SUBCOMMANDS else None
     if not argv:
         argv = ["bot"] if os.environ.get("DISCORD_TOKEN") else ["play"]
-    parser = build_parser(named) if named else build_parser()
+    with loading_modules(freeze=program):
+        parser = build_parser(named) if named else build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

@@ -2,6 +2,28 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def loading_modules(freeze: bool) -> Iterator[None]:
+    """The cyclic collector off while the modules load: importing makes classes, schemas and
+    functions that live as long as the process, and the collections it would run meanwhile
+    find next to nothing to free. With `freeze` (a process of its own: the `fieldpost` program)
+    what was made is then frozen, so the collections of the run ahead do not walk it again
+    either; settle() collects it once more. Together about 6% of a `fieldpost play` start
+    (instructions counted: 2.109 G before, 1.979 G after)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if freeze:
+            gc.freeze()
+        if was:
+            gc.enable()
+
 
 # The cycle collector's thresholds once settled (CPython's defaults: 700, 10, 10). A command
 # makes some ten thousand objects (the state's working copy, events, replies) and the engine
@@ -17,6 +39,7 @@ def settle() -> None:
     """Move everything made so far (modules, pydantic classes, the content catalogue) out of the
     collector's sight: those objects live as long as the process, and every full collection
     would walk them again for nothing while games are played. Then collect rarely (THRESHOLDS)."""
+    gc.unfreeze()  # what loading_modules froze uncollected: its garbage is found now
     gc.collect()
     gc.freeze()
     gc.set_threshold(*THRESHOLDS)

@@ -20,7 +20,8 @@ from engine.core.state import GameState
 from engine.position import load_position
 from engine.turn.setup import SeatSpec, new_game
 
-_COMMAND = TypeAdapter(Command)
+# built when a record is first read, not at import (every command's schema: a slow start)
+_COMMAND = TypeAdapter(Command, config=ConfigDict(defer_build=True))
 
 
 class Record(BaseModel):

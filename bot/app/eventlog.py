@@ -25,12 +25,13 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pydantic import TypeAdapter
+from pydantic import ConfigDict, TypeAdapter
 
 from engine import Catalog, Command, Event, GameState, SeatSpec, apply, new_game
 from engine.core.commands import Cmd
 
-COMMAND = TypeAdapter(Command)
+# built when a logged command is first read back, not at import (every command's schema: a slow start)
+COMMAND = TypeAdapter(Command, config=ConfigDict(defer_build=True))
 
 Logged = tuple[int, dict[str, Any]]  # (seq, body)
 

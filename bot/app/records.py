@@ -18,15 +18,18 @@ from bot.app.errors import Refused
 from bot.app.replies import Attachment, Caller, ImageRequest, Replies, Where
 from bot.store import GameStatus, SnapshotInfo
 from engine import SeatSpec
-from engine.record import Record, parse_command_json
 
 if TYPE_CHECKING:
     from bot.app.service import GameService
+    from engine.record import Record
 
 
 def record_of(logged: Sequence[eventlog.Logged]) -> Record:
     """The engine's game record out of the app's log: the start, then every command not taken
     back (a rename of a seat is a command too)."""
+    # the record's module (and the positions under it) load when a record is asked for: a quick start
+    from engine.record import Record, parse_command_json
+
     rec = Record()
     kept: list[tuple[int, object]] = []
     for seq, body in logged:

@@ -17,7 +17,6 @@ from bot.app.replies import Caller, Replies, Where
 from bot.app.tokens import who
 from bot.store import PlayerResult, PlayerTotals, StoredGame
 from engine import GameState
-from engine.campaign.roster import CampaignState
 
 if TYPE_CHECKING:
     from bot.app.service import GameService
@@ -79,6 +78,9 @@ class Statistics:
 
     async def _medals(self: GameService, guild: int) -> dict[int, int]:
         """Medals on each player's roster, over the server's campaigns."""
+        # the campaign rules load only when asked: a quick start
+        from engine.campaign.roster import CampaignState
+
         out: dict[int, int] = {}
         for summary in await self.store.campaigns_in_guild(guild):
             state = CampaignState.model_validate_json((await self.store.load_campaign(summary.id)).state)

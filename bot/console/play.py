@@ -26,23 +26,18 @@ from pathlib import Path
 import yaml
 
 from bot.app import Caller, GameService, Where, eventlog
-from bot.app.campaign import CampaignService
 from bot.app.errors import Refused
 from bot.app.records import record_of
 from bot.console import ending, text
-from bot.console.campaign import user_id as campaign_user
 from bot.console.hotseat import HotSeat
 from bot.console.table import Table
 from bot.exits import BadUsage, ctrl_c_at_once, yaml_problem
 from bot.startup import settle
 from bot.store import StoreUnavailable, open_store
-from engine import RuleError, load_catalog, view
-from engine.campaign import CampaignError, next_step
+from engine import RuleError, awaiting, load_catalog, view
 from engine.core.commands import NUMBER
 from engine.core.content import scenario_ids
 from engine.core.errors import ContentError
-from engine.position import load_position
-from engine.record import load_record
 from engine.script import ScriptError, run_script
 from engine.turn.setup import SeatSpec
 
@@ -220,6 +215,11 @@ async def _open_campaign(service: GameService, cat, args) -> Table:
     """Campaign N's game: resumed if one is under way, else its next scenario set up (the
     organiser's step) and started with the seats and forces its rosters give. The service
     hands the finished game to the campaign as a result for the organiser's review."""
+    # the campaign rules load only for a campaign's game: a plain game starts sooner
+    from bot.app.campaign import CampaignService
+    from bot.console.campaign import user_id as campaign_user
+    from engine.campaign import CampaignError, next_step
+
     campaigns = CampaignService(service.store, cat)
     service.campaigns = campaigns
     cid = args.campaign
@@ -294,6 +294,10 @@ def _is_record(data: dict) -> bool:
 def _position(args) -> int:
     """A position is a rules question: the engine alone, no table and no store. A game record
     is read as the position its commands reach, and says what its last command did."""
+    # positions and records load only here: a game from a scenario starts sooner
+    from engine.position import load_position
+    from engine.record import load_record
+
     cat = load_catalog()
     data = _read_position(args.position)
     if _is_record(data):
@@ -327,7 +331,6 @@ def _position(args) -> int:
             print(f"{args.script}: {exc}", file=sys.stderr)
             return 1
         if st.step != "over":
-            from engine import awaiting
             print("Waiting for: " + "; ".join(f"{st.seats[a.seat].name} to {a.detail}" for a in awaiting(st)))
         if args.state_out:
             args.state_out.write_text(st.model_dump_json(indent=1), encoding="utf-8")

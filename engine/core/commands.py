@@ -157,7 +157,8 @@ Cards = Annotated[list[CardId], AfterValidator(_few)]
 
 
 class Cmd(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # each command's schema is built when first used, not at import: a start builds only its own
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     seat: SeatNo = 0  # who gives the command
 

@@ -16,6 +16,7 @@ from typing import Annotated, Literal, Union
 import yaml
 from pydantic import Field, ValidationError, field_validator, model_validator
 
+from engine.core.content_cache import ParsedTree
 from engine.core.errors import ContentError
 from engine.core.vehicle_content import PLATE_STEP, CrewTraining, VehicleDef
 from engine.core.words import Frozen, Nationality
@@ -862,14 +863,31 @@ def default_root() -> Path:
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def _read_yaml(path: Path):
-    try:
-        with path.open(encoding="utf-8") as fh:
-            return yaml.load(fh, Loader=SAFE_LOADER)
-    except yaml.YAMLError as exc:  # one line: the file, where in it, and what PyYAML found
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
-        raise ContentError(f"{path}: not valid YAML: {where}{getattr(exc, 'problem', None) or exc}") from None
+def _read_yaml(path: Path, tree: ParsedTree | None = None):
+    """The data in a YAML file; through `tree` (the shipped content's cache) when given."""
+    raw = path.read_bytes()
+
+    def parse(raw: bytes):
+        try:
+            return yaml.load(raw.decode("utf-8"), Loader=SAFE_LOADER)
+        except yaml.YAMLError as exc:  # one line: the file, where in it, and what PyYAML found
+            mark = getattr(exc, "problem_mark", None)
+            where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+            raise ContentError(f"{path}: not valid YAML: {where}{getattr(exc, 'problem', None) or exc}") from None
+
+    return parse(raw) if tree is None else tree.read(path, raw, parse)
+
+
+@cache
+def _shipped_tree(root: Path) -> ParsedTree:
+    """The shipped content's parsed files, one per process (shared by scenario_ids and the catalogue)."""
+    return ParsedTree(root, SAFE_LOADER)
+
+
+def _tree(root: Path) -> ParsedTree | None:
+    """Only the shipped content is cached: a custom root (FIELDPOST_HOME) is content someone is
+    editing, read afresh every run."""
+    return _shipped_tree(root) if root == shipped_root() else None
 
 
 def _describe(entry) -> str:
@@ -945,8 +963,9 @@ def _inline_cards(entries, path: Path, where: str, prefix: str, cards: dict[str,
     return ids
 
 
-def _load_soldiers(path: Path, cards: dict[str, ActionCardDef], soldiers: dict[int, SoldierDef]) -> None:
-    raw = _read_yaml(path) or {}
+def _load_soldiers(path: Path, cards: dict[str, ActionCardDef], soldiers: dict[int, SoldierDef],
+                   tree: ParsedTree | None) -> None:
+    raw = _read_yaml(path, tree) or {}
     rank_letters = {"private": "P", "junior_nco": "J", "senior_nco": "S"}
     for i, entry in enumerate(raw.get("soldiers", [])):
         where = f"soldiers[{i}]"
@@ -996,10 +1015,10 @@ def _load_soldiers(path: Path, cards: dict[str, ActionCardDef], soldiers: dict[i
         soldiers[soldier.serial] = soldier
 
 
-def _load_vehicles(path: Path, cards: dict[str, ActionCardDef], vehicles: dict) -> None:
+def _load_vehicles(path: Path, cards: dict[str, ActionCardDef], vehicles: dict, tree: ParsedTree | None) -> None:
     """A vehicle entry holds its panel and, inline, its vehicle cards (`cards:`, ids PLATE-Vn)
     and its team tactics cards (`team_cards:`, ids PLATE-Tn), all owned by its license plate."""
-    raw = _read_yaml(path) or {}
+    raw = _read_yaml(path, tree) or {}
     for i, entry in enumerate(raw.get("vehicles", [])):
         where = f"vehicles[{i}]"
         if not isinstance(entry, dict) or "plate" not in entry:
@@ -1016,9 +1035,9 @@ def _load_vehicles(path: Path, cards: dict[str, ActionCardDef], vehicles: dict) 
         vehicles[v.id] = v
 
 
-def _load_panels(path: Path, cards: dict[str, ActionCardDef], panels: dict) -> None:
+def _load_panels(path: Path, cards: dict[str, ActionCardDef], panels: dict, tree: ParsedTree | None) -> None:
     """A team panel holds its team cards inline (`cards:`, ids PANEL-Tn, no dog tag)."""
-    raw = _read_yaml(path) or {}
+    raw = _read_yaml(path, tree) or {}
     for i, entry in enumerate(raw.get("panels", [])):
         where = f"panels[{i}]"
         if not isinstance(entry, dict) or "id" not in entry:
@@ -1044,8 +1063,8 @@ def _load_panels(path: Path, cards: dict[str, ActionCardDef], panels: dict) -> N
         panels[panel.id] = panel
 
 
-def _load_list(path: Path, key: str, model, into: dict, id_field: str = "id") -> None:
-    raw = _read_yaml(path) or {}
+def _load_list(path: Path, key: str, model, into: dict, tree: ParsedTree | None, id_field: str = "id") -> None:
+    raw = _read_yaml(path, tree) or {}
     for i, entry in enumerate(raw.get(key, [])):
         item = _validate(model, entry, path, f"{key}[{i}]")
         ident = getattr(item, id_field)
@@ -1057,11 +1076,15 @@ def _load_list(path: Path, key: str, model, into: dict, id_field: str = "id") ->
 def scenario_ids(root: Path | None = None) -> list[str]:
     """The ids of the scenarios under root, read without checking anything else: quick enough
     for a command line to say at once which scenarios there are."""
+    root = root or default_root()
+    tree = _tree(root)
     ids = []
-    for path in sorted(((root or default_root()) / "campaigns" / "scenarios").glob("*.yaml")):
-        data = _read_yaml(path)
+    for path in sorted((root / "campaigns" / "scenarios").glob("*.yaml")):
+        data = _read_yaml(path, tree)
         if isinstance(data, dict) and isinstance(data.get("id"), str):
             ids.append(data["id"])
+    if tree is not None:
+        tree.save()
     return sorted(ids)
 
 
@@ -1077,37 +1100,40 @@ def load_catalog(root: Path | None = None) -> Catalog:
 
 @cache
 def _shipped(root: Path) -> Catalog:
-    return _load(root)
+    tree = _shipped_tree(root)
+    catalog = _load(root, tree)
+    tree.save()
+    return catalog
 
 
-def _load(root: Path) -> Catalog:
+def _load(root: Path, tree: ParsedTree | None = None) -> Catalog:
     assets, campaigns = root / "assets", root / "campaigns"
     soldiers: dict[int, SoldierDef] = {}
     cards: dict[str, ActionCardDef] = {}
     for path in sorted((assets / "soldiers").glob("*.yaml")):
-        _load_soldiers(path, cards, soldiers)
+        _load_soldiers(path, cards, soldiers, tree)
     story: dict[str, PhaseCard] = {}
     for path in sorted((assets / "story").glob("*.yaml")):
-        _load_list(path, "cards", PhaseCard, story)
+        _load_list(path, "cards", PhaseCard, story, tree)
     orders: dict[str, OrderDef] = {}
-    _load_list(assets / "orders.yaml", "orders", OrderDef, orders)
+    _load_list(assets / "orders.yaml", "orders", OrderDef, orders, tree)
     tiles: dict[str, TileDef] = {}
     for path in sorted((assets / "tiles").glob("*.yaml")):
-        _load_list(path, "tiles", TileDef, tiles)
+        _load_list(path, "tiles", TileDef, tiles, tree)
     equipment: dict[str, EquipmentDef] = {}
-    _load_list(assets / "equipment.yaml", "equipment", EquipmentDef, equipment)
+    _load_list(assets / "equipment.yaml", "equipment", EquipmentDef, equipment, tree)
     for path in sorted((assets / "equipment").glob("*.yaml")):  # the ordnance chart's groups (issue 9)
-        _load_list(path, "equipment", EquipmentDef, equipment)
+        _load_list(path, "equipment", EquipmentDef, equipment, tree)
     vehicles: dict = {}
     for path in sorted((assets / "vehicles").glob("*.yaml")):
-        _load_vehicles(path, cards, vehicles)
+        _load_vehicles(path, cards, vehicles, tree)
     _check_vehicles(vehicles, soldiers)
     panels: dict[str, TeamPanelDef] = {}
     for path in sorted((assets / "teams").glob("*.yaml")):
-        _load_panels(path, cards, panels)
+        _load_panels(path, cards, panels, tree)
     scenarios: dict[str, ScenarioDef] = {}
     for path in sorted((campaigns / "scenarios").glob("*.yaml")):
-        data = _read_yaml(path)
+        data = _read_yaml(path, tree)
         sc = _validate(ScenarioDef, data, path, "scenario")
         if sc.id in scenarios:
             raise ContentError(f"{path}: scenario (id {sc.id!r}): field id: used twice")

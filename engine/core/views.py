@@ -20,7 +20,8 @@ class Await(BaseModel):
 
 
 class V(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # each view is built when first used, not at import: a first command needs few of them
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class RatingsView(V):
