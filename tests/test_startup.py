@@ -18,6 +18,7 @@ class Node:
 @pytest.fixture(autouse=True)
 def collector_as_it_was():
     was, thresholds = gc.isenabled(), gc.get_threshold()
+    gc.unfreeze()  # from a known start: another test in this process may have settled (the console table does)
     yield
     gc.unfreeze()
     gc.set_threshold(*thresholds)  # settle() raises them for the rest of a process's life
