@@ -583,6 +583,7 @@ class GameState(Model):
         s = self.soldiers[serial]
         if getattr(s, "_shared", False):
             s = _model_copier(SoldierState)(s)
+            _set(s, "_shared", False)  # set, not left unset: reading an unset slot is many times slower
             self.soldiers[serial] = s
         return s
 
