@@ -155,7 +155,7 @@ def fire_weapon(ctx: Ctx, serial: int, item: str, target: int) -> None:
     if problem:
         raise RuleError(problem)
     eq = st.setup.equipment[item]
-    me = st.soldiers[serial]
+    me = st.changing(serial)
     spend(st, serial, item)
     me.spotted = True
     if target in st.vehicles and target not in st.soldiers:
@@ -254,7 +254,7 @@ def use_options(st, serial: int, seat: int, via) -> list:
 def take_card(st, serial: int, item: str) -> int:
     """Take one copy of a card off a man; returns the uses already spent on that copy. He keeps
     the most worn copies and gives the freshest; copies left with no use are thrown away."""
-    mine = st.soldiers[serial].equipment
+    mine = st.changing(serial).equipment
     eq = st.setup.equipment.get(item)
     copies, marks = mine.count(item), mine.count(item + USED)
     mine.remove(item)
@@ -273,7 +273,7 @@ def take_card(st, serial: int, item: str) -> int:
 
 def give_card(st, serial: int, item: str, used: int = 0) -> None:
     """A copy of a card, with the uses already spent on it, goes under a man's soldier card."""
-    st.soldiers[serial].equipment.extend([item] + [item + USED] * used)
+    st.changing(serial).equipment.extend([item] + [item + USED] * used)
 
 
 def hand_off_problem(st, serial: int, item: str, to: int) -> str | None:

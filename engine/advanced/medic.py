@@ -88,7 +88,7 @@ def first_aid(ctx: Ctx, victim: int, *, cause: str) -> bool:
     if not options:
         return False
     _, medic, cell = min(options)  # the nearest medic goes (ties: the lower dog tag)
-    m = st.soldiers[medic]
+    m = st.changing(medic)
     name, vname = st.name(medic), st.name(victim)
     if cell != m.at:
         start = m.at
@@ -101,6 +101,7 @@ def first_aid(ctx: Ctx, victim: int, *, cause: str) -> bool:
     n = medic_value(st, medic)
     for _ in range(n):
         if identity_check(ctx, v.force, victim, why=f"{name}'s first aid"):
+            v = st.changing(victim)
             if not v.wounded:
                 v.deeds["wounds"] = v.deeds.get("wounds", 0) + 1
             v.wounded = True

@@ -280,7 +280,7 @@ def reslot(ctx, seat: int, serial: int, slot: int) -> None:
     if not qualifies(d, s.rank, s.grenades, p.slots[slot]):
         raise RuleError(f"{st.name(serial)} cannot fill {slot_name(p, slot)}: it needs {slot_text(p.slots[slot])}.")
     old = s.slot
-    s.slot = slot
+    st.changing(serial).slot = slot
     ctx.say("reslot", f"{st.name(serial)} moves from {slot_name(p, old)} to {slot_name(p, slot)} "
             f"of the {p.name} panel.", serial=serial, panel=p.id, slot=slot)
 

@@ -233,6 +233,8 @@ def spot_for_soldiers(ctx: Ctx, plate: int) -> None:
                 holder = st.vehicles[target] if target in st.vehicles else st.soldiers[target]
                 if holder.spotted:
                     continue
+                if target not in st.vehicles:
+                    holder = st.changing(target)
                 holder.spotted = True
                 ctx.say("radio_spot", f"Over the radio {st.name(man)} marks {st.name(target)} too.",
                         serial=man, target=target)

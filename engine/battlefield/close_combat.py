@@ -178,7 +178,7 @@ def spot_on_contact(ctx: Ctx, *, serial: int | None = None, plate: int | None = 
             continue
         st.vehicles[p].spotted = True
         for n in men:
-            st.soldiers[n].spotted = True
+            st.changing(n).spotted = True
         ctx.say("contact_spotted", f"{', '.join(st.name(n) for n in men)} and the {st.name(p)} are in combat "
                 f"contact: all are spotted.", plate=p, serials=men)
 
@@ -239,7 +239,7 @@ def forget_fallen(st) -> None:
     abandoned or gone) are on the ground: the play sequence calls this after every command."""
     for s in st.soldiers.values():
         if s.on_deck is not None and deck_of(st, s.serial) is None:
-            s.step_down()
+            st.changing(s.serial).step_down()
 
 
 def assail(ctx: Ctx, cmd) -> None:
@@ -351,7 +351,7 @@ def climb(ctx: Ctx, cmd) -> None:
     problem = climb_on_problem(st, cmd.seat, cmd.serial, cmd.plate, cmd.part)
     if problem:
         raise RuleError(problem)
-    s = st.soldiers[cmd.serial]
+    s = st.changing(cmd.serial)
     v = st.vehicles[cmd.plate]
     if st.board.tile_at(s.at) != v.tile:
         move(ctx, cmd.serial, Dest(tile=v.tile))
@@ -400,7 +400,7 @@ def thrown_off(ctx: Ctx, plate: int) -> None:
     st = ctx.st
     men = sorted(s.serial for s in st.soldiers.values() if s.on_deck == plate)
     for n in men:
-        st.soldiers[n].step_down()
+        st.changing(n).step_down()
     fell = [n for n in men if st.soldiers[n].free]
     if fell:
         ctx.say("thrown_off", f"{', '.join(st.name(n) for n in fell)} {'falls' if len(fell) == 1 else 'fall'} off "
@@ -502,6 +502,7 @@ def shoot_step(ctx: Ctx, plate: int, part: str, attackers: list[Attacker], insid
         want = st.assaults.get(a.serial)
         if want is not None and want.plate == plate and want.grenade and s.grenades > 0 \
                 and current(st, a.serial, "toss") > 0:
+            s = st.changing(a.serial)
             s.grenades -= 1
             want.grenade = False
             cid = check(ctx, s.controller)
@@ -571,7 +572,7 @@ def start_next(ctx: Ctx) -> bool:
         v = st.vehicles[plate]
         v.spotted = True
         for a in attackers:
-            st.soldiers[a.serial].spotted = True
+            st.changing(a.serial).spotted = True
         if plate not in st.panels:
             st.panels.append(plate)
         ctx.say("close_combat", f"Close combat at the {st.name(plate)}'s {part}: "
@@ -643,9 +644,9 @@ def card_result(ctx: Ctx, force: str, target: int, result: Damage, striker: int)
 
 def take_out(st, serial: int) -> None:
     """A crewman beaten in close combat leaves his vehicle (to be led off, or killed)."""
-    s = st.soldiers[serial]
-    if s.status != "aboard":
+    if st.soldiers[serial].status != "aboard":
         return
+    s = st.changing(serial)
     v = st.vehicles[s.vehicle]
     _leave_vehicle(st, serial)
     s.status, s.vehicle, s.post, s.dismounted = "board", None, None, False

@@ -151,7 +151,7 @@ def fire_incendiary(ctx: Ctx, serial: int, item: str, target: int, *, hit_pick: 
     if target not in st.vehicles:
         raise RuleError(f"{target} is not a vehicle.")
     eq = st.setup.equipment[item]
-    me = st.soldiers[serial]
+    me = st.changing(serial)
     v, vdef = st.vehicles[target], st.vehicle_def(target)
     if hit_pick is not None and hit_pick not in pick_choices(vdef):
         raise RuleError(f"the {vdef.name} has no {hit_pick}.")

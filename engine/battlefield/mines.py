@@ -515,7 +515,7 @@ def walk(ctx: Ctx, serial: int, cells: list[Cell], *, off_board: bool = False) -
     st = ctx.st
     if not any_mines(st) or not cells:
         return False
-    s = st.soldiers[serial]
+    s = st.changing(serial)
     board = st.board
     home = s.at
     tiles = [board.tile_at(c) for c in cells]
@@ -559,6 +559,7 @@ def _halt(ctx: Ctx, serial: int, cell: Cell, path: list[Cell]) -> bool:
     s = st.soldiers[serial]
     if s.status != "board":
         return True
+    s = st.changing(serial)
     start = path[0]
     s.at = cell
     if cell != start:
@@ -585,6 +586,7 @@ def turn(ctx: Ctx, serial: int) -> bool:
         return False
     tile = st.board.tile_at(s.at)
     if _soldier_in(ctx, serial, tile, "within"):
+        s = st.soldiers[serial]  # the mines may have changed him
         if s.status == "board":
             ctx.say("mine_stops", f"{st.name(serial)} is brought down by the mines in {tile} and does not turn.",
                     serial=serial, tile=tile, at=list(s.at))

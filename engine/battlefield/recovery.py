@@ -173,7 +173,7 @@ def recover_vehicle(ctx: Ctx, serial: int, plate: int) -> None:
     problem = vehicle_problem(st, serial, plate)
     if problem:
         raise RuleError(problem)
-    s, v = st.soldiers[serial], st.vehicles[plate]
+    s, v = st.changing(serial), st.vehicles[plate]
     post = free_post(st, plate)
     if v.status == "abandoned":
         was = v.side

@@ -78,7 +78,17 @@ class Seat(Model):
     always_pass: bool = False  # a player's setting: never ask him about react or preempt cards
 
 
+class SharedSoldierError(RuntimeError):
+    """A rule changed a soldier its state shares with another without making him its own first
+    (GameState.changing): a programming error, never a player's."""
+
+
 class SoldierState(Model):
+    """One soldier's changing state. After GameState.clone he may be shared by two states: then
+    he is read-only (`_shared`), and a rule changes him through GameState.changing."""
+
+    __slots__ = ("_shared",)
+
     serial: int
     side: Nationality
     force: str  # the force whose deck holds his cards
@@ -110,6 +120,12 @@ class SoldierState(Model):
     spotted_by: list[int] = Field(default_factory=list)  # plates whose own Spotted marker he has
     panel: str | None = None  # tactics module: his team panel (locked to it for the game)
     slot: int | None = None  # ... and his slot on it
+
+    def __setattr__(self, name: str, value) -> None:
+        if getattr(self, "_shared", False):
+            raise SharedSoldierError(f"soldier {self.serial} is shared between states: "
+                                     f"set {name} on st.changing({self.serial})")
+        super().__setattr__(name, value)
 
     @property
     def on_board(self) -> bool:
@@ -554,8 +570,25 @@ class GameState(Model):
         """A working copy for apply: the frozen setup (and any frozen model) is shared, every
         list, dict and state model is copied, field by field as the model declares them; no
         validation, so several times cheaper than a dump and validate round trip, and equal to
-        it (tests/engine/test_state_copy.py)."""
-        return _copied(self)
+        it (tests/engine/test_state_copy.py). The soldiers are the exception: the copy gets a
+        new dict holding the same SoldierState objects, now read-only in both states, and a
+        rule makes one its own with `changing` before it changes him."""
+        for s in self.soldiers.values():
+            _set(s, "_shared", True)
+        return _model_copier(GameState, _SHARED_FIELDS)(self)
+
+    def changing(self, serial: int) -> SoldierState:
+        """Soldier `serial`, writable: this state's own copy of him, made on first use if he
+        is shared with another state. Read him as `soldiers[serial]`; change him through this."""
+        s = self.soldiers[serial]
+        if getattr(s, "_shared", False):
+            s = _model_copier(SoldierState)(s)
+            _set(s, "_shared", False)  # set, not left unset: reading an unset slot is many times slower
+            self.soldiers[serial] = s
+        return s
+
+
+_SHARED_FIELDS = frozenset({"soldiers"})  # GameState fields whose container clone copies but whose items it shares
 
 
 def _copied(value):
@@ -601,12 +634,21 @@ def _field_copier(annotation) -> Callable | None:
     return _copied
 
 
+def _container_of(annotation) -> Callable:
+    origin = get_origin(annotation)
+    if origin not in (list, dict):
+        raise TypeError(f"only a list or dict field can be copied shallow, not {annotation}")
+    return origin
+
+
 @cache
-def _model_copier(cls: type[BaseModel]) -> Callable:
+def _model_copier(cls: type[BaseModel], shallow: frozenset[str] = frozenset()) -> Callable:
     """A copier for one model class: its __dict__ copied at once, then each field whose value
-    is mutable (a None stays None)."""
+    is mutable (a None stays None); a field named in `shallow` gets a new container holding
+    the same items."""
     plan = [(name, c) for name, info in cls.model_fields.items()
-            if (c := _field_copier(info.annotation)) is not None]
+            if (c := (_container_of(info.annotation) if name in shallow
+                      else _field_copier(info.annotation))) is not None]
 
     def copy(value):
         fields = value.__dict__.copy()

@@ -76,7 +76,7 @@ def toss(ctx: Ctx, thrower: int, target: int, centre=None) -> None:
     problem = toss_problem(st, thrower, target, centre)
     if problem:
         raise RuleError(problem)
-    me = st.soldiers[thrower]
+    me = st.changing(thrower)
     centre = tuple(centre) if centre else st.soldiers[target].at
     me.grenades -= 1  # tossing does not spot the thrower (Grenades)
     victims = under_blast(st, centre)

@@ -43,7 +43,7 @@ def apply_damage(ctx: Ctx, victim: int, result: Damage, *, by_force: str | None,
         return "zip"
     if result == Damage.PIN:
         if not s.pinned:
-            s.pinned = True
+            st.changing(victim).pinned = True
             ctx.say("pinned", f"{name} is pinned.", serial=victim)
         else:
             ctx.say("pinned", f"{name} is pinned already and stays down.", serial=victim)
@@ -53,6 +53,7 @@ def apply_damage(ctx: Ctx, victim: int, result: Damage, *, by_force: str | None,
             ctx.say("wounded", f"{name} is wounded a second time.", serial=victim)
             kill(ctx, victim, by_force=by_force, by_soldier=by_soldier, cause=cause)
             return "killed"
+        s = st.changing(victim)
         s.wounded = True
         s.deeds["wounds"] = s.deeds.get("wounds", 0) + 1
         ctx.say("wounded", f"{name} is wounded and turns his card to the wounded side.", serial=victim)
@@ -72,7 +73,7 @@ def kill(ctx: Ctx, victim: int, *, by_force: str | None, cause: str, by_soldier:
     st = ctx.st
     if rulebook.first_aid(ctx, victim, cause=cause):  # medics (engine/advanced/medic.py): saved, he lives on wounded
         return
-    s = st.soldiers[victim]
+    s = st.changing(victim)
     name = st.name(victim)
     s.status = "dead"
     owner_force = st.forces[s.force]
@@ -97,7 +98,7 @@ def kill(ctx: Ctx, victim: int, *, by_force: str | None, cause: str, by_soldier:
         st.vp.append(VpEntry(seat=killer.seat, side=killer.side, amount=vp, reason=f"killed {name}",
                              serial=victim, by=by_soldier))
         if by_soldier is not None and by_soldier in st.soldiers:
-            st.soldiers[by_soldier].kills += 1
+            st.changing(by_soldier).kills += 1
         return
     opp = other_side(st, victim_side)
     st.vp.append(VpEntry(seat=None, side=opp, amount=vp, reason=f"{name} killed by his own side",
@@ -115,7 +116,7 @@ def crewman_taken(st, serial: int) -> bool:
 
 def remove_crewman(ctx: Ctx, serial: int, reason: str) -> None:
     st = ctx.st
-    p = st.soldiers[serial]
+    p = st.changing(serial)
     p.captor, p.controller, p.status, p.at = None, p.force, "removed", None
     ctx.say("removed", f"{st.name(serial)} is free of his captors ({reason}) but, a crewman once taken, he "
             f"leaves the game; his VP count for nobody.", serial=serial)
@@ -124,10 +125,10 @@ def remove_crewman(ctx: Ctx, serial: int, reason: str) -> None:
 def free_prisoner(ctx: Ctx, serial: int, *, reason: str) -> None:
     """A prisoner without his escort goes back to his own side, pinned (ruling in docs/rulings.md)."""
     st = ctx.st
-    p = st.soldiers[serial]
     if crewman_taken(st, serial):
         remove_crewman(ctx, serial, reason)
         return
+    p = st.changing(serial)
     p.captor = None
     p.controller = p.force
     p.pinned = True

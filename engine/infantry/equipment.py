@@ -42,7 +42,7 @@ def uses_left(st, serial: int, item: str) -> int | None:
 
 def spend(st, serial: int, item: str) -> None:
     """One use spent; the last use throws the card away (an empty tube, no more canisters)."""
-    mine = st.soldiers[serial].equipment
+    mine = st.changing(serial).equipment
     mine.append(item + USED)
     if uses_left(st, serial, item) == 0:
         while item in mine:
@@ -189,6 +189,7 @@ def dig_in(ctx: Ctx, serial: int) -> None:
     tools = [q for q in carried(st, serial) if q in st.setup.equipment and st.setup.equipment[q].kind == "tool"]
     if not tools or s.at is None or may_use(st, serial, tools[0]) is not None:
         return
+    s = st.changing(serial)
     s.equipment[:] = [q for q in s.equipment if not q.startswith(DUG)]
     s.equipment.append(f"{DUG}{s.at[0]},{s.at[1]}")
     ctx.say("dig_in", f"{st.name(serial)} digs a scrape with his {st.setup.equipment[tools[0]].name}.", serial=serial)

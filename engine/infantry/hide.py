@@ -63,12 +63,12 @@ def take_cover(ctx: Ctx, serial: int) -> bool:
                 f"modified cover {v} is not below zero.", serial=serial, value=v)
         return False
     was = s.spotted
-    s.spotted = False
+    st.changing(serial).spotted = False
     _deed(st, serial, "took_cover")
     equipment.dig_in(ctx, serial)  # an entrenching tool: a scrape for his next Take Cover here
     for p in st.soldiers.values():
         if p.captor == serial and p.status == "board" and st.board.in_cover(p.at):
-            p.spotted = False
+            st.changing(p.serial).spotted = False
     detail = ", ".join(f"{v} against {st.name(e)}" for e, v in rows) or "no enemy on the board"
     ctx.say("cover", f"{name} takes cover ({detail})" + ("" if was else "; he was not spotted anyway") + ".",
             serial=serial)
@@ -100,7 +100,7 @@ def rally_check(st, rallier: int, target: int, done_self: bool) -> int:
 def rally(ctx: Ctx, rallier: int, target: int, done_self: bool = False) -> None:
     st = ctx.st
     rally_check(st, rallier, target, done_self)
-    st.soldiers[target].pinned = False
+    st.changing(target).pinned = False
     if target != rallier:
         _deed(st, rallier, "rallied_others")
         if st.soldiers[rallier].spotted:
@@ -131,7 +131,7 @@ def hold(ctx: Ctx, serial: int, cards: list[str]) -> None:
                         f"and holds {len(s.held)} already.")
     for c in cards:
         f.hand.remove(c)
-    s.held.extend(cards)
+    st.changing(serial).held.extend(cards)
     ctx.say("hold", f"{name} holds {len(cards)} card{'s' if len(cards) != 1 else ''}.", serial=serial, n=len(cards))
     ctx.tell(f.seat, "hold_private", f"{name} holds " + ", ".join(cards) + ".", cards=cards)
 
@@ -140,21 +140,21 @@ def unhold(ctx: Ctx, force_id: str, cards: list[str]) -> None:
     """Held cards back to the hand: after the draw, or at a phase start after the reveal."""
     st = ctx.st
     f = st.forces[force_id]
-    holders = {c: s for s in st.soldiers.values() if s.force == force_id for c in s.held}
+    holders = {c: s.serial for s in st.soldiers.values() if s.force == force_id for c in s.held}
     missing = [c for c in cards if c not in holders]
     if missing:
         raise RuleError(f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not held by your soldiers.")
     if len(set(cards)) != len(cards):
         raise RuleError("name each card once.")
     for c in cards:
-        holders[c].held.remove(c)
+        st.changing(holders[c]).held.remove(c)
         f.hand.append(c)
     ctx.say("unhold", f"{st.seats[f.seat].name} takes {len(cards)} held card{'s' if len(cards) != 1 else ''} "
             f"back into the hand.", force=force_id, n=len(cards))
 
 
 def _deed(st, serial: int, what: str) -> None:
-    d = st.soldiers[serial].deeds
+    d = st.changing(serial).deeds
     d[what] = d.get(what, 0) + 1
 
 

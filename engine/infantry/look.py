@@ -167,7 +167,7 @@ def sight(ctx: Ctx, looker: int, target: int | None = None) -> int | None:
         if target not in st.panels:
             st.panels.append(target)
     else:
-        st.soldiers[target].spotted = True
+        st.changing(target).spotted = True
     ctx.say("spotted", f"{name} spots {st.name(target)} at {row[1]} squares (modified sight {row[2]}).",
             serial=looker, target=target, squares=row[1], range=row[2])
     return target

@@ -249,7 +249,7 @@ def move(ctx: Ctx, serial: int, dest: Dest, facing: str | None = None, *, releas
     """Walk to a destination. Returns the cell he ends on (None when he left the board)."""
     st = ctx.st
     _check_can_move(st, serial)
-    s = st.soldiers[serial]
+    s = st.changing(serial)
     name = st.name(serial)
     board = st.board
     costs, parents, area_of = reachable(st, serial)
@@ -350,8 +350,9 @@ def place_prisoners(st, escort: int, cell: Cell, facing: str, prisoners: list[in
     if check_only:
         return
     for p, c in zip(prisoners, spots):
-        st.soldiers[p].at = c
-        st.soldiers[p].facing = direction_to(c, cell)
+        q = st.changing(p)
+        q.at = c
+        q.facing = direction_to(c, cell)
 
 
 def _all_neighbours(st, cell: Cell) -> list[Cell]:
@@ -364,7 +365,7 @@ def _release(ctx: Ctx, escort: int, prisoner: int) -> None:
     """An escort walking away from a prisoner releases him (core manual, Prisoners): he goes back
     to his own side, may make an immediate move, and is unspotted and pinned."""
     st = ctx.st
-    p = st.soldiers[prisoner]
+    p = st.changing(prisoner)
     p.captor = None
     p.controller = p.force
     p.spotted = False
@@ -386,6 +387,7 @@ def take_prisoner(ctx: Ctx, serial: int, prisoner: int) -> None:
         raise RuleError(f"{st.name(serial)} must be in base contact with {st.name(prisoner)} or his escort.")
     if len(escorted_by(st, serial)) >= 2:
         raise RuleError(f"{st.name(serial)} already escorts two prisoners.")
+    p = st.changing(prisoner)
     p.captor = serial
     p.controller = me.controller
     place_prisoners(st, serial, me.at, me.facing, [prisoner])
@@ -396,7 +398,7 @@ def take_prisoner(ctx: Ctx, serial: int, prisoner: int) -> None:
 def exit_board(ctx: Ctx, serial: int, area_name: str | None, costs: dict[Cell, float], allowance: float) -> None:
     """Leave the board through an exit area, or with prisoners through one of his side's entry areas."""
     st = ctx.st
-    s = st.soldiers[serial]
+    s = st.changing(serial)
     sc = st.setup.scenario
     board = st.board
     name = st.name(serial)
@@ -428,7 +430,7 @@ def exit_board(ctx: Ctx, serial: int, area_name: str | None, costs: dict[Cell, f
     s.status = "exited"
     s.spotted = False
     for p in prisoners:
-        st.soldiers[p].status = "exited"
+        st.changing(p).status = "exited"
     ctx.say("exit", f"{name} leaves the board through area {n}"
             + (f" with his prisoner{'s' if len(prisoners) > 1 else ''} "
                + ", ".join(st.name(p) for p in prisoners) if prisoners else "") + ".",
@@ -439,7 +441,7 @@ def exit_board(ctx: Ctx, serial: int, area_name: str | None, costs: dict[Cell, f
 
 def face(ctx: Ctx, serial: int, facing: str) -> None:
     st = ctx.st
-    s = st.soldiers[serial]
+    s = st.changing(serial)
     if not s.free:
         raise RuleError(f"{st.name(serial)} is not on the board.")
     if facing not in DIRS:
@@ -479,7 +481,7 @@ def charge(ctx: Ctx, serial: int, target: int) -> None:
     """Move into combat contact: a straight line at the target (core manual, Combat Contact)."""
     st = ctx.st
     _check_can_move(st, serial)
-    me = st.soldiers[serial]
+    me = st.changing(serial)
     name = st.name(serial)
     if me.status != "board":
         raise RuleError(f"{name} must be on the board to charge.")
@@ -495,6 +497,7 @@ def charge(ctx: Ctx, serial: int, target: int) -> None:
                         f"Walk is {allowance:g}\".")
     if rulebook.mine_walk(ctx, serial, [me.at, *st.board.straight_path(me.at, t.at)[:-1]]):  # mines (engine/battlefield/mines.py)
         return
+    t = st.soldiers[target]  # the mines may have changed him too
     start = me.at
     me.at = end
     me.facing = direction_to(end, t.at)
@@ -502,8 +505,8 @@ def charge(ctx: Ctx, serial: int, target: int) -> None:
     st.trail.append(TrailMark(kind="charge", serial=serial, path=[start, end], target=target))
     ctx.say("charge", f"{name} charges {st.name(target)} ({length:.1f}\") and is in combat contact.",
             serial=serial, target=target)
-    for s in (me, t):
-        s.spotted = True
+    me.spotted = True
+    st.changing(target).spotted = True
     me.deeds["charges"] = me.deeds.get("charges", 0) + 1
     after_move(ctx, serial, start, end)
 
@@ -551,7 +554,7 @@ def release_answer(ctx: Ctx, cmd, force: str) -> None:
 
 def _released(ctx: Ctx, prisoner: int, moved: bool) -> None:
     st = ctx.st
-    s = st.soldiers[prisoner]
+    s = st.changing(prisoner)
     s.pinned = True
     s.spotted = False
     st.pending = None

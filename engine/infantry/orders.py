@@ -34,7 +34,8 @@ def complete(ctx: Ctx, seat: int, amount: int | None = None, actor: int | None =
     s.order_done = True
     vp = order.vp if amount is None else amount
     if actor is not None and actor in st.soldiers:
-        st.soldiers[actor].deeds["orders"] = st.soldiers[actor].deeds.get("orders", 0) + 1
+        deeds = st.changing(actor).deeds
+        deeds["orders"] = deeds.get("orders", 0) + 1
     st.vp.append(VpEntry(seat=seat, side=s.side, amount=vp, reason=f"orders: {order.title}", kind="orders",
                          by=actor))
     ctx.say("orders", f"{s.name} completes the orders '{order.title}' ({order.text}) for {vp} VP.",

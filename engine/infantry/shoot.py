@@ -104,8 +104,9 @@ def shoot(ctx: Ctx, shooter: int, target: int) -> None:
     if problem:
         raise RuleError(problem)
     sq, inch, mods, bands = shot_geometry(st, shooter, target)
-    st.soldiers[shooter].spotted = True  # firing a hit check at Long, Short or Close spots the shooter
-    deeds = st.soldiers[shooter].deeds
+    me = st.changing(shooter)
+    me.spotted = True  # firing a hit check at Long, Short or Close spots the shooter
+    deeds = me.deeds
     deeds["shots"] = deeds.get("shots", 0) + 1
     ctx.say("shoot", f"{st.name(shooter)} fires at {st.name(target)}: {sq} squares, {inch}\", "
             f"SHOOT modifiers {mods:+d}, reading {', '.join(b.capitalize() for b in bands)}.",
@@ -168,7 +169,7 @@ def _apply_hits(ctx: Ctx, shooter: int, target: int, hits: int, friendly: list[i
         if st.soldiers[victim].status != "board":
             continue
         result = damage_check(ctx, victim)
-        deeds = st.soldiers[shooter].deeds
+        deeds = st.changing(shooter).deeds
         deeds["hits"] = deeds.get("hits", 0) + 1
         apply_damage(ctx, victim, result, by_force=force, by_soldier=shooter, cause="shot")
     return hit_count

@@ -102,6 +102,7 @@ def _do(ctx: Ctx, card: PhaseCard) -> None:
         if not arrivals:
             ctx.say("reinforce", f"No reinforcements are left for {side}.")
         for s in arrivals:
+            s = st.changing(s.serial)
             s.status = "waiting"
             f = st.forces[s.force]
             cards = _cards_of(st, s.serial, s.rank, s.medals)
@@ -127,7 +128,7 @@ def _do(ctx: Ctx, card: PhaseCard) -> None:
             ctx.say("vp_event", "Nobody qualifies for the VP.")
     elif kind == "pin":
         for s in _victims(ctx, ev.where, card, lambda x: not x.pinned):
-            st.soldiers[s].pinned = True
+            st.changing(s).pinned = True
             ctx.say("pinned", f"{st.name(s)} is pinned.", serial=s)
     elif kind == "spot":
         if ev.where == "open":
@@ -136,14 +137,15 @@ def _do(ctx: Ctx, card: PhaseCard) -> None:
         else:
             chosen = _victims(ctx, ev.where, card, lambda x: not x.spotted)
         for s in sorted(chosen):
-            st.soldiers[s].spotted = True
+            st.changing(s).spotted = True
             ctx.say("spotted", f"{st.name(s)} is spotted.", serial=s)
     elif kind == "rally":
         sides = {s.side for s in st.seats} if ev.side == "all" else {_side_behind(st)}
-        for s in sorted(st.soldiers.values(), key=lambda x: x.serial):
+        for n in sorted(st.soldiers):
+            s = st.soldiers[n]
             if s.free and s.pinned and s.side in sides:
-                s.pinned = False
-                ctx.say("rally", f"{st.name(s.serial)} is no longer pinned.", serial=s.serial)
+                st.changing(n).pinned = False
+                ctx.say("rally", f"{st.name(n)} is no longer pinned.", serial=n)
 
 
 def _victims(ctx: Ctx, where: str, card: PhaseCard, want) -> list[int]:

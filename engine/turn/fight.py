@@ -37,6 +37,7 @@ def liberate(ctx: Ctx) -> None:
         if crewman_taken(st, p.serial):
             remove_crewman(ctx, p.serial, f"{st.name(rescuers[0].serial)} reaches him")
             continue
+        p = st.changing(p.serial)
         p.captor = None
         p.controller = p.force
         p.pinned = True
@@ -220,9 +221,9 @@ def capture(ctx: Ctx, pending: CapturePending, escort: int | None) -> None:
     esc = escort if escort is not None else pending.escorts[0]
     if esc not in pending.escorts:
         raise RuleError("the escort must be one of " + ", ".join(f"{st.name(e)} ({e})" for e in pending.escorts) + ".")
-    v = st.soldiers[pending.victim]
-    e = st.soldiers[esc]
     take_out(st, pending.victim)  # a crewman beaten in close combat is led out of his vehicle (issue 9)
+    v = st.changing(pending.victim)
+    e = st.changing(esc)
     v.captor = esc
     v.controller = e.controller
     e.captures += 1

@@ -559,10 +559,11 @@ def hurt_aboard(ctx: Ctx, serial: int, result: Damage, *, by_force: str | None, 
     s = st.soldiers[serial]
     name = st.name(serial)
     if result == Damage.PIN:
-        s.pinned = True
+        st.changing(serial).pinned = True
         ctx.say("pinned", f"{name} is pinned.", serial=serial)
         return "pinned"
     if result == Damage.WOUND and not s.wounded:
+        s = st.changing(serial)
         s.wounded = True
         s.deeds["wounds"] = s.deeds.get("wounds", 0) + 1
         ctx.say("wounded", f"{name} is wounded and turns his card to the wounded side.", serial=serial)
@@ -583,7 +584,7 @@ def _leave_vehicle(st: GameState, serial: int) -> None:
     vs.crew = {p: n for p, n in vs.crew.items() if n != serial}
     vs.passengers = [n for n in vs.passengers if n != serial]
     vs.riders = [n for n in vs.riders if n != serial]
-    s.post = None
+    st.changing(serial).post = None
 
 
 def get_off(ctx: Ctx, plate: int, serial: int) -> None:
@@ -591,7 +592,7 @@ def get_off(ctx: Ctx, plate: int, serial: int) -> None:
     a soldier on foot again; a crewman with a Dismounted marker, tied to his vehicle while it
     fights on (`release_crew` frees him when it is lost)."""
     st = ctx.st
-    s = st.soldiers[serial]
+    s = st.changing(serial)
     vs = st.vehicles[plate]
     crewman = serial not in vs.passengers and serial not in vs.riders
     _leave_vehicle(st, serial)
@@ -635,10 +636,12 @@ def release_crew(st: GameState, plate: int) -> None:
         if s.vehicle != plate or s.captor is not None:
             continue
         if s.status == "board" and s.dismounted:
+            s = st.changing(s.serial)
             s.dismounted, s.vehicle = False, None
         elif s.status == "aboard" and s.dismounted:
             cell = _beside(st, st.vehicles[plate].tile, s.serial) if st.vehicles[plate].tile else None
             if cell is not None:
+                s = st.changing(s.serial)
                 s.status, s.at, s.post, s.dismounted, s.vehicle = "board", cell, None, False, None
 
 
@@ -854,7 +857,7 @@ def escape_fire(ctx: Ctx, plate: int, serial: int) -> str:
     new = free[0]
     vs.crew = {p: n for p, n in vs.crew.items() if n != serial}
     vs.crew[new.id] = serial
-    s.post = new.id
+    st.changing(serial).post = new.id
     ctx.say("shift", f"{st.name(serial)} escapes the fire to the {new.name} position.", serial=serial,
             plate=plate, post=new.id)
     return new.id

@@ -131,6 +131,8 @@ def check_crewman(st, serial: int) -> int:
 def place_marker(st, target: int, plate: int) -> None:
     holder = st.vehicles[target] if target in st.vehicles else st.soldiers[target]
     if plate not in holder.spotted_by:
+        if target not in st.vehicles:
+            holder = st.changing(target)
         holder.spotted_by.append(plate)
 
 

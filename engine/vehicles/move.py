@@ -387,6 +387,7 @@ def displace(ctx: Ctx, plate: int, tile: str, by: int | None) -> None:
                     plate=plate, serial=serial)
             kill(ctx, serial, by_force=v.force, by_soldier=by, cause="run over")
             continue
+        s = st.changing(serial)
         s.at = cell
         s.step_down()
         ctx.say("displaced", f"{st.name(serial)} makes room for the {st.name(plate)}.", serial=serial,
@@ -707,7 +708,7 @@ def mount(ctx: Ctx, serial: int, plate: int, post: str | None) -> None:
     nor hold Move+ markers (Mount and Dismount; Tank Riders)."""
     st = ctx.st
     post = mount_plan(st, serial, plate, post)
-    s = st.soldiers[serial]
+    s = st.changing(serial)
     v = st.vehicles[plate]
     positions = {loc.id: loc for loc in st.vehicle_def(plate).crew_positions}
     if post in positions:
@@ -743,7 +744,7 @@ def dismount(ctx: Ctx, serial: int) -> None:
     """Off the vehicle into its tile, as a MOVE, while it has moved at most one square this phase;
     a crewman gets a Dismounted marker and stays in the tile (Mount and Dismount)."""
     st = ctx.st
-    s = st.soldiers[serial]
+    s = st.changing(serial)
     if s.status != "aboard" or s.vehicle is None:
         raise RuleError(f"{st.name(serial)} is not aboard a vehicle.")
     plate = s.vehicle
@@ -777,7 +778,7 @@ def shift(ctx: Ctx, serial: int, post: str) -> None:
     a fire or repair; the outside ones (track, wheel, engine, drive train) only from beside the
     vehicle, after dismounting (Vehicle Panel Crew Movement)."""
     st = ctx.st
-    s = st.soldiers[serial]
+    s = st.changing(serial)
     plate = s.vehicle
     if plate is None or plate not in st.vehicles:
         raise RuleError(f"{st.name(serial)} is not a crewman of a vehicle.")

@@ -441,7 +441,7 @@ def _tracer(ctx: Ctx, target: int) -> None:
     if target in st.vehicles:
         st.vehicles[target].spotted = True
     elif st.soldiers[target].status == "board":
-        st.soldiers[target].spotted = True
+        st.changing(target).spotted = True
     else:
         st.vehicles[st.soldiers[target].vehicle].spotted = True
     ctx.say("tracers", f"Tracers mark {st.name(target)} for everyone.", target=target)
@@ -643,6 +643,7 @@ def small_arms(ctx: Ctx, shooter: int, target: int) -> None:
     me = st.soldiers[shooter]
     sq, inch, mods, bands = _small_geometry(st, shooter, target)
     if me.status == "board":
+        me = st.changing(shooter)
         me.spotted = True
     else:
         st.vehicles[me.vehicle].spotted = True

@@ -76,7 +76,7 @@ def test_the_desk_lists_what_living_soldiers_are_worth_and_not_the_dead():
     mine = view(st, 0).mine
     assert len(mine.soldier_vp) >= 2
     dead, alive = sorted(mine.soldier_vp)[:2]
-    st.soldiers[dead].status = "dead"
+    st.changing(dead).status = "dead"
     desk = hand_text(mine, st)
     worth = next(line for line in desk.splitlines() if "worth" in line)
     assert f"{alive}: " in worth and f"{dead}: " not in worth

@@ -273,7 +273,7 @@ def test_a_placed_command_card_whose_owner_falls_gives_no_actions(position, play
         hands={0: ["1-C3", "1-C4", "1-C1"], 1: ["23-C1", "23-C2", "23-P1"]})
     give(st, 0, "20-X1")
     st, _ = play(st, "@Ann\nplan 1-C1 20-X1:shoot 1-C4\n@Bo\nplan 23-C1 23-C2 23-P1")
-    st.soldiers[20].status = "dead"  # Harlan falls in phase 1
+    st.changing(20).status = "dead"  # Harlan falls in phase 1
     for _ in range(50):
         w = awaiting(st)[0]
         st, ev = play(st, str(default_command(st, w.seat)), seat=w.seat)
@@ -298,14 +298,14 @@ def test_team_card_requirement_example_dead_after_the_slot_one_man_falls(positio
     panel = TeamPanelDef(id="tp", name="Test team", module="test", nationality="US",
                          slots=[PanelSlot(label="I"), PanelSlot()], cards=["TP-T1"])
     st.setup = st.setup.model_copy(update={"cards": {**st.setup.cards, "TP-T1": card}, "panels": {"tp": panel}})
-    st.soldiers[1].panel, st.soldiers[1].slot = "tp", 0
-    st.soldiers[2].panel, st.soldiers[2].slot = "tp", 1
+    st.changing(1).panel, st.changing(1).slot = "tp", 0
+    st.changing(2).panel, st.changing(2).slot = "tp", 1
     give(st, 0, "TP-T1")
     st, _ = play(st, "@Ann\nplan 1-C1 1-C3 TP-T1\n@Bo\nplan 23-C1 23-C4 23-P1")
     while st.phase < 2:
         w = awaiting(st)[0]
         st, _ = play(st, str(default_command(st, w.seat)), seat=w.seat)
-    st.soldiers[1].status = "dead"  # killed in phase 2
+    st.changing(1).status = "dead"  # killed in phase 2
     seen = []
     while st.phase <= 3 and st.turn == 1 and st.step != "over":
         w = awaiting(st)[0]
@@ -364,7 +364,7 @@ def test_officer_caps_one_extra_a_phase_command_a_turn_and_matching_actions(posi
 
 def test_no_extra_cards_without_a_live_officer(position, play):
     st = _officer_position(position)
-    st.soldiers[20].status = "dead"
+    st.changing(20).status = "dead"
     with pytest.raises(ScriptError, match="no officer"):
         play(st, "@Ann\nplan 1-C2 1-C3 1-C4 +1=20-C2")
     assert not any(c.type == "plan" and c.extra for c in legal_commands(st, 0))
@@ -462,7 +462,7 @@ def test_several_reacts_are_asked_in_initiative_order_each_after_the_last_resolv
 def test_a_pinned_officer_commands_at_half_his_command(position, play):
     # Harlan's Command 2 is halved to 1 while he is pinned: one extra card this turn.
     st = _officer_position(position)
-    st.soldiers[20].pinned = True
+    st.changing(20).pinned = True
     with pytest.raises(ScriptError, match="at most 1"):
         play(st, "@Ann\nplan 1-C2 1-C3 1-C4 +1=20-C2 +2=20-C3")
     st, _ = play(st, "@Ann\nplan 1-C2 1-C3 1-C4 +2=20-C3")
@@ -471,6 +471,6 @@ def test_a_pinned_officer_commands_at_half_his_command(position, play):
 
 def test_a_dead_specialists_preempt_opens_no_window(position, play):
     st = _preempt_position(position)
-    st.soldiers[22].status = "dead"
+    st.changing(22).status = "dead"
     st, _ = play(st, "@Ann\nplan 1-C1 1-C3 1-C4\n@Bo\nplan 23-C3 23-C4 23-C1")
     assert st.pending is None or st.pending.kind != "preempt"

@@ -171,8 +171,8 @@ def test_only_a_marked_tile_in_the_callers_sight(position):
     st, _ = run(st, PLANS)
     with pytest.raises(RuleError, match="25A carries no Spotted marker"):
         apply(st, CallCmd(seat=0, serial=1, kind="medium-mortars", tile="25A"))
-    st.soldiers[1].pinned = True  # a pinned man's sight is halved: 7 squares, Dorn is 3 away
-    st.soldiers[4].at = (37, 4)
+    st.changing(1).pinned = True  # a pinned man's sight is halved: 7 squares, Dorn is 3 away
+    st.changing(4).at = (37, 4)
     with pytest.raises(RuleError, match="beyond his modified sight"):
         apply(st, CallCmd(seat=0, serial=1, kind="medium-mortars", tile="28A"))
 
@@ -208,7 +208,7 @@ def test_a_soldier_needs_the_charts_look_phases_then_the_default_two(position):
 
 def relay_lane(position):
     st = lane(position, kit=("walkie-talkie",), ordnance=("heavy-mortars", "medium-mortars"))
-    st.soldiers[2].equipment = ["radio"]
+    st.changing(2).equipment = ["radio"]
     return st
 
 
@@ -234,7 +234,7 @@ def test_a_relay_is_refused_when_his_own_set_reaches_or_the_relay_cannot(positio
     st, _ = run(st, PLANS)
     with pytest.raises(RuleError, match="Avery's own set reaches medium mortars: he calls it himself"):
         apply(st, CallCmd(seat=0, serial=1, kind="medium-mortars", tile="24A", relay=2))
-    st.soldiers[2].equipment = ["walkie-talkie"]
+    st.changing(2).equipment = ["walkie-talkie"]
     with pytest.raises(RuleError, match="Brooks has no working set that reaches heavy mortars"):
         apply(st, CallCmd(seat=0, serial=1, kind="heavy-mortars", tile="24A", relay=2))
     with pytest.raises(RuleError, match="a relay is another set than the caller's own"):
@@ -317,7 +317,7 @@ def test_a_tanks_radio_contact_marks_its_targets_for_a_soldier_with_a_radio(posi
     assert st.vehicles[902].spotted
     st2 = motor(position)
     st2.vehicles[902].spotted = False
-    st2.soldiers[1].equipment = ["walkie-talkie"]
+    st2.changing(1).equipment = ["walkie-talkie"]
     st2 = until(run(st2, MOTOR_PLANS)[0], "US-1-901", 2)
     assert not st2.vehicles[902].spotted, "a walkie-talkie reaches the guns, not the tanks"
 
@@ -370,7 +370,7 @@ def test_on_target_medium_mortars_blast_the_men_in_the_tile(position):
 def test_the_shooter_orders_the_victims_enemies_first(position):
     # Brooks (Ann's own man) has run up beside Dorn: the enemy draws first, then Brooks.
     st = lane(position)
-    st.soldiers[2].at = (17, 4)
+    st.changing(2).at = (17, 4)
     assert artillery.victims_order(st, "24A", 0) == [4, 2]
     assert artillery.victims_order(st, "24A", 1) == [2, 4]
 
@@ -378,7 +378,7 @@ def test_the_shooter_orders_the_victims_enemies_first(position):
 def _ordered_strike(position, order: str) -> list[tuple[int, str]]:
     """Brooks (Ann's own man) has run up beside Dorn in 24A; Ann's medium mortars land there."""
     st = lane(position, deck=["1-C1", "1-P2", "1-C2", "1-C3", "1-C4"], dorn_deck=["4-P3", "4-C3", "4-P2", "4-C4"])
-    st.soldiers[2].at = (17, 4)
+    st.changing(2).at = (17, 4)
     st, ev = run(st, PLANS + ["@Ann call 1 medium-mortars 24A", "@Ann tag adjust 1 A",
                               f"@Ann team adjust 1 A {order}".strip()])
     return [(c.data["serial"], c.data["card"]) for c in kinds(ev, "blast_check")]
@@ -397,8 +397,8 @@ def test_without_an_order_the_other_players_men_draw_first(position):
 
 def test_naming_only_some_men_puts_them_first_and_the_rest_follow_by_default(position):
     st = lane(position)
-    st.soldiers[2].at = (17, 4)
-    st.soldiers[5].at = (17, 3)
+    st.changing(2).at = (17, 4)
+    st.changing(5).at = (17, 3)
     assert artillery.victims_order(st, "24A", 0) == [4, 5, 2]
     assert artillery.victims_order(st, "24A", 0, [5]) == [5, 4, 2]
     assert artillery.victims_order(st, "24A", 0, [2, 5]) == [2, 5, 4]
@@ -420,7 +420,7 @@ def test_an_order_naming_a_man_not_in_the_tile_is_refused_and_changes_nothing(po
 def test_a_hidden_enemy_in_the_tile_is_nobody_to_name_and_the_refusal_does_not_show_him(position, monkeypatch):
     # Hidden deployment: Dorn lies hidden in 24A; Brooks stands there in the open
     st = lane(position)
-    st.soldiers[2].at = (17, 4)
+    st.changing(2).at = (17, 4)
     st, _ = run(st, PLANS + ["@Ann call 1 medium-mortars 24A", "@Ann tag adjust 1 A"])
     monkeypatch.setattr(artillery.hd, "hidden", lambda st: {4})
     with pytest.raises(RuleError) as refused:

@@ -187,10 +187,10 @@ def test_the_book_s_two_soldiers_at_a_buttoned_turret(cat):
     st = run(st, "assail 91 902 turret")
     men = close_combat.assignments(st, PANZER)["turret"]
     assert [a.opening.open for a in men] == [False, False]
-    st.soldiers[AMES].pinned = True  # 2 + 1 = 3 ... halved to 1
+    st.changing(AMES).pinned = True  # 2 + 1 = 3 ... halved to 1
     assert close_combat.fight_cards(st, PANZER, "turret", US, men, []) == 1
-    st.soldiers[AMES].pinned = False
-    st.soldiers[DOYLE].wounded = False
+    st.changing(AMES).pinned = False
+    st.changing(DOYLE).wounded = False
     assert close_combat.fight_cards(st, PANZER, "turret", US, men, []) == 2  # 2 + 2 = 4, halved
 
 
@@ -244,7 +244,7 @@ def test_assail_is_refused_outside_the_tile_and_for_an_empty_compartment(cat):
         run(st, "assail 1 902 hull")
     with pytest.raises(RuleError, match="nobody is inside"):
         run(st, "assail 90 902 cabin")
-    st.soldiers[DOYLE].grenades = 0
+    st.changing(DOYLE).grenades = 0
     with pytest.raises(RuleError, match="no grenades"):
         run(st, "assail 90 902 hull grenade")
     with pytest.raises(RuleError, match="not one of your"):
@@ -274,8 +274,8 @@ def test_a_crewman_taken_in_close_combat_never_goes_back_to_his_side(cat):
     assert "driver" not in st.vehicles[PANZER].crew and driver.at is not None
     # Engel reaches Candy: an ordinary prisoner would be free; a crewman leaves the game instead
     candy = st.soldiers[CANDY]
-    st.soldiers[5].at = (candy.at[0] + 1, candy.at[1])
-    st.soldiers[5].facing = "w"
+    st.changing(5).at = (candy.at[0] + 1, candy.at[1])
+    st.changing(5).facing = "w"
     fight.liberate(ctx)
     assert driver.status == "removed" and driver.captor is None
     assert not [e for e in st.vp if e.serial == 73]
@@ -338,7 +338,7 @@ def test_trained_snipers_halve_the_crew_protection(cat):
     st = assault(cat, men=(), more=[pike], options={"trained_snipers": True})
     assert close_combat.crew_protection_against(st, PANZER, "turret", 40) == 1  # 3 halved, rounded down
     assert close_combat.crew_protection_against(st, PANZER, "hull", 40) == 1
-    st.soldiers[40].equipment = []
+    st.changing(40).equipment = []
     assert close_combat.crew_protection_against(st, PANZER, "turret", 40) == 3  # no scope, no halving
     assert close_combat.sniper_protection(st, 1, 3) == 3  # not a sniper
 
@@ -461,7 +461,7 @@ def test_a_contested_compartment_fights_again_at_the_end_of_the_next_phase(cat):
 def test_a_choice_lapses_when_the_man_leaves_the_tile(cat):
     st = assault(cat, men=(DOYLE, CANDY), turret=(CANDY,))
     st = run(st, "assail 92 902 turret")
-    st.soldiers[CANDY].at = (7, 2)  # he has gone back to 22A
+    st.changing(CANDY).at = (7, 2)  # he has gone back to 22A
     st = run(st, "assail 90 902 hull")
     assert set(st.assaults) == {DOYLE}
 
@@ -484,13 +484,13 @@ def test_a_vehicle_ending_its_move_among_enemy_men_spots_them_and_itself(cat):
     st = assault(cat, men=(DOYLE, AMES), vehicles=[{"plate": PANZER, "seat": 1, "tile": "24A", "facing": "e",
                                                     "crew": PANZER_CREW}])
     for n in (DOYLE, AMES):
-        st.soldiers[n].spotted = False
+        st.changing(n).spotted = False
     ctx = Ctx(st)
     close_combat.spot_on_contact(ctx, plate=PANZER)
     assert st.vehicles[PANZER].spotted and st.soldiers[DOYLE].spotted and st.soldiers[AMES].spotted
     # an empty tank (nobody inside) is no combat contact
     st2 = assault(cat, men=(DOYLE,), vehicles=[{"plate": PANZER, "seat": 1, "tile": "24A", "facing": "e"}])
-    st2.soldiers[DOYLE].spotted = False
+    st2.changing(DOYLE).spotted = False
     ctx2 = Ctx(st2)
     close_combat.spot_on_contact(ctx2, plate=PANZER)
     assert not st2.soldiers[DOYLE].spotted and said(ctx2, "contact_spotted") == []

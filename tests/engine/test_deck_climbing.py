@@ -145,7 +145,7 @@ def test_he_leaves_the_deck_when_he_moves_off_it(cat):
     st = assault(cat, men=(DOYLE,))
     move(Ctx(st), DOYLE, Dest(cell=(12, 2)))
     assert st.soldiers[DOYLE].on_deck is None
-    st.soldiers[DOYLE].at = (15, 2)  # walking straight back into the tile is not climbing
+    st.changing(DOYLE).at = (15, 2)  # walking straight back into the tile is not climbing
     assert attackers(st) == {}
 
 
@@ -170,7 +170,7 @@ def test_a_moving_tank_cannot_be_climbed(cat):
 def test_wounded_and_pinned_he_stays_up_and_fights_again_but_falls_when_killed(cat):
     # the book's example: Candy, wounded and pinned in the hull's fight, fights it again next phase
     st = assault(cat, men=(CANDY, DOYLE))
-    st.soldiers[CANDY].wounded = st.soldiers[CANDY].pinned = True
+    st.changing(CANDY).wounded = st.changing(CANDY).pinned = True
     assert attackers(st) == {"hull": [DOYLE, CANDY]}
     ctx = Ctx(st)
     kill(ctx, DOYLE, by_force="DE-2-902", by_soldier=73, cause="shot")

@@ -133,10 +133,10 @@ def test_a_hand_off_needs_the_two_men_side_by_side_in_one_square(position):
     from engine.core.log import Ctx
     st = position(soldiers=[AVERY, {**BROOKS, "at": [4, 4], "equipment": ["binoculars"]}, DORN])
     assert "not in base contact" in hand_off_problem(st, 2, "binoculars", 1)  # two cells apart, same square
-    st.soldiers[2].at = (5, 2)  # the next cell, but over the line in 22A
+    st.changing(2).at = (5, 2)  # the next cell, but over the line in 22A
     assert "Avery is not in Pvt. Brooks's square (22A)" in hand_off_problem(st, 2, "binoculars", 1)
     assert "not another friendly soldier" in hand_off_problem(st, 2, "binoculars", 4)
-    st.soldiers[2].at = (1, 1)  # diagonal neighbours count as base contact
+    st.changing(2).at = (1, 1)  # diagonal neighbours count as base contact
     hand_off(Ctx(st), 2, "binoculars", 1)
     assert carried(st, 1) == ["binoculars"]
 

@@ -114,7 +114,7 @@ def test_an_entrenching_tool_digs_a_scrape_that_helps_while_he_stays_put(positio
     before = cover_report(st, 4)[1][0][1]
     dig_in(Ctx(st), 4)
     assert dig_bonus(st, 4) == 1 and cover_report(st, 4)[1][0][1] == before - 1
-    st.soldiers[4].at = (31, 2)  # he crawls a yard: the scrape stays behind
+    st.changing(4).at = (31, 2)  # he crawls a yard: the scrape stays behind
     assert dig_bonus(st, 4) == 0
 
 
@@ -216,7 +216,7 @@ def test_a_rocket_whose_hit_check_shows_no_blast_hit_misses(cat):
     st, plate = _panzer_lane(cat, [27, 2], "e")
     ev = _rocket(st, plate, "1-C3")  # Blast "Miss"
     assert [e.kind for e in ev if e.kind.startswith("vehicle_")] == ["vehicle_miss"]
-    assert "panzerfaust" not in st.soldiers[1].equipment, "the tube is thrown away all the same"
+    assert "panzerfaust" not in st.changing(1).equipment, "the tube is thrown away all the same"
 
 
 def test_a_demolition_charge_still_blasts_the_weakest_armour(cat):

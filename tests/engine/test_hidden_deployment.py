@@ -50,12 +50,12 @@ def test_an_unspotted_enemy_is_a_marker_in_his_tile_and_his_own_side_sees_him_ex
 
 def test_a_spotted_man_shows_normally_and_vanishes_again_when_he_loses_spotted(position):
     st = avery_and_dorn(position)
-    st.soldiers[1].spotted = True
+    st.changing(1).spotted = True
     public = view(st)
     assert [(s.serial, s.at) for s in public.soldiers] == [(1, (10, 0))]
     assert [(m.tile, m.side) for m in public.hidden] == [("L9A", "DE")]
     assert view(st, 0).mine.own_hidden == []
-    st.soldiers[1].spotted = False
+    st.changing(1).spotted = False
     assert view(st).soldiers == [] and len(view(st).hidden) == 2
 
 
@@ -102,7 +102,7 @@ def test_the_reveal_blanks_a_hidden_mans_card_but_keeps_what_it_does(position, p
 
 def test_once_spotted_his_lines_name_him_again(position, play):
     st = avery_and_dorn(position)
-    st.soldiers[1].spotted = True
+    st.changing(1).spotted = True
     st, _ = play(st, PLANS)
     st, ev = play(st, "@Ann\ntag move 1 15,0 face e")
     if st.soldiers[1].spotted:
@@ -220,7 +220,7 @@ def test_the_words_worked_out_once_follow_a_promotion_and_stay_with_their_own_ga
     st = position(scenario="hidden-yard", soldiers=[{"serial": 3, "seat": 0, "at": [10, 0]},
                                                     {"serial": 4, "seat": 1, "at": [27, 7]}])
     assert public_text(st, "Pvt. Cole waits.") == f"{HIDDEN_NAME} waits."  # Cole's words now kept
-    st.soldiers[3].rank = Rank.JUNIOR_NCO
+    st.changing(3).rank = Rank.JUNIOR_NCO
     assert public_text(st, "Cpl. Cole waits.") == f"{HIDDEN_NAME} waits.", "his new title is blanked too"
     renamed = {**st.setup.soldiers, 3: st.setup.soldiers[3].model_copy(update={"name": "Zeller"})}
     other = st.model_copy(update={"setup": st.setup.model_copy(update={"soldiers": renamed})})

@@ -90,7 +90,7 @@ def test_no_blast_hit_no_fire(cat):
 
 def test_the_use_command_sends_an_incendiary_at_a_vehicle_here(cat):
     st, _ = molotov_at(cat, REAR, "w")
-    st.soldiers[1].equipment = ["flamethrower"]
+    st.changing(1).equipment = ["flamethrower"]
     stack(st, "US-1", "1-C4")
     from engine.advanced.equipment_use import use
     ctx = Ctx(st)

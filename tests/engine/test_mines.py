@@ -444,7 +444,7 @@ def test_a_mine_that_kills_him_leaves_him_where_he_fell_and_nobody_scores(positi
     # Wounded Avery leaves mined 22A: 1-C1 Hit, damage check 1-C2 Wound: killed in 22A.
     st = lane(position, ["1-C1", "1-C2", *MISSES], {})
     st.mines = ["22A"]
-    st.soldiers[1].wounded = True
+    st.changing(1).wounded = True
     st, ev = play(st, PLANS + "@Ann\ntag move 1 11,2")
     assert st.soldiers[1].status == "dead" and not kinds(ev, "move")
     assert st.side_vp("DE") == 0 and st.side_vp("US") == 0, "nobody scores a man the mines kill"

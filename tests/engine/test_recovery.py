@@ -42,7 +42,7 @@ def fallen_dorn(position, **kw):
     kw = {**STACKED, **kw}
     st = position(soldiers=[BROOKS, AVERY, ENGEL, {**DORN, "equipment": ["big-radio", "papers", "binoculars", "trinket",
                                                           "orders-case"]}], **kw)
-    kill(Ctx(st), 4, by_force=st.soldiers[2].force, by_soldier=2, cause="shot")
+    kill(Ctx(st), 4, by_force=st.changing(2).force, by_soldier=2, cause="shot")
     return st
 
 
@@ -77,7 +77,7 @@ def test_abandoned_equipment_is_gone_the_next_turn(position):
 
 def test_a_find_must_fit_the_finders_limits(position):
     st = position(soldiers=[{**BROOKS, "serial": 1}, ENGEL, {**DORN, "equipment": ["big-radio"]}])  # Avery: 3 VP
-    kill(Ctx(st), 4, by_force=st.soldiers[1].force, by_soldier=1, cause="shot")
+    kill(Ctx(st), 4, by_force=st.changing(1).force, by_soldier=1, cause="shot")
     assert "Avery may carry 6 VP of equipment" in item_problem(st, 1, "big-radio")
 
 
@@ -106,12 +106,12 @@ def abandoned_panzer(cat):
     st.vehicles[PANZER].status = "abandoned"
     release_crew(st, PANZER)
     for n in PANZER_CREW.values():
-        st.soldiers[n].status, st.soldiers[n].at = "exited", None
+        st.changing(n).status, st.changing(n).at = "exited", None
     board = st.board
-    st.soldiers[1].status, st.soldiers[1].at = "board", next(c for c in board.tile_cells("44A")
+    st.changing(1).status, st.changing(1).at = "board", next(c for c in board.tile_cells("44A")
                                                              if c not in st.occupied())
-    st.soldiers[4].at = board.tile_centre("43A")
-    st.soldiers[2].status, st.soldiers[2].at = "board", board.tile_centre("42A")
+    st.changing(4).at = board.tile_centre("43A")
+    st.changing(2).status, st.changing(2).at = "board", board.tile_centre("42A")
     return st
 
 
@@ -133,7 +133,7 @@ def test_a_taken_over_tank_fires_through_the_finders_own_card_and_its_old_deck_g
     old = st.vehicles[PANZER].force
     at_work(st, squad, card_of(st, squad, owner=1, action="move"), "move")
     st, _ = apply(st, C.RecoverCmd(seat=0, serial=1, plate=PANZER, via="tag"))
-    st.soldiers[4].spotted_by.append(PANZER)  # the Panzer's own marker on Dorn
+    st.changing(4).spotted_by.append(PANZER)  # the Panzer's own marker on Dorn
     # A SHOOT card of Brooks's: its team bubble lets one soldier shoot, so Avery at the gunner's
     # post fires the round in the breach. The hit check comes off Ann's squad deck, not the Panzer's.
     at_work(st, squad, card_of(st, squad, owner=2, action="shoot", team=[(1, "soldier", "shoot")]), "shoot")
@@ -156,12 +156,12 @@ def test_a_second_man_takes_the_wheel_and_drives_the_taken_over_tank_with_his_ow
     squad = st.soldiers[1].force
     at_work(st, squad, card_of(st, squad, owner=1, action="move"), "move")
     st, _ = apply(st, C.RecoverCmd(seat=0, serial=1, plate=PANZER, via="tag"))  # Avery: the gunner's post
-    st.soldiers[2].at = next(c for c in st.board.tile_cells("44A") if c not in st.occupied())
+    st.changing(2).at = next(c for c in st.board.tile_cells("44A") if c not in st.occupied())
     at_work(st, squad, card_of(st, squad, owner=2, action="move"), "move")
     st, _ = apply(st, C.RecoverCmd(seat=0, serial=2, plate=PANZER, via="tag"))  # Brooks: the driver's
     assert st.vehicles[PANZER].crew == {"gunner": 1, "driver": 2}
     # a man of the Panzer's old crew, back in 44A, may not climb in: his cards are in its deck
-    st.soldiers[70].status, st.soldiers[70].at = "board", next(c for c in st.board.tile_cells("44A")
+    st.changing(70).status, st.changing(70).at = "board", next(c for c in st.board.tile_cells("44A")
                                                                 if c not in st.occupied())
     assert "only a squad's men take over a vehicle" in vehicle_problem(st, 70, PANZER)
     at_work(st, squad, card_of(st, squad, owner=2, action="move"), "move")

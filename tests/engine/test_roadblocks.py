@@ -45,7 +45,7 @@ def test_the_overlay_is_the_tiles_road_and_its_fighting_position_the_end_nearest
 
 def test_look_and_shoot_modifiers_apply_only_to_a_target_on_the_overlay(cat):
     st = with_roadblock(motor(cat, de=[panzer("48A")]), look=-3, shoot=-2)
-    me = st.soldiers[1].at = (2, 2)
+    me = st.changing(1).at = (2, 2)
     on_it, beside = (14, 2), (14, 4)  # on the road row of 43A, and a step off it in the same tile
     assert look_mods(st, me, on_it) == -3 and shoot_mods(st, me, on_it) == -2
     assert look_mods(st, me, beside) == 0 and shoot_mods(st, me, beside) == 0
@@ -65,12 +65,12 @@ def test_a_crew_looking_out_of_a_vehicle_reads_the_roadblocks_look_modifier_too(
     from tests.engine.test_vehicles import SHERMAN_CREW
     st = with_roadblock(motor(cat, us=[sherman("41A")], de=[panzer("48A")]), look=-3)
     driver = SHERMAN_CREW["driver"]
-    st.soldiers[4].at = (14, 2)
+    st.changing(4).at = (14, 2)
     assert VL.sight_range_at(st, driver, 4) == (2, 7 - 3)
-    st.soldiers[4].at = (14, 4)
+    st.changing(4).at = (14, 4)
     assert VL.sight_range_at(st, driver, 4) == (2, 7)
     # optics that ignore a -3 ignore the roadblock's as they would the tile's
-    st.soldiers[4].at = (14, 2)
+    st.changing(4).at = (14, 2)
     assert VL.sight_range_at(st, driver, 4, optics=3) == (2, 7)
 
 
@@ -101,12 +101,12 @@ def test_a_wheeled_vehicle_is_stopped_and_a_tracked_one_crosses_by_an_open_move(
 def test_the_man_in_the_fighting_position_takes_two_hits_fewer(cat):
     st = with_roadblock(motor(cat, de=[panzer("48A")]))
     ctx = Ctx(st)
-    st.soldiers[4].at = (10, 2)
+    st.changing(4).at = (10, 2)
     assert RB.protect(ctx, 4, 3) == 1 and RB.protect(ctx, 4, 2) == 0
     assert any(e.kind == "protection" and "fighting position" in e.text for e in ctx.events)
-    st.soldiers[4].at = (14, 2)  # on the overlay, but not in the fighting position
+    st.changing(4).at = (14, 2)  # on the overlay, but not in the fighting position
     assert RB.protect(ctx, 4, 3) == 3
-    st.soldiers[4].at = (10, 2)
+    st.changing(4).at = (10, 2)
     assert [(r.tile, r.kind, r.defender) for r in view(st).roadblocks] == [("43A", "roadblock", 4)]
 
 

@@ -1,5 +1,7 @@
 """`GameState.clone`, the working copy apply makes: equal to the dump and validate round trip it
-replaced (so replays and stored JSON do not change), and sharing nothing a rule may change."""
+replaced (so replays and stored JSON do not change), and sharing nothing a rule may change
+without first making it its own: the soldiers are shared read-only until `changing` copies one
+(tests/engine/test_soldier_sharing.py holds the rules to that)."""
 from __future__ import annotations
 
 import pytest
@@ -7,7 +9,7 @@ from pydantic import BaseModel
 
 from engine import apply, new_game
 from engine.agent import RandomAgent
-from engine.core.state import GameState
+from engine.core.state import GameState, SharedSoldierError
 from engine.turn.setup import SeatSpec
 
 # fixture games with the advanced rules' state (teams, preempts, equipment) and with vehicles
@@ -20,8 +22,8 @@ def _round_trip(st: GameState) -> GameState:
     return GameState.model_validate({**st.model_dump(exclude={"setup"}), "setup": st.setup})
 
 
-def _mutable_ids(st: GameState) -> set[int]:
-    """The ids of every list, dict and unfrozen model inside a state, its setup left out."""
+def _mutable_ids_in(value) -> set[int]:
+    """The ids of every list, dict and unfrozen model inside a value, itself included."""
     out: set[int] = set()
 
     def walk(value) -> None:
@@ -34,9 +36,17 @@ def _mutable_ids(st: GameState) -> set[int]:
             for v in value.__dict__.values():
                 walk(v)
 
+    walk(value)
+    return out
+
+
+def _mutable_ids(st: GameState) -> set[int]:
+    """The ids of every list, dict and unfrozen model inside a state, its setup and the
+    SoldierState objects in its soldiers dict left out (the dict itself counts)."""
+    out = {id(st.soldiers)}
     for name, value in st.__dict__.items():
-        if name != "setup":
-            walk(value)
+        if name not in ("setup", "soldiers"):
+            out |= _mutable_ids_in(value)
     return out
 
 
@@ -60,14 +70,26 @@ def test_copy_equals_the_validated_round_trip_along_a_game(request, content, sce
         assert copy == _round_trip(st)  # same values of the same types, field by field
         assert copy.model_dump_json() == st.model_dump_json()
         assert copy.setup is st.setup
+        for serial in list(copy.soldiers):  # a soldier made the copy's own is equal to him too
+            copy.changing(serial)
+        assert copy == _round_trip(st)
 
 
 @pytest.mark.parametrize(("content", "scenario"), GAMES)
-def test_copy_shares_no_list_dict_or_state_model(request, content, scenario):
+def test_copy_shares_only_soldiers_that_refuse_a_change(request, content, scenario):
+    """Nothing mutable is shared but the SoldierState objects (their dict is the copy's own), and
+    each shared one refuses an assignment; made the copy's own, he shares nothing either."""
     catalog = request.getfixturevalue("cat" if content == "fixtures" else "shipped")
     for st in _states(catalog, scenario):
         copy = st.clone()
         assert not _mutable_ids(st) & _mutable_ids(copy)
+        for serial, s in copy.soldiers.items():
+            assert s is st.soldiers[serial]
+            with pytest.raises(SharedSoldierError):
+                s.kills = s.kills
+        serial = next(iter(copy.soldiers))
+        own = copy.changing(serial)
+        assert not _mutable_ids_in(own) & _mutable_ids_in(st.soldiers[serial])
 
 
 def test_changing_the_copy_leaves_the_original(cat):
@@ -77,7 +99,7 @@ def test_changing_the_copy_leaves_the_original(cat):
     force = next(iter(copy.forces.values()))
     force.hand.append("X")
     force.hand.reverse()
-    soldier = next(iter(copy.soldiers.values()))
+    soldier = copy.changing(next(iter(copy.soldiers)))
     soldier.pinned = not soldier.pinned
     soldier.deeds["shots"] = 99
     copy.story_deck.clear()

@@ -123,11 +123,11 @@ def test_a_slot_is_filled_while_its_soldier_is_in_play(position):
     st = storm_position(position, hands={0: [], 1: []}, phase_cards=["S01", "S02", "S03"])
     assert teams.slot_filled(st, "DE-2", "storm", "II")
     assert teams.slot_filled(st, "DE-2", "storm", "I")
-    st.soldiers[82].status = "dead"
+    st.changing(82).status = "dead"
     assert not teams.slot_filled(st, "DE-2", "storm", "II")
-    st.soldiers[80].status = "dead"  # Bauer still fills the other slot I
+    st.changing(80).status = "dead"  # Bauer still fills the other slot I
     assert teams.slot_filled(st, "DE-2", "storm", "I")
-    st.soldiers[81].captor = 1
+    st.changing(81).captor = 1
     assert not teams.slot_filled(st, "DE-2", "storm", "I")
     assert teams.members(st, "DE-2", "storm") == []
     assert teams.members(st, "DE-2", "pair") == [84, 86]
@@ -373,7 +373,7 @@ def test_a_team_react_card_whose_men_are_not_in_one_square_is_never_offered_nor_
     from engine.advanced.react import playable
     assert playable(st, "DE-2") == []
     together = st.clone()
-    together.soldiers[81].at = (33, 1)
+    together.changing(81).at = (33, 1)
     assert playable(together, "DE-2") == ["STORM-T6"]
     st, _ = play(st, "@Ann\nplan 1-C1 1-C3 1-C2\n@Bo\nplan 81-C3 80-C3 80-C2")
     st, _ = play(st, "@Ann\ntag move 1 22A")

@@ -118,7 +118,7 @@ def move_to(st, serial, post):
     """A crewman steps onto another place of the panel (the lead's crew movement does this in play)."""
     vs = st.vehicles[st.soldiers[serial].vehicle]
     vs.crew = {p: n for p, n in vs.crew.items() if n != serial}
-    st.soldiers[serial].post = post
+    st.changing(serial).post = post
 
 
 # --------------------------------------------------------------------------- the book's examples
@@ -291,7 +291,7 @@ def test_more_than_twenty_checks_from_ammunition_destroy_the_vehicle_and_everyon
     st, ctx = tank_duel(cat)
     vs = st.vehicles[SHERMAN]
     move_to(st, 63, None)
-    st.soldiers[63].dismounted = True  # the driver stands beside the tank
+    st.changing(63).dismounted = True  # the driver stands beside the tank
     # 1 hit at Short on a white card, every box summed 0+1+1+2 = 4: the rear hull's spare ammo
     stack(st, "V902", "902-V5")
     stack(st, "V901", "901-V4")  # a Critical: 24 spare rounds
@@ -452,7 +452,7 @@ def test_out_of_control_fire_abandons_the_vehicle(cat):
     damage_machinery(ctx, SHERMAN, "radio", Damage.FIRE)
     assert not check_abandon(ctx, SHERMAN)  # two fires, two men
     move_to(st, 63, None)
-    st.soldiers[63].dismounted = True
+    st.changing(63).dismounted = True
     assert check_abandon(ctx, SHERMAN)  # two fires, one man inside
     vs = st.vehicles[SHERMAN]
     # the crew bail out into the tile and fight on as soldiers on foot
@@ -470,7 +470,7 @@ def test_repair_needs_the_repairers_dog_tag_or_the_plate(cat):
     st, ctx = tank_duel(cat)
     damage_machinery(ctx, SHERMAN, "drive_train", Damage.WRECK)
     move_to(st, 63, "drive_train")
-    st.soldiers[63].dismounted = True
+    st.changing(63).dismounted = True
     stack(st, "V901", "60-C2", "63-C2")
     assert not repair(ctx, SHERMAN, 63, "drive_train")  # the commander's card
     assert repair(ctx, SHERMAN, 63, "drive_train")  # his own
@@ -511,7 +511,7 @@ def test_who_aboard_is_exposed_and_how_well_protected(cat):
     assert exposed_protection(st, 60) == 3  # unbuttoned in the turret
     assert exposed_protection(st, 61) is None  # buttoned up inside
     assert exposed_protection(st, 64) == 2  # a crewman on the deck
-    st.soldiers[63].dismounted = True
+    st.changing(63).dismounted = True
     move_to(st, 63, None)
     assert exposed_protection(st, 63) == 0  # beside the tank
 

@@ -47,7 +47,7 @@ def test_a_tank_pops_smoke_through_its_gunner_commander_or_a_hatch(cat):
     assert VSm.popper(st, SHERMAN, 60) == 60  # the commander
     assert VSm.popper(st, SHERMAN, 63) == 63  # the driver sits under a hatch
     del st.vehicles[SHERMAN].crew["gunner"]
-    st.soldiers[61].post = None
+    st.changing(61).post = None
     assert VSm.popper(st, SHERMAN, SHERMAN) == 60  # no gunner: the commander
 
 
@@ -55,7 +55,7 @@ def test_a_position_without_a_hatch_and_a_gun_cannot_pop_smoke(cat):
     st = motor(cat, us=[sherman("41A"), halftrack("53A")], de=[panzer("44A")])
     ht = st.vehicles[HALFTRACK]
     ht.crew = {"driver": 63}
-    st.soldiers[63].post, st.soldiers[63].vehicle = "driver", HALFTRACK
+    st.changing(63).post, st.changing(63).vehicle = "driver", HALFTRACK
     assert VSm.can_pop(st, HALFTRACK)  # a half-track carries a team
     with pytest.raises(RuleError, match="gunner's, the commander's or a position with a hatch"):
         VSm.popper(st, HALFTRACK, 63)
@@ -88,7 +88,7 @@ def test_the_take_cover_is_traced_separately_for_each_enemy_vehicle(cat):
     ctx = Ctx(st)
     v = st.vehicles[SHERMAN]
     v.spotted, v.spotted_by = True, [PANZER, HALFTRACK]
-    st.soldiers[4].at = (7, 17)  # the German rifleman beside the farmhouse, past the thicket
+    st.changing(4).at = (7, 17)  # the German rifleman beside the farmhouse, past the thicket
     VSm.pop_smoke(ctx, SHERMAN)
     assert VSm.cover_value(st, SHERMAN, PANZER) == -5
     assert VSm.cover_value(st, SHERMAN, HALFTRACK) == 1

@@ -152,7 +152,7 @@ def test_visibility_multiplies_sight_before_look_modifiers_7_times_10_is_70(cat)
     squares, reach = VL.sight_range_at(st, driver, PANZER)
     assert squares == 3 and reach == 70  # 7 x 10; no LOOK modifiers along the lane
     # a man in the thicket (LOOK -2) is seen at 7 - 2: no visibility for soldiers
-    st.soldiers[4].at = (2, 7)
+    st.changing(4).at = (2, 7)
     assert VL.sight_range_at(st, driver, 4) == (1, 5)
 
 
@@ -214,8 +214,8 @@ def test_radio_contact_after_the_panels_number_of_look_cards_shares_a_marker(cat
     # puts the fixture's second radio tank on the American side.)
     st = motor(cat, us=[sherman("41A")], de=[panzer("52A", facing="n")], de_men=(4,))
     st.vehicles[PANZER].side = "US"
-    st.soldiers[4].at = (12, 2)  # in the lane, 43A, in view of both
-    st.soldiers[4].spotted_by.append(SHERMAN)
+    st.changing(4).at = (12, 2)  # in the lane, 43A, in view of both
+    st.changing(4).spotted_by.append(SHERMAN)
     ctx = Ctx(st)
     VL.look_card_played(ctx, SHERMAN)
     assert not any(e.kind == "radio" for e in ctx.events) and st.soldiers[4].spotted_by == [SHERMAN]
@@ -223,7 +223,7 @@ def test_radio_contact_after_the_panels_number_of_look_cards_shares_a_marker(cat
     assert any(e.kind == "radio" for e in ctx.events)
     assert st.soldiers[4].spotted_by == [SHERMAN, PANZER]
     # a wrecked radio set makes no contact
-    st.soldiers[4].spotted_by = [SHERMAN]
+    st.changing(4).spotted_by = [SHERMAN]
     st.vehicles[SHERMAN].looks = 0
     st.vehicles[SHERMAN].damage["radio"] = ["wreck"]
     VL.look_card_played(ctx, SHERMAN)
@@ -393,8 +393,8 @@ def test_turning_is_up_to_four_points_and_the_turret_turns_apart(cat):
 def test_a_vehicle_displaces_soldiers_and_runs_over_a_pinned_enemy(cat):
     st = motor(cat, us=[sherman("41A", facing="e")], de=[panzer("48A")], us_men=(1,), de_men=(4, 5))
     ctx = Ctx(st)
-    st.soldiers[4].at, st.soldiers[5].at = (7, 2), (8, 3)  # in the middle of 42A
-    st.soldiers[4].pinned = True
+    st.changing(4).at, st.changing(5).at = (7, 2), (8, 3)  # in the middle of 42A
+    st.changing(4).pinned = True
     de = st.soldiers[4].force
     kill = cards_with(st, de, Damage.KILL)[0]
     zip_ = cards_with(st, de, Damage.ZIP)[0]
@@ -408,7 +408,7 @@ def test_a_vehicle_displaces_soldiers_and_runs_over_a_pinned_enemy(cat):
 def test_mounting_needs_climb_2_a_stopped_vehicle_and_room(cat):
     st = motor(cat, us=[sherman("41A"), halftrack("42A")], de=[panzer("48A")], us_men=(1, 2))
     ctx = Ctx(st)
-    st.soldiers[1].status, st.soldiers[1].at = "board", (6, 1)
+    st.changing(1).status, st.changing(1).at = "board", (6, 1)
     assert st.stats(1).climb == 1
     with pytest.raises(RuleError, match="needs Climb 2"):
         VM.mount(ctx, 1, HALFTRACK, None)
@@ -624,8 +624,8 @@ def test_shooting_at_soldiers_draws_damage_x_checks_per_hit_and_tracers_mark_the
     from engine.infantry.shoot import read_hits
     st = motor(cat, us=[sherman("41A", facing="e", turret="e")], de=[panzer("48A")], de_men=(4,))
     ctx = Ctx(st)
-    st.soldiers[4].at = (12, 2)  # in 43A
-    st.soldiers[4].spotted_by.append(SHERMAN)
+    st.changing(4).at = (12, 2)  # in 43A
+    st.changing(4).spotted_by.append(SHERMAN)
     mg = next(m for m in st.vehicle_def(SHERMAN).mgs if m.mount == "coax")
     fid = fid_of(st, SHERMAN)
     _, _, _, bands = VS.geometry(st, SHERMAN, 4, mg.long, mg.short, mg.close, 3)
@@ -712,8 +712,8 @@ def test_legal_commands_for_a_vehicle_are_all_accepted(cat):
 def test_a_soldier_sights_a_vehicle_at_his_sight_times_its_visibility_and_gives_a_general_marker(cat):
     from engine.infantry.look import sight, sight_options
     st = motor(cat, us=[sherman("52A")], de=[panzer("44A")], us_men=(1,))
-    st.soldiers[1].status, st.soldiers[1].at = "board", (2, 2)  # in 41A, three squares from 44A
-    st.soldiers[4].spotted = True  # the German infantryman is marked already
+    st.changing(1).status, st.changing(1).at = "board", (2, 2)  # in 41A, three squares from 44A
+    st.changing(4).spotted = True  # the German infantryman is marked already
     must, table = sight_options(st, 1)
     row = next(r for r in table if r[0] == PANZER)
     assert row[1] == 3 and row[2] == st.stats(1).sight * 10  # Visibility x10, no LOOK modifiers
@@ -798,7 +798,7 @@ def test_reconnaissance_needs_a_road_move_then_everything_spotted(cat):
     with_order(st, 0, "reconnaissance", vp=6)
     ctx = Ctx(st)
     st.vehicles[PANZER].spotted_by.append(SHERMAN)
-    st.soldiers[4].spotted = st.soldiers[5].spotted = True
+    st.changing(4).spotted = st.changing(5).spotted = True
     phase_end(ctx)
     assert not st.seats[0].order_done  # no road yet
     VM.vmove(ctx, SHERMAN, SHERMAN, "43A", road=True)
@@ -823,7 +823,7 @@ def test_a_sighted_tile_takes_area_fire_from_a_main_gun(cat):
     # rounds that strike the whole tile — here an HE round into the thicket where a man hides.
     st = motor(cat, us=[sherman("42A", facing="e", turret="s", in_breach="HE")], de=[panzer("48A")], de_men=(4,))
     ctx = Ctx(st)
-    st.soldiers[4].at, st.soldiers[4].spotted = (7, 7), False  # unspotted, in the marsh 46A
+    st.changing(4).at, st.changing(4).spotted = (7, 7), False  # unspotted, in the marsh 46A
     with pytest.raises(RuleError, match="has not sighted 46A"):
         VS.fire_at_square(ctx, SHERMAN, SHERMAN, "main", "46A")
     VL.sight_square(ctx, SHERMAN_CREW["commander"], "46A")
@@ -864,12 +864,12 @@ def test_a_captured_crewman_is_never_liberated_he_leaves_the_game(cat):
     VM.dismount(ctx, loader)
     s = st.soldiers[loader]
     s.at, s.captor, s.controller = (22, 7), 4, st.soldiers[4].force
-    st.soldiers[4].at = (23, 7)
+    st.changing(4).at = (23, 7)
     free_prisoner(ctx, loader, reason="his escort fell")
     assert s.status == "removed" and s.captor is None and s.at is None
     # a soldier of the squad is liberated as the core rules say
-    st.soldiers[1].status, st.soldiers[1].at = "board", (22, 8)
-    st.soldiers[1].captor, st.soldiers[1].controller = 4, st.soldiers[4].force
+    st.changing(1).status, st.changing(1).at = "board", (22, 8)
+    st.changing(1).captor, st.changing(1).controller = 4, st.soldiers[4].force
     free_prisoner(ctx, 1, reason="his escort fell")
     assert st.soldiers[1].status == "board" and st.soldiers[1].pinned
     # and a crewman reached by his friends while under escort leaves the game too
@@ -877,8 +877,8 @@ def test_a_captured_crewman_is_never_liberated_he_leaves_the_game(cat):
     c = st2.soldiers[SHERMAN_CREW["driver"]]
     c.status, c.at, c.post, c.captor, c.controller = "board", (22, 7), None, 4, st2.soldiers[4].force
     st2.vehicles[SHERMAN].crew.pop("driver")
-    st2.soldiers[4].at = (23, 7)
-    st2.soldiers[1].status, st2.soldiers[1].at, st2.soldiers[1].facing = "board", (21, 7), "e"
+    st2.changing(4).at = (23, 7)
+    st2.changing(1).status, st2.changing(1).at, st2.changing(1).facing = "board", (21, 7), "e"
     liberate(Ctx(st2))
     assert c.status == "removed"
     assert all(e.serial != c.serial for e in st2.vp)

@@ -70,7 +70,7 @@ def test_long_and_short_range_example_reads_only_the_long_band(position, play):
     assert check.data == {"card": "1-C2", "hits": 1, "chain": False}  # 1-C2 reads Long: Hit
     assert kinds(ev, "damage_check")[0].data["result"] == "Pin"
     assert st.soldiers[4].pinned
-    assert st.soldiers[1].spotted, "firing a hit check spots the shooter"
+    assert st.changing(1).spotted, "firing a hit check spots the shooter"
 
 
 def test_take_cover_example_cover_six_less_nine_is_minus_three(position, play):

@@ -90,8 +90,8 @@ def test_his_own_board_draws_his_hidden_men_on_their_cells_with_a_ring(cat):
 
 def test_a_spotted_man_is_drawn_as_a_figure_and_the_marker_goes(cat):
     st = night(cat, [(1, 1), (3, 3)], [(22, 3)])
-    st.soldiers[1].spotted = True
-    st.soldiers[2].spotted = True
+    st.changing(1).spotted = True
+    st.changing(2).spotted = True
     v = view(st)
     img = BoardPanel().render(v)
     L = BoardLayout.for_view(v)

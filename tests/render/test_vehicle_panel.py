@@ -222,7 +222,7 @@ def test_passengers_riders_and_dismounted_crew_are_named(game, words):
 
 def test_a_man_gone_to_a_machinery_location_stands_on_it(game, words):
     st = game()
-    st.soldiers[155].post = "transmission"  # to repair it
+    st.changing(155).post = "transmission"  # to repair it
     st.vehicles[601].crew.pop("bow_gunner")
     hull = next(c for c in layout(st.vehicle_def(601)).compartments if c.id == "hull")
     img = VehiclePanel(601).render(view(st))

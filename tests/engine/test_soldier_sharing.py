@@ -1,0 +1,124 @@
+"""The soldiers a state copy shares (engine/core/state.py `clone`, `changing`): a rule changes a
+soldier only through `GameState.changing`, so `apply` leaves the state it was given as it was,
+and reads the soldier's own copy, never the one it left behind, once it has made him its own."""
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from engine import apply, new_game
+from engine.agent import RandomAgent
+from engine.core.state import GameState, SharedSoldierError, SoldierState
+from engine.turn.setup import SeatSpec
+
+APPLY = importlib.import_module("engine.apply")  # the module: the package's `apply` is the function
+
+# infantry, advanced rules, hidden deployment, vehicles with mines, artillery, a gun, close combat
+GAMES = [("fixtures", "advanced-skirmish", 1), ("fixtures", "hidden-yard", 2), ("fixtures", "mined-motor", 3),
+         ("fixtures", "teams-woods", 4), ("fixtures", "hazards-farm", 5), ("shipped", "tardieu-bombardment", 6),
+         ("shipped", "mill-road-gun", 7), ("shipped", "crossroads-roadblock", 8)]
+COMMANDS = 400
+
+
+class _StaleRead(AssertionError):
+    pass
+
+
+@pytest.fixture
+def stale_reads_refused(monkeypatch):
+    """While apply's rules run, a soldier object that `changing` replaced in the working state
+    refuses every attribute read: a rule that kept it from before a change would read old
+    values. apply's last step (note_asked) compares with the input state, which still holds it."""
+    replaced: dict[int, SoldierState] = {}
+    armed = [False]
+    real_changing = GameState.changing
+
+    def changing(self, serial: int) -> SoldierState:
+        before = self.soldiers[serial]
+        after = real_changing(self, serial)
+        if armed[0] and after is not before:
+            replaced[id(before)] = before
+        return after
+
+    def getattribute(self, name: str):
+        if replaced and id(self) in replaced and not name.startswith("__"):
+            raise _StaleRead(f"read of .{name} on a soldier the state had replaced by its own copy")
+        return object.__getattribute__(self, name)
+
+    def disarmed(before, after, cmd) -> None:
+        armed[0] = False
+        replaced.clear()
+        real_note_asked(before, after, cmd)
+
+    real_note_asked = APPLY.note_asked
+    monkeypatch.setattr(GameState, "changing", changing)
+    monkeypatch.setattr(SoldierState, "__getattribute__", getattribute)
+    monkeypatch.setattr(APPLY, "note_asked", disarmed)
+
+    def armed_apply(st, cmd):
+        armed[0] = True
+        try:
+            return apply(st, cmd)
+        finally:
+            armed[0] = False
+            replaced.clear()
+
+    return armed_apply
+
+
+@pytest.mark.parametrize(("content", "scenario", "seed"), GAMES)
+def test_apply_leaves_its_input_and_reads_no_soldier_it_replaced(request, stale_reads_refused, content, scenario, seed):
+    catalog = request.getfixturevalue("cat" if content == "fixtures" else "shipped")
+    sides = [s.id.value for s in catalog.scenario(scenario).sides]
+    st, _ = new_game(catalog, scenario, [SeatSpec(name="A", side=sides[0]), SeatSpec(name="B", side=sides[1])], seed)
+    agent = RandomAgent(seed)
+    for _ in range(COMMANDS):
+        if st.step == "over":
+            break
+        cmd = agent.choose(st, agent.seat_to_act(st))
+        before = st.model_dump_json()
+        after, _ = stale_reads_refused(st, cmd)
+        assert st.model_dump_json() == before, cmd
+        st = after
+
+
+def _placed(cat) -> GameState:
+    sides = [s.id.value for s in cat.scenario("range").sides]
+    st, _ = new_game(cat, "range", [SeatSpec(name="A", side=sides[0]), SeatSpec(name="B", side=sides[1])], 3)
+    return st
+
+
+def test_a_shared_soldier_refuses_a_change_in_both_states(cat):
+    st = _placed(cat)
+    copy = st.clone()
+    serial = next(iter(st.soldiers))
+    assert copy.soldiers[serial] is st.soldiers[serial]
+    for state in (st, copy):
+        with pytest.raises(SharedSoldierError, match=str(serial)):
+            state.soldiers[serial].pinned = True
+        with pytest.raises(SharedSoldierError):
+            state.soldiers[serial].step_down()
+
+
+def test_changing_makes_him_the_states_own_once_and_leaves_the_other(cat):
+    st = _placed(cat)
+    before = st.model_dump_json()
+    copy = st.clone()
+    serial, other = list(st.soldiers)[:2]
+    mine = copy.changing(serial)
+    assert mine is not st.soldiers[serial] and copy.soldiers[serial] is mine
+    assert copy.changing(serial) is mine  # his own already: no second copy
+    mine.pinned = not mine.pinned
+    mine.equipment.append("X")
+    mine.deeds["shots"] = 9
+    assert st.model_dump_json() == before
+    assert copy.soldiers[other] is st.soldiers[other]  # the men it did not change stay shared
+    assert mine.equipment is not st.soldiers[serial].equipment
+
+
+def test_a_fresh_state_owns_its_soldiers(cat):
+    st = GameState.model_validate_json(_placed(cat).model_dump_json())
+    serial = next(iter(st.soldiers))
+    assert st.changing(serial) is st.soldiers[serial]
+    st.soldiers[serial].pinned = True
