@@ -9,23 +9,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from bot.app.documents import StateCodec
-from engine import apply, new_game
-from engine.agent import RandomAgent
 from engine.core.state import GameState
-from engine.turn.setup import SeatSpec
+from tests.engine.autoplay_kit import autoplayed
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(scenario=hs.sampled_from(["hedgerow-dawn", "tardieu-bombardment", "crossroads-roadblock"]),
        seed=hs.integers(0, 2**31), commands=hs.integers(0, 60))
 def test_a_stored_game_reads_back_as_written(shipped, scenario, seed, commands):
-    sides = [s.id.value for s in shipped.scenario(scenario).sides]
-    st, _ = new_game(shipped, scenario, [SeatSpec(name="A", side=sides[0]), SeatSpec(name="B", side=sides[1])], seed)
-    agent = RandomAgent(seed)
-    for _ in range(commands):
-        if st.step == "over":
-            break
-        st, _ = apply(st, agent.choose(st, agent.seat_to_act(st)))
+    *_, st = autoplayed(shipped, scenario, seed, commands + 1)  # after up to `commands` commands
     codec = StateCodec()
     text = codec.dumps(st)
     plain = json.loads(text)

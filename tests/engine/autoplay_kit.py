@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 
 def games(full: int, quick: int) -> int:
@@ -35,6 +35,25 @@ def shipped_catalog():
     """The shipped catalogue, loaded once per worker process rather than once per batch."""
     from engine import load_catalog
     return load_catalog()
+
+
+def autoplayed(cat, scenario: str, seed: int, commands: int, play: Callable | None = None) -> Iterator:
+    """Each state of a two-player game the random agent plays with `seed`, up to `commands`
+    commands (fewer if it ends). `play(state, command)` carries each out: `apply` unless given
+    (a test watching every apply passes its own)."""
+    from engine.agent import RandomAgent
+    from engine.apply import apply
+    from engine.turn.setup import SeatSpec, new_game
+
+    play = play or apply
+    sides = [s.id.value for s in cat.scenario(scenario).sides]
+    st, _ = new_game(cat, scenario, [SeatSpec(name="A", side=sides[0]), SeatSpec(name="B", side=sides[1])], seed)
+    agent = RandomAgent(seed)
+    for _ in range(commands):
+        if st.step == "over":
+            return
+        yield st
+        st, _ = play(st, agent.choose(st, agent.seat_to_act(st)))
 
 
 def play_batch(cat, scenario: str, players: int, seeds: Iterable[int], *, watch: Iterable[str] = (),

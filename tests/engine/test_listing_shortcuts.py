@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import apply, new_game
-from engine.agent import RandomAgent
 from engine.core.crew import position_of
 from engine.infantry.look import sight_must, sight_options
-from engine.turn.setup import SeatSpec
 from engine.vehicles.look import crew_sight_must, crew_sight_options
+from tests.engine.autoplay_kit import autoplayed
 
 INFANTRY = [("fixtures", "advanced-skirmish", 2), ("shipped", "hedgerow-dawn", 3), ("shipped", "tardieu-bombardment", 4)]
 GAMES = [("fixtures", "mined-motor", 3), ("shipped", "tardieu-bombardment", 4), ("shipped", "mill-road-gun", 5)]
@@ -18,14 +16,7 @@ COMMANDS = 250
 
 def _autoplayed(catalog, scenario: str, seed: int):
     """Each state of an autoplayed game, up to COMMANDS commands."""
-    sides = [s.id.value for s in catalog.scenario(scenario).sides]
-    st, _ = new_game(catalog, scenario, [SeatSpec(name="A", side=sides[0]), SeatSpec(name="B", side=sides[1])], seed)
-    agent = RandomAgent(seed)
-    for _ in range(COMMANDS):
-        if st.step == "over":
-            return
-        yield st
-        st, _ = apply(st, agent.choose(st, agent.seat_to_act(st)))
+    return autoplayed(catalog, scenario, seed, COMMANDS)
 
 
 @pytest.mark.parametrize(("content", "scenario", "seed"), INFANTRY)

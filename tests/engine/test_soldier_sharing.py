@@ -8,9 +8,9 @@ import importlib
 import pytest
 
 from engine import apply, new_game
-from engine.agent import RandomAgent
 from engine.core.state import GameState, SharedSoldierError, SoldierState
 from engine.turn.setup import SeatSpec
+from tests.engine.autoplay_kit import autoplayed
 
 APPLY = importlib.import_module("engine.apply")  # the module: the package's `apply` is the function
 
@@ -70,17 +70,15 @@ def stale_reads_refused(monkeypatch):
 @pytest.mark.parametrize(("content", "scenario", "seed"), GAMES)
 def test_apply_leaves_its_input_and_reads_no_soldier_it_replaced(request, stale_reads_refused, content, scenario, seed):
     catalog = request.getfixturevalue("cat" if content == "fixtures" else "shipped")
-    sides = [s.id.value for s in catalog.scenario(scenario).sides]
-    st, _ = new_game(catalog, scenario, [SeatSpec(name="A", side=sides[0]), SeatSpec(name="B", side=sides[1])], seed)
-    agent = RandomAgent(seed)
-    for _ in range(COMMANDS):
-        if st.step == "over":
-            break
-        cmd = agent.choose(st, agent.seat_to_act(st))
+
+    def checked(st, cmd):
         before = st.model_dump_json()
-        after, _ = stale_reads_refused(st, cmd)
+        out = stale_reads_refused(st, cmd)
         assert st.model_dump_json() == before, cmd
-        st = after
+        return out
+
+    for _ in autoplayed(catalog, scenario, seed, COMMANDS, checked):
+        pass
 
 
 def _placed(cat) -> GameState:
