@@ -136,10 +136,10 @@ class StateCodec:
     @staticmethod
     def join(setup: GameSetup, rest: str | dict) -> GameState:
         if isinstance(rest, dict):
-            return GameState.model_validate({**rest, "setup": setup})
+            return GameState.model_validate({**rest, "setup": setup}).share_field_names()
         stored = _Stored.model_validate_json(rest)
         fields = dict(stored.__dict__, setup=setup)  # every field, in the model's order, validated
-        return GameState.model_construct(_fields_set=stored.model_fields_set | {"setup"}, **fields)
+        return GameState.model_construct(_fields_set=stored.model_fields_set | {"setup"}, **fields).share_field_names()
 
 
 _REF_HEAD = '{"setup_ref":"'

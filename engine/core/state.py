@@ -9,7 +9,7 @@ owned by a dog tag (or, for vehicles, a license plate).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from enum import Enum
 from functools import cache
 from types import UnionType
@@ -40,6 +40,49 @@ _set = object.__setattr__
 
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+
+class AllFields(set):
+    """Every field name of one model class, the one set shared by its instances whose fields
+    were all given (`GameState.share_field_names`). Adding names it holds changes nothing, as
+    pydantic does on each assignment and `model_copy(update=...)`; taking a name out or putting
+    a new one in is refused, since it would change every instance. A copy is a plain set."""
+
+    def _refuse(self, *args: object) -> None:
+        raise TypeError("the shared set of a model's field names cannot change; copy it first")
+
+    remove = discard = pop = clear = _refuse
+    difference_update = intersection_update = symmetric_difference_update = _refuse
+    __iand__ = __isub__ = __ixor__ = _refuse
+
+    def add(self, name: str) -> None:
+        if name not in self:
+            self._refuse()
+
+    def update(self, *names: Iterable[str]) -> None:
+        if not all(n in self for group in names for n in group):
+            self._refuse()
+
+    def __ior__(self, names: Iterable[str]) -> "AllFields":
+        self.update(names)
+        return self
+
+    def __copy__(self) -> set[str]:
+        return set(self)
+
+    def __deepcopy__(self, memo: dict) -> set[str]:
+        return set(self)
+
+    def __reduce__(self) -> tuple:
+        return set, (list(self),)
+
+
+def _every_field(cls: type[BaseModel]) -> AllFields:
+    every = _EVERY[cls] = AllFields(cls.model_fields)
+    return every
+
+
+_EVERY: dict[type, AllFields] = {}
 
 
 class GameSetup(BaseModel):
@@ -577,6 +620,17 @@ class GameState(Model):
             _set(s, "_shared", True)
         return _model_copier(GameState, _SHARED_FIELDS)(self)
 
+    def share_field_names(self) -> "GameState":
+        """Each soldier, force and vehicle given every field (as a parse of the stored text is)
+        gives up its own set of the names given for its class's one shared set; those sets were
+        half the memory of a parsed state (docs/app.md, Memory). The same state, for chaining."""
+        for models in (self.soldiers, self.forces, self.vehicles):
+            for m in models.values():
+                every = _EVERY.get(m.__class__) or _every_field(m.__class__)
+                if len(m.__pydantic_fields_set__) == len(every):
+                    _set(m, "__pydantic_fields_set__", every)
+        return self
+
     def changing(self, serial: int) -> SoldierState:
         """Soldier `serial`, writable: this state's own copy of him, made on first use if he
         is shared with another state. Read him as `soldiers[serial]`; change him through this."""
@@ -658,7 +712,8 @@ def _model_copier(cls: type[BaseModel], shallow: frozenset[str] = frozenset()) -
                 fields[name] = copier(v)
         new = cls.__new__(cls)
         _set(new, "__dict__", fields)
-        _set(new, "__pydantic_fields_set__", set(value.__pydantic_fields_set__))
+        given = value.__pydantic_fields_set__
+        _set(new, "__pydantic_fields_set__", given if type(given) is AllFields else set(given))
         _set(new, "__pydantic_extra__", None)
         _set(new, "__pydantic_private__", None)
         return new
