@@ -280,9 +280,18 @@ class _Writer:
         else:
             done.set_exception(error)
 
+    @classmethod
+    def _settle_all(cls, outcomes: list[tuple[asyncio.Future, Any, BaseException | None]]) -> None:
+        for done, out, error in outcomes:
+            cls._settle(done, out, error)
+
     def _notify(self, done: asyncio.Future, out: Any, error: BaseException | None) -> None:
+        self._notify_all([(done, out, error)])
+
+    def _notify_all(self, outcomes: list[tuple[asyncio.Future, Any, BaseException | None]]) -> None:
+        """Hand the outcomes to the event loop in one wake-up (a batch's, in their order)."""
         try:
-            self._loop.call_soon_threadsafe(self._settle, done, out, error)
+            self._loop.call_soon_threadsafe(self._settle_all, outcomes)
         except RuntimeError:  # the event loop has closed: nobody is waiting any more
             pass
 
@@ -370,8 +379,7 @@ class _Writer:
                 closing = self._drain(failure)
         else:
             self._trouble.ok()
-        for done, out, error in outcomes:
-            self._notify(done, out, error)
+        self._notify_all(outcomes)
         return conn, closing
 
     def _begin(self, conn: sqlite3.Connection) -> None:
