@@ -115,7 +115,7 @@ LEASE = timedelta(minutes=5)  # a claimed deadline is left to its claimer this l
 REPEAT = timedelta(seconds=5)  # the same typed command sent twice within this is one command
 # Memory (docs/app.md, "Memory"): the games used last keep their parsed state, every cached game
 # its stored text; at most IN_FLIGHT commands hold a loaded and a new state at once.
-PARSED_SIZE = 128
+PARSED_SIZE = 512
 IN_FLIGHT = 32
 # After a restart, prompts go out at this rate, all processes on the database together: Discord
 # allows a bot 50 requests a second, and each game re-prompted also posts its waiting line.
