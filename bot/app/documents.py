@@ -108,7 +108,7 @@ class StateCodec:
                 table.popitem(last=False)
 
     def dumps(self, state: GameState) -> str:
-        rest = state.model_dump_json(exclude={"setup"})
+        rest = state.json_without_setup()
         return '{"setup_ref":"' + self.digest(state.setup) + '",' + rest[1:]
 
     def known(self, ref: str) -> GameSetup | None:

@@ -128,9 +128,10 @@ class SharedSoldierError(RuntimeError):
 
 class SoldierState(Model):
     """One soldier's changing state. After GameState.clone he may be shared by two states: then
-    he is read-only (`_shared`), and a rule changes him through GameState.changing."""
+    he is read-only (`_shared`), and a rule changes him through GameState.changing. A shared
+    soldier keeps the JSON text of his first dump (`_json`, GameState.json_without_setup)."""
 
-    __slots__ = ("_shared",)
+    __slots__ = ("_shared", "_json")
 
     serial: int
     side: Nationality
@@ -631,6 +632,27 @@ class GameState(Model):
                     _set(m, "__pydantic_fields_set__", every)
         return self
 
+    def json_without_setup(self) -> str:
+        """The text of `model_dump_json(exclude={"setup"})`, made with less work: a shared soldier
+        is read-only, so the text of his first dump is kept on him and written again for every
+        state that shares him (a command changes a handful of some twenty men; the soldiers were
+        three quarters of the dump's work)."""
+        soldiers = []
+        for serial, s in self.soldiers.items():
+            if getattr(s, "_shared", False):
+                try:
+                    text = s._json
+                except AttributeError:
+                    text = s.model_dump_json()
+                    _set(s, "_json", text)
+            else:
+                text = s.model_dump_json()
+            soldiers.append(f'"{serial}":{text}')
+        parts = (self.model_dump_json(include=_BEFORE_SOLDIERS)[1:-1],
+                 '"soldiers":{' + ",".join(soldiers) + "}",
+                 self.model_dump_json(include=_AFTER_SOLDIERS)[1:-1])
+        return "{" + ",".join(p for p in parts if p) + "}"
+
     def changing(self, serial: int) -> SoldierState:
         """Soldier `serial`, writable: this state's own copy of him, made on first use if he
         is shared with another state. Read him as `soldiers[serial]`; change him through this."""
@@ -643,6 +665,9 @@ class GameState(Model):
 
 
 _SHARED_FIELDS = frozenset({"soldiers"})  # GameState fields whose container clone copies but whose items it shares
+_ORDER = list(GameState.model_fields)  # the dump writes the fields in this order
+_BEFORE_SOLDIERS = frozenset(_ORDER[:_ORDER.index("soldiers")]) - {"setup"}
+_AFTER_SOLDIERS = frozenset(_ORDER[_ORDER.index("soldiers") + 1:])
 
 
 def _copied(value):

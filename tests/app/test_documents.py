@@ -35,3 +35,31 @@ def test_a_stored_game_reads_back_as_written(shipped, scenario, seed, commands):
         assert back.model_fields_set == reference.model_fields_set
         assert back.setup is st.setup
     assert isinstance(codec.split(text)[1], str) and isinstance(codec.split(respaced)[1], dict)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(scenario=hs.sampled_from(["hedgerow-dawn", "tardieu-bombardment", "night-orchard"]),
+       seed=hs.integers(0, 2**31), commands=hs.integers(1, 50))
+def test_the_stored_text_is_pydantics_dump_though_shared_soldiers_keep_theirs(shipped, scenario, seed, commands):
+    """`GameState.json_without_setup` writes a shared soldier's kept text: along a game, every
+    state's text, written once and again, is exactly pydantic's dump of it."""
+    kept = 0
+    for st in autoplayed(shipped, scenario, seed, commands):
+        for _ in range(2):
+            assert st.json_without_setup() == st.model_dump_json(exclude={"setup"})
+        kept += sum(1 for s in st.soldiers.values() if getattr(s, "_shared", False))
+    assert kept or commands == 1  # states after the first share their unchanged men
+
+
+def test_a_soldier_changed_after_his_text_was_kept_is_written_as_he_now_is(shipped):
+    *_, st = autoplayed(shipped, "hedgerow-dawn", 5, 12)
+    work = st.clone()  # every soldier of both states now shared
+    serial = next(iter(st.soldiers))
+    st.json_without_setup()  # his text kept on him
+    mine = work.changing(serial)
+    mine.kills += 3
+    assert work.json_without_setup() == work.model_dump_json(exclude={"setup"})
+    assert f'"kills":{mine.kills}' in work.json_without_setup()
+    mine.kills += 1  # his own now, so still writable: nothing of him is kept
+    assert f'"kills":{mine.kills}' in work.json_without_setup()
+    assert st.json_without_setup() == st.model_dump_json(exclude={"setup"})  # the old state keeps the old man
