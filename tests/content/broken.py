@@ -11,10 +11,9 @@ import yaml
 
 from engine.core.content import SAFE_LOADER, load_catalog
 from engine.core.errors import ContentError
+from tests.yaml_round_trip import SAFE_DUMPER
 
 REPO = Path(__file__).resolve().parents[2]
-# libyaml's dumper when PyYAML has it, as the content's loader: the pure-Python pair took 0.5 s a file
-SAFE_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 def content_copy(tmp_path: Path) -> Path:
