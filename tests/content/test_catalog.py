@@ -2,16 +2,14 @@
 fails with a ContentError that names the file, the entry and the field."""
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 from itertools import permutations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from engine.core.content import Catalog, OrderKind, Rank, layout_slots, load_catalog
-from engine.core.errors import ContentError
+from tests.content.broken import content_copy, corrupt, failure
 from tools.content_stats import (
     blocked_cells,
     board_cell_tile,
@@ -325,27 +323,6 @@ def test_starting_lines_are_close_enough_for_contact(cat):
 
 
 # ---------------------------------------------------------------------------- broken content
-
-
-def content_copy(tmp_path: Path) -> Path:
-    root = tmp_path / "content"
-    for part in ("assets", "campaigns"):
-        shutil.copytree(REPO / part, root / part)
-    return root
-
-
-def corrupt(root: Path, rel: str, change) -> Path:
-    path = root / rel
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    change(data)
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    return path
-
-
-def failure(root: Path) -> str:
-    with pytest.raises(ContentError) as info:
-        load_catalog(root)
-    return str(info.value)
 
 
 def test_the_copied_tree_loads(tmp_path):

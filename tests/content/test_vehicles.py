@@ -4,16 +4,14 @@ them, their cards are mixed as docs/vehicles-content.md says, the scenarios with
 their budgets, and broken vehicle YAML fails with a ContentError naming file, entry and field."""
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
-import yaml
 
 from engine.core.content import GEAR, Catalog, Damage, Rank, layout_slots, load_catalog
-from engine.core.errors import ContentError
 from engine.core.vehicle_content import BANDS, DAMAGE_COLOURS, Aspect, Compartment, Role
+from tests.content.broken import content_copy, corrupt, failure
 
 REPO = Path(__file__).resolve().parents[2]
 REQUIRED = {  # the vehicles the issue asks for, by id
@@ -372,26 +370,6 @@ def test_vehicle_scenarios_fit_their_budgets_and_crews(cat, scenario_id):
 
 
 # ---------------------------------------------------------------------------- broken content
-
-
-def content_copy(tmp_path: Path) -> Path:
-    root = tmp_path / "content"
-    for part in ("assets", "campaigns"):
-        shutil.copytree(REPO / part, root / part)
-    return root
-
-
-def corrupt(root: Path, rel: str, change) -> None:
-    path = root / rel
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    change(data)
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
-
-
-def failure(root: Path) -> str:
-    with pytest.raises(ContentError) as info:
-        load_catalog(root)
-    return str(info.value)
 
 
 def test_the_copied_tree_loads_with_its_vehicles(tmp_path):

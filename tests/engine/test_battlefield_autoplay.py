@@ -1,4 +1,4 @@
-"""150 games (300 with FIELDPOST_AUTOPLAY=full) on the vehicle battlefield between random agents, with zero exceptions (issue 9).
+"""105 games (300 with FIELDPOST_AUTOPLAY=full) on the vehicle battlefield between random agents, with zero exceptions (issue 9).
 
 Shells over Moulin Tardieu (observers with radios, artillery bought on both sides and a planned
 barrage each, minefields laid face down and a mine detector to lift them, a Sherman and a dug-in
@@ -14,6 +14,13 @@ every rules change), so it is required where it is made to happen instead:
 tests/engine/test_close_combat.py plays random games around a tank (each must come to a close
 combat) and has the close combat the shooting ends as a worked case. These games still play
 every close combat they come to, and any exception in one fails this test.
+
+The test run plays 30 games on Moulin Tardieu and 75 at the Barricade (150 each in full), tallied
+game by game over 75 seeds each: the petrol bombs come in two Barricade games only (seeds 30014
+and 30074, the last), so the Barricade keeps all 75; the checks only Tardieu meets come in 14
+(smoke called, mines lifted) to 30 (barrages) of its 30 games, and every other check but the
+petrol bombs in 34 games or more. Tardieu's 45 games left out cost 13 s of CPU and met no check
+the 30 do not.
 """
 from __future__ import annotations
 
@@ -25,8 +32,8 @@ from tests.engine.autoplay_kit import games, run_jobs
 
 pytestmark = pytest.mark.slow  # started first on a worker: tests/conftest.py
 
-GAMES = games(300, 150)
-SCENARIOS = ("tardieu-bombardment", "crossroads-roadblock")
+PLAN = {"tardieu-bombardment": games(150, 30), "crossroads-roadblock": games(150, 75)}  # games a scenario
+GAMES = sum(PLAN.values())
 WATCH = ("artillery_marker", "artillery_reveal", "barrage", "mine", "popsmoke",
          "radio_contact", "dropped", "vehicle_hit", "destroyed", "mines_cleared")
 
@@ -46,8 +53,7 @@ def _batch(args: tuple[str, int, list[int]]) -> tuple[list[str], Counter]:
 
 def test_battlefield_games_raise_nothing_and_use_the_rules():
     jobs = []
-    per = GAMES // len(SCENARIOS)
-    for scenario in SCENARIOS:
+    for scenario, per in PLAN.items():
         for players in (2, 3, 4):
             seeds = [30_000 + s for s in range(per) if s % 3 == players - 2]
             for chunk in range(0, len(seeds), 25):

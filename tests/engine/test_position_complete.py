@@ -13,7 +13,6 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as hs
 
@@ -23,6 +22,7 @@ from engine.apply import apply
 from engine.core.errors import RuleError
 from engine.position import dump_position, load_position
 from engine.turn.setup import SeatSpec, new_game
+from tests.yaml_round_trip import through_yaml
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
 NOT_KEPT = {"setup", "trail", "last_trail", "last_trail_phase", "panels", "last_panels", "seq", "asked_at"}
@@ -36,10 +36,6 @@ def catalogs():
 
 def every_scenario() -> list[tuple[str, str]]:
     return [(where, sc) for where, cat in catalogs().items() for sc in sorted(cat.scenarios)]
-
-
-def through_yaml(data: dict) -> dict:
-    return yaml.safe_load(yaml.safe_dump(data, sort_keys=False))
 
 
 def at_placement(cat, scenario: str, players: int, seed: int, turn: int):

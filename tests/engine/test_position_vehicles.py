@@ -14,6 +14,7 @@ from engine.agent import RandomAgent
 from engine.core.commands import parse_command
 from engine.core.errors import ContentError
 from engine.position import dump_position, load_position
+from tests.yaml_round_trip import through_yaml
 
 DUEL = Path(__file__).resolve().parents[1] / "fixtures" / "positions" / "tank-duel.yaml"
 SOLDIER_FIELDS = ("serial", "side", "force", "controller", "rank", "status", "at", "facing", "spotted", "pinned",
@@ -23,10 +24,6 @@ SOLDIER_FIELDS = ("serial", "side", "force", "controller", "rank", "status", "at
 
 def duel() -> dict:
     return yaml.safe_load(DUEL.read_text(encoding="utf-8"))
-
-
-def through_yaml(data: dict) -> dict:
-    return yaml.safe_load(yaml.safe_dump(data, sort_keys=False))
 
 
 def assert_same_units(a, b) -> None:

@@ -1,5 +1,9 @@
 """Games with vehicles and guns between random agents, with zero exceptions (issue 7): 300 with
-FIELDPOST_AUTOPLAY=full, 120 in the test run.
+FIELDPOST_AUTOPLAY=full, 72 in the test run (12 a scenario, 4 at each player count). Tallied game
+by game over 40 seeds a scenario: of the 72, a vehicle is hit in 44, a Move+ marker is taken in 36
+and every other check comes in 64 or more; a Move++ marker comes in one game (mill-road-gun seed
+10004) of the 72, as of the 120 played before, and in 2 of 240: its worked case is
+tests/engine/test_vehicle_cards.py.
 
 Spread over every scenario that fields a vehicle, with 2, 3 and 4 players, on every core. The
 agents must also have used the vehicles: driving, firing, loading, sighting from inside, and
@@ -17,7 +21,7 @@ from tests.engine.autoplay_kit import games, run_jobs, vehicle_scenarios
 
 pytestmark = pytest.mark.slow  # started first on a worker: tests/conftest.py
 
-GAMES = games(300, 120)
+GAMES = games(300, 72)
 
 
 def _tally(st, cmd, events, seen: Counter, n: int) -> None:
