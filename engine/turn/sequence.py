@@ -108,8 +108,8 @@ def _advance(ctx: Ctx) -> None:
 
 
 def _has_options(st) -> bool:
-    """Whether the card in play allows any action: the options probed, stopped at the first."""
-    return next(iter(rulebook.action_options(st, st.active.force, probe=True)), None) is not None
+    """Whether the card in play allows any action (engine/legal.py anything_to_do)."""
+    return rulebook.anything_to_do(st, st.active.force)
 
 
 def _why_nothing_left(st) -> str:
