@@ -4,8 +4,10 @@ in autoplayed games, and it reads like the rules in worked positions."""
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 import pytest
+import yaml
 
 from engine.advanced.sources import accepted
 from engine.legal import action_options, anything_to_do
@@ -15,6 +17,7 @@ from engine.vehicles import legal as vehicle_legal
 from tests.engine.autoplay_kit import autoplayed
 
 SEQUENCE = importlib.import_module("engine.turn.sequence")
+DUEL = Path(__file__).resolve().parents[1] / "fixtures" / "positions" / "tank-duel.yaml"
 
 # infantry, advanced rules, hidden deployment, teams, hazards, vehicles with mines, artillery,
 # a gun, roadblocks, close combat
@@ -147,3 +150,30 @@ def test_only_the_deck_whose_card_is_in_play_has_anything_to_do(cat):
     st, _ = _shoot_first(cat, {"at": [10, 2], "facing": "e"}, {"at": [14, 2], "facing": "w", "spotted": True})
     other = next(f for f in st.forces if f != st.active.force)
     assert anything_to_do(st, st.active.force) and not anything_to_do(st, other)
+
+
+def _rifleman_looks(cat, panzer_spotted: bool):
+    """tests/fixtures/positions/tank-duel.yaml with phase 1 a LOOK: Ann's rifleman 1 plays his
+    LOOK card 1-C3 once both tanks' LOOK cards are passed. Bo's rifleman is spotted already; the
+    Panzer is spotted or not. Ann's deck and discard are empty, so the dog tag cannot Draw."""
+    data = yaml.safe_load(DUEL.read_text(encoding="utf-8"))
+    data["vehicles"][1]["spotted"] = panzer_spotted
+    data["soldiers"][1]["spotted"] = True
+    data["phase_cards"] = ["S03", "S09", "S10"]
+    data["hands"].update({0: ["1-C3", "1-C1", "1-C2"], 1: ["4-C3", "4-C1", "4-C2"]})
+    st, _ = load_position(cat, data)
+    st, _ = run_script(st, "@Ann\nplan 1-C3 1-C1 1-C2\nplan for US-1-901 60-C3 901-V1 901-V2\n"
+                           "@Bo\nplan 4-C3 4-C1 4-C2\nplan 902-V3 902-V5 902-V1\n@Ann\npass\n@Bo\npass\n", seat=0)
+    assert st.active.card == "1-C3"
+    force = st.forces[st.active.force]
+    force.deck, force.discard = [], []
+    return st
+
+
+def test_a_look_card_has_a_sight_while_an_enemy_vehicle_is_unspotted_though_every_soldier_is(cat):
+    # LOOK: a Sight looks for an unspotted enemy, a vehicle as much as a man (Hell on Wheels, Visibility)
+    st = _rifleman_looks(cat, panzer_spotted=False)
+    assert anything_to_do(st, st.active.force)
+    assert {type(c).__name__ for c in action_options(st, st.active.force)} == {"SightCmd"}
+    st = _rifleman_looks(cat, panzer_spotted=True)
+    assert not anything_to_do(st, st.active.force) and not list(action_options(st, st.active.force))
