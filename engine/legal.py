@@ -222,22 +222,23 @@ def action_options(st, force: str, only_source: str | None = None,
 
 
 @rulebook.anything_to_do.fill
-def anything_to_do(st, force: str) -> bool:
-    """Whether the card in play gives `force` anything to do: exactly whether action_options lists
-    a command (tests/engine/test_anything_to_do.py holds the two together), answered without
-    listing. For each man and part the cheap tests come first; a SHOOT, toss or Sight is asked
-    only when an enemy it could aim at exists at all, and each search stops at its first find."""
+def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
+    """Whether the card in play (or its part `only_source`) gives `force` anything to do: exactly
+    whether action_options lists a command (tests/engine/test_anything_to_do.py holds the two
+    together), answered without listing. For each man and part the cheap tests come first; a
+    SHOOT, toss or Sight is asked only when an enemy it could aim at exists at all, and each
+    search stops at its first find."""
     active = st.active
     if active is None or active.force != force:
         return False
-    if st.preempts and not active.react and forced_left(st):
-        return next(iter(action_options(st, force)), None) is not None  # preempted men act first: seldom asked
+    if st.preempts and not active.react and forced_left(st):  # preempted men act first: seldom asked
+        return next(iter(action_options(st, force, only_source)), None) is not None
     seat = st.forces[force].seat
     vehicular = bool(st.vehicles)
     card = st.card(active.card)
     foes = _Foes(st)
     force_men: list[int] | None = None
-    for kind in [s.kind for s in active.sources if s.state != "closed"]:
+    for kind in [s.kind for s in active.sources if s.state != "closed" and only_source in (None, s.kind)]:
         src = next(s for s in active.sources if s.kind == kind)
         if kind in ("tag", "note"):
             if not owner_can_act(st, active):

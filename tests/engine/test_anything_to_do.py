@@ -1,22 +1,21 @@
-"""The play sequence's "is there anything to do?" (`legal.anything_to_do`): it answers exactly
-whether the full listing (`action_options`) has a command, on every question the sequence asks
-in autoplayed games, and it reads like the rules in worked positions."""
+"""The rules' "is there anything to do?" (`legal.anything_to_do`): it answers exactly whether the
+full listing (`action_options`) has a command, on every question the rules ask in autoplayed
+games, and it reads like the rules in worked positions."""
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import pytest
 import yaml
 
 from engine.advanced.sources import accepted
+from engine.core import rulebook
 from engine.legal import action_options, anything_to_do
 from engine.position import load_position
 from engine.script import run_script
 from engine.vehicles import legal as vehicle_legal
 from tests.engine.autoplay_kit import autoplayed
 
-SEQUENCE = importlib.import_module("engine.turn.sequence")
 DUEL = Path(__file__).resolve().parents[1] / "fixtures" / "positions" / "tank-duel.yaml"
 
 # infantry, advanced rules, hidden deployment, teams, hazards, vehicles with mines, artillery,
@@ -29,26 +28,31 @@ COMMANDS = 150
 
 
 @pytest.mark.parametrize(("content", "scenario", "seed"), GAMES)
-def test_the_check_agrees_with_the_listing_on_every_question_the_sequence_asks(request, monkeypatch,
-                                                                                 content, scenario, seed):
-    """Every time the play sequence asks whether the card in play leaves anything to do (mostly in
-    the middle of an apply, where a "no" ends the card), and at every decision state for each
-    force, the check says yes exactly when the listing has a command."""
+def test_the_check_agrees_with_the_listing_on_every_question_the_rules_ask(request, monkeypatch,
+                                                                          content, scenario, seed):
+    """Every time the rules ask whether the card in play leaves anything to do (the play sequence,
+    in the middle of an apply, where a "no" ends the card; a command that leaves a part under
+    way, about that part), and at every decision state for each force and each open part, the
+    check says yes exactly when the listing has a command."""
     catalog = request.getfixturevalue("cat" if content == "fixtures" else "shipped")
     answers = {True: 0, False: 0}
     wrong = []
 
-    def asked(st) -> bool:
-        want = next(iter(action_options(st, st.active.force)), None) is not None
-        if anything_to_do(st, st.active.force) != want:
-            wrong.append((st.turn, st.phase, st.active.card, st.active.action.value, want))
+    def asked(st, force: str, only_source: str | None = None) -> bool:
+        want = next(iter(action_options(st, force, only_source)), None) is not None
+        if anything_to_do(st, force, only_source) != want:
+            wrong.append((st.turn, st.phase, st.active.card, st.active.action.value, only_source, want))
         answers[want] += 1
         return want
 
-    monkeypatch.setattr(SEQUENCE, "_has_options", asked)
+    monkeypatch.setattr(rulebook.anything_to_do, "_fn", asked)
     for st in autoplayed(catalog, scenario, seed, COMMANDS):
         for force in st.forces:
             assert anything_to_do(st, force) == bool(list(action_options(st, force))), (force, st.active)
+        if st.active is not None:
+            for kind in {s.kind for s in st.active.sources if s.state != "closed"}:
+                want = next(iter(action_options(st, st.active.force, only_source=kind)), None) is not None
+                assert anything_to_do(st, st.active.force, kind) == want, (kind, st.active)
     assert not wrong, wrong
     assert answers[True] > 5 and answers[False] > 5, answers
 
