@@ -49,6 +49,7 @@ from engine.turn.matching import fits
 from engine.turn.officer import command_value
 from engine.turn.placement import auto_plan, max_filled
 from engine.vehicles import legal as vehicle_legal
+from engine.vehicles.legal import CHEAP, CHECK, SEARCH, Check
 
 # Commands a player may give while another decision is open, answering none
 FREE_COMMANDS = (C.AlwaysPass, C.Reslot, C.SeatName, *C.BATTLEFIELD_FREE)
@@ -235,9 +236,11 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
         return next(iter(action_options(st, force, only_source)), None) is not None
     seat = st.forces[force].seat
     vehicular = bool(st.vehicles)
+    calls = any(c.seat == seat for c in st.artillery.calls)  # adjust_options offers nothing without one
     card = st.card(active.card)
     foes = _Foes(st)
     force_men: list[int] | None = None
+    later: list[vehicle_legal.Check] = []  # every man's cheap questions first, then these cheapest first
     for kind in [s.kind for s in active.sources if s.state != "closed" and only_source in (None, s.kind)]:
         src = next(s for s in active.sources if s.kind == kind)
         if kind in ("tag", "note"):
@@ -249,22 +252,26 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
                 force_men = _men(st, force) + (vehicle_legal.actors(st, force) if vehicular else [])
             men = [m for m in force_men if m not in src.used or m in st.vehicles]
         for m in men:
-            if m in st.vehicles:
-                if vehicle_legal.plate_can_act(st, active, kind, m, seat, foes.targets) \
-                        or next(_lay_options(st, active, kind, m, seat), None) is not None:
-                    return True
-            elif st.soldiers[m].status == "aboard":
-                if vehicle_legal.aboard_can_act(st, active, kind, m, seat, foes.targets) \
-                        or next(_lay_options(st, active, kind, m, seat), None) is not None:
-                    return True
+            if m in st.vehicles or st.soldiers[m].status == "aboard":
+                checks = (vehicle_legal.plate_checks if m in st.vehicles else vehicle_legal.aboard_checks)(
+                    st, active, kind, m, seat, foes.targets)
+                checks.append((CHECK, lambda m=m, kind=kind: next(_lay_options(st, active, kind, m, seat), None)
+                               is not None))
             else:
                 acc = accepted(st, active, src, m)
-                if _soldier_can_act(st, active, kind, m, seat, acc, foes) \
-                        or (vehicular and vehicle_legal.foot_can_act(st, active, kind, m, seat, acc, foes.targets)):
+                checks = _soldier_checks(st, active, kind, m, seat, acc, foes)
+                if vehicular:
+                    checks += vehicle_legal.foot_checks(st, active, kind, m, seat, acc, foes.targets)
+            if calls:
+                checks.append((SEARCH, lambda m=m, kind=kind: next(adjust_options(st, active, kind, m, seat), None)
+                               is not None))
+            for cost, ask in checks:
+                if cost != CHEAP:
+                    later.append((cost, ask))
+                elif ask():
                     return True
-            if st.artillery.calls and next(adjust_options(st, active, kind, m, seat), None) is not None:
-                return True
-    return False
+    later.sort(key=lambda c: c[0])
+    return any(ask() for _, ask in later)
 
 
 class _Foes:
@@ -294,48 +301,52 @@ class _Foes:
         return got
 
 
-def _soldier_can_act(st, active, kind: str, m: int, seat: int, acc: frozenset[Do], foes: _Foes) -> bool:
-    """Whether _soldier_options offers anything: its tests in another order, cheapest first."""
+def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do], foes: _Foes) -> list[Check]:
+    """Whether _soldier_options offers anything, as questions with their costs: its tests in
+    another order, a turn (always possible) and what a field or two tell at once."""
     if not acc:
-        return False
+        return []
     s = st.soldiers[m]
     ok = acc.__contains__
     if s.status == "waiting":
-        return ok(Do.MOVE) and _can_move(st, m, seat, kind)
+        return [(SEARCH, lambda: _can_move(st, m, seat, kind))] if ok(Do.MOVE) else []
     if ok(Do.FACE):
-        return True  # a quarter turn is always offered
+        return [(CHEAP, lambda: True)]  # a quarter turn is always offered
     if s.free and in_contact(st, m):
-        return False
+        return []
     f = st.forces[active.force]
-    if ok(Do.COVER) and s.spotted and st.board.in_cover(s.at):
-        return True
-    if ok(Do.DRAW) and (f.deck or f.discard):
-        return True
-    if ok(Do.HOLD) and f.hand and current(st, m, "hold") > len(s.held):
-        return True
-    if ok(Do.RALLY) and _can_rally(st, active, kind, m):
-        return True
-    aims = foes.spotted(s.side)
-    if ok(Do.SHOOT) and aims:
-        try:
-            check_can_shoot(st, m)
-            if any(target_problem(st, m, t) is None for t in aims):
-                return True
-        except RuleError:
-            pass
-    if ok(Do.TOSS) and aims and s.grenades > 0 and thrower_problem(st, m) is None \
-            and any(aim_problem(st, m, t) is None for t in aims):
-        return True
-    if ok(Do.SIGHT) and foes.unseen(s.side):
-        try:
-            check_can_look(st, m)
-            if sight_must(st, m):
-                return True
-        except RuleError:
-            pass
-    if ok(Do.TOSS) and s.equipment and use_options(st, m, seat, kind):
-        return True
-    if ok(Do.MOVE):
+
+    def fields() -> bool:
+        return (ok(Do.COVER) and s.spotted and st.board.in_cover(s.at)) or (ok(Do.DRAW) and bool(f.deck or f.discard)) \
+            or (ok(Do.HOLD) and bool(f.hand) and current(st, m, "hold") > len(s.held))
+
+    def fire() -> bool:
+        aims = foes.spotted(s.side)
+        if ok(Do.SHOOT) and aims:
+            try:
+                check_can_shoot(st, m)
+                if any(target_problem(st, m, t) is None for t in aims):
+                    return True
+            except RuleError:
+                pass
+        return ok(Do.TOSS) and bool(aims) and s.grenades > 0 and thrower_problem(st, m) is None \
+            and any(aim_problem(st, m, t) is None for t in aims)
+
+    def sight() -> bool:
+        if ok(Do.SIGHT) and foes.unseen(s.side):
+            try:
+                check_can_look(st, m)
+                return bool(sight_must(st, m))
+            except RuleError:
+                pass
+        return False
+
+    def gear() -> bool:
+        return ok(Do.TOSS) and bool(s.equipment) and bool(use_options(st, m, seat, kind))
+
+    def moves() -> bool:
+        if not ok(Do.MOVE):
+            return False
         if not s.dismounted and not (m in active.moved_escorts and escorted_by(st, m)):
             if _can_move(st, m, seat, kind):
                 return True
@@ -343,9 +354,10 @@ def _soldier_can_act(st, active, kind: str, m: int, seat: int, acc: frozenset[Do
                 return True
         if next(iter(move_options(st, m, seat, kind)), None) is not None:
             return True
-        if (st.minefields or st.mines) and next(iter(clear_options(st, m, seat, kind)), None) is not None:
-            return True
-    return False
+        return bool(st.minefields or st.mines) and next(iter(clear_options(st, m, seat, kind)), None) is not None
+
+    return [(CHEAP, fields), (CHECK, lambda: ok(Do.RALLY) and _can_rally(st, active, kind, m)),
+            (SEARCH, fire), (SEARCH, sight), (SEARCH, gear), (SEARCH, moves)]
 
 
 def _can_rally(st, active, kind: str, m: int) -> bool:

@@ -139,9 +139,13 @@ def _listed(parts: list[Part]) -> Iterator[C.Cmd]:
         yield from part()
 
 
-def _any(parts: list[Part]) -> bool:
-    """Whether any part offers a command, the cheap parts asked first, each stopped at its first."""
-    return any(next(part(), None) is not None for _, part in sorted(parts, key=lambda p: p[0]))
+# a question with its cost: does this part offer a command? (engine/legal.py anything_to_do
+# asks every man's cheap ones first, then the rest cheapest first)
+Check = tuple[int, Callable[[], bool]]
+
+
+def _checks(parts: list[Part]) -> list[Check]:
+    return [(cost, lambda part=part: next(part(), None) is not None) for cost, part in parts]
 
 
 class Targets:
@@ -199,9 +203,9 @@ def plate_options(st, active, kind: str, plate: int, seat: int) -> Iterator[C.Cm
     return _listed(_plate_parts(st, active, kind, plate, seat))
 
 
-def plate_can_act(st, active, kind: str, plate: int, seat: int, targets: Targets) -> bool:
-    """Whether plate_options offers anything, without listing it."""
-    return _any(_plate_parts(st, active, kind, plate, seat, targets))
+def plate_checks(st, active, kind: str, plate: int, seat: int, targets: Targets) -> list[Check]:
+    """Whether plate_options offers anything, as one question per part."""
+    return _checks(_plate_parts(st, active, kind, plate, seat, targets))
 
 
 def _plate_parts(st, active, kind: str, plate: int, seat: int, targets: Targets | None = None) -> list[Part]:
@@ -360,9 +364,9 @@ def aboard_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
     return _listed(_aboard_parts(st, active, kind, m, seat))
 
 
-def aboard_can_act(st, active, kind: str, m: int, seat: int, targets: Targets) -> bool:
-    """Whether aboard_options offers anything, without listing it."""
-    return _any(_aboard_parts(st, active, kind, m, seat, targets))
+def aboard_checks(st, active, kind: str, m: int, seat: int, targets: Targets) -> list[Check]:
+    """Whether aboard_options offers anything, as one question per part."""
+    return _checks(_aboard_parts(st, active, kind, m, seat, targets))
 
 
 def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | None = None) -> list[Part]:
@@ -466,9 +470,9 @@ def foot_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | 
     return _listed(_foot_parts(st, active, kind, m, seat, acc))
 
 
-def foot_can_act(st, active, kind: str, m: int, seat: int, acc: frozenset[Do], targets: Targets) -> bool:
-    """Whether foot_options offers anything, without listing it."""
-    return _any(_foot_parts(st, active, kind, m, seat, acc, targets))
+def foot_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do], targets: Targets) -> list[Check]:
+    """Whether foot_options offers anything, as one question per part."""
+    return _checks(_foot_parts(st, active, kind, m, seat, acc, targets))
 
 
 def _foot_parts(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | None,
