@@ -226,9 +226,9 @@ def action_options(st, force: str, only_source: str | None = None,
 def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
     """Whether the card in play (or its part `only_source`) gives `force` anything to do: exactly
     whether action_options lists a command (tests/engine/test_anything_to_do.py holds the two
-    together), answered without listing. For each man and part the cheap tests come first; a
-    SHOOT, toss or Sight is asked only when an enemy it could aim at exists at all, and each
-    search stops at its first find."""
+    together), answered without listing: every man's and part's cheap questions first, then the
+    rest cheapest first; a SHOOT, toss or Sight is asked only when an enemy it could aim at exists
+    at all, and each search stops at its first find (docs/architecture.md)."""
     active = st.active
     if active is None or active.force != force:
         return False
