@@ -138,7 +138,7 @@ def test_the_same_card_turns_to_nothing_when_its_enemy_is_unspotted_or_behind_th
 
 def test_a_man_in_combat_contact_cannot_shoot_so_his_shoot_card_has_nothing_to_do(cat):
     # Combat contact: a man in contact may only turn to face, and that only with a MOVE
-    st, said = _shoot_first(cat, {"at": [10, 2], "facing": "e"}, {"at": [11, 2], "facing": "w", "spotted": True})
+    _, said = _shoot_first(cat, {"at": [10, 2], "facing": "e"}, {"at": [11, 2], "facing": "w", "spotted": True})
     assert any(line.startswith("Nothing more can be done with 1-C2") for line in _nothing_left(said))
 
 
