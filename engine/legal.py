@@ -42,13 +42,14 @@ from engine.infantry.move import (
     some_destination,
     walk_allowance,
 )
-from engine.infantry.shoot import check_can_shoot, shoot_targets
+from engine.infantry.shoot import check_can_shoot, shoot_targets, target_problem
 from engine.turn import fight as fights
 from engine.turn.cards import must_left
 from engine.turn.matching import fits
 from engine.turn.officer import command_value
 from engine.turn.placement import auto_plan, max_filled
 from engine.vehicles import legal as vehicle_legal
+from engine.vehicles.legal import CHEAP, CHECK, SEARCH, Check
 
 # Commands a player may give while another decision is open, answering none
 FREE_COMMANDS = (C.AlwaysPass, C.Reslot, C.SeatName, *C.BATTLEFIELD_FREE)
@@ -174,10 +175,9 @@ def _men(st, force: str) -> list[int]:
 
 @rulebook.action_options.fill
 def action_options(st, force: str, only_source: str | None = None,
-                   only_men: list[int] | None = None, probe: bool = False) -> Iterator[C.Cmd]:
-    """Concrete action commands the card in play allows, each naming its source. With `probe`,
-    for asking whether there is any: the same options as far as there are any, but a man's
-    moves offer one tile found at the first cell that will do instead of every tile in order."""
+                   only_men: list[int] | None = None) -> Iterator[C.Cmd]:
+    """Concrete action commands the card in play allows, each naming its source (whether there is
+    any at all: anything_to_do)."""
     active = st.active
     if active is None or active.force != force:
         return
@@ -185,7 +185,7 @@ def action_options(st, force: str, only_source: str | None = None,
         left = forced_left(st)
         if left:  # a preempted card: the named men act first, with the team bubble's required action
             for m, serial in left:
-                for cmd in action_options(st, force, only_source="team", only_men=[serial], probe=probe):
+                for cmd in action_options(st, force, only_source="team", only_men=[serial]):
                     if ACTION_OF[DO_OF[type(cmd)]] == m.action:
                         yield cmd
             return
@@ -208,18 +208,173 @@ def action_options(st, force: str, only_source: str | None = None,
             men = [m for m in men if m in only_men]
         for m in men:
             if m in st.vehicles:
-                yield from vehicle_legal.plate_options(st, active, kind, m, seat, probe)
+                yield from vehicle_legal.plate_options(st, active, kind, m, seat)
                 yield from _lay_options(st, active, kind, m, seat)
             elif st.soldiers[m].status == "aboard":
-                yield from vehicle_legal.aboard_options(st, active, kind, m, seat, probe)
+                yield from vehicle_legal.aboard_options(st, active, kind, m, seat)
                 yield from _lay_options(st, active, kind, m, seat)
             else:
                 acc = accepted(st, active, src, m)  # what this part takes from him, for both listings
-                yield from _soldier_options(st, active, kind, m, seat, acc, probe)
+                yield from _soldier_options(st, active, kind, m, seat, acc)
                 if vehicular:
                     yield from vehicle_legal.foot_options(st, active, kind, m, seat, acc)
             if st.artillery.calls:  # a Sight for an artillery call under way (engine/battlefield/artillery.py)
                 yield from adjust_options(st, active, kind, m, seat)
+
+
+@rulebook.anything_to_do.fill
+def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
+    """Whether the card in play (or its part `only_source`) gives `force` anything to do: exactly
+    whether action_options lists a command (tests/engine/test_anything_to_do.py holds the two
+    together), answered without listing: every man's and part's cheap questions first, then the
+    rest cheapest first; a SHOOT, toss or Sight is asked only when an enemy it could aim at exists
+    at all, and each search stops at its first find (docs/architecture.md)."""
+    active = st.active
+    if active is None or active.force != force:
+        return False
+    if st.preempts and not active.react and forced_left(st):  # preempted men act first: seldom asked
+        return next(iter(action_options(st, force, only_source)), None) is not None
+    seat = st.forces[force].seat
+    vehicular = bool(st.vehicles)
+    calls = any(c.seat == seat for c in st.artillery.calls)  # adjust_options offers nothing without one
+    card = st.card(active.card)
+    foes = _Foes(st)
+    force_men: list[int] | None = None
+    later: list[vehicle_legal.Check] = []  # every man's cheap questions first, then these cheapest first
+    for kind in [s.kind for s in active.sources if s.state != "closed" and only_source in (None, s.kind)]:
+        src = next(s for s in active.sources if s.kind == kind)
+        if kind in ("tag", "note"):
+            if not owner_can_act(st, active):
+                continue
+            men = [card.owner]
+        else:
+            if force_men is None:
+                force_men = _men(st, force) + (vehicle_legal.actors(st, force) if vehicular else [])
+            men = [m for m in force_men if m not in src.used or m in st.vehicles]
+        for m in men:
+            if m in st.vehicles or st.soldiers[m].status == "aboard":
+                checks = (vehicle_legal.plate_checks if m in st.vehicles else vehicle_legal.aboard_checks)(
+                    st, active, kind, m, seat, foes.targets)
+                checks.append((CHECK, lambda m=m, kind=kind: next(_lay_options(st, active, kind, m, seat), None)
+                               is not None))
+            else:
+                acc = accepted(st, active, src, m)
+                checks = _soldier_checks(st, active, kind, m, seat, acc, foes)
+                if vehicular:
+                    checks += vehicle_legal.foot_checks(st, active, kind, m, seat, acc, foes.targets)
+            if calls:
+                checks.append((SEARCH, lambda m=m, kind=kind: next(adjust_options(st, active, kind, m, seat), None)
+                               is not None))
+            for cost, ask in checks:
+                if cost != CHEAP:
+                    later.append((cost, ask))
+                elif ask():
+                    return True
+    later.sort(key=lambda c: c[0])
+    return any(ask() for _, ask in later)
+
+
+class _Foes:
+    """The enemies a man's SHOOT, toss or Sight could aim at, per side, found once per question:
+    a shot and a toss need a spotted enemy soldier on the board, a Sight an enemy not yet spotted
+    (the rules' own first tests, target_problem, aim_problem and sight_must)."""
+
+    def __init__(self, st) -> None:
+        self.st = st
+        self.targets = vehicle_legal.Targets(st)
+        self._spotted: dict[str, list[int]] = {}
+        self._unseen: dict[str, bool] = {}
+
+    def spotted(self, side: str) -> list[int]:
+        got = self._spotted.get(side)
+        if got is None:
+            got = self._spotted[side] = [s.serial for s in self.st.soldiers.values()
+                                         if s.free and s.side != side and s.spotted]
+        return got
+
+    def unseen(self, side: str) -> bool:
+        got = self._unseen.get(side)
+        if got is None:
+            st = self.st
+            got = self._unseen[side] = any(s.free and s.side != side and not s.spotted for s in st.soldiers.values()) \
+                or any(v.status == "board" and v.side != side and not v.spotted for v in st.vehicles.values())
+        return got
+
+
+def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do], foes: _Foes) -> list[Check]:
+    """Whether _soldier_options offers anything, as questions with their costs: its tests in
+    another order, a turn (always possible) and what a field or two tell at once."""
+    if not acc:
+        return []
+    s = st.soldiers[m]
+    ok = acc.__contains__
+    if s.status == "waiting":
+        return [(SEARCH, lambda: _can_move(st, m, seat, kind))] if ok(Do.MOVE) else []
+    if ok(Do.FACE):
+        return [(CHEAP, lambda: True)]  # a quarter turn is always offered
+    if s.free and in_contact(st, m):
+        return []
+    f = st.forces[active.force]
+
+    def fields() -> bool:
+        return (ok(Do.COVER) and s.spotted and st.board.in_cover(s.at)) or (ok(Do.DRAW) and bool(f.deck or f.discard)) \
+            or (ok(Do.HOLD) and bool(f.hand) and current(st, m, "hold") > len(s.held))
+
+    def fire() -> bool:
+        aims = foes.spotted(s.side)
+        if ok(Do.SHOOT) and aims:
+            try:
+                check_can_shoot(st, m)
+                if any(target_problem(st, m, t) is None for t in aims):
+                    return True
+            except RuleError:
+                pass
+        return ok(Do.TOSS) and bool(aims) and s.grenades > 0 and thrower_problem(st, m) is None \
+            and any(aim_problem(st, m, t) is None for t in aims)
+
+    def sight() -> bool:
+        if ok(Do.SIGHT) and foes.unseen(s.side):
+            try:
+                check_can_look(st, m)
+                return bool(sight_must(st, m))
+            except RuleError:
+                pass
+        return False
+
+    def gear() -> bool:
+        return ok(Do.TOSS) and bool(s.equipment) and bool(use_options(st, m, seat, kind))
+
+    def moves() -> bool:
+        if not ok(Do.MOVE):
+            return False
+        if not s.dismounted and not (m in active.moved_escorts and escorted_by(st, m)):
+            if _can_move(st, m, seat, kind):
+                return True
+            if st.vehicles and next(iter(climb_options(st, m, seat, kind)), None) is not None:
+                return True
+        if next(iter(move_options(st, m, seat, kind)), None) is not None:
+            return True
+        return bool(st.minefields or st.mines) and next(iter(clear_options(st, m, seat, kind)), None) is not None
+
+    return [(CHEAP, fields), (CHECK, lambda: ok(Do.RALLY) and _can_rally(st, active, kind, m)),
+            (SEARCH, fire), (SEARCH, sight), (SEARCH, gear), (SEARCH, moves)]
+
+
+def _can_rally(st, active, kind: str, m: int) -> bool:
+    """Whether _soldier_options offers this man a Rally of anyone."""
+    s = st.soldiers[m]
+    src = next(x for x in active.sources if x.kind == kind)
+    for o in st.soldiers.values():
+        if not (o.free and o.pinned and o.controller == s.controller) or o.serial in src.rallied:
+            continue
+        if kind == "team" and s.pinned and o.serial != m:
+            continue
+        try:
+            rally_check(st, m, o.serial, done_self=m in src.rallied)
+        except RuleError:
+            continue
+        return True
+    return False
 
 
 def _lay_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
@@ -229,15 +384,14 @@ def _lay_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
         yield from lay_options(st, m, seat, kind)
 
 
-def _soldier_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do],
-                     probe: bool = False) -> Iterator[C.Cmd]:
+def _soldier_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]) -> Iterator[C.Cmd]:
     s = st.soldiers[m]
     if not acc:
         return
     ok = acc.__contains__
     if s.status == "waiting":
         if ok(Do.MOVE):
-            yield from _moves(st, m, seat, kind, probe)
+            yield from _moves(st, m, seat, kind)
         return
     contact = None
     if ok(Do.FACE):
@@ -250,10 +404,10 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do
         want = {direction_to(s.at, st.soldiers[e].at) for e in foes[:2]} - {s.facing, quarter}
         for d in sorted(want):
             yield C.Face(seat=seat, serial=m, facing=d, via=kind)
-    if s.free and (in_contact(st, m) if contact is None else contact):  # asked after the turns, which a probe stops at
+    if s.free and (in_contact(st, m) if contact is None else contact):
         return
     if ok(Do.MOVE) and not s.dismounted and not (m in active.moved_escorts and escorted_by(st, m)):
-        yield from _moves(st, m, seat, kind, probe)
+        yield from _moves(st, m, seat, kind)
         if st.vehicles:  # onto an enemy vehicle's deck to fight at its hatches (engine/battlefield/close_combat.py)
             yield from climb_options(st, m, seat, kind)
     if ok(Do.MOVE):  # issue 9: handing off equipment, searching for it, taking over a vehicle
@@ -311,17 +465,25 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do
                 yield C.HoldCmd(seat=seat, serial=m, cards=f.hand[:1], via=kind)
 
 
-def _moves(st, m: int, seat: int, kind: str | None, probe: bool = False) -> Iterator[C.Cmd]:
-    s = st.soldiers[m]
+def _moves(st, m: int, seat: int, kind: str | None) -> Iterator[C.Cmd]:
     costs, parents, _ = reachable(st, m)
+    for t, cover in sorted(destination_cells(st, m, costs, parents)):
+        yield C.MoveCmd(seat=seat, serial=m, tile=t, cover=cover, via=kind)
+    yield from _exits_and_charges(st, m, seat, kind, costs)
+
+
+def _can_move(st, m: int, seat: int, kind: str) -> bool:
+    """Whether _moves offers anything: a tile found at the first cell he may end on, else an exit or a charge."""
+    costs, parents, _ = reachable(st, m)
+    return (some_destination(st, m, costs, parents) is not None
+            or next(_exits_and_charges(st, m, seat, kind, costs), None) is not None)
+
+
+def _exits_and_charges(st, m: int, seat: int, kind: str | None, costs) -> Iterator[C.Cmd]:
+    """A man on the board walking off by an exit area (or, escorting a prisoner, his entry area),
+    or charging an enemy within his allowance."""
+    s = st.soldiers[m]
     board = st.board
-    if probe:
-        tile = some_destination(st, m, costs, parents)
-        if tile is not None:
-            yield C.MoveCmd(seat=seat, serial=m, tile=tile, cover=False, via=kind)
-    else:
-        for t, cover in sorted(destination_cells(st, m, costs, parents)):
-            yield C.MoveCmd(seat=seat, serial=m, tile=t, cover=cover, via=kind)
     if s.status != "board":
         return
     sc = st.setup.scenario

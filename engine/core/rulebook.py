@@ -113,6 +113,8 @@ fire_incendiary: Slot[..., None] = Slot(
     "fire_incendiary", "engine/battlefield/incendiary.py fire_incendiary: a flamethrower or an incendiary round")
 action_options: Slot[..., Any] = Slot(
     "action_options", "engine/legal.py action_options: the action commands the card in play allows")
+anything_to_do: Slot[..., bool] = Slot(
+    "anything_to_do", "engine/legal.py anything_to_do: whether the card in play allows any action command")
 
 # --------------------------------------------------------------------- the vehicle book, joined
 aboard_action: Slot[..., None] = Slot(

@@ -191,14 +191,15 @@ def _leave_part_under_way(ctx: Ctx, cmd, src: Source) -> None:
     under_way = next((o for o in active.sources if o is not src and o.state == "open"), None)
     if under_way is None:
         return
-    left = next(iter(rulebook.action_options(st, active.force, only_source=under_way.kind)), None)
-    if left is not None and cmd.via is None:
+    left = rulebook.anything_to_do(st, active.force, only_source=under_way.kind)
+    if left and cmd.via is None:
+        example = next(iter(rulebook.action_options(st, active.force, only_source=under_way.kind)))
         named = cmd.model_copy(update={"via": src.kind})
         raise RuleError(f"the {under_way.kind} part of {active.card} is under way and can still act "
-                        f"(for example `{left}`): finish it first, end it with `done`, or name the part "
+                        f"(for example `{example}`): finish it first, end it with `done`, or name the part "
                         f"you mean (`{named}`) to leave the rest of it.")
     under_way.state = "closed"
-    if left is not None:
+    if left:
         ctx.say("part_left", f"{st.seats[st.forces[active.force].seat].name} leaves the rest of the "
                 f"{under_way.kind} part of {active.card} for the {src.kind} part.", card=active.card,
                 part=under_way.kind)

@@ -108,8 +108,8 @@ def _advance(ctx: Ctx) -> None:
 
 
 def _has_options(st) -> bool:
-    """Whether the card in play allows any action: the options probed, stopped at the first."""
-    return next(iter(rulebook.action_options(st, st.active.force, probe=True)), None) is not None
+    """Whether the card in play allows any action (engine/legal.py anything_to_do)."""
+    return rulebook.anything_to_do(st, st.active.force)
 
 
 def _why_nothing_left(st) -> str:
@@ -210,8 +210,8 @@ def _next_source(ctx: Ctx) -> None:
                       and placement.card_action(st, fid, st.phase, c) == action), None)
             if c is not None:
                 due[fid] = c
-    if due:  # initiative, which reads every soldier, only to choose among several
-        fid = next(iter(due)) if len(due) == 1 else next(f for f in initiative.order(st) if f in due)
+    if due:  # initiative, which may read every soldier, only to choose among several, and only among them
+        fid = next(iter(due)) if len(due) == 1 else initiative.order(st, list(due))[0]
         start(ctx, fid, st.phase, action, card=due[fid])
         return
     if st.slot == 0:

@@ -53,6 +53,7 @@ def oker(st, active, kind: str, serial: int, acc: frozenset[Do] | None = None):
             memo[do] = got
         return got
     ok.any = bool(acc)
+    ok.acc = acc
     return ok
 
 
@@ -120,31 +121,108 @@ def _turns(st, plate: int, who: int, seat: int, kind: str, hull: bool) -> Iterat
             yield (C.VTurn if hull else C.Turret)(seat=seat, serial=who, facing=f, via=kind)
 
 
-def _in_order(parts: list[tuple[int, Callable[[], Iterator[C.Cmd]]]], probe: bool) -> Iterator[C.Cmd]:
-    """The parts' options in listing order; a probe (is there anything to do?) asks the cheap
-    parts first, since it stops at the first option found."""
-    for _, part in sorted(parts, key=lambda p: p[0]) if probe else parts:
+# what a part costs the check (is there anything to do?), cheapest first: a field or two read, a
+# rule check, a search
+CHEAP, CHECK, SEARCH = 0, 1, 2
+
+Part = tuple[int, Callable[[], Iterator[C.Cmd]]]
+
+
+def _taken(ok, parts: list[tuple[int, tuple[Do, ...], Callable[[], Iterator[C.Cmd]]]]) -> list[Part]:
+    """The parts offering a sub-action this part of the card takes from him (each asks `ok` for
+    its own before anything else, so the others would offer nothing)."""
+    return [(cost, part) for cost, dos, part in parts if not ok.acc.isdisjoint(dos)]
+
+
+def _listed(parts: list[Part]) -> Iterator[C.Cmd]:
+    for _, part in parts:
         yield from part()
 
 
-# what a part costs a probe, cheapest first: a field or two read, a rule check, a search
-CHEAP, CHECK, SEARCH = 0, 1, 2
+# a question with its cost: does this part offer a command? (engine/legal.py anything_to_do
+# asks every man's cheap ones first, then the rest cheapest first)
+Check = tuple[int, Callable[[], bool]]
 
 
-def plate_options(st, active, kind: str, plate: int, seat: int, probe: bool = False) -> Iterator[C.Cmd]:
+def _checks(parts: list[Part]) -> list[Check]:
+    return [(cost, lambda part=part: next(part(), None) is not None) for cost, part in parts]
+
+
+class Targets:
+    """Whether a vehicle part's commands can have a target at all, worked out once per question
+    (engine/legal.py anything_to_do) from fields alone: a Fire or an Acquire needs a target its
+    vehicle has marked, a crew's Sight one it has not, a man's own weapon a spotted one. Each is a
+    condition the rule itself requires, so a part skipped for want of it offers nothing."""
+
+    def __init__(self, st) -> None:
+        self.st = st
+        self._memo: dict[tuple, bool] = {}
+
+    def _ask(self, key: tuple, fn: Callable[[], bool]) -> bool:
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = fn()
+        return got
+
+    def marked(self, plate: int, side: str) -> bool:
+        """An enemy of `side` (or a man aboard one) carries this vehicle's Spotted marker."""
+        def ask() -> bool:
+            st = self.st
+            if any(VL.marked_by(st, t, plate) for t in VL._enemy_targets(st, side)):
+                return True
+            return any(s.status == "aboard" and s.side != side and st.vehicles[s.vehicle].status == "board"
+                       and VL.marked_by(st, s.vehicle, plate) for s in st.soldiers.values())
+        return self._ask(("marked", plate, side), ask)
+
+    def unmarked(self, plate: int, side: str) -> bool:
+        """An enemy of `side` on the board this vehicle has not marked yet (a crew's Sight)."""
+        return self._ask(("unmarked", plate, side), lambda: any(
+            not VL.marked_by(self.st, t, plate) for t in VL._enemy_targets(self.st, side)))
+
+    def spotted(self, side: str, armour_only: bool = False) -> bool:
+        """A spotted target for a man's own weapon: an enemy soldier on foot, an enemy vehicle, or a
+        man aboard a spotted vehicle (`armour_only`: the last two alone)."""
+        def ask() -> bool:
+            st = self.st
+            if any(v.status == "board" and v.side != side and v.spotted for v in st.vehicles.values()):
+                return True
+            for s in st.soldiers.values():
+                if s.side == side:
+                    continue
+                if s.status == "aboard":
+                    if st.vehicles[s.vehicle].status == "board" and st.vehicles[s.vehicle].spotted:
+                        return True
+                elif not armour_only and s.free and s.spotted:
+                    return True
+            return False
+        return self._ask(("spotted", side, armour_only), ask)
+
+
+def plate_options(st, active, kind: str, plate: int, seat: int) -> Iterator[C.Cmd]:
+    """What the license plate itself may do through this part of the card."""
+    return _listed(_plate_parts(st, active, kind, plate, seat))
+
+
+def plate_checks(st, active, kind: str, plate: int, seat: int, targets: Targets) -> list[Check]:
+    """Whether plate_options offers anything, as one question per part."""
+    return _checks(_plate_parts(st, active, kind, plate, seat, targets))
+
+
+def _plate_parts(st, active, kind: str, plate: int, seat: int, targets: Targets | None = None) -> list[Part]:
+    """plate_options by part, in listing order, each with its cost; with `targets` (a check) a
+    part whose targets cannot exist offers nothing at once."""
     v = st.vehicles[plate]
     vdef = st.vehicle_def(plate)
     ok = oker(st, active, kind, plate)
     if not ok.any:
-        return
-    if v.status != "board":
-        if ok(Do.MOVE):
-            yield from _moves(st, active, kind, plate, plate, seat)
-        return
+        return []
 
     def moves() -> Iterator[C.Cmd]:
         if ok(Do.MOVE):
             yield from _moves(st, active, kind, plate, plate, seat)
+
+    if v.status != "board":
+        return _taken(ok, [(SEARCH, (Do.MOVE,), moves)])
 
     def unpin() -> Iterator[C.Cmd]:
         if ok(Do.UNPIN) and v.pins and _try(lambda: VM.driver(st, plate, plate, "unpin")):
@@ -159,8 +237,11 @@ def plate_options(st, active, kind: str, plate: int, seat: int, probe: bool = Fa
             yield from _turns(st, plate, plate, seat, kind, hull=False)
 
     def fire() -> Iterator[C.Cmd]:
-        if ok(Do.SHOOT):
+        if ok(Do.SHOOT) and (targets is None or targets.marked(plate, v.side)):
             yield from _fire_options(st, plate, plate, seat, kind, VS.weapon_ids(vdef))
+
+    def smoke() -> Iterator[C.Cmd]:
+        if ok(Do.SHOOT):
             yield from _popsmoke(st, plate, seat, kind)  # issue 9: engine/vehicles/smoke.py
 
     def load() -> Iterator[C.Cmd]:
@@ -168,13 +249,13 @@ def plate_options(st, active, kind: str, plate: int, seat: int, probe: bool = Fa
             yield from _load_options(st, plate, plate, seat, kind)
 
     def acquire() -> Iterator[C.Cmd]:
-        if ok(Do.ACQUIRE):
+        if ok(Do.ACQUIRE) and (targets is None or targets.marked(plate, v.side)):
             yield from _acquire_options(st, plate, plate, seat, kind)
 
     def sight() -> Iterator[C.Cmd]:
         if ok(Do.SIGHT):
             eye = VL.best_eye(st, plate)
-            if eye is not None:
+            if eye is not None and (targets is None or targets.unmarked(plate, st.soldiers[eye].side)):
                 must = VL.crew_sight_must(st, eye)
                 for t in must if len(must) > 1 else must[:1]:
                     yield C.SightCmd(seat=seat, serial=plate, target=t if len(must) > 1 else None, via=kind)
@@ -195,9 +276,11 @@ def plate_options(st, active, kind: str, plate: int, seat: int, probe: bool = Fa
                 and _try(lambda: VM.driver(st, plate, plate, "cover")):
             yield C.VCover(seat=seat, serial=plate, via=kind)
 
-    yield from _in_order([(SEARCH, moves), (CHEAP, unpin), (CHECK, turns), (CHECK, turret), (SEARCH, fire),
-                          (CHEAP, load), (SEARCH, acquire), (SEARCH, sight), (CHECK, hatches),
-                          (CHECK, hull_down), (CHECK, cover)], probe)
+    return _taken(ok, [(SEARCH, (Do.MOVE,), moves), (CHEAP, (Do.UNPIN,), unpin), (CHECK, (Do.FACE,), turns),
+                       (CHECK, (Do.TURRET,), turret), (SEARCH, (Do.SHOOT,), fire), (CHECK, (Do.SHOOT,), smoke),
+                       (CHEAP, (Do.LOAD,), load), (SEARCH, (Do.ACQUIRE,), acquire), (SEARCH, (Do.SIGHT,), sight),
+                       (CHECK, (Do.UNBUTTON, Do.BUTTON), hatches), (CHECK, (Do.HULLDOWN,), hull_down),
+                       (CHECK, (Do.COVER,), cover)])
 
 
 def _popsmoke(st, who: int, seat: int, kind: str) -> list:
@@ -275,18 +358,28 @@ def _acquirer(st, plate: int, who: int) -> int:
     return actor(st, plate, who, weapon="main" if vdef.main_gun else vdef.mgs[0].id, what="acquire")
 
 
-def aboard_options(st, active, kind: str, m: int, seat: int, probe: bool = False) -> Iterator[C.Cmd]:
+def aboard_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
     """A man aboard: his post's work (drive, fire, load, turret, hatch), sight, shifting about,
     repairs and fires, his own weapon where allowed, and getting off."""
+    return _listed(_aboard_parts(st, active, kind, m, seat))
+
+
+def aboard_checks(st, active, kind: str, m: int, seat: int, targets: Targets) -> list[Check]:
+    """Whether aboard_options offers anything, as one question per part."""
+    return _checks(_aboard_parts(st, active, kind, m, seat, targets))
+
+
+def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | None = None) -> list[Part]:
+    """aboard_options by part, as _plate_parts."""
     s = st.soldiers[m]
     plate = s.vehicle
     v = st.vehicles[plate]
     vdef = st.vehicle_def(plate)
     if v.status != "board":
-        return
+        return []
     ok = oker(st, active, kind, m)
     if not ok.any:
-        return
+        return []
     loc = position_of(st, m)
     at_post = loc is not None
     crewman = m not in v.passengers and m not in v.riders
@@ -305,8 +398,11 @@ def aboard_options(st, active, kind: str, m: int, seat: int, probe: bool = False
             yield from _turns(st, plate, m, seat, kind, hull=False)
 
     def fire() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.SHOOT):
+        if at_post and ok(Do.SHOOT) and (targets is None or targets.marked(plate, v.side)):
             yield from _fire_options(st, plate, m, seat, kind, [w for w in loc.weapons])
+
+    def smoke() -> Iterator[C.Cmd]:
+        if at_post and ok(Do.SHOOT):
             yield from _popsmoke(st, m, seat, kind)  # issue 9: engine/vehicles/smoke.py
 
     def load() -> Iterator[C.Cmd]:
@@ -314,11 +410,11 @@ def aboard_options(st, active, kind: str, m: int, seat: int, probe: bool = False
             yield from _load_options(st, plate, m, seat, kind)
 
     def acquire() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.ACQUIRE):
+        if at_post and ok(Do.ACQUIRE) and (targets is None or targets.marked(plate, v.side)):
             yield from _acquire_options(st, plate, m, seat, kind)
 
     def sight() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.SIGHT):
+        if at_post and ok(Do.SIGHT) and (targets is None or targets.unmarked(plate, s.side)):
             must = VL.crew_sight_must(st, m)
             for t in must if len(must) > 1 else must[:1]:
                 yield C.SightCmd(seat=seat, serial=m, target=t if len(must) > 1 else None, via=kind)
@@ -347,7 +443,8 @@ def aboard_options(st, active, kind: str, m: int, seat: int, probe: bool = False
             yield C.Extinguish(seat=seat, serial=m, location=s.post, via=kind)
 
     def small_arms() -> Iterator[C.Cmd]:
-        if ok(Do.SHOOT) and VS.small_arms_shooter_problem(st, m) is None:
+        if ok(Do.SHOOT) and (targets is None or targets.spotted(s.side)) \
+                and VS.small_arms_shooter_problem(st, m) is None:
             for t in _enemy_targets(st, s.side):
                 if VS.small_arms_target_problem(st, m, t) is None:
                     yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
@@ -357,35 +454,57 @@ def aboard_options(st, active, kind: str, m: int, seat: int, probe: bool = False
                 and VM.dismount_cell(st, m) is not None:
             yield C.Dismount(seat=seat, serial=m, via=kind)
 
-    yield from _in_order([(SEARCH, moves), (CHECK, turns), (CHECK, turret), (SEARCH, fire), (CHEAP, load),
-                          (SEARCH, acquire), (SEARCH, sight), (CHEAP, hatch), (CHECK, shift), (CHEAP, repairs),
-                          (SEARCH, small_arms), (CHECK, dismount)], probe)
+    # the work of a post only at one, a crewman's only for the crew
+    post = [(SEARCH, (Do.MOVE,), moves), (CHECK, (Do.FACE,), turns), (CHECK, (Do.TURRET,), turret),
+            (SEARCH, (Do.SHOOT,), fire), (CHECK, (Do.SHOOT,), smoke), (CHEAP, (Do.LOAD,), load),
+            (SEARCH, (Do.ACQUIRE,), acquire), (SEARCH, (Do.SIGHT,), sight),
+            (CHEAP, (Do.UNBUTTON, Do.BUTTON), hatch)] if at_post else []
+    crew = [(CHECK, (Do.SHIFT,), shift), (CHEAP, (Do.REPAIR, Do.EXTINGUISH), repairs)] if crewman else []
+    return _taken(ok, post + crew + [(SEARCH, (Do.SHOOT,), small_arms), (CHECK, (Do.DISMOUNT,), dismount)])
 
 
 def foot_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | None = None) -> Iterator[C.Cmd]:
     """A soldier on foot: getting on a friendly vehicle in his tile, working on its outside when he
     is its dismounted crewman, and his weapon against vehicles and exposed crew. `acc`: what the
     part takes from him (sources.accepted), when the caller has worked it out."""
+    return _listed(_foot_parts(st, active, kind, m, seat, acc))
+
+
+def foot_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do], targets: Targets) -> list[Check]:
+    """Whether foot_options offers anything, as one question per part."""
+    return _checks(_foot_parts(st, active, kind, m, seat, acc, targets))
+
+
+def _foot_parts(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | None,
+                targets: Targets | None = None) -> list[Part]:
+    """foot_options by part, as _plate_parts."""
     s = st.soldiers[m]
     if not s.free:
-        return
+        return []
     ok = oker(st, active, kind, m, acc)
     if not ok.any:
-        return
-    tile = st.board.tile_at(s.at)
-    if ok(Do.MOUNT):
-        for p in on_board(st, tile):
-            v = st.vehicles[p]
-            if _try(lambda: VM.mount_plan(st, m, p, None)):
-                yield C.Mount(seat=seat, serial=m, plate=p, via=kind)
-    if s.dismounted and s.vehicle in st.vehicles and st.vehicles[s.vehicle].status == "board" and ok(Do.SHIFT):
-        vdef = st.vehicle_def(s.vehicle)
-        v = st.vehicles[s.vehicle]
-        for loc in vdef.locations:
-            if loc.outside and v.damage.get(loc.id):
-                yield C.Shift(seat=seat, serial=m, post=loc.id, via=kind)
-    if ok(Do.SHOOT) and VS.small_arms_shooter_problem(st, m) is None:
-        for t in _enemy_targets(st, s.side):
-            if (t in st.vehicles or st.soldiers[t].status == "aboard") and VS.small_arms_target_problem(st, m, t) is None:
-                yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
+        return []
 
+    def mount() -> Iterator[C.Cmd]:
+        if ok(Do.MOUNT):
+            for p in on_board(st, st.board.tile_at(s.at)):
+                if _try(lambda: VM.mount_plan(st, m, p, None)):
+                    yield C.Mount(seat=seat, serial=m, plate=p, via=kind)
+
+    def shift() -> Iterator[C.Cmd]:
+        if s.dismounted and s.vehicle in st.vehicles and st.vehicles[s.vehicle].status == "board" and ok(Do.SHIFT):
+            vdef = st.vehicle_def(s.vehicle)
+            v = st.vehicles[s.vehicle]
+            for loc in vdef.locations:
+                if loc.outside and v.damage.get(loc.id):
+                    yield C.Shift(seat=seat, serial=m, post=loc.id, via=kind)
+
+    def shoot() -> Iterator[C.Cmd]:
+        if ok(Do.SHOOT) and (targets is None or targets.spotted(s.side, armour_only=True)) \
+                and VS.small_arms_shooter_problem(st, m) is None:
+            for t in _enemy_targets(st, s.side):
+                if (t in st.vehicles or st.soldiers[t].status == "aboard") \
+                        and VS.small_arms_target_problem(st, m, t) is None:
+                    yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
+
+    return _taken(ok, [(CHECK, (Do.MOUNT,), mount), (CHEAP, (Do.SHIFT,), shift), (SEARCH, (Do.SHOOT,), shoot)])
