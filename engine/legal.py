@@ -29,6 +29,7 @@ from engine.core.board import DIRS, SQRT2, direction_to, exact_inches
 from engine.core.content import ACTION_OF, Do
 from engine.core.errors import RuleError
 from engine.core.ratings import current
+from engine.core.state import Source
 from engine.core.views import Await
 from engine.infantry.blast import aim_problem, thrower_problem
 from engine.infantry.contact import enemies_of, in_contact
@@ -190,20 +191,8 @@ def action_options(st, force: str, only_source: str | None = None,
                         yield cmd
             return
     seat = st.forces[force].seat
-    kinds = [s.kind for s in active.sources if s.state != "closed" and (only_source in (None, s.kind))]
     vehicular = bool(st.vehicles)
-    card = st.card(active.card)
-    force_men: list[int] | None = None  # the force's men and plates, read once for every part
-    for kind in kinds:
-        src = next(s for s in active.sources if s.kind == kind)
-        if kind in ("tag", "note"):
-            if not owner_can_act(st, active):
-                continue
-            men = [card.owner]
-        else:
-            if force_men is None:
-                force_men = _men(st, force) + (vehicle_legal.actors(st, force) if vehicular else [])
-            men = [m for m in force_men if m not in src.used or m in st.vehicles]
+    for kind, src, men in _parts(st, active, force, only_source, vehicular):
         if only_men is not None:
             men = [m for m in men if m in only_men]
         for m in men:
@@ -222,6 +211,24 @@ def action_options(st, force: str, only_source: str | None = None,
                 yield from adjust_options(st, active, kind, m, seat)
 
 
+def _parts(st, active, force: str, only_source: str | None, vehicular: bool) -> Iterator[tuple[str, Source, list[int]]]:
+    """Each open part of the card in play (only `only_source`, if given) with the men and plates
+    who may act for it: the owner for the dog tag and the note, the rest of the force (and its
+    vehicles) for the others, minus the men the part has already used."""
+    card = st.card(active.card)
+    force_men: list[int] | None = None  # the force's men and plates, read once for every part
+    for kind in [s.kind for s in active.sources if s.state != "closed" and only_source in (None, s.kind)]:
+        src = next(s for s in active.sources if s.kind == kind)
+        if kind in ("tag", "note"):
+            if not owner_can_act(st, active):
+                continue
+            yield kind, src, [card.owner]
+            continue
+        if force_men is None:
+            force_men = _men(st, force) + (vehicle_legal.actors(st, force) if vehicular else [])
+        yield kind, src, [m for m in force_men if m not in src.used or m in st.vehicles]
+
+
 @rulebook.anything_to_do.fill
 def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
     """Whether the card in play (or its part `only_source`) gives `force` anything to do: exactly
@@ -237,20 +244,9 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
     seat = st.forces[force].seat
     vehicular = bool(st.vehicles)
     calls = any(c.seat == seat for c in st.artillery.calls)  # adjust_options offers nothing without one
-    card = st.card(active.card)
     foes = _Foes(st)
-    force_men: list[int] | None = None
     later: list[vehicle_legal.Check] = []  # every man's cheap questions first, then these cheapest first
-    for kind in [s.kind for s in active.sources if s.state != "closed" and only_source in (None, s.kind)]:
-        src = next(s for s in active.sources if s.kind == kind)
-        if kind in ("tag", "note"):
-            if not owner_can_act(st, active):
-                continue
-            men = [card.owner]
-        else:
-            if force_men is None:
-                force_men = _men(st, force) + (vehicle_legal.actors(st, force) if vehicular else [])
-            men = [m for m in force_men if m not in src.used or m in st.vehicles]
+    for kind, src, men in _parts(st, active, force, only_source, vehicular):
         for m in men:
             if m in st.vehicles or st.soldiers[m].status == "aboard":
                 checks = (vehicle_legal.plate_checks if m in st.vehicles else vehicle_legal.aboard_checks)(
