@@ -127,8 +127,8 @@ def _why_nothing_left(st) -> str:
         if any(s.status == "waiting" for s in ours) and a.action != Action.MOVE:
             return f"none of {name}'s men is on the board yet, and only a MOVE brings them on"
         return f"none of {name}'s men or vehicles is on the board"
-    foes = [s for s in st.soldiers.values() if s.on_board and ours and s.side != ours[0].side]
-    if a.action == Action.SHOOT and not any(s.spotted for s in foes):
+    if a.action == Action.SHOOT and not (ours and any(
+            s.spotted and s.on_board and s.side != ours[0].side for s in st.soldiers.values())):
         return "no enemy is spotted, and only a spotted enemy may be shot at"
     owner = st.soldiers.get(st.card(a.card).owner)
     tag_left = any(s.kind == "tag" and s.state != "closed" for s in a.sources)

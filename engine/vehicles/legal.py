@@ -65,8 +65,10 @@ def _try(fn) -> bool:
         return False
 
 
-def _enemy_targets(st, side: str) -> list[int]:
-    out = VL._enemy_targets(st, side)
+def _enemy_targets(st, side: str, on_board: list[int] | None = None) -> list[int]:
+    """What a man's own weapon may aim at: enemy soldiers on foot and vehicles on the board
+    (`on_board`, when the caller has them) and enemy crewmen exposed on their vehicles."""
+    out = list(VL._enemy_targets(st, side) if on_board is None else on_board)
     out += sorted(s.serial for s in st.soldiers.values()
                   if s.status == "aboard" and s.side != side and st.vehicles[s.vehicle].status == "board"
                   and exposed_protection(st, s.serial) is not None)
@@ -157,6 +159,7 @@ class Targets:
     def __init__(self, st) -> None:
         self.st = st
         self._memo: dict[tuple, bool] = {}
+        self._lists: dict[tuple, list[int]] = {}
 
     def _ask(self, key: tuple, fn: Callable[[], bool]) -> bool:
         got = self._memo.get(key)
@@ -164,11 +167,26 @@ class Targets:
             got = self._memo[key] = fn()
         return got
 
+    def _find(self, key: tuple, fn: Callable[[], list[int]]) -> list[int]:
+        got = self._lists.get(key)
+        if got is None:
+            got = self._lists[key] = fn()
+        return got
+
+    def on_board(self, side: str) -> list[int]:
+        """Enemy soldiers on foot and enemy vehicles on the board (look._enemy_targets)."""
+        return self._find(("board", side), lambda: VL._enemy_targets(self.st, side))
+
+    def enemies(self, side: str) -> list[int]:
+        """Those and the enemy crewmen exposed on their vehicles (_enemy_targets): what a man's
+        own weapon may aim at."""
+        return self._find(("enemies", side), lambda: _enemy_targets(self.st, side, self.on_board(side)))
+
     def marked(self, plate: int, side: str) -> bool:
         """An enemy of `side` (or a man aboard one) carries this vehicle's Spotted marker."""
         def ask() -> bool:
             st = self.st
-            if any(VL.marked_by(st, t, plate) for t in VL._enemy_targets(st, side)):
+            if any(VL.marked_by(st, t, plate) for t in self.on_board(side)):
                 return True
             return any(s.status == "aboard" and s.side != side and st.vehicles[s.vehicle].status == "board"
                        and VL.marked_by(st, s.vehicle, plate) for s in st.soldiers.values())
@@ -177,7 +195,7 @@ class Targets:
     def unmarked(self, plate: int, side: str) -> bool:
         """An enemy of `side` on the board this vehicle has not marked yet (a crew's Sight)."""
         return self._ask(("unmarked", plate, side), lambda: any(
-            not VL.marked_by(self.st, t, plate) for t in VL._enemy_targets(self.st, side)))
+            not VL.marked_by(self.st, t, plate) for t in self.on_board(side)))
 
     def spotted(self, side: str, armour_only: bool = False) -> bool:
         """A spotted target for a man's own weapon: an enemy soldier on foot, an enemy vehicle, or a
@@ -445,7 +463,7 @@ def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | N
     def small_arms() -> Iterator[C.Cmd]:
         if ok(Do.SHOOT) and (targets is None or targets.spotted(s.side)) \
                 and VS.small_arms_shooter_problem(st, m) is None:
-            for t in _enemy_targets(st, s.side):
+            for t in (_enemy_targets(st, s.side) if targets is None else targets.enemies(s.side)):
                 if VS.small_arms_target_problem(st, m, t) is None:
                     yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
 
@@ -502,7 +520,7 @@ def _foot_parts(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | N
     def shoot() -> Iterator[C.Cmd]:
         if ok(Do.SHOOT) and (targets is None or targets.spotted(s.side, armour_only=True)) \
                 and VS.small_arms_shooter_problem(st, m) is None:
-            for t in _enemy_targets(st, s.side):
+            for t in (_enemy_targets(st, s.side) if targets is None else targets.enemies(s.side)):
                 if (t in st.vehicles or st.soldiers[t].status == "aboard") \
                         and VS.small_arms_target_problem(st, m, t) is None:
                     yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
