@@ -339,21 +339,26 @@ def call_problem(st, cmd: C.CallCmd) -> str | None:
 
 def _contact_problem(st, cmd: C.CallCmd) -> str | None:
     """Everything but the tile: the caller, his set, the kind and his radio contact."""
-    seat = cmd.seat
+    return _reach_problem(st, cmd.seat, cmd.serial, cmd.kind, fake=cmd.fake, smoke=cmd.smoke, relay=cmd.relay)
+
+
+def _reach_problem(st, seat: int, serial: int, kind: str, *, fake: bool, smoke: bool, relay: int | None,
+                   have: list[str] | None = None) -> str | None:
+    """_contact_problem of a call given by its parts (call_options asks it of many calls without
+    making each one; `have`: the caller's devices, when the caller has worked them out)."""
     if st.phase < 1 or st.step in ("turn_start", "place", "turn_end", "over"):
         return "artillery is called during the phases of a turn, once radio contact is made."
-    if cmd.serial not in st.vehicles and cmd.serial not in st.soldiers:
-        return f"there is no soldier or vehicle {cmd.serial}."
-    caller = caller_of(st, cmd.serial)
+    if serial not in st.vehicles and serial not in st.soldiers:
+        return f"there is no soldier or vehicle {serial}."
+    caller = caller_of(st, serial)
     if _seat_of(st, caller) != seat:
         return f"{st.name(caller)} is not yours."
-    name = st.name(caller)
-    have = devices(st, caller)
+    if have is None:
+        have = devices(st, caller)
     if not have:
-        return (f"the {name} has no working radio and crew to call with." if caller in st.vehicles else
-                f"{name} carries no radio, walkie-talkie or field telephone" + ("" if st.soldiers[caller].free
-                                                                               else " on the board") + ".")
-    kind = cmd.kind
+        return (f"the {st.name(caller)} has no working radio and crew to call with." if caller in st.vehicles else
+                f"{st.name(caller)} carries no radio, walkie-talkie or field telephone"
+                + ("" if st.soldiers[caller].free else " on the board") + ".")
     if kind.startswith(GUN):
         try:
             plate = int(kind[len(GUN):])
@@ -373,18 +378,18 @@ def _contact_problem(st, cmd: C.CallCmd) -> str | None:
             return f"{kind!r} is not artillery on the chart."
         if d.planned:
             return f"{d.name.lower()} is not called by radio: it is planned for a turn and a landmark (barrage)."
-        pool = st.artillery.bought.get(seat, []) if cmd.fake else st.artillery.ordnance.get(seat, [])
+        pool = st.artillery.bought.get(seat, []) if fake else st.artillery.ordnance.get(seat, [])
         if kind not in pool:
-            return (f"you bought no {d.name.lower()}." if cmd.fake else
+            return (f"you bought no {d.name.lower()}." if fake else
                     f"you have no {d.name.lower()} left to call.")
-    if cmd.smoke:
-        problem = smoke_problem(st, kind, fake=cmd.fake)
+    if smoke:
+        problem = smoke_problem(st, kind, fake=fake)
         if problem:
             return problem
-    if cmd.relay is not None:
-        return relay_problem(st, seat, caller, cmd.relay, kind) or _contact_count_problem(st, caller, kind, True)
+    if relay is not None:
+        return relay_problem(st, seat, caller, relay, kind) or _contact_count_problem(st, caller, kind, True)
     if not set(have) & set(d.devices):
-        return (f"{name} has only a " + " and a ".join(DEVICE_NAMES[x] for x in have)
+        return (f"{st.name(caller)} has only a " + " and a ".join(DEVICE_NAMES[x] for x in have)
                 + f": {kind_name(st, kind).lower()} needs a " + " or a ".join(DEVICE_NAMES[x] for x in d.devices)
                 + ".")
     return _contact_count_problem(st, caller, kind, False)
@@ -524,21 +529,25 @@ def call_options(st, seat: int, limit: int = 12) -> list[C.CallCmd]:
                       if s.in_play and _seat_of(st, s.serial) == seat and s.status in ("board", "aboard")})
     out: list[C.CallCmd] = []
     for caller in callers:
-        if not devices(st, caller):
+        have = devices(st, caller)
+        if not have:
             continue
         tiles = None
         for kind in kinds + sorted(set(art.bought.get(seat, [])) - set(kinds)):
+            # a kind never relayed is not asked caller by caller, nor one his own set reaches
+            # (relay_problem's first two answers, the same for every relay)
+            d = _relayed_kind(st, kind)
             relay = next((r for r in callers if relay_problem(st, seat, caller, r, kind) is None), None) \
-                if _relayed_kind(st, kind) else None  # a kind never relayed is not asked caller by caller
+                if d is not None and not set(have) & set(d.devices) else None
             for fake, smoke in ([(True, False)] if kind not in kinds else [(False, False), (True, False),
                                                                             (False, True)]):
-                # a probe for radio contact, which does not look at the tile: the real ones follow
-                probe = C.CallCmd.model_construct(seat=seat, serial=caller, kind=kind, tile="", fake=fake, smoke=smoke,
-                                                  relay=relay)
-                if _contact_problem(st, probe) is not None:
+                # radio contact first, which does not look at the tile: the real calls follow
+                if _reach_problem(st, seat, caller, kind, fake=fake, smoke=smoke, relay=relay, have=have) is not None:
                     continue
                 if tiles is None:
                     tiles = [t for t in st.board.origin if _tile_problem(st, caller, t, seat) is None][:1]
+                probe = C.CallCmd.model_construct(seat=seat, serial=caller, kind=kind, tile="", fake=fake, smoke=smoke,
+                                                  relay=relay)
                 out += [probe.model_copy(update={"tile": t}) for t in tiles]
                 if len(out) >= limit:
                     return out[:limit]
