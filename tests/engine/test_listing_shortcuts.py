@@ -1,13 +1,17 @@
-"""The option listing's shortcuts (engine/legal.py, engine/vehicles/legal.py): where it asks a
-cheaper function than the rule itself, both answer alike over autoplayed games."""
+"""The option listing's shortcuts (engine/legal.py, engine/vehicles/legal.py,
+engine/battlefield/artillery.py): where it asks a cheaper function than the rule itself, both
+answer alike over autoplayed games."""
 from __future__ import annotations
 
 import pytest
 
+from engine.battlefield import artillery as A
+from engine.core import commands as C
 from engine.core.crew import position_of
 from engine.infantry.look import sight_must, sight_options
 from engine.vehicles.look import crew_sight_must, crew_sight_options
 from tests.engine.autoplay_kit import autoplayed
+from tests.engine.test_artillery import PLANS, relay_lane, run, until
 
 INFANTRY = [("fixtures", "advanced-skirmish", 2), ("shipped", "hedgerow-dawn", 3), ("shipped", "tardieu-bombardment", 4)]
 GAMES = [("fixtures", "mined-motor", 3), ("shipped", "tardieu-bombardment", 4), ("shipped", "mill-road-gun", 5)]
@@ -50,3 +54,59 @@ def test_a_crewmans_sight_targets_are_those_of_his_whole_sight_table(request, co
             assert crew_sight_must(st, m) == must, m
             some += bool(must)
     assert some > 5
+
+
+def _calls_by_the_rule(st, seat: int, limit: int = 12) -> list:
+    """call_options' list worked out the long way: every caller, kind and variant made as a call
+    and judged by the call rule itself (call_problem) on every tile, every relay searched."""
+    if st.phase < 1:
+        return []
+    art = st.artillery
+    kinds = sorted(set(art.ordnance.get(seat, [])))
+    kinds += [f"{A.GUN}{p}" for p, v in sorted(st.vehicles.items())
+              if st.forces[v.controller].seat == seat and A.gun_problem(st, seat, p) is None]
+    if not kinds and not art.bought.get(seat):
+        return []
+    callers = sorted({A.caller_of(st, s.serial) for s in st.soldiers.values()
+                      if s.in_play and A._seat_of(st, s.serial) == seat and s.status in ("board", "aboard")})
+    out = []
+    for caller in callers:
+        for kind in kinds + sorted(set(art.bought.get(seat, [])) - set(kinds)):
+            relay = next((r for r in callers if A.relay_problem(st, seat, caller, r, kind) is None), None) \
+                if A._relayed_kind(st, kind) else None
+            for fake, smoke in [(True, False)] if kind not in kinds else [(False, False), (True, False), (False, True)]:
+                tile = next((t for t in st.board.origin if A.call_problem(st, C.CallCmd.model_construct(
+                    seat=seat, serial=caller, kind=kind, tile=t, fake=fake, smoke=smoke, relay=relay)) is None), None)
+                if tile is not None:
+                    out.append(str(C.CallCmd.model_construct(seat=seat, serial=caller, kind=kind, tile=tile, fake=fake,
+                                                             smoke=smoke, relay=relay)))
+                if len(out) >= limit:
+                    return out[:limit]
+    return out
+
+
+@pytest.mark.parametrize("seed", [7])
+def test_the_artillery_calls_listed_are_those_the_call_rule_accepts(shipped, seed):
+    """call_options (radio contact asked by the call's parts, no relay searched where the caller's
+    own set reaches the guns) lists, in order, the calls the rule's own check accepts."""
+    some = 0
+    for st in _autoplayed(shipped, "tardieu-bombardment", seed):
+        for seat in range(len(st.seats)):
+            listed = [str(c) for c in A.call_options(st, seat)]
+            assert listed == _calls_by_the_rule(st, seat), (st.seq, seat)
+            some += bool(listed)
+    assert some > 20
+
+
+def test_a_call_is_listed_relayed_only_where_the_callers_own_set_does_not_reach(position):
+    """Avery's walkie-talkie reaches the medium mortars, not the heavy ones; Brooks's radio reaches
+    both: after two LOOK phases the heavy mortars are listed through Brooks, the medium ones
+    without a relay, as the rule judges every call (tests/engine/test_artillery.py's relay lane)."""
+    st = relay_lane(position)
+    st, _ = run(st, PLANS)
+    st, _ = run(st, ["@Ann pass"])
+    st = until(st, "US-1", 2)
+    listed = [str(c) for c in A.call_options(st, 0)]
+    assert listed == _calls_by_the_rule(st, 0)
+    assert "call 1 heavy-mortars 24A relay 2" in listed
+    assert any(c.startswith("call 1 medium-mortars") and "relay" not in c for c in listed)
