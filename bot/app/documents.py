@@ -31,6 +31,7 @@ from engine.core.content import (
     VehicleEntry,
 )
 from engine.core.state import GameSetup
+from engine.core.words import new_list
 
 
 class LobbySeat(BaseModel):
@@ -54,7 +55,7 @@ class Lobby(BaseModel):
 
     scenario: str
     seed: int
-    seats: list[LobbySeat] = Field(default_factory=list)
+    seats: list[LobbySeat] = Field(default_factory=new_list)
     campaign: int | None = None  # a campaign's scenario: seats and forces come from its rosters
 
     def seat_of(self, user_id: int) -> int | None:

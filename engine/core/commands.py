@@ -22,6 +22,7 @@ from pydantic import (
 
 from engine.core.board import DIRS
 from engine.core.errors import RuleError, UsageError
+from engine.core.words import new_list
 
 Via = Literal["tag", "team", "note", "identity"]  # identity: a command card's identity box (tactics modules)
 
@@ -766,7 +767,7 @@ class AdjustCmd(Cmd):
     serial: Unit
     letter: Word
     via: Via | None = None
-    order: Annotated[list[Man], AfterValidator(_few)] = Field(default_factory=list)
+    order: Annotated[list[Man], AfterValidator(_few)] = Field(default_factory=new_list)
 
     def words(self):
         return [*_via(self.via), "adjust", str(self.serial), self.letter,
