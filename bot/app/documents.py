@@ -147,7 +147,11 @@ _REF_HEAD = '{"setup_ref":"'
 
 
 class _Stored(GameState):
-    """What a stored document holds of a state: all of it but the setup, kept once by digest."""
+    """What a stored document holds of a state: all of it but the setup, kept once by digest.
+    Its schema is built when a stored game is first read, not at import: a new game reads none."""
+
+    model_config = ConfigDict(defer_build=True)
+
     setup: GameSetup | None = None
 
 
