@@ -3,7 +3,7 @@
 The text form is the script grammar (docs/script.md) and the Discord slash commands say the
 same things. `parse_command` reads a line; `str(command)` writes it back.
 """
-from __future__ import annotations
+# no `from __future__ import annotations`: pydantic reads these models' types, not strings to compile (docs/architecture.md)
 
 import re
 import shlex
@@ -165,7 +165,7 @@ class Cmd(BaseModel):
 
     @model_validator(mode="wrap")
     @classmethod
-    def _refused(cls, data: Any, handler) -> Cmd:
+    def _refused(cls, data: Any, handler) -> "Cmd":
         """Every malformed command is the engine's refusal (UsageError), naming the bad field,
         not pydantic's ValidationError: a front end shows it to the player as it is."""
         try:

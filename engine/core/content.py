@@ -4,7 +4,7 @@ map tiles, equipment and scenarios, and the loader that validates assets/ and ca
 Adding a soldier, a tile or a scenario never needs code. A broken entry fails loading with
 a message naming the file, the entry and the field.
 """
-from __future__ import annotations
+# no `from __future__ import annotations`: pydantic reads these models' types, not strings to compile (docs/architecture.md)
 
 import os
 from enum import StrEnum
@@ -198,7 +198,7 @@ class SoldierDef(Frozen):
 # --------------------------------------------------------------------------- action cards
 
 
-def soldier_cards(d: SoldierDef, rank: Rank | str, medals: int, cards: dict[str, ActionCardDef]) -> list[str]:
+def soldier_cards(d: SoldierDef, rank: Rank | str, medals: int, cards: "dict[str, ActionCardDef]") -> list[str]:
     """His four core cards, each medal earned swapping in the enhanced card that replaces one of
     them (Medals and Badges), and his three rank cards."""
     core = list(d.core_cards)
@@ -688,8 +688,8 @@ class SideDef(Frozen):
     vehicles: list[VehicleEntry] = Field(default_factory=new_list, description="the preset's vehicles and guns")
     reinforcements: list[ForceEntry] = Field(default_factory=new_list)
     ordnance: list[str] = Field(default_factory=new_list, description="artillery bought for the preset (chart ids)")
-    minefields: list[MinefieldDef] = Field(default_factory=new_list, description="the preset's mines, face down")
-    barrages: list[BarragePlan] = Field(default_factory=new_list, description="the preset's planned barrages (secret)")
+    minefields: "list[MinefieldDef]" = Field(default_factory=new_list, description="the preset's mines, face down")
+    barrages: "list[BarragePlan]" = Field(default_factory=new_list, description="the preset's planned barrages (secret)")
 
     @model_validator(mode="after")
     def _one_way_in(self) -> "SideDef":

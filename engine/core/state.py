@@ -6,7 +6,7 @@ Units that own an action deck are Forces (an infantry squad now; a vehicle or gu
 crew later): each has its own deck, hand, placed cards and initiative, and acts through cards
 owned by a dog tag (or, for vehicles, a license plate).
 """
-from __future__ import annotations
+# no `from __future__ import annotations`: pydantic reads these models' types, not strings to compile (docs/architecture.md)
 
 import hashlib
 from collections.abc import Callable, Iterable

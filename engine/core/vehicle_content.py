@@ -6,7 +6,7 @@ ammunition, the damage-location tables and fire paths), its team panel (crew slo
 passengers and riders) and its license plate. Cards of the vehicle's own action deck sit in
 the same file. Loaded and checked by engine.core.content.load_catalog like every other asset.
 """
-from __future__ import annotations
+# no `from __future__ import annotations`: pydantic reads these models' types, not strings to compile (docs/architecture.md)
 
 from enum import StrEnum
 from typing import Literal

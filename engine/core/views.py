@@ -1,7 +1,7 @@
 """The shapes of what a player sees (engine/view.py fills them): the public view, a seat's own
 part of it, the card and vehicle views, and who is awaited. Pydantic models, frozen, nothing but
 data, so every package may build or read them (the artillery rules build their markers here)."""
-from __future__ import annotations
+# no `from __future__ import annotations`: pydantic reads these models' types, not strings to compile (docs/architecture.md)
 
 from pydantic import BaseModel, ConfigDict, Field
 
