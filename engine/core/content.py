@@ -168,7 +168,7 @@ class RankProfile(Frozen):
 
 class SoldierDef(Frozen):
     serial: int = Field(ge=1, description="dog tag serial")
-    crew: "CrewTraining | None" = Field(None, description="a crewman's training (role and vehicle)")
+    crew: CrewTraining | None = Field(None, description="a crewman's training (role and vehicle)")
     name: str = Field(min_length=1)
     nationality: Nationality
     weapon: str = ""
