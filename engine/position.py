@@ -37,6 +37,7 @@ from engine.core.state import (
 )
 from engine.battlefield.artillery import GUN, LETTERS
 from engine.core.vehicle_content import PLATE_STEP
+from engine.core.words import new_list
 from engine.turn.sequence import advance
 from engine.vehicles.setup import own_cards, trained, type_of_plate
 
@@ -96,8 +97,8 @@ class ArtilleryPos(P):
 
     ordnance: dict[int, list[str]] = Field(default_factory=dict)
     bought: dict[int, list[str]] | None = Field(None, description="default: ordnance and the barrages' kinds")
-    calls: list[CallPos] = Field(default_factory=list)
-    barrages: list[BarragePos] = Field(default_factory=list)
+    calls: list[CallPos] = Field(default_factory=new_list)
+    barrages: list[BarragePos] = Field(default_factory=new_list)
     next_marker: int | None = Field(None, ge=1, description="the number the next call's marker gets")
 
 
@@ -152,15 +153,15 @@ class SoldierPos(P):
     wounded: bool = False
     grenades: int | None = None
     medals: int = 0
-    equipment: list[str] = Field(default_factory=list)
-    held: list[str] = Field(default_factory=list)
+    equipment: list[str] = Field(default_factory=new_list)
+    held: list[str] = Field(default_factory=new_list)
     captor: int | None = None
     status: Literal["board", "aboard", "waiting", "dead", "exited", "reserve", "removed"] | None = None
     crew_of: int | None = Field(None, description="plate of the vehicle whose deck holds his cards (a crewman)")
     vehicle: int | None = Field(None, description="aboard (or dismounted beside): the vehicle's plate")
     post: str | None = Field(None, description="aboard: crew position, machinery location, cabin or deck")
     dismounted: bool = False
-    spotted_by: list[int] = Field(default_factory=list, description="plates whose own Spotted marker he has")
+    spotted_by: list[int] = Field(default_factory=new_list, description="plates whose own Spotted marker he has")
     on_deck: int | None = Field(None, description="on foot up on this enemy vehicle, in its tile (SMG close combat)")
     on_turret: bool = Field(False, description="with on_deck: on its turret rather than its hull deck")
     # tactics modules (engine/advanced/teams.py): his team panel and slot; a panel named brings its team cards
@@ -169,7 +170,7 @@ class SoldierPos(P):
     deeds: dict[str, int] = Field(default_factory=dict, description="what he did this game, for campaigns")
     kills: int = Field(0, ge=0)
     captures: int = Field(0, ge=0)
-    special: list[str] = Field(default_factory=list,
+    special: list[str] = Field(default_factory=new_list,
                                description="a specialist's optional cards in his squad's deck (react, preempt, command)")
 
 
@@ -182,21 +183,21 @@ class VehiclePos(P):
     facing: str = "n"
     turret: str | None = Field(None, description="default: the hull's facing (a vehicle with a turret)")
     crew: dict[str, int] = Field(default_factory=dict, description="crew position -> dog tag")
-    unbuttoned: list[str] = Field(default_factory=list)
+    unbuttoned: list[str] = Field(default_factory=new_list)
     damage: dict[str, list[Literal["wreck", "fire", "critical"]]] = Field(default_factory=dict)
-    cook_off: list[str] = Field(default_factory=list)
+    cook_off: list[str] = Field(default_factory=new_list)
     ready: dict[str, int] = Field(default_factory=dict)
-    in_hand: list[str] = Field(default_factory=list)
-    in_breach: list[str] = Field(default_factory=list)
+    in_hand: list[str] = Field(default_factory=new_list)
+    in_breach: list[str] = Field(default_factory=new_list)
     pins: int = Field(0, ge=0)
     move_plus: int = Field(0, ge=0)
     hull_down: bool = False
     spotted: bool = False
-    spotted_by: list[int] = Field(default_factory=list)
-    passengers: list[int] = Field(default_factory=list)
-    riders: list[int] = Field(default_factory=list)
+    spotted_by: list[int] = Field(default_factory=new_list)
+    passengers: list[int] = Field(default_factory=new_list)
+    riders: list[int] = Field(default_factory=new_list)
     kills: int = 0
-    mine_load: list[list[MineToken]] = Field(default_factory=list,
+    mine_load: list[list[MineToken]] = Field(default_factory=new_list,
                                              description="minefields left in its load, two tokens each")
 
 
@@ -206,28 +207,28 @@ class Position(P):
     turn: int = Field(0, ge=0, description="turns already played")
     players: list[PlayerPos] = Field(min_length=2, max_length=4)
     soldiers: list[SoldierPos] = Field(min_length=2)
-    vehicles: list[VehiclePos] = Field(default_factory=list)
+    vehicles: list[VehiclePos] = Field(default_factory=new_list)
     hands: dict[int, list[str]] | None = Field(
         None, description="seat (squad) or plate (vehicle) -> cards; given, play starts at placement")
     phase_cards: list[str] | None = None
     decks: dict[int, list[str]] = Field(
         default_factory=dict, description="seat (squad) or plate (vehicle) -> top cards of that deck, in order")
-    story_top: list[str] = Field(default_factory=list, description="the next phase cards, in order")
-    fires: list[str] = Field(default_factory=list)
+    story_top: list[str] = Field(default_factory=new_list, description="the next phase cards, in order")
+    fires: list[str] = Field(default_factory=new_list)
     smoke: dict[str, Literal[2, 3] | SmokePos] = Field(default_factory=dict)
     mines: list[str] | None = Field(None, description="mined tiles; None: the scenario's own")
-    minefields: list[MinefieldPos] = Field(default_factory=list, description="mines bought, face down")
+    minefields: list[MinefieldPos] = Field(default_factory=new_list, description="mines bought, face down")
     vp: dict[Nationality, int] = Field(default_factory=dict, description="VP already scored, by side")
-    scored: list[ScoredPos] = Field(default_factory=list, description="VP entries one by one (what a dump writes)")
+    scored: list[ScoredPos] = Field(default_factory=new_list, description="VP entries one by one (what a dump writes)")
     # what a game written mid-way holds besides the pieces (dump_position writes them all)
     discards: dict[int, list[str]] = Field(default_factory=dict, description="seat or plate -> its discard pile")
     vp_piles: dict[int, list[str]] = Field(default_factory=dict,
                                            description="seat or plate -> react cards used, out of the game")
-    story_discard: list[str] = Field(default_factory=list, description="phase cards already played")
+    story_discard: list[str] = Field(default_factory=new_list, description="phase cards already played")
     artillery: ArtilleryPos | None = None
     sighted: dict[str, list[int]] = Field(default_factory=dict,
                                           description="tile -> Sight markers on it: 0 general, else a plate")
-    dropped: list[DroppedPos] = Field(default_factory=list, description="equipment lying where its carrier fell")
+    dropped: list[DroppedPos] = Field(default_factory=new_list, description="equipment lying where its carrier fell")
     landmark_holders: dict[str, str] = Field(default_factory=dict,
                                              description="captured landmarks: tile -> the holding seat's number")
     order_progress: dict[int, dict[str, int]] = Field(default_factory=dict, description="orders' counts, by seat")

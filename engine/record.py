@@ -17,6 +17,7 @@ from engine.core.content import Catalog
 from engine.core.errors import ContentError, UsageError
 from engine.core.log import Event
 from engine.core.state import GameState
+from engine.core.words import new_list
 from engine.position import load_position
 from engine.turn.setup import SeatSpec, new_game
 
@@ -29,9 +30,9 @@ class Record(BaseModel):
 
     scenario: str | None = None
     seed: int = 0
-    seats: list[SeatSpec] = Field(default_factory=list)
+    seats: list[SeatSpec] = Field(default_factory=new_list)
     position: dict | None = None
-    commands: list[Command] = Field(default_factory=list)
+    commands: list[Command] = Field(default_factory=new_list)
 
     def start(self, cat: Catalog) -> tuple[GameState, list[Event]]:
         if self.position is not None:

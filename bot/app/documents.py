@@ -31,6 +31,7 @@ from engine.core.content import (
     VehicleEntry,
 )
 from engine.core.state import GameSetup
+from engine.core.words import new_list
 
 
 class LobbySeat(BaseModel):
@@ -54,7 +55,7 @@ class Lobby(BaseModel):
 
     scenario: str
     seed: int
-    seats: list[LobbySeat] = Field(default_factory=list)
+    seats: list[LobbySeat] = Field(default_factory=new_list)
     campaign: int | None = None  # a campaign's scenario: seats and forces come from its rosters
 
     def seat_of(self, user_id: int) -> int | None:
@@ -146,7 +147,11 @@ _REF_HEAD = '{"setup_ref":"'
 
 
 class _Stored(GameState):
-    """What a stored document holds of a state: all of it but the setup, kept once by digest."""
+    """What a stored document holds of a state: all of it but the setup, kept once by digest.
+    Its schema is built when a stored game is first read, not at import: a new game reads none."""
+
+    model_config = ConfigDict(defer_build=True)
+
     setup: GameSetup | None = None
 
 

@@ -25,6 +25,7 @@ from engine.core.content import (
 from engine.core.errors import ContentError
 from engine.turn.setup import budget
 from engine.core.vehicle_content import PLATE_STEP
+from engine.core.words import new_list
 
 STEP_ID = r"^[a-z0-9][a-z0-9-]*$"
 RANK_ORDER = (Rank.PRIVATE, Rank.JUNIOR_NCO, Rank.SENIOR_NCO)
@@ -79,7 +80,7 @@ class Branch(Frozen):
     """What a result unlocks when it is not always the same step: either the winning side
     chooses one of `choose`, or each side's win leads to its own step (`winner`)."""
 
-    choose: list[str] = Field(default_factory=list)
+    choose: list[str] = Field(default_factory=new_list)
     winner: dict[Nationality, str] = Field(default_factory=dict)
     draw: str = Field(description="the step after a drawn scenario")
 

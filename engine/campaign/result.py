@@ -35,6 +35,7 @@ from engine.campaign.roster import (
 from engine.core.content import Catalog, Nationality
 from engine.core.state import GameState
 from engine.core.wording import plural
+from engine.core.words import new_list
 
 VehicleFate = Literal["fit", "destroyed", "abandoned"]
 
@@ -44,7 +45,7 @@ class VehicleOutcome(Model):
     user_id: int
     fate: VehicleFate
     damage: dict[str, list[str]] = Field(default_factory=dict)  # its markers at the end, by location
-    crew: list[int] = Field(default_factory=list)  # the men who started in it
+    crew: list[int] = Field(default_factory=new_list)  # the men who started in it
     kills: int = 0  # men its crew killed
     knocked_out: int = 0  # enemy vehicles and guns its crew destroyed
 
@@ -55,7 +56,7 @@ class PlayerOutcome(Model):
     side: Nationality
     own_vp: int  # VP entries of his seat
     shared_vp: int  # his share of his side's VP that no seat scored (events, enemy friendly fire)
-    lines: list[str] = Field(default_factory=list)  # "+3 killed Pvt. Haskell"
+    lines: list[str] = Field(default_factory=new_list)  # "+3 killed Pvt. Haskell"
     order_done: bool = False
 
     @property
@@ -72,8 +73,8 @@ class ScenarioResult(Model):
     side_vp: dict[str, int]
     players: list[PlayerOutcome]
     soldiers: list[SoldierOutcome]
-    vehicles: list[VehicleOutcome] = Field(default_factory=list)
-    outsiders: list[int] = Field(default_factory=list)  # men and vehicles in the game on no roster
+    vehicles: list[VehicleOutcome] = Field(default_factory=new_list)
+    outsiders: list[int] = Field(default_factory=new_list)  # men and vehicles in the game on no roster
 
 
 def state_key(state: GameState) -> str:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.core.content import Catalog, ForceEntry, Nationality, Rank, VehicleEntry
 from engine.core.errors import RuleError
 from engine.core.vehicle_content import Role
+from engine.core.words import new_list
 
 
 class CampaignError(RuleError):
@@ -99,18 +100,18 @@ class RosterEntry(Model):
     out_until: int | None = None  # wounded: fit again once this result number is confirmed
     training: Training | None = None  # crewmen
     vehicle: str | None = None  # vehicles: the type (a VehicleDef id)
-    crew: list[int] = Field(default_factory=list)  # vehicles: the crewmen assigned to it
+    crew: list[int] = Field(default_factory=new_list)  # vehicles: the crewmen assigned to it
     damage: dict[str, list[str]] = Field(default_factory=dict)  # vehicles: markers the workshop repairs
-    honours: list[Honour] = Field(default_factory=list)
+    honours: list[Honour] = Field(default_factory=new_list)
     kills: int = 0  # men killed (a vehicle: by its crew)
     knocked_out: int = 0  # enemy vehicles and guns destroyed (a vehicle: by its crew)
     captures: int = 0
-    served: list[int] = Field(default_factory=list)  # result numbers of the scenarios he fought
+    served: list[int] = Field(default_factory=new_list)  # result numbers of the scenarios he fought
     served_at_rank: int = 0  # scenarios fought since his last promotion
     wounds: int = 0
     vp_earned: int = 0  # VP he brought his player that the game credits to him (docs/campaigns.md)
     joined: int = 0  # the result number after which he joined; 0: with the company
-    log: list[LogEntry] = Field(default_factory=list)
+    log: list[LogEntry] = Field(default_factory=new_list)
 
     @property
     def is_man(self) -> bool:
@@ -129,9 +130,9 @@ class Player(Model):
     name: str
     side: Nationality
     strength: int = 0  # men he started with: losses below it open places for recruits
-    roster: list[RosterEntry] = Field(default_factory=list)
+    roster: list[RosterEntry] = Field(default_factory=new_list)
     pick: list[ForceEntry] | None = None  # his men on foot for the next scenario; None: chosen for him
-    pick_vehicles: list[VehicleEntry] = Field(default_factory=list)  # with a pick: his vehicles and crews
+    pick_vehicles: list[VehicleEntry] = Field(default_factory=new_list)  # with a pick: his vehicles and crews
 
     def entry(self, serial: int) -> RosterEntry | None:
         return next((e for e in self.roster if e.serial == serial), None)
@@ -154,7 +155,7 @@ class ResultRecord(Model):
     side_vp: dict[str, int]
     vp: dict[int, int]  # by user id: his own VP plus his share of his side's
     date: str
-    lines: list[str] = Field(default_factory=list)
+    lines: list[str] = Field(default_factory=new_list)
 
 
 class PendingChoice(Model):
@@ -172,10 +173,10 @@ class CampaignState(Model):
     status: Literal["enlisting", "running", "finished"] = "enlisting"
     step: str | None = None  # the step to play next
     choice: PendingChoice | None = None
-    players: list[Player] = Field(default_factory=list)
+    players: list[Player] = Field(default_factory=new_list)
     depot: dict[Nationality, list[int]] = Field(default_factory=dict)
-    history: list[ResultRecord] = Field(default_factory=list)
-    applied: list[str] = Field(default_factory=list)  # keys of the results applied
+    history: list[ResultRecord] = Field(default_factory=new_list)
+    applied: list[str] = Field(default_factory=new_list)  # keys of the results applied
     short_crews: ShortCrews | None = None  # the organiser's short-crews rule; None: the definition's
     created: str = ""
 

@@ -3,7 +3,7 @@
 The text form is the script grammar (docs/script.md) and the Discord slash commands say the
 same things. `parse_command` reads a line; `str(command)` writes it back.
 """
-from __future__ import annotations
+# no `from __future__ import annotations`: pydantic reads these models' types, not strings to compile (docs/architecture.md)
 
 import re
 import shlex
@@ -22,6 +22,7 @@ from pydantic import (
 
 from engine.core.board import DIRS
 from engine.core.errors import RuleError, UsageError
+from engine.core.words import new_list
 
 Via = Literal["tag", "team", "note", "identity"]  # identity: a command card's identity box (tactics modules)
 
@@ -164,7 +165,7 @@ class Cmd(BaseModel):
 
     @model_validator(mode="wrap")
     @classmethod
-    def _refused(cls, data: Any, handler) -> Cmd:
+    def _refused(cls, data: Any, handler) -> "Cmd":
         """Every malformed command is the engine's refusal (UsageError), naming the bad field,
         not pydantic's ValidationError: a front end shows it to the player as it is."""
         try:
@@ -766,7 +767,7 @@ class AdjustCmd(Cmd):
     serial: Unit
     letter: Word
     via: Via | None = None
-    order: Annotated[list[Man], AfterValidator(_few)] = Field(default_factory=list)
+    order: Annotated[list[Man], AfterValidator(_few)] = Field(default_factory=new_list)
 
     def words(self):
         return [*_via(self.via), "adjust", str(self.serial), self.letter,

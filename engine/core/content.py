@@ -4,7 +4,7 @@ map tiles, equipment and scenarios, and the loader that validates assets/ and ca
 Adding a soldier, a tile or a scenario never needs code. A broken entry fails loading with
 a message naming the file, the entry and the field.
 """
-from __future__ import annotations
+# no `from __future__ import annotations`: pydantic reads these models' types, not strings to compile (docs/architecture.md)
 
 import os
 from enum import StrEnum
@@ -19,7 +19,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from engine.core.content_cache import ParsedTree
 from engine.core.errors import ContentError
 from engine.core.vehicle_content import PLATE_STEP, CrewTraining, VehicleDef
-from engine.core.words import Frozen, Nationality
+from engine.core.words import Frozen, Nationality, new_list
 
 # --------------------------------------------------------------------------- words of the game
 
@@ -168,21 +168,21 @@ class RankProfile(Frozen):
 
 class SoldierDef(Frozen):
     serial: int = Field(ge=1, description="dog tag serial")
-    crew: "CrewTraining | None" = Field(None, description="a crewman's training (role and vehicle)")
+    crew: CrewTraining | None = Field(None, description="a crewman's training (role and vehicle)")
     name: str = Field(min_length=1)
     nationality: Nationality
     weapon: str = ""
     grenades: int = Field(0, ge=0, description="grenades carried by default")
     ranks: list[RankProfile] = Field(min_length=1, max_length=3)
     core_cards: list[str] = Field(min_length=4, max_length=4)
-    medal_cards: list[str] = Field(default_factory=list, description="medal variants, replacing core cards in order")
+    medal_cards: list[str] = Field(default_factory=new_list, description="medal variants, replacing core cards in order")
     # Advanced rules (core manual, Specialists and Officers): a specialist's rank profile holds his
     # three badge action cards; his optional cards (react, preempt, command), story cards and
     # specialist equipment are offered to the player at force selection.
     badge: str | None = Field(None, description="training badge: scout, sniper, medic, officer, ...")
-    special_cards: list[str] = Field(default_factory=list, description="his optional react/preempt/command cards")
-    story: list[str] = Field(default_factory=list, description="his story cards (join the story deck if chosen)")
-    kit: list[str] = Field(default_factory=list, description="his specialist equipment (equipment ids)")
+    special_cards: list[str] = Field(default_factory=new_list, description="his optional react/preempt/command cards")
+    story: list[str] = Field(default_factory=new_list, description="his story cards (join the story deck if chosen)")
+    kit: list[str] = Field(default_factory=new_list, description="his specialist equipment (equipment ids)")
 
     @property
     def is_leader(self) -> bool:
@@ -198,7 +198,7 @@ class SoldierDef(Frozen):
 # --------------------------------------------------------------------------- action cards
 
 
-def soldier_cards(d: SoldierDef, rank: Rank | str, medals: int, cards: dict[str, ActionCardDef]) -> list[str]:
+def soldier_cards(d: SoldierDef, rank: Rank | str, medals: int, cards: "dict[str, ActionCardDef]") -> list[str]:
     """His four core cards, each medal earned swapping in the enhanced card that replaces one of
     them (Medals and Badges), and his three rank cards."""
     core = list(d.core_cards)
@@ -301,7 +301,7 @@ class ActionCardDef(Frozen):
     rank: Rank | None = None
     replaces: str | None = Field(None, description="for a medal card: the core card it replaces")
     title: str = ""
-    team: list[TeamEntry] = Field(default_factory=list, max_length=3)
+    team: list[TeamEntry] = Field(default_factory=new_list, max_length=3)
     narrator: Narrator | None = None
     hit: HitBox
     damage: Damage
@@ -504,7 +504,7 @@ class EquipmentDef(Frozen):
     # artillery (engine/battlefield/artillery.py; kind "artillery": a type of fire bought from the chart)
     checks: int | None = Field(None, ge=1, description="artillery: blast hit checks on the target tile")
     devices: list[Literal["radio", "walkie", "phone"]] = Field(
-        default_factory=list, description="artillery: the devices that may call it (none: planned barrages)")
+        default_factory=new_list, description="artillery: the devices that may call it (none: planned barrages)")
     start_row: dict[str, int] = Field(default_factory=dict,
                                       description="artillery: device -> Sight rows from the call to On Target")
     looks: int | None = Field(None, ge=1, description="artillery: LOOK phases a soldier needs for radio "
@@ -599,8 +599,8 @@ class TileDef(Frozen):
     name: str
     terrain: str = Field(description="art: open, field, orchard, woods, village, farm, road, marsh, church ...")
     mods: Mods = Mods()
-    features: list[Feature] = Field(default_factory=list)
-    areas: list[AreaMod] = Field(default_factory=list)
+    features: list[Feature] = Field(default_factory=new_list)
+    areas: list[AreaMod] = Field(default_factory=new_list)
 
     @property
     def landmark(self) -> bool:
@@ -651,14 +651,14 @@ class VehicleEntry(Frozen):
     crew: dict[str, int] = Field(default_factory=dict, description="crew position -> dog tag")
     ranks: dict[int, Rank] = Field(default_factory=dict, description="crewman -> rank (default: his first)")
     medals: dict[int, int] = Field(default_factory=dict, description="crewman -> medals (campaigns)")
-    passengers: list[int] = Field(default_factory=list)
+    passengers: list[int] = Field(default_factory=new_list)
     ammo: dict[str, int] = Field(default_factory=dict, description="ammo type -> rounds bought")
     in_breach: str | None = Field(None, description="a round may start the game in the breach")
     tile: str | None = Field(None, description="starting tile; None: it enters from an entry area")
     facing: str = "n"
     turret: str | None = None
     hull_down: bool = Field(False, description="starts hull down (dug in), on the board only")
-    mines: list[list[MineToken]] = Field(default_factory=list, exclude_if=lambda m: not m,
+    mines: list[list[MineToken]] = Field(default_factory=new_list, exclude_if=lambda m: not m,
                                          description="minefields bought into its load, two tokens each "
                                                      "(a vehicle with a mine_load; engine/battlefield/mines.py)")
 
@@ -668,7 +668,7 @@ class ForceEntry(Frozen):
     rank: Rank = Rank.PRIVATE
     grenades: int | None = Field(None, ge=0, description="None: the soldier's own default")
     medals: int = Field(0, ge=0, le=3)
-    equipment: list[str] = Field(default_factory=list)
+    equipment: list[str] = Field(default_factory=new_list)
     at: tuple[int, int] | None = Field(None, description="starting cell for deployed forces")
     special: list[str] | None = Field(None, description="a specialist's optional cards and story cards used; "
                                                          "None: all of them")
@@ -681,15 +681,15 @@ class SideDef(Frozen):
     name: str
     force_vp: dict[int, int] = Field(description="VP per player by number of players, e.g. {2: 40, 4: 20}")
     orders: list[str] = Field(min_length=1)
-    entry: list[str] = Field(default_factory=list, description="entry areas soldiers may come on from")
-    deploy: list[str] = Field(default_factory=list, description="tiles where soldiers start on the map")
+    entry: list[str] = Field(default_factory=new_list, description="entry areas soldiers may come on from")
+    deploy: list[str] = Field(default_factory=new_list, description="tiles where soldiers start on the map")
     grenade_cost: int = Field(1, ge=0, description="VP for three extra grenades")
     preset: list[ForceEntry] = Field(min_length=1)
-    vehicles: list[VehicleEntry] = Field(default_factory=list, description="the preset's vehicles and guns")
-    reinforcements: list[ForceEntry] = Field(default_factory=list)
-    ordnance: list[str] = Field(default_factory=list, description="artillery bought for the preset (chart ids)")
-    minefields: list[MinefieldDef] = Field(default_factory=list, description="the preset's mines, face down")
-    barrages: list[BarragePlan] = Field(default_factory=list, description="the preset's planned barrages (secret)")
+    vehicles: list[VehicleEntry] = Field(default_factory=new_list, description="the preset's vehicles and guns")
+    reinforcements: list[ForceEntry] = Field(default_factory=new_list)
+    ordnance: list[str] = Field(default_factory=new_list, description="artillery bought for the preset (chart ids)")
+    minefields: "list[MinefieldDef]" = Field(default_factory=new_list, description="the preset's mines, face down")
+    barrages: "list[BarragePlan]" = Field(default_factory=new_list, description="the preset's planned barrages (secret)")
 
     @model_validator(mode="after")
     def _one_way_in(self) -> "SideDef":
@@ -753,8 +753,8 @@ class ScenarioOptions(Frozen):
 
 
 class StoryChanges(Frozen):
-    add: list[str] = Field(default_factory=list)
-    remove: list[str] = Field(default_factory=list)
+    add: list[str] = Field(default_factory=new_list)
+    remove: list[str] = Field(default_factory=new_list)
 
 
 class ScenarioDef(Frozen):
@@ -768,13 +768,13 @@ class ScenarioDef(Frozen):
     entry_areas: dict[str, AreaDef] = Field(default_factory=dict)
     exit_areas: dict[str, AreaDef] = Field(default_factory=dict)
     story: StoryChanges = StoryChanges()
-    special: list[str] = Field(default_factory=list, description="special instructions, in words")
+    special: list[str] = Field(default_factory=new_list, description="special instructions, in words")
     hidden_deployment: bool = Field(False, description="unspotted soldiers show to opponents only as a "
                                                        "hidden marker in their tile")
-    mines: list[str] = Field(default_factory=list, description="tiles sown with land mines")
-    fires: list[str] = Field(default_factory=list, description="tiles (or landmarks) burning from the start")
+    mines: list[str] = Field(default_factory=new_list, description="tiles sown with land mines")
+    fires: list[str] = Field(default_factory=new_list, description="tiles (or landmarks) burning from the start")
     options: ScenarioOptions = ScenarioOptions()  # the vehicle book's optional rules (issue 9)
-    roadblocks: list[RoadblockDef] = Field(default_factory=list, description="roadblock overlays on road tiles")
+    roadblocks: list[RoadblockDef] = Field(default_factory=new_list, description="roadblock overlays on road tiles")
     mines_allowed: bool = Field(False, description="a special rule lets both sides buy mines (not only Hold orders)")
     artillery: list[str] | None = Field(None, description="artillery kinds players may buy here (chart ids); "
                                                           "None: every kind but the planned barrages")
@@ -800,7 +800,7 @@ class SlotNeed(Frozen):
 
 class PanelSlot(Frozen):
     label: str | None = Field(None, description="the roman numeral team cards name (needs_slot)")
-    any_of: list[SlotNeed] = Field(default_factory=list, description="empty: any soldier")
+    any_of: list[SlotNeed] = Field(default_factory=new_list, description="empty: any soldier")
 
 
 class TeamPanelDef(Frozen):
@@ -811,7 +811,7 @@ class TeamPanelDef(Frozen):
     module: str
     nationality: Nationality
     slots: list[PanelSlot] = Field(min_length=2, max_length=8)
-    cards: list[str] = Field(default_factory=list, description="its team cards (ids PANEL-Tn, loaded inline)")
+    cards: list[str] = Field(default_factory=new_list, description="its team cards (ids PANEL-Tn, loaded inline)")
 
 
 # --------------------------------------------------------------------------- the catalogue

@@ -6,7 +6,7 @@ Units that own an action deck are Forces (an infantry squad now; a vehicle or gu
 crew later): each has its own deck, hand, placed cards and initiative, and acts through cards
 owned by a dog tag (or, for vehicles, a license plate).
 """
-from __future__ import annotations
+# no `from __future__ import annotations`: pydantic reads these models' types, not strings to compile (docs/architecture.md)
 
 import hashlib
 from collections.abc import Callable, Iterable
@@ -34,6 +34,7 @@ from engine.core.content import (
     TileDef,
 )
 from engine.core.vehicle_content import VehicleDef
+from engine.core.words import new_list
 
 _set = object.__setattr__
 
@@ -146,8 +147,8 @@ class SoldierState(Model):
     wounded: bool = False
     grenades: int = 0
     medals: int = 0
-    equipment: list[str] = Field(default_factory=list)
-    held: list[str] = Field(default_factory=list)  # private: cards under his soldier card
+    equipment: list[str] = Field(default_factory=new_list)
+    held: list[str] = Field(default_factory=new_list)  # private: cards under his soldier card
     captor: int | None = None  # serial of his escort while a prisoner
     kills: int = 0
     captures: int = 0
@@ -161,7 +162,7 @@ class SoldierState(Model):
     # plate, and whether he went on up onto its turret
     on_deck: int | None = None
     on_turret: bool = False
-    spotted_by: list[int] = Field(default_factory=list)  # plates whose own Spotted marker he has
+    spotted_by: list[int] = Field(default_factory=new_list)  # plates whose own Spotted marker he has
     panel: str | None = None  # tactics module: his team panel (locked to it for the game)
     slot: int | None = None  # ... and his slot on it
 
@@ -198,9 +199,9 @@ class ForceState(Model):
     side: Nationality
     kind: Literal["squad", "vehicle"] = "squad"
     plate: int | None = None  # a vehicle force: its vehicle's license plate
-    deck: list[str] = Field(default_factory=list)  # private, top card first
-    hand: list[str] = Field(default_factory=list)  # private
-    discard: list[str] = Field(default_factory=list)  # private (unrevealed hands go here)
+    deck: list[str] = Field(default_factory=new_list)  # private, top card first
+    hand: list[str] = Field(default_factory=new_list)  # private
+    discard: list[str] = Field(default_factory=new_list)  # private (unrevealed hands go here)
     placed: list[str | None] = Field(default_factory=lambda: [None, None, None])  # private until revealed
     revealed: list[bool] = Field(default_factory=lambda: [False, False, False])
     face_up: list[bool] = Field(default_factory=lambda: [False, False, False])  # shortfall cards
@@ -208,8 +209,8 @@ class ForceState(Model):
     declared: dict[str, Action] = Field(default_factory=dict)  # multi-action cards: chosen action
     extra: list[str | None] = Field(default_factory=lambda: [None, None, None])  # officer's extra cards, private until revealed
     planned: bool = False
-    fight_pool: list[str] = Field(default_factory=list)  # private until played
-    vp_pile: list[str] = Field(default_factory=list)  # react cards used: out of the game for good (public)
+    fight_pool: list[str] = Field(default_factory=new_list)  # private until played
+    vp_pile: list[str] = Field(default_factory=new_list)  # react cards used: out of the game for good (public)
     entry_area: str | None = None
 
 
@@ -227,27 +228,27 @@ class VehicleState(Model):
     facing: str = "n"  # the hull, toward a side or a corner of its tile
     turret: str | None = None  # None: no turret (or a gun's shield faces with the hull)
     crew: dict[str, int] = Field(default_factory=dict)  # crew position -> dog tag
-    unbuttoned: list[str] = Field(default_factory=list)  # crew positions with the hatch open
+    unbuttoned: list[str] = Field(default_factory=new_list)  # crew positions with the hatch open
     damage: dict[str, list[Literal["wreck", "fire", "critical"]]] = Field(default_factory=dict)
-    cook_off: list[str] = Field(default_factory=list)  # ammo locations burning: Critical if not put out
+    cook_off: list[str] = Field(default_factory=new_list)  # ammo locations burning: Critical if not put out
     ready: dict[str, int] = Field(default_factory=dict)  # ammo type -> rounds in Ready Ammo
-    in_hand: list[str] = Field(default_factory=list)  # round parts: "AP", or "AP/charge" of a two-part round
-    in_breach: list[str] = Field(default_factory=list)
+    in_hand: list[str] = Field(default_factory=new_list)  # round parts: "AP", or "AP/charge" of a two-part round
+    in_breach: list[str] = Field(default_factory=new_list)
     pins: int = 0
     move_plus: int = 0  # movement saved up in Move+ (2) and Move++ (3) markers, in squares
     hull_down: bool = False
     spotted: bool = False  # the general Spotted marker
-    spotted_by: list[int] = Field(default_factory=list)  # other vehicles' own markers on it
+    spotted_by: list[int] = Field(default_factory=new_list)  # other vehicles' own markers on it
     shots: int = 0  # main-gun SHOOT actions this phase (ROF)
     hull_moved: bool = False  # the license plate has moved the hull this phase (one a phase)
     moved: int = 0  # squares the hull moved this phase (mounting, dismounting)
     looks: int = 0  # LOOK cards played this turn (radio contact)
-    passengers: list[int] = Field(default_factory=list)
-    riders: list[int] = Field(default_factory=list)
+    passengers: list[int] = Field(default_factory=new_list)
+    riders: list[int] = Field(default_factory=new_list)
     kills: int = 0
     smoke_trail: int | None = None  # issue 9, engine/vehicles/smoke.py: the turn its generator or pot lays smoke
     # minefields still in its load, two tokens each, private to its side (engine/battlefield/mines.py)
-    mine_load: list[list[str]] = Field(default_factory=list, exclude_if=lambda m: not m)
+    mine_load: list[list[str]] = Field(default_factory=new_list, exclude_if=lambda m: not m)
 
 
 class VpEntry(Model):
@@ -300,7 +301,7 @@ class TrailMark(Model):
 
     kind: Literal["move", "shot", "toss", "blast", "charge", "kill"]
     serial: int | None = None
-    path: list[tuple[int, int]] = Field(default_factory=list)
+    path: list[tuple[int, int]] = Field(default_factory=new_list)
     target: int | None = None
 
 
@@ -339,8 +340,8 @@ class Artillery(Model):
 
     ordnance: dict[int, list[str]] = Field(default_factory=dict)  # seat -> kinds bought, not yet used
     bought: dict[int, list[str]] = Field(default_factory=dict)  # seat -> every kind bought (fakes bluff these)
-    calls: list[ArtilleryCall] = Field(default_factory=list)
-    barrages: list[PlannedBarrage] = Field(default_factory=list)
+    calls: list[ArtilleryCall] = Field(default_factory=new_list)
+    barrages: list[PlannedBarrage] = Field(default_factory=new_list)
     looks: dict[str, int] = Field(default_factory=dict)  # squad force -> LOOK cards played this turn
     called: dict[int, int] = Field(default_factory=dict)  # caller -> calls made this turn
     next_id: int = 1
@@ -355,11 +356,11 @@ class Source(Model):
     kind: Literal["tag", "team", "note", "identity"]  # identity: a command card's identity box (engine/advanced/teams.py)
     state: Literal["ready", "open", "closed"] = "ready"
     entry: int = 0  # team: the bubble entry now in use
-    used: list[int] = Field(default_factory=list)  # team: soldiers who acted for the bubble
+    used: list[int] = Field(default_factory=new_list)  # team: soldiers who acted for the bubble
     uses: int = 0  # actions taken in the current entry (team) or in all (tag, note)
-    rallied: list[int] = Field(default_factory=list)  # rallies done through this source
+    rallied: list[int] = Field(default_factory=new_list)  # rallies done through this source
     rally_limit: int | None = None  # fixed when the first rally starts (a pin halves it then)
-    drawn: list[int] = Field(default_factory=list)  # identity: a dog tag per card of his drawn, one per action
+    drawn: list[int] = Field(default_factory=new_list)  # identity: a dog tag per card of his drawn, one per action
 
 
 class ActiveCard(Model):
@@ -368,10 +369,10 @@ class ActiveCard(Model):
     phase: int
     action: Action  # the phase action the card is being used for
     sources: list[Source]
-    moved_escorts: list[int] = Field(default_factory=list)  # an escort moves once per action card
+    moved_escorts: list[int] = Field(default_factory=new_list)  # an escort moves once per action card
     react: bool = False  # a react card played out of turn: the interrupted card waits in GameState.interrupted
     react_after: str | None = None  # a react card: the force whose action it answers
-    react_asked: list[str] = Field(default_factory=list)  # ... and the forces asked so far in that window
+    react_asked: list[str] = Field(default_factory=new_list)  # ... and the forces asked so far in that window
 
 
 class PreemptMark(Model):
@@ -384,7 +385,7 @@ class PreemptMark(Model):
     target: str  # the preempted card
     action: Action  # the required action
     soldiers: list[int]
-    acted: list[int] = Field(default_factory=list)  # named soldiers who have taken their action
+    acted: list[int] = Field(default_factory=new_list)  # named soldiers who have taken their action
     then: Do | None = None
     then_done: bool = False
 
@@ -397,11 +398,11 @@ class FightState(Model):
     order: list[str]  # forces in initiative order at the start of the fight
     turn_index: int = 0  # whose turn to play a card, index into order
     passes: int = 0  # consecutive forces that could not play
-    defeated: list[tuple[int, str, int | None]] = Field(default_factory=list)  # (serial, force, striker)
-    queue: list[list[int]] = Field(default_factory=list)  # fights still to resolve this phase
+    defeated: list[tuple[int, str, int | None]] = Field(default_factory=new_list)  # (serial, force, striker)
+    queue: list[list[int]] = Field(default_factory=new_list)  # fights still to resolve this phase
     # close combat against vehicles (issue 9, engine/battlefield/close_combat.py): compartments still to fight
     # this phase, as (plate, part), and the one being fought now (plate None: an ordinary fight)
-    close: list[tuple[int, str]] = Field(default_factory=list)
+    close: list[tuple[int, str]] = Field(default_factory=new_list)
     plate: int | None = None
     part: str | None = None
 
@@ -426,7 +427,7 @@ class HitPlusPending(Model):
     target: int
     hits: int  # hits of the last check, waiting for their damage
     candidates: list[int]
-    friendly: list[int] = Field(default_factory=list)  # soldiers sharing hits (fights, escorts)
+    friendly: list[int] = Field(default_factory=new_list)  # soldiers sharing hits (fights, escorts)
     hit_count: int = 0  # hits applied so far in this shot (for alternating)
     # a vehicle weapon's burst (engine/vehicles/shoot.py): its hits are struck before the nomination
     plate: int | None = None
@@ -476,14 +477,14 @@ class ReactPending(Model):
     kind: Literal["react"] = "react"
     force: str
     after: str  # the force whose action has just been completed
-    asked: list[str] = Field(default_factory=list)  # forces already asked in this window
+    asked: list[str] = Field(default_factory=new_list)  # forces already asked in this window
 
 
 class PreemptPending(Model):
     """After the phase's reveal: this force may play a preempt card (engine/advanced/preempt.py)."""
     kind: Literal["preempt"] = "preempt"
     force: str
-    asked: list[str] = Field(default_factory=list)
+    asked: list[str] = Field(default_factory=new_list)
 
 
 class ThenPending(Model):
@@ -520,37 +521,37 @@ class GameState(Model):
     soldiers: dict[int, SoldierState]
     vehicles: dict[int, VehicleState] = Field(default_factory=dict)  # by license plate
     story_deck: list[str]  # private order, public count
-    story_discard: list[str] = Field(default_factory=list)
-    phase_cards: list[str] = Field(default_factory=list)
+    story_discard: list[str] = Field(default_factory=new_list)
+    phase_cards: list[str] = Field(default_factory=new_list)
     turn: int = 0
     phase: int = 0  # 1..3 while resolving a phase
     slot: int = 0  # 0: the phase card's top action, 1: its bottom action
     step: Step = "turn_start"
-    done_sources: list[str] = Field(default_factory=list)  # forces whose card for this slot is done
-    done_cards: list[str] = Field(default_factory=list)  # cards done in this slot (an officer's two)
+    done_sources: list[str] = Field(default_factory=new_list)  # forces whose card for this slot is done
+    done_cards: list[str] = Field(default_factory=new_list)  # cards done in this slot (an officer's two)
     active: ActiveCard | None = None
     interrupted: ActiveCard | None = None  # the card waiting while a react card is played
     react_after: str | None = None  # a force has just completed an action: the react window is due
-    preempts: list[PreemptMark] = Field(default_factory=list)  # preempts played this phase
+    preempts: list[PreemptMark] = Field(default_factory=new_list)  # preempts played this phase
     fight: FightState | None = None
     assaults: dict[int, Assault] = Field(default_factory=dict)  # close combat against vehicles (engine/battlefield/close_combat.py)
     pending: Pending | None = None
-    pending_queue: list[Pending] = Field(default_factory=list)  # decisions to ask once the current one is answered
-    fires: list[str] = Field(default_factory=list)
+    pending_queue: list[Pending] = Field(default_factory=new_list)  # decisions to ask once the current one is answered
+    fires: list[str] = Field(default_factory=new_list)
     artillery: Artillery = Field(default_factory=Artillery)  # artillery and radios (engine/battlefield/artillery.py)
-    mines: list[str] = Field(default_factory=list)  # known minefields (engine/battlefield/mines.py): public, general purpose
-    minefields: list[Minefield] = Field(default_factory=list)  # mines bought, face down (engine/battlefield/mines.py)
+    mines: list[str] = Field(default_factory=new_list)  # known minefields (engine/battlefield/mines.py): public, general purpose
+    minefields: list[Minefield] = Field(default_factory=new_list)  # mines bought, face down (engine/battlefield/mines.py)
     sighted: dict[str, list[int]] = Field(default_factory=dict)  # tile -> Sight markers: 0 general, else a plate
-    smoke: list[SmokeMarker] = Field(default_factory=list)
-    dropped: list[DroppedItem] = Field(default_factory=list)  # abandoned equipment (engine/battlefield/recovery.py), public
+    smoke: list[SmokeMarker] = Field(default_factory=new_list)
+    dropped: list[DroppedItem] = Field(default_factory=new_list)  # abandoned equipment (engine/battlefield/recovery.py), public
     weather: Weather = Weather()
     lasting_weather: Weather = Weather()
-    vp: list[VpEntry] = Field(default_factory=list)
-    trail: list[TrailMark] = Field(default_factory=list)  # what happened in the phase under way
-    last_trail: list[TrailMark] = Field(default_factory=list)  # ... and in the phase finished last
+    vp: list[VpEntry] = Field(default_factory=new_list)
+    trail: list[TrailMark] = Field(default_factory=new_list)  # what happened in the phase under way
+    last_trail: list[TrailMark] = Field(default_factory=new_list)  # ... and in the phase finished last
     last_trail_phase: tuple[int, int] | None = None  # (turn, phase) of last_trail
-    panels: list[int] = Field(default_factory=list)  # plates that acted or were hit in the phase under way
-    last_panels: list[int] = Field(default_factory=list)  # ... in the phase finished last (send their panels)
+    panels: list[int] = Field(default_factory=new_list)  # plates that acted or were hit in the phase under way
+    last_panels: list[int] = Field(default_factory=new_list)  # ... in the phase finished last (send their panels)
     order_progress: dict[int, dict[str, int]] = Field(default_factory=dict)  # private per seat
     landmark_holders: dict[str, str] = Field(default_factory=dict)  # landmark -> side, captured landmarks
     result: Result | None = None

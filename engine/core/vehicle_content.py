@@ -6,7 +6,7 @@ ammunition, the damage-location tables and fire paths), its team panel (crew slo
 passengers and riders) and its license plate. Cards of the vehicle's own action deck sit in
 the same file. Loaded and checked by engine.core.content.load_catalog like every other asset.
 """
-from __future__ import annotations
+# no `from __future__ import annotations`: pydantic reads these models' types, not strings to compile (docs/architecture.md)
 
 from enum import StrEnum
 from typing import Literal
@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from engine.core.errors import RuleError
-from engine.core.words import Frozen, Nationality
+from engine.core.words import Frozen, Nationality, new_list
 
 Band = Literal["long", "short", "close"]
 BANDS: tuple[Band, ...] = ("long", "short", "close")
@@ -58,7 +58,7 @@ class Location(Frozen):
     role: Role | None = Field(None, description="crew: the role this position serves")
     hatch: bool = Field(False, description="crew: an Unbutton icon (a hatch that opens)")
     optics: int = Field(0, ge=0, le=6, description="crew: ignores LOOK/SHOOT modifiers down to -optics")
-    weapons: list[str] = Field(default_factory=list, description="crew: weapons served from here")
+    weapons: list[str] = Field(default_factory=new_list, description="crew: weapons served from here")
     outside: bool = Field(False, description="machinery outside the hull (track, wheel, engine, drive train)")
     drive: bool = Field(False, description="machinery whose Critical immobilises (drive train, engine, track ...)")
     ammo: Literal["ready", "spare"] | None = Field(None, description="machinery holding ammunition")
@@ -197,10 +197,10 @@ class VehicleDef(Frozen):
     colours: dict[Aspect, dict[str, Compartment]] = Field(
         description="damage colour -> compartment hit, for each aspect the hit comes from")
     locations: list[Location] = Field(min_length=1)
-    fire_paths: list[FirePath] = Field(default_factory=list)
+    fire_paths: list[FirePath] = Field(default_factory=new_list)
     damage: dict[Compartment, DamageTable]
     main_gun: MainGun | None = None
-    mgs: list[MachineGun] = Field(default_factory=list)
+    mgs: list[MachineGun] = Field(default_factory=new_list)
     passengers: int = Field(0, ge=0, description="team slots in the cabin")
     riders: int | None = Field(None, ge=0, description="tank riders (default: twice the crew in hull and turret)")
     schurzen: bool = False
@@ -208,11 +208,11 @@ class VehicleDef(Frozen):
     mine_load: int = Field(0, ge=0, exclude_if=lambda n: n == 0,
                            description="minefields (two tokens each) its load carries, bought at setup and laid in "
                                        "play as its notes say (engine/battlefield/mines.py)")
-    open_top: list[Compartment] = Field(default_factory=list,
+    open_top: list[Compartment] = Field(default_factory=new_list,
                                         description="compartments with no roof: everyone in them counts as unbuttoned")
     command: bool = False
-    special: list[str] = Field(default_factory=list)
-    cards: list[str] = Field(default_factory=list, description="ids of its vehicle and team action cards")
+    special: list[str] = Field(default_factory=new_list)
+    cards: list[str] = Field(default_factory=new_list, description="ids of its vehicle and team action cards")
 
     @model_validator(mode="after")
     def _consistent(self) -> "VehicleDef":

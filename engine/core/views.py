@@ -1,13 +1,14 @@
 """The shapes of what a player sees (engine/view.py fills them): the public view, a seat's own
 part of it, the card and vehicle views, and who is awaited. Pydantic models, frozen, nothing but
 data, so every package may build or read them (the artillery rules build their markers here)."""
-from __future__ import annotations
+# no `from __future__ import annotations`: pydantic reads these models' types, not strings to compile (docs/architecture.md)
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.content import AreaDef, TileDef
 from engine.core.state import TrailMark
 from engine.core.vehicle_content import VehicleDef
+from engine.core.words import new_list
 
 
 class Await(BaseModel):
@@ -62,7 +63,7 @@ class SoldierView(V):
     ratings: RatingsView  # the side of his card in use, before halving for a pin
     weapon: str
     medals: int
-    spotted_by: list[int] = Field(default_factory=list)  # vehicles whose own Spotted marker he carries
+    spotted_by: list[int] = Field(default_factory=new_list)  # vehicles whose own Spotted marker he carries
     vehicle: int | None = None  # aboard (or a crewman standing beside) this vehicle
     post: str | None = None
     dismounted: bool = False
@@ -294,17 +295,17 @@ class Mine(V):
     order: dict | None
     soldier_vp: dict[int, int]
     deck_top: int = Field(description="cards left in the deck")
-    forces: list[MyForce] = Field(default_factory=list, description="hand and placed cards per deck")
-    own_hidden: list[SoldierView] = Field(default_factory=list,
+    forces: list[MyForce] = Field(default_factory=new_list, description="hand and placed cards per deck")
+    own_hidden: list[SoldierView] = Field(default_factory=new_list,
                                           description="his side's men the other side sees only as hidden markers")
-    artillery: list[ArtilleryCallView] = Field(default_factory=list, description="his artillery calls under way")
-    barrages: list[BarrageView] = Field(default_factory=list, description="his planned barrages not yet fired")
-    minefields: list[MyMinefieldView] = Field(default_factory=list, description="his side's mines, face up")
+    artillery: list[ArtilleryCallView] = Field(default_factory=new_list, description="his artillery calls under way")
+    barrages: list[BarrageView] = Field(default_factory=new_list, description="his planned barrages not yet fired")
+    minefields: list[MyMinefieldView] = Field(default_factory=new_list, description="his side's mines, face up")
     mine_loads: dict[int, list[list[str]]] = Field(default_factory=dict, description="plate -> minefields left in "
                                                    "the load of his side's vehicles, two tokens each")
     radio: dict[str, int] = Field(default_factory=dict, description="caller (dog tag or plate) -> LOOK phases "
                                                                   "toward radio contact this turn")
-    ordnance: list[str] = Field(default_factory=list, description="artillery bought and not yet called")
+    ordnance: list[str] = Field(default_factory=new_list, description="artillery bought and not yet called")
 
 
 class View(V):
@@ -326,18 +327,18 @@ class View(V):
     seats: list[SeatView]
     forces: list[ForceView]
     soldiers: list[SoldierView]
-    hidden: list[HiddenMarker] = Field(default_factory=list)  # hidden deployment: unspotted men, per tile
-    vehicles: list[VehicleView] = Field(default_factory=list)
+    hidden: list[HiddenMarker] = Field(default_factory=new_list)  # hidden deployment: unspotted men, per tile
+    vehicles: list[VehicleView] = Field(default_factory=new_list)
     vehicle_defs: dict[str, VehicleDef] = Field(default_factory=dict)  # panels (static and public)
     vp: dict[str, int]
     vp_log: list[VpView]
     fires: list[str]
-    mines: list[str] = Field(default_factory=list)  # known minefields (engine/battlefield/mines.py): public, general purpose
-    artillery: list[ArtilleryMarkerView] = Field(default_factory=list)  # artillery markers, face down
-    minefields: list[MinefieldView] = Field(default_factory=list)  # mine tokens, face down
-    roadblocks: list[RoadblockView] = Field(default_factory=list)
-    close_combats: list[CloseCombatView] = Field(default_factory=list)
-    dropped: list[DroppedView] = Field(default_factory=list)  # abandoned equipment this turn (engine/battlefield/recovery.py)
+    mines: list[str] = Field(default_factory=new_list)  # known minefields (engine/battlefield/mines.py): public, general purpose
+    artillery: list[ArtilleryMarkerView] = Field(default_factory=new_list)  # artillery markers, face down
+    minefields: list[MinefieldView] = Field(default_factory=new_list)  # mine tokens, face down
+    roadblocks: list[RoadblockView] = Field(default_factory=new_list)
+    close_combats: list[CloseCombatView] = Field(default_factory=new_list)
+    dropped: list[DroppedView] = Field(default_factory=new_list)  # abandoned equipment this turn (engine/battlefield/recovery.py)
     options: dict[str, bool] = Field(default_factory=dict)  # the scenario's optional rules in force
     sighted: dict[str, list[int]] = Field(default_factory=dict)  # tile -> Sight markers (0 general, else a plate)
     smoke: dict[str, int]
@@ -349,7 +350,7 @@ class View(V):
     trail: list[TrailMark]  # moves, shots and blasts of the phase under way
     last_trail: list[TrailMark]  # ... of the phase finished last (draw these after a phase)
     last_trail_phase: tuple[int, int] | None  # (turn, phase) of last_trail
-    panels: list[int] = Field(default_factory=list)  # plates that acted or were hit in the phase under way
-    last_panels: list[int] = Field(default_factory=list)  # ... in last_trail's phase: send their panels
+    panels: list[int] = Field(default_factory=new_list)  # plates that acted or were hit in the phase under way
+    last_panels: list[int] = Field(default_factory=new_list)  # ... in last_trail's phase: send their panels
     result: dict | None
     mine: Mine | None = None
