@@ -9,8 +9,8 @@ import re
 
 from bot.app import Replies, Where
 from engine import GameState
-from tests.app.conftest import ANN, BO, HERE, open_table
 from tests.app.players import play_randomly
+from tests.app.table import ANN, BO, HERE, open_table
 
 
 def hidden_words(st: GameState) -> dict[str, set[str]]:

@@ -14,8 +14,8 @@ import pytest
 from bot.app import Caller, Replies, Where
 from bot.store import GameStatus
 from engine import GameState, view
-from tests.app.conftest import ANN, BO, CY, HERE, open_table
 from tests.app.players import play_randomly
+from tests.app.table import ANN, BO, CY, HERE, open_table
 
 DAN = Caller(44, "Dan")
 
@@ -142,8 +142,8 @@ def seats_of(players, caller) -> int:
 
 def test_the_watch_catches_a_leak():
     """The check above can fail: a hand card in a public line is caught."""
-    from tests.app.conftest import FIXTURE
     from engine import SeatSpec, load_catalog, new_game
+    from tests.app.table import FIXTURE
     st, _ = new_game(load_catalog(FIXTURE), "yard", [SeatSpec(name="A", side="US"), SeatSpec(name="B", side="DE")], 1)
     card = st.forces["US-1"].hand[0]
     watch = Watch(None, 0, {})
