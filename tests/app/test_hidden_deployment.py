@@ -26,7 +26,8 @@ def hidden_words(st: GameState) -> dict[str, set[str]]:
 
 
 def found(word: str, text: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
+    # `in` first: most words are in no text, and it costs a tenth of the search
+    return word in text and re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
 
 
 class Watch:
