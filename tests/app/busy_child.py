@@ -14,7 +14,7 @@ from bot.app import AlreadyDone, GameService, Refused, Where
 from bot.store import SqliteStore
 from engine import load_catalog
 from engine.legal import plan_options
-from tests.app.conftest import ANN, FIXTURE
+from tests.app.table import ANN, FIXTURE
 
 
 async def main(path: str, gid: int, count: int, seed: int) -> None:

@@ -12,7 +12,7 @@ import sys
 from bot.app import GameService, Refused, Where
 from bot.store import SqliteStore
 from engine import load_catalog
-from tests.app.conftest import ANN, BO, FIXTURE, open_table
+from tests.app.table import ANN, BO, FIXTURE, open_table
 
 SEATS = {0: ANN, 1: BO}
 

@@ -31,7 +31,7 @@ from datetime import datetime, timedelta
 from bot.app import AlreadyDone, GameService, Refused, Where
 from bot.store import Deadline, open_store
 from engine import load_catalog
-from tests.app.conftest import ANN, BO, FIXTURE
+from tests.app.table import ANN, BO, FIXTURE
 
 SEATS = {0: ANN, 1: BO}
 PLAYERS = 4

@@ -10,7 +10,7 @@ import random
 from bot.app import GameService, Prompt, Replies, Where
 from bot.store import GameStore
 from engine import awaiting
-from tests.app.conftest import ANN, BO, open_table
+from tests.app.table import ANN, BO, open_table
 
 CALLERS = {0: ANN, 1: BO}
 

@@ -10,7 +10,7 @@ from bot.app.deadlines import window_hours
 from engine import awaiting
 from engine.legal import default_command
 from engine.position import load_position
-from tests.app.conftest import ANN, BO, HERE, open_table
+from tests.app.table import ANN, BO, HERE, open_table
 
 PLAYERS = [{"name": "Ann", "side": "US"}, {"name": "Bo", "side": "DE"}]
 CALLERS = {0: ANN, 1: BO}

@@ -14,7 +14,7 @@ import pytest
 from bot.app import AlreadyDone, Counters, GameService, Refused, Where
 from bot.app import eventlog
 from bot.store import open_store
-from tests.app.conftest import ANN, BO, Clock, open_table
+from tests.app.table import ANN, BO, Clock, open_table
 
 pytestmark = pytest.mark.both_stores
 

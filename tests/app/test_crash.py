@@ -17,7 +17,7 @@ import pytest
 from bot.app import GameService, Where
 from bot.app import eventlog
 from bot.store import SqliteStore
-from tests.app.conftest import ANN, BO, open_table
+from tests.app.table import ANN, BO, open_table
 from tests.app.players import play_randomly
 
 pytestmark = pytest.mark.sqlite_only  # kills an SQLite child process mid-commit

@@ -11,7 +11,7 @@ from bot.app.deadlines import DeadlineKey, plan, unchanged
 from bot.app.service import LEASE
 from bot.store import Awaited
 from engine import Await
-from tests.app.conftest import ANN, BO, HERE, open_table
+from tests.app.table import ANN, BO, HERE, open_table
 
 pytestmark = pytest.mark.both_stores
 

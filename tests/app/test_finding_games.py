@@ -9,8 +9,8 @@ import random
 import pytest
 
 from bot.app import NoGame, Refused, Where
-from tests.app.conftest import ANN, BO, CY, HERE, open_table
 from tests.app.players import play_randomly
+from tests.app.table import ANN, BO, CY, HERE, open_table
 
 pytestmark = pytest.mark.both_stores  # a player's games come from the store's seats index
 

@@ -19,7 +19,7 @@ from bot.app import GameService, Refused, Where
 from bot.app.documents import parse_force
 from bot.store import SqliteStore
 from engine import RuleError
-from tests.app.conftest import ANN, BO, HERE, open_table
+from tests.app.table import ANN, BO, HERE, open_table
 from tests.hostile_input import FIXED_WORDS, hostile_line
 
 STOPS = (0, 9, 25)  # commands played before a copy is taken: placement, the first actions, later

@@ -9,8 +9,8 @@ import re
 
 from bot.app import Replies, Where
 from engine import GameState
-from tests.app.conftest import ANN, BO, HERE, open_table
 from tests.app.players import play_randomly
+from tests.app.table import ANN, BO, HERE, open_table
 
 
 def hidden_words(st: GameState) -> dict[str, set[str]]:
@@ -26,7 +26,8 @@ def hidden_words(st: GameState) -> dict[str, set[str]]:
 
 
 def found(word: str, text: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
+    # `in` first: most words are in no text, and it costs a tenth of the search
+    return word in text and re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
 
 
 class Watch:

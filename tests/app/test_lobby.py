@@ -8,7 +8,7 @@ import pytest
 from bot.app import Caller, GameService, NoGame, NotYours, Refused, Where
 from bot.store import GameStatus
 from engine import load_catalog
-from tests.app.conftest import ANN, BO, CY, EVE, HERE, open_table
+from tests.app.table import ANN, BO, CY, EVE, HERE, open_table
 
 
 @pytest.mark.both_stores

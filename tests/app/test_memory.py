@@ -8,7 +8,7 @@ import random
 
 from bot.app import GameService, Where
 from engine import awaiting, legal_commands
-from tests.app.conftest import ANN, BO, open_table
+from tests.app.table import ANN, BO, open_table
 
 PLAYERS = {0: ANN, 1: BO}
 

@@ -15,8 +15,8 @@ from bot.app import GameService, Where
 from bot.app.campaign import CampaignService
 from bot.store import GameStatus, StoreError, open_store
 from bot.store.transfer import TABLES, _reading, migrate_store
-from tests.app.conftest import ANN, BO, Clock, open_table
 from tests.app.players import play_randomly
+from tests.app.table import ANN, BO, Clock, open_table
 from tests.campaign.conftest import OLGA, opened, outcome, shipped
 
 SEATS = {0: ANN, 1: BO}

@@ -9,7 +9,7 @@ from bot.store import GameStatus
 from engine import GameState
 from engine.position import load_position
 from engine.script import run_script
-from tests.app.conftest import ANN, BO, CY, EVE, HERE, open_table
+from tests.app.table import ANN, BO, CY, EVE, HERE, open_table
 
 
 async def state_of(store, gid) -> tuple[GameState, int]:

@@ -12,7 +12,7 @@ from bot.app import AlreadyDone, GameService, Prompt, Refused, Replies, Where
 from bot.app.replies import Choice
 from engine import awaiting
 from engine.legal import default_command
-from tests.app.conftest import ANN, BO, HERE, open_table
+from tests.app.table import ANN, BO, HERE, open_table
 from tests.app.tables import CALLERS, commits, drive_to
 from tests.app.test_advanced_cards import react_window
 from tests.app.test_play import hit_plus_table

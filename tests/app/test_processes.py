@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bot.app import GameService, Where
 from bot.store import SqliteStore
-from tests.app.conftest import Clock, open_table
+from tests.app.table import Clock, open_table
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = 100

@@ -34,7 +34,7 @@ from bot.app.deadlines import WINDOW_KINDS, window_hours
 from bot.store import SqliteStore
 from engine import awaiting, legal_commands, load_catalog
 from engine.legal import answerable
-from tests.app.conftest import FIXTURE, Clock
+from tests.app.table import FIXTURE, Clock
 
 PLAYERS = [Caller(11, "Ann"), Caller(22, "Bo"), Caller(33, "Cy"), Caller(44, "Di")]
 FIXTURE_SCENARIOS = ["yard", "range", "advanced-skirmish", "motor", "teams-woods", "hidden-yard", "mined-yard"]

@@ -10,7 +10,7 @@ import pytest
 
 from bot.app import GameService, Where, prompts
 from engine import awaiting
-from tests.app.conftest import ANN, BO, open_table
+from tests.app.table import ANN, BO, open_table
 from tests.app.tables import CALLERS, play_seeded
 from tests.app.test_presses import asked
 

@@ -11,7 +11,7 @@ import pytest
 from bot.app import GameService, Where
 from bot.app import eventlog
 from bot.store import GameStatus, open_store
-from tests.app.conftest import ANN, BO, HERE, Clock, open_table
+from tests.app.table import ANN, BO, HERE, Clock, open_table
 from tests.app.players import play_randomly
 
 pytestmark = pytest.mark.both_stores

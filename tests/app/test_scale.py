@@ -35,7 +35,7 @@ import pytest
 from bot.app import GameService, Where, eventlog
 from bot.store import GameStatus, open_store
 from engine import apply, awaiting
-from tests.app.conftest import ANN, BO
+from tests.app.table import ANN, BO
 
 pytestmark = pytest.mark.slow
 

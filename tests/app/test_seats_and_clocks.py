@@ -13,8 +13,8 @@ import pytest
 
 from bot.app import AlreadyDone, GameService, NotYours, Refused, Where
 from bot.store import open_store
-from tests.app.conftest import ANN, BO, CY, HERE, Clock, open_table
 from tests.app.players import play_randomly
+from tests.app.table import ANN, BO, CY, HERE, Clock, open_table
 from tests.app.test_secrets import found, secrets_of, shown_cards
 
 pytestmark = pytest.mark.both_stores

@@ -16,7 +16,7 @@ from bot.app import Caller, GameService, Replies, Where, eventlog
 from bot.app.seen import DIGEST_LINES, LOG_LINES
 from bot.app.tokens import when
 from bot.store import GameStatus, GameStore, open_store
-from tests.app.conftest import ANN, BO, HERE, Clock, open_table
+from tests.app.table import ANN, BO, HERE, Clock, open_table
 
 pytestmark = pytest.mark.both_stores
 

@@ -17,8 +17,8 @@ from bot.app.deadlines import OPEN
 from bot.app.stats import TOP
 from bot.app.tokens import who
 from bot.store import GameStatus, GameStore
-from tests.app.conftest import ANN, BO, CY, EVE, open_table
 from tests.app.players import play_randomly
+from tests.app.table import ANN, BO, CY, EVE, open_table
 
 pytestmark = pytest.mark.both_stores
 

@@ -8,7 +8,7 @@ import pytest
 from bot.app import GameService, ImageRequest, Refused, Where
 from engine import new_game
 from engine.turn.setup import SeatSpec
-from tests.app.conftest import ANN, BO, EVE, HERE, open_table
+from tests.app.table import ANN, BO, EVE, HERE, open_table
 
 
 

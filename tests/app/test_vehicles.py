@@ -14,8 +14,8 @@ import yaml
 from bot.app import GameService, Refused, Where
 from bot.store import GameStatus
 from engine.position import load_position
-from tests.app.conftest import ANN, BO, HERE, open_table
 from tests.app.players import play_randomly
+from tests.app.table import ANN, BO, HERE, open_table
 from tests.app.test_secrets import Watch, found, secrets_of
 
 DUEL = Path(__file__).resolve().parents[1] / "fixtures" / "positions" / "tank-duel.yaml"

@@ -11,6 +11,7 @@ from bot.render.standings import PLOT, player_colours, render_standings_png
 from engine.campaign import Status, award, promote, service_record, standings
 from engine.campaign.records import Standings, StandingsLine
 from tests.campaign.conftest import DATE, started
+from tests.render import pixels
 
 
 def image(png: bytes) -> Image.Image:
@@ -21,7 +22,7 @@ def image(png: bytes) -> Image.Image:
 
 def colours(img: Image.Image, box=None) -> set:
     part = img.crop(box) if box else img
-    return {c for _, c in part.getcolors(1 << 24)}
+    return {c for _, c in pixels.colours(part)}
 
 
 def test_the_card_is_sized_for_discord_and_carries_the_side_colour(cat, cdef):

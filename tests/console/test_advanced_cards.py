@@ -10,7 +10,7 @@ from bot.console.table import Table
 from bot.console.text import plain
 from bot.store import SqliteStore
 from engine import load_catalog
-from tests.app.conftest import ANN, BO, FIXTURE, Clock
+from tests.app.table import ANN, BO, FIXTURE, Clock
 from tests.app.test_advanced_cards import react_window
 
 

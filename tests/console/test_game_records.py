@@ -16,8 +16,8 @@ from bot.store import GameStatus, open_store
 from engine import GameState, apply, load_catalog
 from engine.record import Record
 from engine.script import parse_line
-from tests.app.conftest import ANN, BO, HERE, Clock, open_table
 from tests.app.players import play_randomly
+from tests.app.table import ANN, BO, HERE, Clock, open_table
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
 CY = Caller(33, "Cy")

@@ -2,16 +2,20 @@
 service on a real SQLite file. Nothing here talks to Discord."""
 from __future__ import annotations
 
+import contextlib
+import functools
 import itertools
 import types
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from unittest.mock import AsyncMock, MagicMock
 
 import discord
 import pytest
+from discord import app_commands
 
 from bot.app import GameService
+from bot.app.campaign import CampaignService
 from bot.discord.adapter import Adapter
 from bot.discord.client import build_tree, intents
 from bot.discord.courier import Courier
@@ -199,11 +203,75 @@ def adapter(store, cat, world) -> Adapter:
     return a
 
 
+class Current:
+    """Stands for the object `find()` names at each attribute read: the running test's. What
+    the tree's builder reads from it while nothing is wired (at build time) is a stand-in too:
+    the adapter's service, courier and errors are given as `parts`, and any other attribute read
+    then (`campaigns.review`, kept to be called later) calls the wired object's method of that
+    name at each call. So a callback reaches the test's objects, never those of a test before."""
+
+    def __init__(self, find: Callable[[], object | None], **parts: object) -> None:
+        self._find, self._parts = find, parts
+
+    def __getattr__(self, name: str):
+        if name in self._parts:
+            return self._parts[name]
+        now = self._find()
+        if now is None:  # read while the tree is built
+            return functools.partial(_call_wired, self._find, name)
+        return getattr(now, name)
+
+
+def _call_wired(find: Callable[[], object | None], name: str, *args, **kwargs):
+    now = find()
+    assert now is not None, f"the shared tree called {name} outside a test that wired it"
+    return getattr(now, name)(*args, **kwargs)
+
+
+class CurrentErrors(Current):
+    """The error reporter: `tree.error()` takes a coroutine function, so this one is spelled out."""
+
+    async def on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await _call_wired(self._find, "on_tree_error", interaction, error)
+
+
+class Wiring:
+    """The adapter and campaign service the shared tree's callbacks reach now (`wired`)."""
+
+    adapter: Adapter | None = None
+    campaigns: CampaignService | None = None
+
+
+def _part(name: str) -> Callable[[], object | None]:
+    return lambda: getattr(Wiring.adapter, name) if Wiring.adapter is not None else None
+
+
+@pytest.fixture(scope="session")
+def shared_tree() -> app_commands.CommandTree:
+    """The command tree as the bot builds it, built once a test process (a build costs about
+    0.04 s of CPU, and some 120 tests take a tree): `build_tree` gets stand-ins (`Current`)
+    that reach the adapter and campaign service a test wired (`wired`, the `tree` fixture)."""
+    adapter = Current(lambda: Wiring.adapter, service=Current(_part("service")), courier=Current(_part("courier")),
+                      errors=CurrentErrors(_part("errors")))
+    return build_tree(discord.Client(intents=intents()), adapter, Current(lambda: Wiring.campaigns))  # type: ignore[arg-type]
+
+
+@contextlib.contextmanager
+def wired(adapter: Adapter, campaigns: CampaignService | None) -> Iterator[None]:
+    """The shared tree's callbacks reach `adapter` and `campaigns` until the block ends."""
+    Wiring.adapter, Wiring.campaigns = adapter, campaigns
+    try:
+        yield
+    finally:
+        Wiring.adapter = Wiring.campaigns = None
+
+
 @pytest.fixture
-def tree(adapter, store, shipped):
-    """The tree as the bot builds it, with /campaign (its definitions need the shipped catalogue)."""
-    from bot.app.campaign import CampaignService
-    return build_tree(discord.Client(intents=intents()), adapter, CampaignService(store, shipped))
+def tree(shared_tree, adapter, store, shipped) -> Iterator[app_commands.CommandTree]:
+    """The tree as the bot builds it, with /campaign (its definitions need the shipped catalogue),
+    wired to this test's adapter."""
+    with wired(adapter, CampaignService(store, shipped)):
+        yield shared_tree
 
 
 def command(tree, path: str):

@@ -2,20 +2,16 @@
 that is not in the game, and the panels posted with the board after a phase."""
 from __future__ import annotations
 
-import discord
 import pytest
 
 from bot.app import GameService, ImageRequest, Replies
 from bot.app.campaign import CampaignService
 from bot.discord.adapter import Adapter
-from bot.discord.client import build_tree, intents
 from bot.discord.courier import Courier
 from bot.render.service import RenderService
 from engine import new_game
 from engine.turn.setup import SeatSpec
-from tests.discord.conftest import CHANNEL, command, said
-
-
+from tests.discord.conftest import CHANNEL, command, said, wired
 
 
 @pytest.fixture
@@ -26,12 +22,13 @@ def renders():
 
 
 @pytest.fixture
-def armoured(store, shipped, world, renders):
+def armoured(shared_tree, store, shipped, world, renders):
     """The bot over the shipped catalogue (vehicle scenarios), drawing real pictures."""
     service = GameService(store, shipped, seed=lambda: 7)
     adapter = Adapter(service, Courier(world.client, service, renders=renders))
     world.client.adapter = adapter
-    return build_tree(discord.Client(intents=intents()), adapter, CampaignService(store, shipped))
+    with wired(adapter, CampaignService(store, shipped)):
+        yield shared_tree
 
 
 async def open_vautrin(world, tree):

@@ -6,6 +6,8 @@ failures the issue's fuzzing found, each to the rule or check that now refuses i
 tests/benchmarks/fuzz_commands.py runs the same throws by the hundred thousand."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,6 +28,7 @@ from engine.vehicles import damage as VD
 from engine.view import view
 from tests.engine.test_vehicles import SHERMAN, SHERMAN_CREW, motor, sherman
 from tests.hostile_input import hostile_line, hostile_model
+from tests.state_json import SetupsKept, play_json
 
 STEPS, EVERY = 84, 7  # positions along each game: placement, acting, fights, pending decisions
 
@@ -47,6 +50,17 @@ def positions(shipped) -> list[tuple[str, GameState]]:
     return out
 
 
+@pytest.fixture
+def setups(positions) -> Iterator[SetupsKept]:
+    """The positions' setups, checked once after all of a test's examples rather than in each
+    (tests/state_json.py): no command, refused or carried out, may change one in place."""
+    kept = SetupsKept()
+    for _, game in positions:
+        kept.see(game)
+    yield kept
+    kept.check()
+
+
 _legal_cache: dict[tuple[int, int], list[C.Cmd]] = {}
 
 
@@ -59,12 +73,13 @@ def _legal(game: GameState, seat: int) -> list[C.Cmd]:
 
 def refused_or_sound(game: GameState, make) -> str:
     """Build and apply a command: a RuleError must leave the state as it was; anything the engine
-    accepts must leave a state that serialises, shows and lists what comes next."""
-    before = game.model_dump_json()
+    accepts must leave a state that serialises, shows and lists what comes next. (The setup
+    the state shares with its game is checked once a test, by the `setups` fixture.)"""
+    before = play_json(game)
     try:
         after, _ = apply(game, make())
     except RuleError:
-        assert game.model_dump_json() == before
+        assert play_json(game) == before
         return "refused"
     GameState.model_validate_json(after.model_dump_json())
     for a in awaiting(after):
@@ -79,18 +94,21 @@ def _seat(data, game: GameState) -> int:
                      st.integers(0, len(game.seats) - 1))
 
 
-@settings(max_examples=700, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# `setups` spans all of a test's examples on purpose: hence function_scoped_fixture
+@settings(max_examples=700, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_hostile_lines_are_carried_out_or_refused_and_a_refusal_changes_nothing(positions, data):
+def test_hostile_lines_are_carried_out_or_refused_and_a_refusal_changes_nothing(positions, setups, data):
     _, game = data.draw(st.sampled_from(positions))
     seat = _seat(data, game)
     line = hostile_line(data.draw(st.randoms(use_true_random=False)), game, [str(c) for c in _legal(game, seat)])
     refused_or_sound(game, lambda: parse_line(game, line, seat))
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_hostile_command_models_are_carried_out_or_refused_built_checked_or_not(positions, data):
+def test_hostile_command_models_are_carried_out_or_refused_built_checked_or_not(positions, setups, data):
     _, game = data.draw(st.sampled_from(positions))
     seat = _seat(data, game)
     legal = _legal(game, seat)

@@ -132,8 +132,8 @@ def leaks(st, events, seat_side: str | None) -> list[str]:
             shown += [x for x in v.mine.own_hidden if x.serial == n]
         if shown:
             out.append(f"{n} shown as a soldier")
-        for word in names_of(st, n) | set(cards):
-            if re.search(r"(?<![\w-])" + re.escape(word) + r"(?![\w-])", text):
+        for word in names_of(st, n) | set(cards):  # `in` first: re compiles each word's search anew
+            if word in text and re.search(r"(?<![\w-])" + re.escape(word) + r"(?![\w-])", text):
                 out.append(f"{word} in the view")
         if any(m.serial == n or m.target == n for m in [*v.trail, *v.last_trail]):
             out.append(f"{n} in the trail")
@@ -148,7 +148,7 @@ def leaks(st, events, seat_side: str | None) -> list[str]:
                 continue  # his seat's own private lines may say anything about his own men
             line = e.text + json.dumps(e.data)
             for word in names_of(st, n) | set(cards) | {f"({s.at[0]},{s.at[1]})"}:
-                if re.search(r"(?<![\w-])" + re.escape(word) + r"(?![\w-])", line):
+                if word in line and re.search(r"(?<![\w-])" + re.escape(word) + r"(?![\w-])", line):
                     out.append(f"{word} in a public {e.kind} line")
     return out
 

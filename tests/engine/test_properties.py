@@ -15,6 +15,7 @@ from engine.core.content import soldier_cards
 from engine.legal import legal_commands
 from engine.record import Record
 from engine.turn.setup import SeatSpec
+from tests.state_json import SetupsKept, game_json, play_json
 
 CAT = load_catalog()
 SCENARIOS = sorted(CAT.scenarios)
@@ -49,7 +50,7 @@ def test_same_seed_and_commands_give_the_same_game_byte_for_byte(game):
     states, cmds = play(scenario, seed, steps, players)
     rec = Record(scenario=scenario, seed=seed, seats=seats_for(scenario, players), commands=cmds)
     replayed = [st for _, st, _ in rec.replay(CAT)]
-    assert [s.model_dump_json() for s in replayed] == [s.model_dump_json() for s in states]
+    assert game_json(replayed) == game_json(states)
 
 
 def expected_cards(st, force_id: str) -> Counter:
@@ -195,14 +196,17 @@ def garbage_commands(st, seat_count: int):
 def test_a_refused_command_never_changes_the_state(game, rnd):
     scenario, seed, steps, players = game
     states, _ = play(scenario, seed, steps, players)
-    st = states[-1]
-    before = st.model_dump_json()
-    for cmd in rnd.sample(garbage_commands(st, players), k=min(12, len(garbage_commands(st, players)))):
+    setups = SetupsKept()
+    st = setups.see(states[-1])
+    before = play_json(st)
+    garbage = garbage_commands(st, players)
+    for cmd in rnd.sample(garbage, k=min(12, len(garbage))):
         cmd = cmd.model_copy(update={"seat": rnd.randrange(players)}) if rnd.random() < 0.5 else cmd
         try:
             apply(st, cmd)
         except RuleError:
-            assert st.model_dump_json() == before, f"{cmd} changed the state it refused"
+            assert play_json(st) == before, f"{cmd} changed the state it refused"
+    setups.check()
 
 
 @PROPS

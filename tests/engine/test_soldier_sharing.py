@@ -11,6 +11,7 @@ from engine import apply, new_game
 from engine.core.state import GameState, SharedSoldierError, SoldierState
 from engine.turn.setup import SeatSpec
 from tests.engine.autoplay_kit import autoplayed
+from tests.state_json import SetupsKept, play_json
 
 APPLY = importlib.import_module("engine.apply")  # the module: the package's `apply` is the function
 
@@ -71,14 +72,17 @@ def stale_reads_refused(monkeypatch):
 def test_apply_leaves_its_input_and_reads_no_soldier_it_replaced(request, stale_reads_refused, content, scenario, seed):
     catalog = request.getfixturevalue("cat" if content == "fixtures" else "shipped")
 
+    setups = SetupsKept()  # the setup every state shares, checked once at the end (tests/state_json.py)
+
     def checked(st, cmd):
-        before = st.model_dump_json()
+        before = play_json(setups.see(st))
         out = stale_reads_refused(st, cmd)
-        assert st.model_dump_json() == before, cmd
+        assert play_json(st) == before, cmd
         return out
 
     for _ in autoplayed(catalog, scenario, seed, COMMANDS, checked):
         pass
+    setups.check()
 
 
 def _placed(cat) -> GameState:

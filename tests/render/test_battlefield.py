@@ -19,10 +19,7 @@ from engine.core.views import ArtilleryCallView, MyMinefieldView
 from engine.position import load_position
 from tests.app.battlefield_views import leaks, with_secrets
 from tests.render.conftest import yard
-
-
-def count(img, box, colour) -> int:
-    return sum(n for n, c in img.crop(tuple(round(v) for v in box)).getcolors(1 << 24) if c == colour)
+from tests.render.pixels import count
 
 
 def words_drawn(monkeypatch) -> list[str]:

@@ -14,15 +14,11 @@ from bot.render.service import draw, render_board_png, render_private_png
 from engine import new_game, view
 from engine.script import run_script
 from engine.turn.setup import SeatSpec
+from tests.render.pixels import colours, count
 
 HANDS_A = {0: ["1-C3", "1-C4", "1-C1"], 1: ["4-C4", "4-P1", "4-C1"]}
 HANDS_B = {0: ["2-C1", "2-C2", "1-P1"], 1: ["5-C1", "5-C2", "4-C2"]}
 PHASES = ["S02", "S07", "S10"]
-
-
-def count(img: Image.Image, box, colour) -> int:
-    """How many pixels in box are exactly colour."""
-    return sum(n for n, c in img.crop(box).getcolors(1 << 24) if c == colour)
 
 
 def soldier(v, serial):
@@ -80,7 +76,7 @@ def test_the_header_says_something(position):
     img = BoardPanel().render(v)
     L = BoardLayout.for_view(v)
     x0, y0, x1, y1 = L.header_box
-    ink = sum(n for n, c in img.crop((x0, y0, x1 // 2, y1)).getcolors(1 << 24) if sum(c) < 200)
+    ink = sum(n for n, c in colours(img.crop((x0, y0, x1 // 2, y1))) if sum(c) < 200)
     assert ink > 1500
     # and it changes with the turn: the text is drawn from the view, not part of the cached layer
     later = view(position(turn=1))

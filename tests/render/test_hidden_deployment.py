@@ -4,7 +4,8 @@ draws his own hidden men as figures on their cells and the other side only as ma
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as S_
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as S_
 
 from bot.render import style as S
 from bot.render.board import BoardLayout, BoardPanel
@@ -13,6 +14,7 @@ from bot.render.service import draw, render_board_png, render_private_png
 from engine import view
 from engine.position import load_position
 from tests.render.conftest import yard
+from tests.render.pixels import count
 
 # 31A is x 0-4, y 0-4; the farmhouse L9A x 20-29; cells kept clear of the tile labels
 US_CELLS = [(x, y) for x in range(0, 5) for y in range(1, 5)]
@@ -25,10 +27,6 @@ def night(cat, us, de, **kw):
         {"serial": 2, "seat": 0, "at": list(us[1]), "facing": "ne"},
         {"serial": 4, "seat": 1, "at": list(de[0]), "facing": "w"}], **kw)
     return load_position(cat, data)[0]
-
-
-def count(img, box, colour) -> int:
-    return sum(n for n, c in img.crop(box).getcolors(1 << 24) if c == colour)
 
 
 def tile_middle(L, ox, oy, n=5):

@@ -10,6 +10,7 @@ from bot.render import style as S
 from bot.render.service import render_soldier_png
 from bot.render.soldier_card import card_facts
 from engine import view
+from tests.render.pixels import colours
 
 
 def test_the_owner_sees_his_soldiers_vp(position):
@@ -34,7 +35,7 @@ def test_the_card_shows_the_wounded_side_and_markers(position):
     assert not card_facts(view(st), 4).wounded
     img = Image.open(io.BytesIO(render_soldier_png(view(st), 5))).convert("RGB")
     band = img.crop((20, 160, 300, 215))  # the card side banner
-    assert any(c == S.WOUNDED_MARK for _, c in band.getcolors(1 << 24))
+    assert any(c == S.WOUNDED_MARK for _, c in colours(band))
 
 
 def test_an_unknown_soldier_is_an_error(position):

@@ -25,10 +25,9 @@ from bot.render.vehicle_figure import (
 from bot.render.vehicle_panel import VehiclePanel, layout, move_markers
 from engine import new_game, view
 from engine.turn.setup import SeatSpec
+from tests.render.pixels import colours, count
 
 SEATS = [SeatSpec(name="Ann", side="US"), SeatSpec(name="Bo", side="DE")]
-
-
 
 
 @pytest.fixture
@@ -60,12 +59,8 @@ def said(words) -> list[str]:
     return [s for s, _ in words]
 
 
-def count(img: Image.Image, box, colour) -> int:
-    return sum(n for n, c in img.crop(box).getcolors(1 << 24) if c == colour)
-
-
-def has(img: Image.Image, box, colours) -> bool:
-    return any(c in colours for _, c in img.crop(box).getcolors(1 << 24))
+def has(img: Image.Image, box, wanted) -> bool:
+    return any(c in wanted for _, c in colours(img.crop(box)))
 
 
 def on_board(st, plate: int, tile: str, facing: str = "n", turret: str | None = "n"):
