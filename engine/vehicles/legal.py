@@ -5,6 +5,7 @@ out, so a listed command is a legal one."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 from engine.advanced.sources import _soldier_ok, accepted, second_move_problem
 from engine.core import commands as C
@@ -21,6 +22,7 @@ from engine.vehicles.damage import exposed_protection, position_ok
 from engine.vehicles.smoke import options
 
 MAX_MOVES = 8  # destinations listed per kind of move (nearest first)
+T = TypeVar("T")
 
 
 def actors(st, force: str) -> list[int]:
@@ -158,29 +160,22 @@ class Targets:
 
     def __init__(self, st) -> None:
         self.st = st
-        self._memo: dict[tuple, bool] = {}
-        self._lists: dict[tuple, list[int]] = {}
+        self._memo: dict[tuple, object] = {}
 
-    def _ask(self, key: tuple, fn: Callable[[], bool]) -> bool:
+    def _ask(self, key: tuple, fn: Callable[[], T]) -> T:
         got = self._memo.get(key)
         if got is None:
             got = self._memo[key] = fn()
-        return got
-
-    def _find(self, key: tuple, fn: Callable[[], list[int]]) -> list[int]:
-        got = self._lists.get(key)
-        if got is None:
-            got = self._lists[key] = fn()
-        return got
+        return got  # type: ignore[return-value]
 
     def on_board(self, side: str) -> list[int]:
         """Enemy soldiers on foot and enemy vehicles on the board (look._enemy_targets)."""
-        return self._find(("board", side), lambda: VL._enemy_targets(self.st, side))
+        return self._ask(("board", side), lambda: VL._enemy_targets(self.st, side))
 
     def enemies(self, side: str) -> list[int]:
         """Those and the enemy crewmen exposed on their vehicles (_enemy_targets): what a man's
         own weapon may aim at."""
-        return self._find(("enemies", side), lambda: _enemy_targets(self.st, side, self.on_board(side)))
+        return self._ask(("enemies", side), lambda: _enemy_targets(self.st, side, self.on_board(side)))
 
     def marked(self, plate: int, side: str) -> bool:
         """An enemy of `side` (or a man aboard one) carries this vehicle's Spotted marker."""
