@@ -78,12 +78,10 @@ class AllFields(set):
         return set, (list(self),)
 
 
+@cache
 def _every_field(cls: type[BaseModel]) -> AllFields:
-    every = _EVERY[cls] = AllFields(cls.model_fields)
-    return every
-
-
-_EVERY: dict[type, AllFields] = {}
+    """The one shared set of a model class's field names."""
+    return AllFields(cls.model_fields)
 
 
 class GameSetup(BaseModel):
@@ -628,7 +626,7 @@ class GameState(Model):
         half the memory of a parsed state (docs/app.md, Memory). The same state, for chaining."""
         for models in (self.soldiers, self.forces, self.vehicles):
             for m in models.values():
-                every = _EVERY.get(m.__class__) or _every_field(m.__class__)
+                every = _every_field(m.__class__)
                 if len(m.__pydantic_fields_set__) == len(every):
                     _set(m, "__pydantic_fields_set__", every)
         return self
