@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,7 @@ def image_sources() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> tuple[Path, Path]:
+def installed(tmp_path_factory) -> Iterator[tuple[Path, Path]]:
     """(the fresh venv's bin directory, a working directory outside the repository)."""
     tmp = tmp_path_factory.mktemp("wheel")
     context = tmp / "context"
@@ -60,7 +61,8 @@ def installed(tmp_path_factory) -> tuple[Path, Path]:
     (site / "test-dependencies.pth").write_text("\n".join(deps) + "\n")  # after the wheel's own packages
     work = tmp / "work"
     work.mkdir()
-    return venv / "bin", work
+    yield venv / "bin", work
+    shutil.rmtree(tmp)  # its thousand files go while the other worker runs, not at the session's end
 
 
 def test_the_installed_package_draws_in_its_bundled_font(installed):

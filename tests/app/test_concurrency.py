@@ -16,7 +16,7 @@ from bot.app import eventlog
 from bot.store import open_store
 from tests.app.table import ANN, BO, Clock, open_table
 
-pytestmark = pytest.mark.both_stores
+pytestmark = [pytest.mark.both_stores, pytest.mark.slow]  # 500 games in one test; slow: tests/conftest.py
 
 
 async def envelopes(store, gid: int) -> int:

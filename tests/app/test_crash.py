@@ -20,7 +20,7 @@ from bot.store import SqliteStore
 from tests.app.table import ANN, BO, open_table
 from tests.app.players import play_randomly
 
-pytestmark = pytest.mark.sqlite_only  # kills an SQLite child process mid-commit
+pytestmark = [pytest.mark.sqlite_only, pytest.mark.slow]  # kills an SQLite child process mid-commit, 14 times
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 8

@@ -22,6 +22,8 @@ from engine import RuleError
 from tests.app.table import ANN, BO, HERE, open_table
 from tests.hostile_input import FIXED_WORDS, hostile_line
 
+pytestmark = pytest.mark.slow  # dealt to the front of a worker's share: tests/conftest.py
+
 STOPS = (0, 9, 25)  # commands played before a copy is taken: placement, the first actions, later
 
 

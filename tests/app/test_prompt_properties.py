@@ -36,6 +36,8 @@ from engine import awaiting, legal_commands, load_catalog
 from engine.legal import answerable
 from tests.app.table import FIXTURE, Clock
 
+pytestmark = pytest.mark.slow  # dealt to the front of a worker's share: tests/conftest.py
+
 PLAYERS = [Caller(11, "Ann"), Caller(22, "Bo"), Caller(33, "Cy"), Caller(44, "Di")]
 FIXTURE_SCENARIOS = ["yard", "range", "advanced-skirmish", "motor", "teams-woods", "hidden-yard", "mined-yard"]
 SHIPPED_SCENARIOS = ["hedgerow-dawn", "chapel-gun", "night-orchard"]

@@ -6,10 +6,14 @@ from __future__ import annotations
 import os
 from collections import Counter
 
+import pytest
+
 from engine.agent import RandomAgent
 from engine.apply import apply
 from engine.legal import legal_commands
 from engine.turn.setup import SeatSpec, new_game
+
+pytestmark = pytest.mark.slow  # dealt to the front of a worker's share: tests/conftest.py
 
 GAMES = int(os.environ.get("FIELDPOST_ADVANCED_GAMES", "100"))
 

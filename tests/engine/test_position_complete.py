@@ -24,6 +24,8 @@ from engine.position import dump_position, load_position
 from engine.turn.setup import SeatSpec, new_game
 from tests.yaml_round_trip import through_yaml
 
+pytestmark = pytest.mark.slow  # dealt to the front of a worker's share: tests/conftest.py
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
 NOT_KEPT = {"setup", "trail", "last_trail", "last_trail_phase", "panels", "last_panels", "seq", "asked_at"}
 

@@ -17,6 +17,8 @@ from engine.record import Record
 from engine.turn.setup import SeatSpec
 from tests.state_json import SetupsKept, game_json, play_json
 
+pytestmark = pytest.mark.slow  # dealt to the front of a worker's share: tests/conftest.py
+
 CAT = load_catalog()
 SCENARIOS = sorted(CAT.scenarios)
 PROPS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
