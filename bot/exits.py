@@ -22,9 +22,12 @@ import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import yaml
 from pydantic import ValidationError
+
+if TYPE_CHECKING:
+    import yaml
 
 USAGE = 2
 FAILURE = 1
@@ -62,7 +65,8 @@ def describe(exc: BaseException, *, online: bool = False) -> str:
         return exc.reason
     if isinstance(exc, (ContentError, RuleError, Refused, StoreError)):
         return str(exc)
-    if isinstance(exc, yaml.YAMLError):
+    yaml = sys.modules.get("yaml")  # a run that never imported PyYAML raised none of its errors
+    if yaml is not None and isinstance(exc, yaml.YAMLError):
         return yaml_problem(exc)
     if isinstance(exc, json.JSONDecodeError):
         return f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
