@@ -11,7 +11,7 @@ import importlib
 import os
 import sys
 
-from bot.exits import guarded
+from bot.exits import end_process, guarded
 from bot.startup import loading_modules
 
 # subcommand name -> module implementing add_parser/run
@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
-    return guarded(f"fieldpost {getattr(args, 'command', None) or argv[0]}", lambda: args.run(args))
+    code = guarded(f"fieldpost {getattr(args, 'command', None) or argv[0]}", lambda: args.run(args))
+    return end_process(code) if program else code
 
 
 if __name__ == "__main__":

@@ -12,7 +12,9 @@ whose name the one line gives, so a user can send it in.
 """
 from __future__ import annotations
 
+import atexit
 import json
+import os
 import signal
 import sys
 import tempfile
@@ -52,6 +54,26 @@ def guarded(prog: str, run: Callable[[], int | None]) -> int:
     except Exception as exc:  # noqa: BLE001 - the one place every failure is worded for a user
         print(f"{prog}: {describe(exc, online=prog.endswith(' bot'))}", file=sys.stderr)
         return FAILURE
+
+
+def end_process(code: int) -> int:
+    """End the `fieldpost` program at once with `code`, skipping the interpreter's teardown, which
+    frees every object the run made one by one: some 30 ms of CPU and more of wall time at the
+    end of a 0.5 s `fieldpost play` (docs/architecture.md, A quick start). What an exit owes is
+    done first: the at-exit handlers run (logging's flush, temporary folders' removal) and
+    standard output and error are flushed. Only when no other thread is alive (Python would wait
+    for it); otherwise, or when the output cannot be flushed (a closed pipe, for Python's own
+    exit to report), it returns `code` for the ordinary exit."""
+    if threading.active_count() > 1:
+        return code
+    atexit._run_exitfuncs()
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        return code
+    os._exit(code)
 
 
 def describe(exc: BaseException, *, online: bool = False) -> str:
