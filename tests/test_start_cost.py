@@ -62,9 +62,9 @@ def test_the_core_models_annotations_are_types_not_text():
 def _program(**env: str) -> list[str]:
     """What the `fieldpost` program itself (no argv given to main) leaves: the collector's
     thresholds and PYDANTIC_DISABLE_PLUGINS, after a dice roll."""
-    code = ("import gc, os, sys\nsys.argv = ['fieldpost', 'roll', 'bog', '--bog', '1', '--pins', '1', '--seed', '1']\n"
-            "from bot.cli import main\nmain()\n"
-            "print(gc.get_threshold(), repr(os.environ.get('PYDANTIC_DISABLE_PLUGINS')), file=sys.stderr)")
+    code = ("import atexit, gc, os, sys\nsys.argv = ['fieldpost', 'roll', 'bog', '--bog', '1', '--pins', '1', '--seed', '1']\n"
+            "atexit.register(lambda: print(gc.get_threshold(), repr(os.environ.get('PYDANTIC_DISABLE_PLUGINS')),"
+            " file=sys.stderr))\nfrom bot.cli import main\nmain()\n")
     base = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           env={**base, **env})
