@@ -49,13 +49,13 @@ def _key() -> bytes:
 def _yaml_reader() -> str:
     """The PyYAML installed, told without importing it: a digest of its `__init__.py` (which holds
     its version) and of its files' names (whether its libyaml extension is there, so which
-    loader reads); a new or another PyYAML changes both."""
+    loader reads; not its `__pycache__`, which its first import makes)."""
     spec = importlib.util.find_spec("yaml")
     if spec is None or spec.origin is None:
         return "no PyYAML"
     init = Path(spec.origin)
     try:
-        names = sorted(p.name for p in init.parent.iterdir())
+        names = sorted(p.name for p in init.parent.iterdir() if p.name != "__pycache__")
         text = init.read_bytes()
     except OSError:
         return "PyYAML unreadable"
