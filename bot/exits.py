@@ -12,7 +12,9 @@ whose name the one line gives, so a user can send it in.
 """
 from __future__ import annotations
 
+import atexit
 import json
+import os
 import signal
 import sys
 import tempfile
@@ -22,9 +24,12 @@ import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import yaml
 from pydantic import ValidationError
+
+if TYPE_CHECKING:
+    import yaml
 
 USAGE = 2
 FAILURE = 1
@@ -51,6 +56,26 @@ def guarded(prog: str, run: Callable[[], int | None]) -> int:
         return FAILURE
 
 
+def end_process(code: int) -> int:
+    """End the `fieldpost` program at once with `code`, skipping the interpreter's teardown, which
+    frees every object the run made one by one: some 30 ms of CPU and more of wall time at the
+    end of a 0.5 s `fieldpost play` (docs/architecture.md, A quick start). What an exit owes is
+    done first: the at-exit handlers run (logging's flush, temporary folders' removal) and
+    standard output and error are flushed. Only when no other thread is alive (Python would wait
+    for it); otherwise, or when the output cannot be flushed (a closed pipe, for Python's own
+    exit to report), it returns `code` for the ordinary exit."""
+    if threading.active_count() > 1:
+        return code
+    atexit._run_exitfuncs()
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        return code
+    os._exit(code)
+
+
 def describe(exc: BaseException, *, online: bool = False) -> str:
     """One line for a failure: what happened, and where to look (`online`: the subcommand talks
     to Discord, so a connection that fails is Discord's)."""
@@ -62,7 +87,8 @@ def describe(exc: BaseException, *, online: bool = False) -> str:
         return exc.reason
     if isinstance(exc, (ContentError, RuleError, Refused, StoreError)):
         return str(exc)
-    if isinstance(exc, yaml.YAMLError):
+    yaml = sys.modules.get("yaml")  # a run that never imported PyYAML raised none of its errors
+    if yaml is not None and isinstance(exc, yaml.YAMLError):
         return yaml_problem(exc)
     if isinstance(exc, json.JSONDecodeError):
         return f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"

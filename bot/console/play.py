@@ -23,8 +23,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import yaml
-
 from bot.app import Caller, GameService, Where, eventlog
 from bot.app.errors import Refused
 from bot.app.records import record_of
@@ -86,6 +84,8 @@ def _seats(spec: str) -> list[SeatSpec]:
 
 
 def _read_position(path: Path) -> dict:
+    import yaml  # a position's path only: a game's start reads no YAML (docs/architecture.md, A quick start)
+
     try:
         raw = path.read_text(encoding="utf-8")
         data = json.loads(raw) if path.suffix == ".json" else yaml.safe_load(raw)

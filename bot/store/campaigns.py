@@ -10,22 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
 from typing import Protocol
 
+from bot.store.campaign_statuses import CampaignStatus, ResultStatus
 from bot.store.protocol import StoreError, VersionConflict
-
-
-class CampaignStatus(StrEnum):
-    ENLISTING = "enlisting"
-    RUNNING = "running"
-    FINISHED = "finished"
-
-
-class ResultStatus(StrEnum):
-    PENDING = "pending"  # waiting for the organiser's review
-    CONFIRMED = "confirmed"  # applied to the rosters; `before` holds the campaign before it
-    REJECTED = "rejected"  # thrown out; its key stays taken
 
 
 @dataclass(frozen=True, slots=True)

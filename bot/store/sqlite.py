@@ -24,26 +24,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from queue import Empty, SimpleQueue
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import aiosqlite
 
-from bot.store.campaigns import (
-    CampaignCommitted,
-    CampaignLogEntry,
-    CampaignNotFound,
-    CampaignStatus,
-    CampaignSummary,
-    CampaignVersionConflict,
-    DuplicateResult,
-    NewResult,
-    ResultChange,
-    ResultConflict,
-    ResultNotFound,
-    ResultStatus,
-    StoredCampaign,
-    StoredResult,
-)
+from bot.store.campaign_statuses import CampaignStatus, ResultStatus
 from bot.store.database_file import (
     check_file,
     describe,
@@ -51,7 +36,14 @@ from bot.store.database_file import (
     is_unavailable,
     opening_error,
 )
-from bot.store.keepable import INT64, aware, findable, microseconds, refuse_unkeepable, seq_bound
+from bot.store.keepable import (
+    INT64,
+    aware,
+    findable,
+    microseconds,
+    refuse_unkeepable,
+    seq_bound,
+)
 from bot.store.migrations import MIGRATIONS, migrate
 from bot.store.protocol import (
     UNFINISHED,
@@ -78,6 +70,17 @@ from bot.store.protocol import (
     VersionConflict,
 )
 from bot.store.trouble import Trouble
+
+if TYPE_CHECKING:
+    from bot.store.campaigns import (
+        CampaignCommitted,
+        CampaignLogEntry,
+        CampaignSummary,
+        NewResult,
+        ResultChange,
+        StoredCampaign,
+        StoredResult,
+    )
 
 log = logging.getLogger(__name__)
 
@@ -150,6 +153,8 @@ _RESULT_COLUMNS = (
 
 
 def _campaign(row: Sequence[Any]) -> CampaignSummary:
+    from bot.store.campaigns import CampaignSummary
+
     return CampaignSummary(
         id=row[0], guild_id=row[1], channel_id=row[2], definition_id=row[3], name=row[4],
         status=CampaignStatus(row[5]), organiser_id=row[6], version=row[7],
@@ -158,6 +163,8 @@ def _campaign(row: Sequence[Any]) -> CampaignSummary:
 
 
 def _result(row: Sequence[Any]) -> StoredResult:
+    from bot.store.campaigns import StoredResult
+
     return StoredResult(
         campaign_id=row[0], number=row[1], key=row[2], step=row[3], scenario_id=row[4], game_id=row[5],
         status=ResultStatus(row[6]), body=row[7], before=row[8], submitted_by=row[9], decided_by=row[10],
@@ -1098,6 +1105,8 @@ class SqliteStore:
         return [PlayerTotals(*r) for r in rows]
 
     # -- campaigns (docs/campaigns.md) -----------------------------------------------------
+    # Their records load with the first campaign call (`from bot.store.campaigns import` in each):
+    # a game's start needs none of them (docs/architecture.md, A quick start).
 
     async def create_campaign(
         self,
@@ -1112,6 +1121,8 @@ class SqliteStore:
         log: Sequence[str] = (),
         results: Sequence[StoredResult] = (),
     ) -> StoredCampaign:
+        from bot.store.campaigns import StoredCampaign
+
         refuse_unkeepable(guild_id=guild_id, channel_id=channel_id, definition_id=definition_id,
                            name=name, organiser_id=organiser_id, state=state, log=log, results=results)
         now = stamp(self._clock())
@@ -1146,6 +1157,12 @@ class SqliteStore:
         )
 
     async def load_campaign(self, campaign_id: int) -> StoredCampaign:
+        from bot.store.campaigns import (
+            CampaignNotFound,
+            CampaignSummary,
+            StoredCampaign,
+        )
+
         rows = await self._read().execute_fetchall(
             f"SELECT {_CAMPAIGN_COLUMNS}, state FROM campaigns WHERE id = ?", (campaign_id,)
         )
@@ -1194,6 +1211,12 @@ class SqliteStore:
         new_result: NewResult | None = None,
         change: ResultChange | None = None,
     ) -> CampaignCommitted:
+        from bot.store.campaigns import (
+            CampaignCommitted,
+            CampaignNotFound,
+            CampaignVersionConflict,
+        )
+
         refuse_unkeepable(campaign_id=campaign_id, expected_version=expected_version, state=state,
                            log=log, new_result=new_result, change=change)
         now = stamp(self._clock())
@@ -1225,6 +1248,8 @@ class SqliteStore:
 
     @staticmethod
     def _insert_result(db: sqlite3.Connection, campaign_id: int, r: NewResult, now: str) -> int:
+        from bot.store.campaigns import DuplicateResult
+
         taken = db.execute(
             "SELECT number FROM campaign_results WHERE campaign_id = ? AND key = ?",
             (campaign_id, r.key),
@@ -1243,6 +1268,8 @@ class SqliteStore:
 
     @staticmethod
     def _change_result(db: sqlite3.Connection, campaign_id: int, c: ResultChange, now: str) -> None:
+        from bot.store.campaigns import ResultConflict, ResultNotFound
+
         before = c.before if c.status == ResultStatus.CONFIRMED else None
         if c.status == ResultStatus.CONFIRMED and before is None:
             raise StoreError("confirming a result keeps the campaign before it: give `before`")
@@ -1285,6 +1312,8 @@ class SqliteStore:
         return [_result(row) for row in rows]
 
     async def load_result(self, campaign_id: int, number: int) -> StoredResult:
+        from bot.store.campaigns import ResultNotFound
+
         rows = await self._read().execute_fetchall(
             f"SELECT {_RESULT_COLUMNS} FROM campaign_results WHERE campaign_id = ? AND number = ?",
             (campaign_id, number),
@@ -1294,6 +1323,8 @@ class SqliteStore:
         raise ResultNotFound(campaign_id, number)
 
     async def campaign_log(self, campaign_id: int, after_seq: int = 0) -> list[CampaignLogEntry]:
+        from bot.store.campaigns import CampaignLogEntry
+
         rows = await self._read().execute_fetchall(
             "SELECT campaign_id, seq, body, created_at FROM campaign_log"
             " WHERE campaign_id = ? AND seq > ? ORDER BY seq",

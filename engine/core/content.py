@@ -13,7 +13,6 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Literal, Union
 
-import yaml
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from engine.core.content_cache import ParsedTree
@@ -858,9 +857,21 @@ def default_root() -> Path:
     return Path(env) if env else shipped_root()
 
 
-# libyaml's loader when PyYAML was built with it: the same documents, several times faster
-# (tests/content/test_yaml_loader.py compares both on every content file)
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+@cache
+def _safe_loader() -> type:
+    """libyaml's loader when PyYAML was built with it: the same documents, several times faster
+    (tests/content/test_yaml_loader.py compares both on every content file). PyYAML is imported
+    only to parse: a warm start takes the shipped content from its cache (docs/architecture.md,
+    A quick start)."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def __getattr__(name: str) -> type:
+    if name == "SAFE_LOADER":  # the loader, for those who parse as the content does (tests, tools)
+        return _safe_loader()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _read_yaml(path: Path, tree: ParsedTree | None = None):
@@ -868,8 +879,10 @@ def _read_yaml(path: Path, tree: ParsedTree | None = None):
     raw = path.read_bytes()
 
     def parse(raw: bytes):
+        import yaml
+
         try:
-            return yaml.load(raw.decode("utf-8"), Loader=SAFE_LOADER)
+            return yaml.load(raw.decode("utf-8"), Loader=_safe_loader())
         except yaml.YAMLError as exc:  # one line: the file, where in it, and what PyYAML found
             mark = getattr(exc, "problem_mark", None)
             where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
@@ -881,7 +894,7 @@ def _read_yaml(path: Path, tree: ParsedTree | None = None):
 @cache
 def _shipped_tree(root: Path) -> ParsedTree:
     """The shipped content's parsed files, one per process (shared by scenario_ids and the catalogue)."""
-    return ParsedTree(root, SAFE_LOADER)
+    return ParsedTree(root)
 
 
 def _tree(root: Path) -> ParsedTree | None:

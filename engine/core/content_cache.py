@@ -8,11 +8,13 @@ next run parses only the files whose bytes changed. The cache holds plain data i
 form (no code, no pickled objects), so every load still validates the content with the
 current code: a change of the models can never meet a stale catalogue. A cache that is
 missing, unreadable, corrupt, from another Python, PyYAML or format, or unwritable is
-ignored and the YAML read as without it; never an error. docs/content.md says more.
+ignored and the YAML read as without it; never an error. A warm run does not import PyYAML at
+all (its import is 5% of a `fieldpost play` start). docs/content.md says more.
 """
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import marshal
 import os
 import sys
@@ -20,9 +22,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
 
-import yaml
-
-FORMAT = 1  # bump when the layout of the cache file changes
+FORMAT = 2  # bump when the layout of the cache file changes
 MAGIC = b"fieldpost-content-cache\n"
 
 
@@ -41,19 +41,34 @@ def cache_dir() -> Path | None:
         return None
 
 
-def _key(loader: type) -> bytes:
+def _key() -> bytes:
     """What else decides the parsed data: the format, the Python (marshal's dialect) and the YAML reader."""
-    return repr((FORMAT, sys.implementation.cache_tag, marshal.version, yaml.__version__,
-                 loader.__name__)).encode()
+    return repr((FORMAT, sys.implementation.cache_tag, marshal.version, _yaml_reader())).encode()
+
+
+def _yaml_reader() -> str:
+    """The PyYAML installed, told without importing it: a digest of its `__init__.py` (which holds
+    its version) and of its files' names (whether its libyaml extension is there, so which
+    loader reads; not its `__pycache__`, which its first import makes)."""
+    spec = importlib.util.find_spec("yaml")
+    if spec is None or spec.origin is None:
+        return "no PyYAML"
+    init = Path(spec.origin)
+    try:
+        names = sorted(p.name for p in init.parent.iterdir() if p.name != "__pycache__")
+        text = init.read_bytes()
+    except OSError:
+        return "PyYAML unreadable"
+    return hashlib.sha256(text + "\0".join(names).encode()).hexdigest()
 
 
 class ParsedTree:
     """The parsed YAML files under one root, as the cache file last held them plus what this
     run parsed; `read` hands out a fresh copy each time (loaders may change what they get)."""
 
-    def __init__(self, root: Path, loader: type) -> None:
+    def __init__(self, root: Path) -> None:
         self.root = root
-        self.key = _key(loader)
+        self.key = _key()
         # one file per content root and Python, so two installs do not overwrite each other's
         tag = hashlib.sha256(os.fsencode(root)).hexdigest()[:16]
         folder = cache_dir()

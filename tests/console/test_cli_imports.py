@@ -2,16 +2,18 @@
 `fieldpost --help` still lists every subcommand."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
 from bot.cli import SUBCOMMANDS, build_parser
 
 
-def _modules_after(argv: list[str]) -> set[str]:
+def _modules_after(argv: list[str], **env: str) -> set[str]:
     code = (f"import sys\nfrom bot.cli import main\ntry:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
             "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env={**os.environ, **env})
     return set(proc.stderr.split("\n")[-2].split())
 
 
@@ -46,11 +48,24 @@ def test_a_roll_loads_no_rule_and_no_content_model_and_a_draw_only_the_content()
 
 
 def test_a_scripted_game_loads_no_campaign_position_or_record_module(tmp_path):
-    """`fieldpost play --script` on a scenario reaches its first command without the campaign rules,
-    positions or game records (they load only on the paths that use them: a quick start)."""
+    """`fieldpost play --script` on a scenario reaches its first command without the campaign rules
+    and records, positions or game records (they load only on the paths that use them: a quick
+    start; the store's campaign records alone were 3% of it)."""
     script = tmp_path / "one.txt"
     script.write_text("plan 115-P2 110-C3 109-C1\n", encoding="utf-8")
     loaded = _modules_after(["play", "--scenario", "hedgerow-dawn", "--seed", "7", "--script", str(script)])
     assert {"bot.app.service", "engine.apply"} <= loaded  # the game was played
     assert not {"engine.campaign", "engine.position", "engine.record", "bot.app.campaign",
-                "bot.console.campaign"} & loaded
+                "bot.console.campaign", "bot.store.campaigns"} & loaded
+
+
+def test_a_warm_start_does_not_import_pyyaml(tmp_path):
+    """With the parsed content cached, `fieldpost play` reads no YAML, so it does not import PyYAML
+    (5% of a start, most of it a regular expression PyYAML compiles as it loads)."""
+    script = tmp_path / "one.txt"
+    script.write_text("plan 115-P2 110-C3 109-C1\n", encoding="utf-8")
+    argv = ["play", "--scenario", "hedgerow-dawn", "--seed", "7", "--script", str(script)]
+    cold = _modules_after(argv, FIELDPOST_CACHE=str(tmp_path / "cache"))
+    assert "yaml" in cold  # the first run parsed the content
+    warm = _modules_after(argv, FIELDPOST_CACHE=str(tmp_path / "cache"))
+    assert "engine.apply" in warm and "yaml" not in warm

@@ -7,8 +7,10 @@ import hashlib
 import marshal
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+import yaml
 
 from engine.core import content, content_cache
 from engine.core.content_cache import ParsedTree, cache_dir
@@ -52,13 +54,13 @@ def cache_file() -> Path:
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The files PyYAML is asked to parse from now on."""
     seen: list[str] = []
-    real = content.yaml.load
+    real = yaml.load
 
     def counting(text, Loader):
         seen.append(text[:40])
         return real(text, Loader=Loader)
 
-    monkeypatch.setattr(content.yaml, "load", counting)
+    monkeypatch.setattr(yaml, "load", counting)
     return seen
 
 
@@ -101,7 +103,7 @@ def test_a_removed_file_leaves_the_cache(shipped):
     assert "another-dawn" in load().scenarios
     copy.unlink()
     assert "another-dawn" not in load().scenarios
-    tree = ParsedTree(shipped, content.SAFE_LOADER)
+    tree = ParsedTree(shipped)
     assert "campaigns/scenarios/another-dawn.yaml" not in tree.entries
     assert "campaigns/scenarios/hedgerow-dawn.yaml" in tree.entries
 
@@ -119,13 +121,13 @@ def test_a_damaged_or_foreign_cache_is_passed_over_and_rewritten(shipped, damage
     good = path.read_bytes()
     path.write_bytes(damage(good))
     assert load() == fresh
-    assert ParsedTree(shipped, content.SAFE_LOADER).entries  # written again, whole
+    assert ParsedTree(shipped).entries  # written again, whole
 
 
 def test_damaged_data_under_a_good_digest_is_passed_over(shipped):
     """Even a cache whose digest matches but whose entries are not what this code writes."""
     fresh = load()
-    tree = ParsedTree(shipped, content.SAFE_LOADER)
+    tree = ParsedTree(shipped)
     for payload in (marshal.dumps([1, 2]), marshal.dumps({"assets/orders.yaml": "x"}),
                     marshal.dumps({"assets/orders.yaml": (b"digest", b"\x00not marshal")})):
         cache_file().write_bytes(content_cache.MAGIC + tree.key + b"\n" + hashlib.sha256(payload).digest() + payload)
@@ -179,17 +181,40 @@ def test_what_marshal_cannot_hold_is_parsed_each_time_and_copies_are_fresh(tmp_p
     monkeypatch.setenv("FIELDPOST_CACHE", str(tmp_path / "cache"))
     (tmp_path / "dated.yaml").write_text("day: 1944-06-06\n", encoding="utf-8")
     (tmp_path / "plain.yaml").write_text("orders: [{id: a}]\n", encoding="utf-8")
-    tree = ParsedTree(tmp_path, content.SAFE_LOADER)
+    tree = ParsedTree(tmp_path)
     dated = content._read_yaml(tmp_path / "dated.yaml", tree)
     assert str(dated["day"]) == "1944-06-06"
     tree.save()
-    again = ParsedTree(tmp_path, content.SAFE_LOADER)
+    again = ParsedTree(tmp_path)
     assert again.entries == {}  # nothing was kept, so nothing was written
     content._read_yaml(tmp_path / "plain.yaml", again)
     again.save()
-    warm = ParsedTree(tmp_path, content.SAFE_LOADER)
+    warm = ParsedTree(tmp_path)
     assert set(warm.entries) == {"plain.yaml"}
     one = content._read_yaml(tmp_path / "plain.yaml", warm)
     one["orders"].append("changed by a loader")
     assert content._read_yaml(tmp_path / "plain.yaml", warm) == {"orders": [{"id": "a"}]}
     assert content._read_yaml(tmp_path / "dated.yaml", warm) == dated
+
+
+def test_another_pyyaml_is_another_cache(shipped, monkeypatch, tmp_path):
+    """The key tells the PyYAML installed without importing it (a warm start imports none): its
+    `__init__.py` (its version) and its files (libyaml's extension or not)."""
+    fake = tmp_path / "site" / "yaml"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("__version__ = '6.0.4'\n", encoding="utf-8")
+    monkeypatch.setattr(content_cache.importlib.util, "find_spec",
+                        lambda name: SimpleNamespace(origin=str(fake / "__init__.py")))
+    keys = [ParsedTree(shipped).key]
+    (fake / "__pycache__").mkdir()  # its first import compiles it: still the same PyYAML
+    assert ParsedTree(shipped).key == keys[0]
+    (fake / "__init__.py").write_text("__version__ = '6.0.5'\n", encoding="utf-8")
+    keys.append(ParsedTree(shipped).key)
+    (fake / "_yaml.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    keys.append(ParsedTree(shipped).key)
+    assert len(set(keys)) == 3
+    fresh = load()
+    seen = parses(monkeypatch)
+    (fake / "_yaml.cpython-311-x86_64-linux-gnu.so").unlink()
+    assert load() == fresh
+    assert len(seen) > 30  # every file parsed again under the other PyYAML
