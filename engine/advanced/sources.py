@@ -4,6 +4,8 @@ card's identity box (engine/advanced/teams.py); who may act through the card at 
 lives beside the tactics modules because they add parts of their own."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.advanced.teams import (
     identity_accepted,
     identity_accepts,
@@ -111,32 +113,49 @@ def _accepts(st, active: ActiveCard, src: Source, serial: int, do: Do) -> str | 
 def accepted(st, active: ActiveCard, src: Source, serial: int) -> frozenset[Do]:
     """Every sub-action this source would take from this man or plate now: the set form of
     `_accepts` (a property test holds the two together), for listing options quickly."""
+    return acceptor(st, active, src)(serial)
+
+
+_NONE: frozenset[Do] = frozenset()
+
+
+def acceptor(st, active: ActiveCard, src: Source) -> Callable[[int], frozenset[Do]]:
+    """`accepted` for one part and any man or plate: what is the same for every man of the part
+    (its card, state, the entries it has left) is read once, for the listings that ask each man."""
     card = st.card(active.card)
     if src.state == "closed":
-        return frozenset()
+        return lambda serial: _NONE
     if src.kind == "identity":  # tactics modules: a command card's identity box (engine/advanced/teams.py)
-        return identity_accepted(st, active, src, serial)
+        return lambda serial: identity_accepted(st, active, src, serial)
     if src.kind in ("tag", "note"):
-        if serial != card.owner or not owner_can_act(st, active):
-            return frozenset()
-        dos = tag_subactions(st, active) if src.kind == "tag" else ACCEPTED_BY[Do(card.narrator.kind)]
-        if serial in st.vehicles:
-            dos = dos - NOT_FOR_VEHICLES
-        if src.uses:
-            dos = dos & {Do.RALLY}
-        if Do.RALLY in dos and _rally_room(st, active, src, Do.RALLY) is not None:
-            dos = dos - {Do.RALLY}
-        return frozenset(dos)
-    if serial in src.used:
-        return frozenset()
+        return lambda serial: _owner_accepted(st, active, src, card, serial)
+    used = src.used
     if any(e.who == "team" for e in card.team):  # tactics modules: a 'Team' bubble (engine/advanced/teams.py)
-        return team_accepted(st, active, card, src, serial)
-    out: set[Do] = set()
-    for i in range(src.entry, len(card.team)):
-        e = card.team[i]
-        if i > src.entry or src.uses < e.count:
-            out |= entry_allows(st, e, serial)
-    return frozenset(out)
+        return lambda serial: _NONE if serial in used else team_accepted(st, active, card, src, serial)
+    entries = [e for i, e in enumerate(card.team) if i > src.entry or (i == src.entry and src.uses < e.count)]
+
+    def of(serial: int) -> frozenset[Do]:
+        if serial in used:
+            return _NONE
+        out = _NONE
+        for e in entries:
+            out = out | entry_allows(st, e, serial)
+        return out
+    return of
+
+
+def _owner_accepted(st, active: ActiveCard, src: Source, card, serial: int) -> frozenset[Do]:
+    """accepted for the dog tag and the narrator box: their owner's alone."""
+    if serial != card.owner or not owner_can_act(st, active):
+        return _NONE
+    dos = tag_subactions(st, active) if src.kind == "tag" else ACCEPTED_BY[Do(card.narrator.kind)]
+    if serial in st.vehicles:
+        dos = dos - NOT_FOR_VEHICLES
+    if src.uses:
+        dos = dos & {Do.RALLY}
+    if Do.RALLY in dos and _rally_room(st, active, src, Do.RALLY) is not None:
+        dos = dos - {Do.RALLY}
+    return frozenset(dos)
 
 
 def team_entry(st, card, src: Source, serial: int, do: Do) -> int | None:

@@ -216,17 +216,20 @@ def plate_options(st, active, kind: str, plate: int, seat: int) -> Iterator[C.Cm
     return _listed(_plate_parts(st, active, kind, plate, seat))
 
 
-def plate_checks(st, active, kind: str, plate: int, seat: int, targets: Targets) -> list[Check]:
+def plate_checks(st, active, kind: str, plate: int, seat: int, targets: Targets,
+                 accept: Callable[[int], frozenset[Do]] | None = None) -> list[Check]:
     """Whether plate_options offers anything, as one question per part."""
-    return _checks(_plate_parts(st, active, kind, plate, seat, targets))
+    return _checks(_plate_parts(st, active, kind, plate, seat, targets, accept))
 
 
-def _plate_parts(st, active, kind: str, plate: int, seat: int, targets: Targets | None = None) -> list[Part]:
+def _plate_parts(st, active, kind: str, plate: int, seat: int, targets: Targets | None = None,
+                 accept: Callable[[int], frozenset[Do]] | None = None) -> list[Part]:
     """plate_options by part, in listing order, each with its cost; with `targets` (a check) a
-    part whose targets cannot exist offers nothing at once."""
+    part whose targets cannot exist offers nothing at once. `accept`: the part's
+    sources.acceptor, when the caller has it."""
     v = st.vehicles[plate]
     vdef = st.vehicle_def(plate)
-    ok = oker(st, active, kind, plate)
+    ok = oker(st, active, kind, plate, None if accept is None else accept(plate))
     if not ok.any:
         return []
 
@@ -377,12 +380,14 @@ def aboard_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
     return _listed(_aboard_parts(st, active, kind, m, seat))
 
 
-def aboard_checks(st, active, kind: str, m: int, seat: int, targets: Targets) -> list[Check]:
+def aboard_checks(st, active, kind: str, m: int, seat: int, targets: Targets,
+                  accept: Callable[[int], frozenset[Do]] | None = None) -> list[Check]:
     """Whether aboard_options offers anything, as one question per part."""
-    return _checks(_aboard_parts(st, active, kind, m, seat, targets))
+    return _checks(_aboard_parts(st, active, kind, m, seat, targets, accept))
 
 
-def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | None = None) -> list[Part]:
+def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | None = None,
+                  accept: Callable[[int], frozenset[Do]] | None = None) -> list[Part]:
     """aboard_options by part, as _plate_parts."""
     s = st.soldiers[m]
     plate = s.vehicle
@@ -390,7 +395,7 @@ def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | N
     vdef = st.vehicle_def(plate)
     if v.status != "board":
         return []
-    ok = oker(st, active, kind, m)
+    ok = oker(st, active, kind, m, None if accept is None else accept(m))
     if not ok.any:
         return []
     loc = position_of(st, m)
