@@ -254,7 +254,7 @@ def _plate_parts(st, active, kind: str, plate: int, seat: int, targets: Targets 
 
     def fire() -> Iterator[C.Cmd]:
         if ok(Do.SHOOT) and (targets is None or targets.marked(plate, v.side)):
-            yield from _fire_options(st, plate, plate, seat, kind, VS.weapon_ids(vdef))
+            yield from _fire_options(st, plate, plate, seat, kind, VS.weapon_ids(vdef), targets)
 
     def smoke() -> Iterator[C.Cmd]:
         if ok(Do.SHOOT):
@@ -266,13 +266,14 @@ def _plate_parts(st, active, kind: str, plate: int, seat: int, targets: Targets 
 
     def acquire() -> Iterator[C.Cmd]:
         if ok(Do.ACQUIRE) and (targets is None or targets.marked(plate, v.side)):
-            yield from _acquire_options(st, plate, plate, seat, kind)
+            yield from _acquire_options(st, plate, plate, seat, kind, targets)
 
     def sight() -> Iterator[C.Cmd]:
         if ok(Do.SIGHT):
             eye = VL.best_eye(st, plate)
-            if eye is not None and (targets is None or targets.unmarked(plate, st.soldiers[eye].side)):
-                must = VL.crew_sight_must(st, eye)
+            side = None if eye is None else st.soldiers[eye].side
+            if eye is not None and (targets is None or targets.unmarked(plate, side)):
+                must = VL.crew_sight_must(st, eye, None if targets is None else targets.on_board(side))
                 for t in must if len(must) > 1 else must[:1]:
                     yield C.SightCmd(seat=seat, serial=plate, target=t if len(must) > 1 else None, via=kind)
 
@@ -310,7 +311,9 @@ def _turret_man(st, plate: int, who: int) -> int:
     return actor(st, plate, who, weapon="main", what="turn")
 
 
-def _fire_options(st, plate: int, who: int, seat: int, kind: str, weapons: list[str]) -> Iterator[C.Cmd]:
+def _fire_options(st, plate: int, who: int, seat: int, kind: str, weapons: list[str],
+                  known: Targets | None = None) -> Iterator[C.Cmd]:
+    """`known`: the question's Targets (a check), whose enemy list is the one made here."""
     v = st.vehicles[plate]
     targets = None  # the same for every weapon: found once, when a weapon has a gunner
     for wid in weapons:
@@ -319,7 +322,7 @@ def _fire_options(st, plate: int, who: int, seat: int, kind: str, weapons: list[
         except RuleError:
             continue
         if targets is None:
-            targets = _enemy_targets(st, v.side)
+            targets = _enemy_targets(st, v.side) if known is None else known.enemies(v.side)
         for t in targets:
             if VS.fire_problem(st, plate, gunner, wid, t) is None:
                 yield C.Fire(seat=seat, serial=who, weapon=wid, target=t, via=kind)
@@ -348,22 +351,26 @@ def _load_options(st, plate: int, who: int, seat: int, kind: str) -> Iterator[C.
                 yield C.Load(seat=seat, serial=who, ammo=aid, via=kind)
 
 
-def _acquire_options(st, plate: int, who: int, seat: int, kind: str) -> Iterator[C.Cmd]:
+def _acquire_options(st, plate: int, who: int, seat: int, kind: str, known: Targets | None = None) -> Iterator[C.Cmd]:
+    """`known`: the question's Targets (a check), whose enemy list is the one made here."""
     v = st.vehicles[plate]
     vdef = st.vehicle_def(plate)
     wid = "main" if vdef.main_gun else (vdef.mgs[0].id if vdef.mgs else None)
     if wid is None:
         return
-    for t in _enemy_targets(st, v.side):
+    turret = v.turret is not None and (vdef.main_gun is None or vdef.main_gun.mount == "turret")
+    ready = None  # a man to acquire and, for a hull gun, a hull free to turn: the same for every target
+    for t in (_enemy_targets(st, v.side) if known is None else known.enemies(v.side)):
         marker_on = st.soldiers[t].vehicle if t in st.soldiers and st.soldiers[t].status == "aboard" else t
         if t in st.soldiers and st.soldiers[t].status == "aboard":
             continue
         if not VL.marked_by(st, marker_on, plate) or VS.in_weapon_arc(st, plate, wid, t):
             continue
-        turret = v.turret is not None and (vdef.main_gun is None or vdef.main_gun.mount == "turret")
-        if not turret and not _can_drive(st, plate, plate):
-            continue
-        if _try(lambda: _acquirer(st, plate, who)) and VL.arc_facing(st, plate, t, v.turret if turret else v.facing):
+        if ready is None:
+            ready = (turret or _can_drive(st, plate, plate)) and _try(lambda: _acquirer(st, plate, who))
+        if not ready:
+            return
+        if VL.arc_facing(st, plate, t, v.turret if turret else v.facing):
             yield C.Acquire(seat=seat, serial=who, target=t, via=kind)
 
 
@@ -417,7 +424,7 @@ def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | N
 
     def fire() -> Iterator[C.Cmd]:
         if at_post and ok(Do.SHOOT) and (targets is None or targets.marked(plate, v.side)):
-            yield from _fire_options(st, plate, m, seat, kind, [w for w in loc.weapons])
+            yield from _fire_options(st, plate, m, seat, kind, [w for w in loc.weapons], targets)
 
     def smoke() -> Iterator[C.Cmd]:
         if at_post and ok(Do.SHOOT):
@@ -429,11 +436,11 @@ def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | N
 
     def acquire() -> Iterator[C.Cmd]:
         if at_post and ok(Do.ACQUIRE) and (targets is None or targets.marked(plate, v.side)):
-            yield from _acquire_options(st, plate, m, seat, kind)
+            yield from _acquire_options(st, plate, m, seat, kind, targets)
 
     def sight() -> Iterator[C.Cmd]:
         if at_post and ok(Do.SIGHT) and (targets is None or targets.unmarked(plate, s.side)):
-            must = VL.crew_sight_must(st, m)
+            must = VL.crew_sight_must(st, m, None if targets is None else targets.on_board(s.side))
             for t in must if len(must) > 1 else must[:1]:
                 yield C.SightCmd(seat=seat, serial=m, target=t if len(must) > 1 else None, via=kind)
 
