@@ -77,6 +77,11 @@ def _enemy_targets(st, side: str, on_board: list[int] | None = None) -> list[int
     return out
 
 
+def _armour(st, targets: list[int]) -> list[int]:
+    """What a man on foot fires his own weapon at here: the vehicles and the men aboard them."""
+    return [t for t in targets if t in st.vehicles or st.soldiers[t].status == "aboard"]
+
+
 def _can_drive(st, plate: int, who: int) -> bool:
     return _try(lambda: VM.driver(st, plate, who, "drive")) and VM._hull_problem(st, plate) is None
 
@@ -176,6 +181,10 @@ class Targets:
         """Those and the enemy crewmen exposed on their vehicles (_enemy_targets): what a man's
         own weapon may aim at."""
         return self._ask(("enemies", side), lambda: _enemy_targets(self.st, side, self.on_board(side)))
+
+    def armour(self, side: str) -> list[int]:
+        """Those of them a man on foot fires at from foot_options (_armour)."""
+        return self._ask(("armour", side), lambda: _armour(self.st, self.enemies(side)))
 
     def marked(self, plate: int, side: str) -> bool:
         """An enemy of `side` (or a man aboard one) carries this vehicle's Spotted marker."""
@@ -527,9 +536,8 @@ def _foot_parts(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | N
     def shoot() -> Iterator[C.Cmd]:
         if ok(Do.SHOOT) and (targets is None or targets.spotted(s.side, armour_only=True)) \
                 and VS.small_arms_shooter_problem(st, m) is None:
-            for t in (_enemy_targets(st, s.side) if targets is None else targets.enemies(s.side)):
-                if (t in st.vehicles or st.soldiers[t].status == "aboard") \
-                        and VS.small_arms_target_problem(st, m, t) is None:
+            for t in (_armour(st, _enemy_targets(st, s.side)) if targets is None else targets.armour(s.side)):
+                if VS.small_arms_target_problem(st, m, t) is None:
                     yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
 
     return _taken(ok, [(CHECK, (Do.MOUNT,), mount), (CHEAP, (Do.SHIFT,), shift), (SEARCH, (Do.SHOOT,), shoot)])
