@@ -5,6 +5,7 @@ out, so a listed command is a legal one."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import TypeVar
 
 from engine.advanced.sources import _soldier_ok, accepted, second_move_problem
@@ -404,97 +405,135 @@ def aboard_checks(st, active, kind: str, m: int, seat: int, targets: Targets,
 
 def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | None = None,
                   accept: Callable[[int], frozenset[Do]] | None = None) -> list[Part]:
-    """aboard_options by part, as _plate_parts."""
+    """aboard_options by part, as _plate_parts: the parts are written once (_POST, _CREW, _ANY)
+    and only those whose sub-actions the card takes from him are bound to him."""
     s = st.soldiers[m]
-    plate = s.vehicle
-    v = st.vehicles[plate]
-    vdef = st.vehicle_def(plate)
+    v = st.vehicles[s.vehicle]
     if v.status != "board":
         return []
     ok = oker(st, active, kind, m, None if accept is None else accept(m))
     if not ok.any:
         return []
     loc = position_of(st, m)
-    at_post = loc is not None
     crewman = m not in v.passengers and m not in v.riders
-    marks = v.damage.get(s.post or "", [])
-
-    def moves() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.MOVE):
-            yield from _moves(st, active, kind, plate, m, seat)
-
-    def turns() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.FACE) and _can_drive(st, plate, m):
-            yield from _turns(st, plate, m, seat, kind, hull=True)
-
-    def turret() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.TURRET) and v.turret is not None and _try(lambda: _turret_man(st, plate, m)):
-            yield from _turns(st, plate, m, seat, kind, hull=False)
-
-    def fire() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.SHOOT) and (targets is None or targets.marked(plate, v.side)):
-            yield from _fire_options(st, plate, m, seat, kind, [w for w in loc.weapons], targets)
-
-    def smoke() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.SHOOT):
-            yield from _popsmoke(st, m, seat, kind)  # issue 9: engine/vehicles/smoke.py
-
-    def load() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.LOAD):
-            yield from _load_options(st, plate, m, seat, kind)
-
-    def acquire() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.ACQUIRE) and (targets is None or targets.marked(plate, v.side)):
-            yield from _acquire_options(st, plate, m, seat, kind, targets)
-
-    def sight() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.SIGHT) and (targets is None or targets.unmarked(plate, s.side)):
-            must = VL.crew_sight_must(st, m, None if targets is None else targets.on_board(s.side))
-            for t in must if len(must) > 1 else must[:1]:
-                yield C.SightCmd(seat=seat, serial=m, target=t if len(must) > 1 else None, via=kind)
-
-    def hatch() -> Iterator[C.Cmd]:
-        if at_post and loc.hatch and ok(Do.UNBUTTON) and loc.id not in v.unbuttoned:
-            yield C.Unbutton(seat=seat, serial=m, via=kind)
-        if at_post and loc.hatch and ok(Do.BUTTON) and loc.id in v.unbuttoned:
-            yield C.Button(seat=seat, serial=m, via=kind)
-
-    def shift() -> Iterator[C.Cmd]:
-        if crewman and ok(Do.SHIFT):
-            for other in vdef.locations:
-                if other.id == s.post or other.outside:
-                    continue
-                if other.kind == "crew" and (other.id in v.crew or not position_ok(st, plate, other.id)):
-                    continue
-                if other.kind == "machinery" and not v.damage.get(other.id):
-                    continue  # only worth going where there is work
-                yield C.Shift(seat=seat, serial=m, post=other.id, via=kind)
-
-    def repairs() -> Iterator[C.Cmd]:
-        if crewman and ok(Do.REPAIR) and "wreck" in marks and "fire" not in marks:
-            yield C.Repair(seat=seat, serial=m, location=s.post, via=kind)
-        if crewman and ok(Do.EXTINGUISH) and "fire" in marks:
-            yield C.Extinguish(seat=seat, serial=m, location=s.post, via=kind)
-
-    def small_arms() -> Iterator[C.Cmd]:
-        if ok(Do.SHOOT) and (targets is None or targets.spotted(s.side)) \
-                and VS.small_arms_shooter_problem(st, m) is None:
-            for t in (_enemy_targets(st, s.side) if targets is None else targets.enemies(s.side)):
-                if VS.small_arms_target_problem(st, m, t) is None:
-                    yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
-
-    def dismount() -> Iterator[C.Cmd]:
-        if ok(Do.DISMOUNT) and v.moved <= 1 and v.status == "board" and v.tile is not None \
-                and VM.dismount_cell(st, m) is not None:
-            yield C.Dismount(seat=seat, serial=m, via=kind)
-
+    acc = ok.acc
+    me: _Aboard | None = None
+    out: list[Part] = []
     # the work of a post only at one, a crewman's only for the crew
-    post = [(SEARCH, (Do.MOVE,), moves), (CHECK, (Do.FACE,), turns), (CHECK, (Do.TURRET,), turret),
-            (SEARCH, (Do.SHOOT,), fire), (CHECK, (Do.SHOOT,), smoke), (CHEAP, (Do.LOAD,), load),
-            (SEARCH, (Do.ACQUIRE,), acquire), (SEARCH, (Do.SIGHT,), sight),
-            (CHEAP, (Do.UNBUTTON, Do.BUTTON), hatch)] if at_post else []
-    crew = [(CHECK, (Do.SHIFT,), shift), (CHEAP, (Do.REPAIR, Do.EXTINGUISH), repairs)] if crewman else []
-    return _taken(ok, post + crew + [(SEARCH, (Do.SHOOT,), small_arms), (CHECK, (Do.DISMOUNT,), dismount)])
+    for table in (_POST if loc is not None else (), _CREW if crewman else (), _ANY):
+        for cost, dos, part in table:
+            if not acc.isdisjoint(dos):
+                if me is None:
+                    me = _Aboard(st, active, kind, m, seat, targets, ok, s, v, loc)
+                out.append((cost, partial(part, me)))
+    return out
+
+
+class _Aboard:
+    """One man aboard asked through one part of the card: what the parts of aboard_options read."""
+
+    __slots__ = ("st", "active", "kind", "m", "seat", "targets", "ok", "s", "plate", "v", "loc")
+
+    def __init__(self, st, active, kind: str, m: int, seat: int, targets: Targets | None, ok, s, v, loc) -> None:
+        self.st, self.active, self.kind, self.m, self.seat, self.targets = st, active, kind, m, seat, targets
+        self.ok, self.s, self.plate, self.v, self.loc = ok, s, s.vehicle, v, loc
+
+
+def _ab_moves(a: _Aboard) -> Iterator[C.Cmd]:
+    if a.ok(Do.MOVE):
+        yield from _moves(a.st, a.active, a.kind, a.plate, a.m, a.seat)
+
+
+def _ab_turns(a: _Aboard) -> Iterator[C.Cmd]:
+    if a.ok(Do.FACE) and _can_drive(a.st, a.plate, a.m):
+        yield from _turns(a.st, a.plate, a.m, a.seat, a.kind, hull=True)
+
+
+def _ab_turret(a: _Aboard) -> Iterator[C.Cmd]:
+    if a.ok(Do.TURRET) and a.v.turret is not None and _try(lambda: _turret_man(a.st, a.plate, a.m)):
+        yield from _turns(a.st, a.plate, a.m, a.seat, a.kind, hull=False)
+
+
+def _ab_fire(a: _Aboard) -> Iterator[C.Cmd]:
+    if a.ok(Do.SHOOT) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+        yield from _fire_options(a.st, a.plate, a.m, a.seat, a.kind, [w for w in a.loc.weapons], a.targets)
+
+
+def _ab_smoke(a: _Aboard) -> Iterator[C.Cmd]:
+    if a.ok(Do.SHOOT):
+        yield from _popsmoke(a.st, a.m, a.seat, a.kind)  # issue 9: engine/vehicles/smoke.py
+
+
+def _ab_load(a: _Aboard) -> Iterator[C.Cmd]:
+    if a.ok(Do.LOAD):
+        yield from _load_options(a.st, a.plate, a.m, a.seat, a.kind)
+
+
+def _ab_acquire(a: _Aboard) -> Iterator[C.Cmd]:
+    if a.ok(Do.ACQUIRE) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+        yield from _acquire_options(a.st, a.plate, a.m, a.seat, a.kind, a.targets)
+
+
+def _ab_sight(a: _Aboard) -> Iterator[C.Cmd]:
+    side = a.s.side
+    if a.ok(Do.SIGHT) and (a.targets is None or a.targets.unmarked(a.plate, side)):
+        must = VL.crew_sight_must(a.st, a.m, None if a.targets is None else a.targets.on_board(side))
+        for t in must if len(must) > 1 else must[:1]:
+            yield C.SightCmd(seat=a.seat, serial=a.m, target=t if len(must) > 1 else None, via=a.kind)
+
+
+def _ab_hatch(a: _Aboard) -> Iterator[C.Cmd]:
+    loc, v = a.loc, a.v
+    if loc.hatch and a.ok(Do.UNBUTTON) and loc.id not in v.unbuttoned:
+        yield C.Unbutton(seat=a.seat, serial=a.m, via=a.kind)
+    if loc.hatch and a.ok(Do.BUTTON) and loc.id in v.unbuttoned:
+        yield C.Button(seat=a.seat, serial=a.m, via=a.kind)
+
+
+def _ab_shift(a: _Aboard) -> Iterator[C.Cmd]:
+    if a.ok(Do.SHIFT):
+        st, v, post = a.st, a.v, a.s.post
+        for other in st.vehicle_def(a.plate).locations:
+            if other.id == post or other.outside:
+                continue
+            if other.kind == "crew" and (other.id in v.crew or not position_ok(st, a.plate, other.id)):
+                continue
+            if other.kind == "machinery" and not v.damage.get(other.id):
+                continue  # only worth going where there is work
+            yield C.Shift(seat=a.seat, serial=a.m, post=other.id, via=a.kind)
+
+
+def _ab_repairs(a: _Aboard) -> Iterator[C.Cmd]:
+    post = a.s.post
+    marks = a.v.damage.get(post or "", [])
+    if a.ok(Do.REPAIR) and "wreck" in marks and "fire" not in marks:
+        yield C.Repair(seat=a.seat, serial=a.m, location=post, via=a.kind)
+    if a.ok(Do.EXTINGUISH) and "fire" in marks:
+        yield C.Extinguish(seat=a.seat, serial=a.m, location=post, via=a.kind)
+
+
+def _ab_small_arms(a: _Aboard) -> Iterator[C.Cmd]:
+    st, m, side, targets = a.st, a.m, a.s.side, a.targets
+    if a.ok(Do.SHOOT) and (targets is None or targets.spotted(side)) \
+            and VS.small_arms_shooter_problem(st, m) is None:
+        for t in (_enemy_targets(st, side) if targets is None else targets.enemies(side)):
+            if VS.small_arms_target_problem(st, m, t) is None:
+                yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
+
+
+def _ab_dismount(a: _Aboard) -> Iterator[C.Cmd]:
+    v = a.v
+    if a.ok(Do.DISMOUNT) and v.moved <= 1 and v.status == "board" and v.tile is not None \
+            and VM.dismount_cell(a.st, a.m) is not None:
+        yield C.Dismount(seat=a.seat, serial=a.m, via=a.kind)
+
+
+_POST = ((SEARCH, (Do.MOVE,), _ab_moves), (CHECK, (Do.FACE,), _ab_turns), (CHECK, (Do.TURRET,), _ab_turret),
+         (SEARCH, (Do.SHOOT,), _ab_fire), (CHECK, (Do.SHOOT,), _ab_smoke), (CHEAP, (Do.LOAD,), _ab_load),
+         (SEARCH, (Do.ACQUIRE,), _ab_acquire), (SEARCH, (Do.SIGHT,), _ab_sight),
+         (CHEAP, (Do.UNBUTTON, Do.BUTTON), _ab_hatch))
+_CREW = ((CHECK, (Do.SHIFT,), _ab_shift), (CHEAP, (Do.REPAIR, Do.EXTINGUISH), _ab_repairs))
+_ANY = ((SEARCH, (Do.SHOOT,), _ab_small_arms), (CHECK, (Do.DISMOUNT,), _ab_dismount))
 
 
 def foot_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | None = None) -> Iterator[C.Cmd]:
