@@ -236,78 +236,121 @@ def _plate_parts(st, active, kind: str, plate: int, seat: int, targets: Targets 
                  accept: Callable[[int], frozenset[Do]] | None = None) -> list[Part]:
     """plate_options by part, in listing order, each with its cost; with `targets` (a check) a
     part whose targets cannot exist offers nothing at once. `accept`: the part's
-    sources.acceptor, when the caller has it."""
+    sources.acceptor, when the caller has it. The parts are written once (_PLATE, _WAITING) and
+    bound to the plate only when the card takes one of their sub-actions."""
     v = st.vehicles[plate]
-    vdef = st.vehicle_def(plate)
     ok = oker(st, active, kind, plate, None if accept is None else accept(plate))
     if not ok.any:
         return []
+    return _bound(ok, (_PLATE if v.status == "board" else _WAITING,),
+                  lambda: _Plate(st, active, kind, plate, seat, targets, ok, v))
 
-    def moves() -> Iterator[C.Cmd]:
-        if ok(Do.MOVE):
-            yield from _moves(st, active, kind, plate, plate, seat)
 
-    if v.status != "board":
-        return _taken(ok, [(SEARCH, (Do.MOVE,), moves)])
+def _bound(ok, tables: tuple, facts: Callable[[], object]) -> list[Part]:
+    """The parts of these tables offering a sub-action the card takes from him (each asks `ok`
+    for its own before anything else, so the others would offer nothing), each bound to the
+    facts it reads, made once at the first."""
+    acc = ok.acc
+    me = None
+    out: list[Part] = []
+    for table in tables:
+        for cost, dos, part in table:
+            if not acc.isdisjoint(dos):
+                if me is None:
+                    me = facts()
+                out.append((cost, partial(part, me)))
+    return out
 
-    def unpin() -> Iterator[C.Cmd]:
-        if ok(Do.UNPIN) and v.pins and _try(lambda: VM.driver(st, plate, plate, "unpin")):
-            yield C.Unpin(seat=seat, serial=plate, via=kind)
 
-    def turns() -> Iterator[C.Cmd]:
-        if ok(Do.FACE) and _can_drive(st, plate, plate) and not (kind == "tag" and v.hull_moved):
-            yield from _turns(st, plate, plate, seat, kind, hull=True)
+class _Plate:
+    """A license plate asked through one part of the card: what the parts of plate_options read."""
 
-    def turret() -> Iterator[C.Cmd]:
-        if ok(Do.TURRET) and v.turret is not None and _try(lambda: _turret_man(st, plate, plate)):
-            yield from _turns(st, plate, plate, seat, kind, hull=False)
+    __slots__ = ("st", "active", "kind", "plate", "seat", "targets", "ok", "v")
 
-    def fire() -> Iterator[C.Cmd]:
-        if ok(Do.SHOOT) and (targets is None or targets.marked(plate, v.side)):
-            yield from _fire_options(st, plate, plate, seat, kind, VS.weapon_ids(vdef), targets)
+    def __init__(self, st, active, kind: str, plate: int, seat: int, targets: Targets | None, ok, v) -> None:
+        self.st, self.active, self.kind, self.plate, self.seat = st, active, kind, plate, seat
+        self.targets, self.ok, self.v = targets, ok, v
 
-    def smoke() -> Iterator[C.Cmd]:
-        if ok(Do.SHOOT):
-            yield from _popsmoke(st, plate, seat, kind)  # issue 9: engine/vehicles/smoke.py
 
-    def load() -> Iterator[C.Cmd]:
-        if ok(Do.LOAD):
-            yield from _load_options(st, plate, plate, seat, kind)
+def _pl_moves(a: _Plate) -> Iterator[C.Cmd]:
+    if a.ok(Do.MOVE):
+        yield from _moves(a.st, a.active, a.kind, a.plate, a.plate, a.seat)
 
-    def acquire() -> Iterator[C.Cmd]:
-        if ok(Do.ACQUIRE) and (targets is None or targets.marked(plate, v.side)):
-            yield from _acquire_options(st, plate, plate, seat, kind, targets)
 
-    def sight() -> Iterator[C.Cmd]:
-        if ok(Do.SIGHT):
-            eye = VL.best_eye(st, plate)
-            side = None if eye is None else st.soldiers[eye].side
-            if eye is not None and (targets is None or targets.unmarked(plate, side)):
-                must = VL.crew_sight_must(st, eye, None if targets is None else targets.on_board(side))
-                for t in must if len(must) > 1 else must[:1]:
-                    yield C.SightCmd(seat=seat, serial=plate, target=t if len(must) > 1 else None, via=kind)
+def _pl_unpin(a: _Plate) -> Iterator[C.Cmd]:
+    if a.ok(Do.UNPIN) and a.v.pins and _try(lambda: VM.driver(a.st, a.plate, a.plate, "unpin")):
+        yield C.Unpin(seat=a.seat, serial=a.plate, via=a.kind)
 
-    def hatches() -> Iterator[C.Cmd]:
-        for do, cls, opening in ((Do.UNBUTTON, C.Unbutton, True), (Do.BUTTON, C.Button, False)):
-            if ok(do) and _try(lambda: VL._hatch_man(st, plate, plate, opening)):
-                yield cls(seat=seat, serial=plate, via=kind)
 
-    def hull_down() -> Iterator[C.Cmd]:
-        if ok(Do.HULLDOWN) and not v.hull_down and _can_drive(st, plate, plate):
-            mods = st.board.tiles[v.tile].mods
-            if (mods.look or 0) < 0 and (mods.move or 0) < 0:
-                yield C.HullDown(seat=seat, serial=plate, via=kind)
+def _pl_turns(a: _Plate) -> Iterator[C.Cmd]:
+    if a.ok(Do.FACE) and _can_drive(a.st, a.plate, a.plate) and not (a.kind == "tag" and a.v.hull_moved):
+        yield from _turns(a.st, a.plate, a.plate, a.seat, a.kind, hull=True)
 
-    def cover() -> Iterator[C.Cmd]:
-        if ok(Do.COVER) and (v.spotted or v.spotted_by) and (st.board.tiles[v.tile].mods.hide or 0) <= -3 \
-                and _try(lambda: VM.driver(st, plate, plate, "cover")):
-            yield C.VCover(seat=seat, serial=plate, via=kind)
 
-    return _taken(ok, [(SEARCH, (Do.MOVE,), moves), (CHEAP, (Do.UNPIN,), unpin), (CHECK, (Do.FACE,), turns),
-                       (CHECK, (Do.TURRET,), turret), (SEARCH, (Do.SHOOT,), fire), (CHECK, (Do.SHOOT,), smoke),
-                       (CHEAP, (Do.LOAD,), load), (SEARCH, (Do.ACQUIRE,), acquire), (SEARCH, (Do.SIGHT,), sight),
-                       (CHECK, (Do.UNBUTTON, Do.BUTTON), hatches), (CHECK, (Do.HULLDOWN,), hull_down),
-                       (CHECK, (Do.COVER,), cover)])
+def _pl_turret(a: _Plate) -> Iterator[C.Cmd]:
+    if a.ok(Do.TURRET) and a.v.turret is not None and _try(lambda: _turret_man(a.st, a.plate, a.plate)):
+        yield from _turns(a.st, a.plate, a.plate, a.seat, a.kind, hull=False)
+
+
+def _pl_fire(a: _Plate) -> Iterator[C.Cmd]:
+    if a.ok(Do.SHOOT) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+        yield from _fire_options(a.st, a.plate, a.plate, a.seat, a.kind, VS.weapon_ids(a.st.vehicle_def(a.plate)),
+                                 a.targets)
+
+
+def _pl_smoke(a: _Plate) -> Iterator[C.Cmd]:
+    if a.ok(Do.SHOOT):
+        yield from _popsmoke(a.st, a.plate, a.seat, a.kind)  # issue 9: engine/vehicles/smoke.py
+
+
+def _pl_load(a: _Plate) -> Iterator[C.Cmd]:
+    if a.ok(Do.LOAD):
+        yield from _load_options(a.st, a.plate, a.plate, a.seat, a.kind)
+
+
+def _pl_acquire(a: _Plate) -> Iterator[C.Cmd]:
+    if a.ok(Do.ACQUIRE) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+        yield from _acquire_options(a.st, a.plate, a.plate, a.seat, a.kind, a.targets)
+
+
+def _pl_sight(a: _Plate) -> Iterator[C.Cmd]:
+    if a.ok(Do.SIGHT):
+        st, targets = a.st, a.targets
+        eye = VL.best_eye(st, a.plate)
+        side = None if eye is None else st.soldiers[eye].side
+        if eye is not None and (targets is None or targets.unmarked(a.plate, side)):
+            must = VL.crew_sight_must(st, eye, None if targets is None else targets.on_board(side))
+            for t in must if len(must) > 1 else must[:1]:
+                yield C.SightCmd(seat=a.seat, serial=a.plate, target=t if len(must) > 1 else None, via=a.kind)
+
+
+def _pl_hatches(a: _Plate) -> Iterator[C.Cmd]:
+    for do, cls, opening in ((Do.UNBUTTON, C.Unbutton, True), (Do.BUTTON, C.Button, False)):
+        if a.ok(do) and _try(lambda: VL._hatch_man(a.st, a.plate, a.plate, opening)):
+            yield cls(seat=a.seat, serial=a.plate, via=a.kind)
+
+
+def _pl_hull_down(a: _Plate) -> Iterator[C.Cmd]:
+    v = a.v
+    if a.ok(Do.HULLDOWN) and not v.hull_down and _can_drive(a.st, a.plate, a.plate):
+        mods = a.st.board.tiles[v.tile].mods
+        if (mods.look or 0) < 0 and (mods.move or 0) < 0:
+            yield C.HullDown(seat=a.seat, serial=a.plate, via=a.kind)
+
+
+def _pl_cover(a: _Plate) -> Iterator[C.Cmd]:
+    v = a.v
+    if a.ok(Do.COVER) and (v.spotted or v.spotted_by) and (a.st.board.tiles[v.tile].mods.hide or 0) <= -3 \
+            and _try(lambda: VM.driver(a.st, a.plate, a.plate, "cover")):
+        yield C.VCover(seat=a.seat, serial=a.plate, via=a.kind)
+
+
+_WAITING = ((SEARCH, (Do.MOVE,), _pl_moves),)  # a vehicle still to enter: its MOVE onto the board
+_PLATE = ((SEARCH, (Do.MOVE,), _pl_moves), (CHEAP, (Do.UNPIN,), _pl_unpin), (CHECK, (Do.FACE,), _pl_turns),
+          (CHECK, (Do.TURRET,), _pl_turret), (SEARCH, (Do.SHOOT,), _pl_fire), (CHECK, (Do.SHOOT,), _pl_smoke),
+          (CHEAP, (Do.LOAD,), _pl_load), (SEARCH, (Do.ACQUIRE,), _pl_acquire), (SEARCH, (Do.SIGHT,), _pl_sight),
+          (CHECK, (Do.UNBUTTON, Do.BUTTON), _pl_hatches), (CHECK, (Do.HULLDOWN,), _pl_hull_down),
+          (CHECK, (Do.COVER,), _pl_cover))
 
 
 def _popsmoke(st, who: int, seat: int, kind: str) -> list:
@@ -405,8 +448,7 @@ def aboard_checks(st, active, kind: str, m: int, seat: int, targets: Targets,
 
 def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | None = None,
                   accept: Callable[[int], frozenset[Do]] | None = None) -> list[Part]:
-    """aboard_options by part, as _plate_parts: the parts are written once (_POST, _CREW, _ANY)
-    and only those whose sub-actions the card takes from him are bound to him."""
+    """aboard_options by part, as _plate_parts (_POST, _CREW, _ANY)."""
     s = st.soldiers[m]
     v = st.vehicles[s.vehicle]
     if v.status != "board":
@@ -416,17 +458,9 @@ def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | N
         return []
     loc = position_of(st, m)
     crewman = m not in v.passengers and m not in v.riders
-    acc = ok.acc
-    me: _Aboard | None = None
-    out: list[Part] = []
     # the work of a post only at one, a crewman's only for the crew
-    for table in (_POST if loc is not None else (), _CREW if crewman else (), _ANY):
-        for cost, dos, part in table:
-            if not acc.isdisjoint(dos):
-                if me is None:
-                    me = _Aboard(st, active, kind, m, seat, targets, ok, s, v, loc)
-                out.append((cost, partial(part, me)))
-    return out
+    return _bound(ok, (_POST if loc is not None else (), _CREW if crewman else (), _ANY),
+                  lambda: _Aboard(st, active, kind, m, seat, targets, ok, s, v, loc))
 
 
 class _Aboard:
