@@ -138,12 +138,6 @@ CHEAP, CHECK, SEARCH = 0, 1, 2
 Part = tuple[int, Callable[[], Iterator[C.Cmd]]]
 
 
-def _taken(ok, parts: list[tuple[int, tuple[Do, ...], Callable[[], Iterator[C.Cmd]]]]) -> list[Part]:
-    """The parts offering a sub-action this part of the card takes from him (each asks `ok` for
-    its own before anything else, so the others would offer nothing)."""
-    return [(cost, part) for cost, dos, part in parts if not ok.acc.isdisjoint(dos)]
-
-
 def _listed(parts: list[Part]) -> Iterator[C.Cmd]:
     for _, part in parts:
         yield from part()
@@ -584,33 +578,50 @@ def foot_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do], ta
 
 def _foot_parts(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | None,
                 targets: Targets | None = None) -> list[Part]:
-    """foot_options by part, as _plate_parts."""
+    """foot_options by part, as _plate_parts (_FOOT)."""
     s = st.soldiers[m]
     if not s.free:
         return []
     ok = oker(st, active, kind, m, acc)
     if not ok.any:
         return []
+    return _bound(ok, (_FOOT,), lambda: _Foot(st, kind, m, seat, targets, ok, s))
 
-    def mount() -> Iterator[C.Cmd]:
-        if ok(Do.MOUNT):
-            for p in on_board(st, st.board.tile_at(s.at)):
-                if _try(lambda: VM.mount_plan(st, m, p, None)):
-                    yield C.Mount(seat=seat, serial=m, plate=p, via=kind)
 
-    def shift() -> Iterator[C.Cmd]:
-        if s.dismounted and s.vehicle in st.vehicles and st.vehicles[s.vehicle].status == "board" and ok(Do.SHIFT):
-            vdef = st.vehicle_def(s.vehicle)
-            v = st.vehicles[s.vehicle]
-            for loc in vdef.locations:
-                if loc.outside and v.damage.get(loc.id):
-                    yield C.Shift(seat=seat, serial=m, post=loc.id, via=kind)
+class _Foot:
+    """A man on foot asked through one part of the card: what the parts of foot_options read."""
 
-    def shoot() -> Iterator[C.Cmd]:
-        if ok(Do.SHOOT) and (targets is None or targets.spotted(s.side, armour_only=True)) \
-                and VS.small_arms_shooter_problem(st, m) is None:
-            for t in (_armour(st, _enemy_targets(st, s.side)) if targets is None else targets.armour(s.side)):
-                if VS.small_arms_target_problem(st, m, t) is None:
-                    yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
+    __slots__ = ("st", "kind", "m", "seat", "targets", "ok", "s")
 
-    return _taken(ok, [(CHECK, (Do.MOUNT,), mount), (CHEAP, (Do.SHIFT,), shift), (SEARCH, (Do.SHOOT,), shoot)])
+    def __init__(self, st, kind: str, m: int, seat: int, targets: Targets | None, ok, s) -> None:
+        self.st, self.kind, self.m, self.seat, self.targets, self.ok, self.s = st, kind, m, seat, targets, ok, s
+
+
+def _ft_mount(a: _Foot) -> Iterator[C.Cmd]:
+    if a.ok(Do.MOUNT):
+        st, m = a.st, a.m
+        for p in on_board(st, st.board.tile_at(a.s.at)):
+            if _try(lambda: VM.mount_plan(st, m, p, None)):
+                yield C.Mount(seat=a.seat, serial=m, plate=p, via=a.kind)
+
+
+def _ft_shift(a: _Foot) -> Iterator[C.Cmd]:
+    st, s = a.st, a.s
+    if s.dismounted and s.vehicle in st.vehicles and st.vehicles[s.vehicle].status == "board" and a.ok(Do.SHIFT):
+        vdef = st.vehicle_def(s.vehicle)
+        v = st.vehicles[s.vehicle]
+        for loc in vdef.locations:
+            if loc.outside and v.damage.get(loc.id):
+                yield C.Shift(seat=a.seat, serial=a.m, post=loc.id, via=a.kind)
+
+
+def _ft_shoot(a: _Foot) -> Iterator[C.Cmd]:
+    st, m, side, targets = a.st, a.m, a.s.side, a.targets
+    if a.ok(Do.SHOOT) and (targets is None or targets.spotted(side, armour_only=True)) \
+            and VS.small_arms_shooter_problem(st, m) is None:
+        for t in (_armour(st, _enemy_targets(st, side)) if targets is None else targets.armour(side)):
+            if VS.small_arms_target_problem(st, m, t) is None:
+                yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
+
+
+_FOOT = ((CHECK, (Do.MOUNT,), _ft_mount), (CHEAP, (Do.SHIFT,), _ft_shift), (SEARCH, (Do.SHOOT,), _ft_shoot))
