@@ -26,8 +26,12 @@ from engine.core.action_cards import (
 from engine.core.content import ACTION_OF, Action, Do
 from engine.core.errors import RuleError
 from engine.core.ratings import current
-from engine.core.state import ActiveCard, Source
+from engine.core.state import SUBACTION_WORDS, ActiveCard, Source
 from engine.core.vehicle_geometry import enemy_vehicle_with
+
+
+# what a man aboard may do from there: his vehicle's work and a few of his own
+_FROM_ABOARD = frozenset({Do.SIGHT, Do.SHOOT, Do.MOVE, Do.FACE, Do.COVER, Do.DRAW} | VEHICLE_DOS)
 
 
 def _soldier_ok(st, active: ActiveCard, serial: int, do: Do) -> None:
@@ -42,7 +46,7 @@ def _soldier_ok(st, active: ActiveCard, serial: int, do: Do) -> None:
             raise RuleError(f"{st.name(serial)} has not entered the board yet: his first action is a MOVE onto it.")
         return
     if s.status == "aboard" and s.controller == active.force and s.captor is None:
-        if s.vehicle in st.vehicles and do in {Do.SIGHT, Do.SHOOT, Do.MOVE, Do.FACE, Do.COVER, Do.DRAW} | VEHICLE_DOS:
+        if s.vehicle in st.vehicles and do in _FROM_ABOARD:
             _same_square(st, s.vehicle, do)
             return
         raise RuleError(f"{st.name(serial)} is aboard the {st.name(s.vehicle)}: he cannot {do.value} from there.")
@@ -148,7 +152,7 @@ def _owner_accepted(st, active: ActiveCard, src: Source, card, serial: int) -> f
     """accepted for the dog tag and the narrator box: their owner's alone."""
     if serial != card.owner or not owner_can_act(st, active):
         return _NONE
-    dos = tag_subactions(st, active) if src.kind == "tag" else ACCEPTED_BY[Do(card.narrator.kind)]
+    dos = tag_subactions(st, active) if src.kind == "tag" else ACCEPTED_BY[SUBACTION_WORDS[card.narrator.kind]]
     if serial in st.vehicles:
         dos = dos - NOT_FOR_VEHICLES
     if src.uses:
