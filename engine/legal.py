@@ -318,6 +318,8 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
             or (ok(Do.HOLD) and bool(f.hand) and current(st, m, "hold") > len(s.held))
 
     def fire() -> bool:
+        if not (ok(Do.SHOOT) or ok(Do.TOSS)):
+            return False
         aims = foes.spotted(s.side)
         if ok(Do.SHOOT) and aims:
             try:
@@ -330,7 +332,7 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
             and any(aim_problem(st, m, t) is None for t in aims)
 
     def sight() -> bool:
-        if foes.unseen(s.side):
+        if ok(Do.SIGHT) and foes.unseen(s.side):
             try:
                 check_can_look(st, m)
                 return bool(sight_must(st, m))
@@ -339,9 +341,11 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
         return False
 
     def gear() -> bool:
-        return bool(s.equipment) and bool(use_options(st, m, seat, kind))
+        return ok(Do.TOSS) and bool(s.equipment) and bool(use_options(st, m, seat, kind))
 
     def moves() -> bool:
+        if not ok(Do.MOVE):
+            return False
         if not s.dismounted and not (m in active.moved_escorts and escorted_by(st, m)):
             if _can_move(st, m, seat, kind):
                 return True
@@ -351,11 +355,8 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
             return True
         return bool(st.minefields or st.mines) and next(iter(clear_options(st, m, seat, kind)), None) is not None
 
-    # each question only when the card takes the sub-action it asks first (most cards take one or two)
-    gates = ((CHEAP, (Do.COVER, Do.DRAW, Do.HOLD), fields), (CHECK, (Do.RALLY,), lambda: _can_rally(st, active, kind, m)),
-             (SEARCH, (Do.SHOOT, Do.TOSS), fire), (SEARCH, (Do.SIGHT,), sight), (SEARCH, (Do.TOSS,), gear),
-             (SEARCH, (Do.MOVE,), moves))
-    return [(cost, ask) for cost, dos, ask in gates if not acc.isdisjoint(dos)]
+    return [(CHEAP, fields), (CHECK, lambda: ok(Do.RALLY) and _can_rally(st, active, kind, m)),
+            (SEARCH, fire), (SEARCH, sight), (SEARCH, gear), (SEARCH, moves)]
 
 
 def _can_rally(st, active, kind: str, m: int) -> bool:
