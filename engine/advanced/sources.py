@@ -72,7 +72,7 @@ def _vehicle_ok(st, active: ActiveCard, plate: int, do: Do) -> None:
 
 def _same_square(st, plate: int, do: Do) -> None:
     """With an enemy vehicle in its tile a vehicle may only MOVE and SHOOT (Same Square)."""
-    if enemy_vehicle_with(st, plate) and ACTION_OF[do] not in (Action.MOVE, Action.SHOOT):
+    if ACTION_OF[do] not in (Action.MOVE, Action.SHOOT) and enemy_vehicle_with(st, plate):
         raise RuleError(f"an enemy vehicle shares {st.vehicles[plate].tile} with the {st.name(plate)}: "
                         f"it may only MOVE or SHOOT.")
 
