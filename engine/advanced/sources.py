@@ -29,7 +29,6 @@ from engine.core.ratings import current
 from engine.core.state import SUBACTION_WORDS, ActiveCard, Source
 from engine.core.vehicle_geometry import enemy_vehicle_with
 
-
 # what a man aboard may do from there: his vehicle's work and a few of his own
 _FROM_ABOARD = frozenset({Do.SIGHT, Do.SHOOT, Do.MOVE, Do.FACE, Do.COVER, Do.DRAW} | VEHICLE_DOS)
 

@@ -259,7 +259,7 @@ def _bound(ok, tables: tuple, facts: Callable[[], object]) -> list[Part]:
 class _Plate:
     """A license plate asked through one part of the card: what the parts of plate_options read."""
 
-    __slots__ = ("st", "active", "kind", "plate", "seat", "targets", "ok", "v")
+    __slots__ = ("active", "kind", "ok", "plate", "seat", "st", "targets", "v")
 
     def __init__(self, st, active, kind: str, plate: int, seat: int, targets: Targets | None, ok, v) -> None:
         self.st, self.active, self.kind, self.plate, self.seat = st, active, kind, plate, seat
@@ -460,7 +460,7 @@ def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | N
 class _Aboard:
     """One man aboard asked through one part of the card: what the parts of aboard_options read."""
 
-    __slots__ = ("st", "active", "kind", "m", "seat", "targets", "ok", "s", "plate", "v", "loc")
+    __slots__ = ("active", "kind", "loc", "m", "ok", "plate", "s", "seat", "st", "targets", "v")
 
     def __init__(self, st, active, kind: str, m: int, seat: int, targets: Targets | None, ok, s, v, loc) -> None:
         self.st, self.active, self.kind, self.m, self.seat, self.targets = st, active, kind, m, seat, targets
@@ -591,7 +591,7 @@ def _foot_parts(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | N
 class _Foot:
     """A man on foot asked through one part of the card: what the parts of foot_options read."""
 
-    __slots__ = ("st", "kind", "m", "seat", "targets", "ok", "s")
+    __slots__ = ("kind", "m", "ok", "s", "seat", "st", "targets")
 
     def __init__(self, st, kind: str, m: int, seat: int, targets: Targets | None, ok, s) -> None:
         self.st, self.kind, self.m, self.seat, self.targets, self.ok, self.s = st, kind, m, seat, targets, ok, s
