@@ -17,7 +17,7 @@ from engine.advanced.preempt import (
     targets,
     then_options,
 )
-from engine.advanced.sources import accepted
+from engine.advanced.sources import accepted, acceptor
 from engine.battlefield.artillery import adjust_options, barrage_options, call_options
 from engine.battlefield.close_combat import assail_options, climb_options
 from engine.battlefield.mines import clear_options, lay_options
@@ -247,14 +247,15 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
     foes = _Foes(st)
     later: list[vehicle_legal.Check] = []  # every man's cheap questions first, then these cheapest first
     for kind, src, men in _parts(st, active, force, only_source, vehicular):
+        of = acceptor(st, active, src)  # what the part takes from each man, its own facts read once
         for m in men:
             if m in st.vehicles or st.soldiers[m].status == "aboard":
                 checks = (vehicle_legal.plate_checks if m in st.vehicles else vehicle_legal.aboard_checks)(
-                    st, active, kind, m, seat, foes.targets)
+                    st, active, kind, m, seat, foes.targets, of)
                 checks.append((CHECK, lambda m=m, kind=kind: next(_lay_options(st, active, kind, m, seat), None)
                                is not None))
             else:
-                acc = accepted(st, active, src, m)
+                acc = of(m)
                 checks = _soldier_checks(st, active, kind, m, seat, acc, foes)
                 if vehicular:
                     checks += vehicle_legal.foot_checks(st, active, kind, m, seat, acc, foes.targets)
@@ -317,6 +318,8 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
             or (ok(Do.HOLD) and bool(f.hand) and current(st, m, "hold") > len(s.held))
 
     def fire() -> bool:
+        if not (ok(Do.SHOOT) or ok(Do.TOSS)):
+            return False
         aims = foes.spotted(s.side)
         if ok(Do.SHOOT) and aims:
             try:

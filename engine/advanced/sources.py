@@ -4,6 +4,8 @@ card's identity box (engine/advanced/teams.py); who may act through the card at 
 lives beside the tactics modules because they add parts of their own."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.advanced.teams import (
     identity_accepted,
     identity_accepts,
@@ -24,8 +26,11 @@ from engine.core.action_cards import (
 from engine.core.content import ACTION_OF, Action, Do
 from engine.core.errors import RuleError
 from engine.core.ratings import current
-from engine.core.state import ActiveCard, Source
+from engine.core.state import SUBACTION_WORDS, ActiveCard, Source
 from engine.core.vehicle_geometry import enemy_vehicle_with
+
+# what a man aboard may do from there: his vehicle's work and a few of his own
+_FROM_ABOARD = frozenset({Do.SIGHT, Do.SHOOT, Do.MOVE, Do.FACE, Do.COVER, Do.DRAW} | VEHICLE_DOS)
 
 
 def _soldier_ok(st, active: ActiveCard, serial: int, do: Do) -> None:
@@ -40,7 +45,7 @@ def _soldier_ok(st, active: ActiveCard, serial: int, do: Do) -> None:
             raise RuleError(f"{st.name(serial)} has not entered the board yet: his first action is a MOVE onto it.")
         return
     if s.status == "aboard" and s.controller == active.force and s.captor is None:
-        if s.vehicle in st.vehicles and do in {Do.SIGHT, Do.SHOOT, Do.MOVE, Do.FACE, Do.COVER, Do.DRAW} | VEHICLE_DOS:
+        if s.vehicle in st.vehicles and do in _FROM_ABOARD:
             _same_square(st, s.vehicle, do)
             return
         raise RuleError(f"{st.name(serial)} is aboard the {st.name(s.vehicle)}: he cannot {do.value} from there.")
@@ -66,7 +71,7 @@ def _vehicle_ok(st, active: ActiveCard, plate: int, do: Do) -> None:
 
 def _same_square(st, plate: int, do: Do) -> None:
     """With an enemy vehicle in its tile a vehicle may only MOVE and SHOOT (Same Square)."""
-    if enemy_vehicle_with(st, plate) and ACTION_OF[do] not in (Action.MOVE, Action.SHOOT):
+    if ACTION_OF[do] not in (Action.MOVE, Action.SHOOT) and enemy_vehicle_with(st, plate):
         raise RuleError(f"an enemy vehicle shares {st.vehicles[plate].tile} with the {st.name(plate)}: "
                         f"it may only MOVE or SHOOT.")
 
@@ -111,32 +116,49 @@ def _accepts(st, active: ActiveCard, src: Source, serial: int, do: Do) -> str | 
 def accepted(st, active: ActiveCard, src: Source, serial: int) -> frozenset[Do]:
     """Every sub-action this source would take from this man or plate now: the set form of
     `_accepts` (a property test holds the two together), for listing options quickly."""
+    return acceptor(st, active, src)(serial)
+
+
+_NONE: frozenset[Do] = frozenset()
+
+
+def acceptor(st, active: ActiveCard, src: Source) -> Callable[[int], frozenset[Do]]:
+    """`accepted` for one part and any man or plate: what is the same for every man of the part
+    (its card, state, the entries it has left) is read once, for the listings that ask each man."""
     card = st.card(active.card)
     if src.state == "closed":
-        return frozenset()
+        return lambda serial: _NONE
     if src.kind == "identity":  # tactics modules: a command card's identity box (engine/advanced/teams.py)
-        return identity_accepted(st, active, src, serial)
+        return lambda serial: identity_accepted(st, active, src, serial)
     if src.kind in ("tag", "note"):
-        if serial != card.owner or not owner_can_act(st, active):
-            return frozenset()
-        dos = tag_subactions(st, active) if src.kind == "tag" else ACCEPTED_BY[Do(card.narrator.kind)]
-        if serial in st.vehicles:
-            dos = dos - NOT_FOR_VEHICLES
-        if src.uses:
-            dos = dos & {Do.RALLY}
-        if Do.RALLY in dos and _rally_room(st, active, src, Do.RALLY) is not None:
-            dos = dos - {Do.RALLY}
-        return frozenset(dos)
-    if serial in src.used:
-        return frozenset()
+        return lambda serial: _owner_accepted(st, active, src, card, serial)
+    used = src.used
     if any(e.who == "team" for e in card.team):  # tactics modules: a 'Team' bubble (engine/advanced/teams.py)
-        return team_accepted(st, active, card, src, serial)
-    out: set[Do] = set()
-    for i in range(src.entry, len(card.team)):
-        e = card.team[i]
-        if i > src.entry or src.uses < e.count:
-            out |= entry_allows(st, e, serial)
-    return frozenset(out)
+        return lambda serial: _NONE if serial in used else team_accepted(st, active, card, src, serial)
+    entries = [e for i, e in enumerate(card.team) if i > src.entry or (i == src.entry and src.uses < e.count)]
+
+    def of(serial: int) -> frozenset[Do]:
+        if serial in used:
+            return _NONE
+        out = _NONE
+        for e in entries:
+            out = out | entry_allows(st, e, serial)
+        return out
+    return of
+
+
+def _owner_accepted(st, active: ActiveCard, src: Source, card, serial: int) -> frozenset[Do]:
+    """accepted for the dog tag and the narrator box: their owner's alone."""
+    if serial != card.owner or not owner_can_act(st, active):
+        return _NONE
+    dos = tag_subactions(st, active) if src.kind == "tag" else ACCEPTED_BY[SUBACTION_WORDS[card.narrator.kind]]
+    if serial in st.vehicles:
+        dos = dos - NOT_FOR_VEHICLES
+    if src.uses:
+        dos = dos & {Do.RALLY}
+    if Do.RALLY in dos and _rally_room(st, active, src, Do.RALLY) is not None:
+        dos = dos - {Do.RALLY}
+    return frozenset(dos)
 
 
 def team_entry(st, card, src: Source, serial: int, do: Do) -> int | None:

@@ -5,7 +5,7 @@ a part (engine/advanced/sources.py), the tactics modules and the option listing.
 from __future__ import annotations
 
 from engine.core import commands as C
-from engine.core.content import ACTION_OF, Do, subactions
+from engine.core.content import ACTION_OF, Action, Do, subactions
 from engine.core.crew import is_crew_of, position_of, trained_at
 from engine.core.state import ActiveCard
 
@@ -90,11 +90,14 @@ def entry_allows(st, e, serial: int) -> frozenset[Do]:
     return dos if e.who != "vehicle" or serial in st.vehicles else dos & PLATE_WORK
 
 
+_SUBACTIONS = {a: subactions(a) for a in Action}  # each action's sub-actions, read once (every question asks)
+
+
 def tag_subactions(st, active: ActiveCard) -> set[Do]:
     """A multi-action card's dog tag may use any of its actions, whatever the phase (Multi-Action Cards)."""
     card = st.card(active.card)
     acts = card.actions if card.multi else [active.action]
-    dos = {d for a in acts for d in subactions(a)}
+    dos = {d for a in acts for d in _SUBACTIONS[a]}
     return dos - NOT_FOR_VEHICLES if card.owner in st.vehicles else dos
 
 

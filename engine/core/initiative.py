@@ -11,14 +11,16 @@ def _keys(st, tied: set[str]) -> dict[str, tuple]:
     highest VP of his soldiers on the board, lowest dog tag on the board, the force's id)."""
     top: dict[str, int] = {}
     low: dict[str, int] = {}
+    vp_of = st.vp_of
     for s in st.soldiers.values():
         c = s.controller
         if c in tied and s.captor is None and s.status in ("board", "aboard"):
-            vp = st.vp_value(s.serial)
+            vp = vp_of(s)
             if vp > top.get(c, -1):
                 top[c] = vp
-            if s.serial < low.get(c, 10**9):
-                low[c] = s.serial
+            serial = s.serial
+            if serial < low.get(c, 10**9):
+                low[c] = serial
     return {fid: (-len(st.forces[fid].hand), -top.get(fid, -1), low.get(fid, 10**9), fid) for fid in tied}
 
 

@@ -585,8 +585,11 @@ class GameState(Model):
         return p.wounded if s.wounded else p.healthy
 
     def vp_value(self, serial: int) -> int:
-        s = self.soldiers[serial]
-        return self.setup.soldiers[serial].profile(s.rank).vp
+        return self.vp_of(self.soldiers[serial])
+
+    def vp_of(self, s: SoldierState) -> int:
+        """vp_value for a soldier already in hand (initiative reads every man's)."""
+        return self.setup.soldiers[s.serial].profile(s.rank).vp
 
     def force_of_seat(self, seat: int) -> list[ForceState]:
         return [f for f in self.forces.values() if f.seat == seat]

@@ -179,4 +179,8 @@ def others_in(st, plate: int, tile: str) -> list[int]:
 def enemy_vehicle_with(st, plate: int) -> bool:
     """An enemy vehicle in the same tile: only MOVE and SHOOT, and no main gun (Same Square)."""
     v = st.vehicles[plate]
-    return any(st.vehicles[p].side != v.side for p in others_in(st, plate, v.tile)) if v.tile else False
+    if not v.tile:
+        return False
+    # others_in read in one pass: asked for every vehicle sub-action of every man aboard
+    return any(o.status == "board" and o.tile == v.tile and o.side != v.side and p != plate
+               for p, o in st.vehicles.items())

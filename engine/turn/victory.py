@@ -14,15 +14,20 @@ def check_instant(ctx: Ctx) -> bool:
     st = ctx.st
     if st.step == "over":
         return True
-    sides = sorted({s.side for s in st.seats})
+    unseen = {s.side for s in st.seats}
     # a side still fights while anyone of it is alive, free, and on the board or still to enter
-    # it; asked after every step of the play sequence, so it stops at the first man of each side
-    unseen = set(sides)
-    for s in st.soldiers.values():
-        if s.side in unseen and s.in_play:
-            unseen.discard(s.side)
-            if not unseen:
-                return False
+    # it; asked after every step of the play sequence, so it stops at the first man of each side,
+    # read from both ends of the roster at once (each side's men are listed together)
+    men = list(st.soldiers.values())
+    i, j = 0, len(men) - 1
+    while i <= j:
+        for s in (men[i], men[j]) if i < j else (men[i],):
+            if s.side in unseen and s.in_play:
+                unseen.discard(s.side)
+                if not unseen:
+                    return False
+        i, j = i + 1, j - 1
+    sides = sorted({s.side for s in st.seats})
     gone = [side for side in sides if side in unseen]
     if not gone:
         return False

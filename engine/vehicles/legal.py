@@ -5,6 +5,7 @@ out, so a listed command is a legal one."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import TypeVar
 
 from engine.advanced.sources import _soldier_ok, accepted, second_move_problem
@@ -77,6 +78,11 @@ def _enemy_targets(st, side: str, on_board: list[int] | None = None) -> list[int
     return out
 
 
+def _armour(st, targets: list[int]) -> list[int]:
+    """What a man on foot fires his own weapon at here: the vehicles and the men aboard them."""
+    return [t for t in targets if t in st.vehicles or st.soldiers[t].status == "aboard"]
+
+
 def _can_drive(st, plate: int, who: int) -> bool:
     return _try(lambda: VM.driver(st, plate, who, "drive")) and VM._hull_problem(st, plate) is None
 
@@ -132,12 +138,6 @@ CHEAP, CHECK, SEARCH = 0, 1, 2
 Part = tuple[int, Callable[[], Iterator[C.Cmd]]]
 
 
-def _taken(ok, parts: list[tuple[int, tuple[Do, ...], Callable[[], Iterator[C.Cmd]]]]) -> list[Part]:
-    """The parts offering a sub-action this part of the card takes from him (each asks `ok` for
-    its own before anything else, so the others would offer nothing)."""
-    return [(cost, part) for cost, dos, part in parts if not ok.acc.isdisjoint(dos)]
-
-
 def _listed(parts: list[Part]) -> Iterator[C.Cmd]:
     for _, part in parts:
         yield from part()
@@ -176,6 +176,10 @@ class Targets:
         """Those and the enemy crewmen exposed on their vehicles (_enemy_targets): what a man's
         own weapon may aim at."""
         return self._ask(("enemies", side), lambda: _enemy_targets(self.st, side, self.on_board(side)))
+
+    def armour(self, side: str) -> list[int]:
+        """Those of them a man on foot fires at from foot_options (_armour)."""
+        return self._ask(("armour", side), lambda: _armour(self.st, self.enemies(side)))
 
     def marked(self, plate: int, side: str) -> bool:
         """An enemy of `side` (or a man aboard one) carries this vehicle's Spotted marker."""
@@ -216,84 +220,131 @@ def plate_options(st, active, kind: str, plate: int, seat: int) -> Iterator[C.Cm
     return _listed(_plate_parts(st, active, kind, plate, seat))
 
 
-def plate_checks(st, active, kind: str, plate: int, seat: int, targets: Targets) -> list[Check]:
+def plate_checks(st, active, kind: str, plate: int, seat: int, targets: Targets,
+                 accept: Callable[[int], frozenset[Do]] | None = None) -> list[Check]:
     """Whether plate_options offers anything, as one question per part."""
-    return _checks(_plate_parts(st, active, kind, plate, seat, targets))
+    return _checks(_plate_parts(st, active, kind, plate, seat, targets, accept))
 
 
-def _plate_parts(st, active, kind: str, plate: int, seat: int, targets: Targets | None = None) -> list[Part]:
+def _plate_parts(st, active, kind: str, plate: int, seat: int, targets: Targets | None = None,
+                 accept: Callable[[int], frozenset[Do]] | None = None) -> list[Part]:
     """plate_options by part, in listing order, each with its cost; with `targets` (a check) a
-    part whose targets cannot exist offers nothing at once."""
+    part whose targets cannot exist offers nothing at once. `accept`: the part's
+    sources.acceptor, when the caller has it. The parts are written once (_PLATE, _WAITING) and
+    bound to the plate only when the card takes one of their sub-actions."""
     v = st.vehicles[plate]
-    vdef = st.vehicle_def(plate)
-    ok = oker(st, active, kind, plate)
+    ok = oker(st, active, kind, plate, None if accept is None else accept(plate))
     if not ok.any:
         return []
+    return _bound(ok, (_PLATE if v.status == "board" else _WAITING,),
+                  lambda: _Plate(st, active, kind, plate, seat, targets, ok, v))
 
-    def moves() -> Iterator[C.Cmd]:
-        if ok(Do.MOVE):
-            yield from _moves(st, active, kind, plate, plate, seat)
 
-    if v.status != "board":
-        return _taken(ok, [(SEARCH, (Do.MOVE,), moves)])
+def _bound(ok, tables: tuple, facts: Callable[[], object]) -> list[Part]:
+    """The parts of these tables offering a sub-action the card takes from him (each asks `ok`
+    for its own before anything else, so the others would offer nothing), each bound to the
+    facts it reads, made once at the first."""
+    acc = ok.acc
+    me = None
+    out: list[Part] = []
+    for table in tables:
+        for cost, dos, part in table:
+            if not acc.isdisjoint(dos):
+                if me is None:
+                    me = facts()
+                out.append((cost, partial(part, me)))
+    return out
 
-    def unpin() -> Iterator[C.Cmd]:
-        if ok(Do.UNPIN) and v.pins and _try(lambda: VM.driver(st, plate, plate, "unpin")):
-            yield C.Unpin(seat=seat, serial=plate, via=kind)
 
-    def turns() -> Iterator[C.Cmd]:
-        if ok(Do.FACE) and _can_drive(st, plate, plate) and not (kind == "tag" and v.hull_moved):
-            yield from _turns(st, plate, plate, seat, kind, hull=True)
+class _Plate:
+    """A license plate asked through one part of the card: what the parts of plate_options read."""
 
-    def turret() -> Iterator[C.Cmd]:
-        if ok(Do.TURRET) and v.turret is not None and _try(lambda: _turret_man(st, plate, plate)):
-            yield from _turns(st, plate, plate, seat, kind, hull=False)
+    __slots__ = ("active", "kind", "ok", "plate", "seat", "st", "targets", "v")
 
-    def fire() -> Iterator[C.Cmd]:
-        if ok(Do.SHOOT) and (targets is None or targets.marked(plate, v.side)):
-            yield from _fire_options(st, plate, plate, seat, kind, VS.weapon_ids(vdef))
+    def __init__(self, st, active, kind: str, plate: int, seat: int, targets: Targets | None, ok, v) -> None:
+        self.st, self.active, self.kind, self.plate, self.seat = st, active, kind, plate, seat
+        self.targets, self.ok, self.v = targets, ok, v
 
-    def smoke() -> Iterator[C.Cmd]:
-        if ok(Do.SHOOT):
-            yield from _popsmoke(st, plate, seat, kind)  # issue 9: engine/vehicles/smoke.py
 
-    def load() -> Iterator[C.Cmd]:
-        if ok(Do.LOAD):
-            yield from _load_options(st, plate, plate, seat, kind)
+def _pl_moves(a: _Plate) -> Iterator[C.Cmd]:
+    if a.ok(Do.MOVE):
+        yield from _moves(a.st, a.active, a.kind, a.plate, a.plate, a.seat)
 
-    def acquire() -> Iterator[C.Cmd]:
-        if ok(Do.ACQUIRE) and (targets is None or targets.marked(plate, v.side)):
-            yield from _acquire_options(st, plate, plate, seat, kind)
 
-    def sight() -> Iterator[C.Cmd]:
-        if ok(Do.SIGHT):
-            eye = VL.best_eye(st, plate)
-            if eye is not None and (targets is None or targets.unmarked(plate, st.soldiers[eye].side)):
-                must = VL.crew_sight_must(st, eye)
-                for t in must if len(must) > 1 else must[:1]:
-                    yield C.SightCmd(seat=seat, serial=plate, target=t if len(must) > 1 else None, via=kind)
+def _pl_unpin(a: _Plate) -> Iterator[C.Cmd]:
+    if a.ok(Do.UNPIN) and a.v.pins and _try(lambda: VM.driver(a.st, a.plate, a.plate, "unpin")):
+        yield C.Unpin(seat=a.seat, serial=a.plate, via=a.kind)
 
-    def hatches() -> Iterator[C.Cmd]:
-        for do, cls, opening in ((Do.UNBUTTON, C.Unbutton, True), (Do.BUTTON, C.Button, False)):
-            if ok(do) and _try(lambda: VL._hatch_man(st, plate, plate, opening)):
-                yield cls(seat=seat, serial=plate, via=kind)
 
-    def hull_down() -> Iterator[C.Cmd]:
-        if ok(Do.HULLDOWN) and not v.hull_down and _can_drive(st, plate, plate):
-            mods = st.board.tiles[v.tile].mods
-            if (mods.look or 0) < 0 and (mods.move or 0) < 0:
-                yield C.HullDown(seat=seat, serial=plate, via=kind)
+def _pl_turns(a: _Plate) -> Iterator[C.Cmd]:
+    if a.ok(Do.FACE) and _can_drive(a.st, a.plate, a.plate) and not (a.kind == "tag" and a.v.hull_moved):
+        yield from _turns(a.st, a.plate, a.plate, a.seat, a.kind, hull=True)
 
-    def cover() -> Iterator[C.Cmd]:
-        if ok(Do.COVER) and (v.spotted or v.spotted_by) and (st.board.tiles[v.tile].mods.hide or 0) <= -3 \
-                and _try(lambda: VM.driver(st, plate, plate, "cover")):
-            yield C.VCover(seat=seat, serial=plate, via=kind)
 
-    return _taken(ok, [(SEARCH, (Do.MOVE,), moves), (CHEAP, (Do.UNPIN,), unpin), (CHECK, (Do.FACE,), turns),
-                       (CHECK, (Do.TURRET,), turret), (SEARCH, (Do.SHOOT,), fire), (CHECK, (Do.SHOOT,), smoke),
-                       (CHEAP, (Do.LOAD,), load), (SEARCH, (Do.ACQUIRE,), acquire), (SEARCH, (Do.SIGHT,), sight),
-                       (CHECK, (Do.UNBUTTON, Do.BUTTON), hatches), (CHECK, (Do.HULLDOWN,), hull_down),
-                       (CHECK, (Do.COVER,), cover)])
+def _pl_turret(a: _Plate) -> Iterator[C.Cmd]:
+    if a.ok(Do.TURRET) and a.v.turret is not None and _try(lambda: _turret_man(a.st, a.plate, a.plate)):
+        yield from _turns(a.st, a.plate, a.plate, a.seat, a.kind, hull=False)
+
+
+def _pl_fire(a: _Plate) -> Iterator[C.Cmd]:
+    if a.ok(Do.SHOOT) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+        yield from _fire_options(a.st, a.plate, a.plate, a.seat, a.kind, VS.weapon_ids(a.st.vehicle_def(a.plate)),
+                                 a.targets)
+
+
+def _pl_smoke(a: _Plate) -> Iterator[C.Cmd]:
+    if a.ok(Do.SHOOT):
+        yield from _popsmoke(a.st, a.plate, a.seat, a.kind)  # issue 9: engine/vehicles/smoke.py
+
+
+def _pl_load(a: _Plate) -> Iterator[C.Cmd]:
+    if a.ok(Do.LOAD):
+        yield from _load_options(a.st, a.plate, a.plate, a.seat, a.kind)
+
+
+def _pl_acquire(a: _Plate) -> Iterator[C.Cmd]:
+    if a.ok(Do.ACQUIRE) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+        yield from _acquire_options(a.st, a.plate, a.plate, a.seat, a.kind, a.targets)
+
+
+def _pl_sight(a: _Plate) -> Iterator[C.Cmd]:
+    if a.ok(Do.SIGHT):
+        st, targets = a.st, a.targets
+        eye = VL.best_eye(st, a.plate)
+        side = None if eye is None else st.soldiers[eye].side
+        if eye is not None and (targets is None or targets.unmarked(a.plate, side)):
+            must = VL.crew_sight_must(st, eye, None if targets is None else targets.on_board(side))
+            for t in must if len(must) > 1 else must[:1]:
+                yield C.SightCmd(seat=a.seat, serial=a.plate, target=t if len(must) > 1 else None, via=a.kind)
+
+
+def _pl_hatches(a: _Plate) -> Iterator[C.Cmd]:
+    for do, cls, opening in ((Do.UNBUTTON, C.Unbutton, True), (Do.BUTTON, C.Button, False)):
+        if a.ok(do) and _try(lambda: VL._hatch_man(a.st, a.plate, a.plate, opening)):
+            yield cls(seat=a.seat, serial=a.plate, via=a.kind)
+
+
+def _pl_hull_down(a: _Plate) -> Iterator[C.Cmd]:
+    v = a.v
+    if a.ok(Do.HULLDOWN) and not v.hull_down and _can_drive(a.st, a.plate, a.plate):
+        mods = a.st.board.tiles[v.tile].mods
+        if (mods.look or 0) < 0 and (mods.move or 0) < 0:
+            yield C.HullDown(seat=a.seat, serial=a.plate, via=a.kind)
+
+
+def _pl_cover(a: _Plate) -> Iterator[C.Cmd]:
+    v = a.v
+    if a.ok(Do.COVER) and (v.spotted or v.spotted_by) and (a.st.board.tiles[v.tile].mods.hide or 0) <= -3 \
+            and _try(lambda: VM.driver(a.st, a.plate, a.plate, "cover")):
+        yield C.VCover(seat=a.seat, serial=a.plate, via=a.kind)
+
+
+_WAITING = ((SEARCH, (Do.MOVE,), _pl_moves),)  # a vehicle still to enter: its MOVE onto the board
+_PLATE = ((SEARCH, (Do.MOVE,), _pl_moves), (CHEAP, (Do.UNPIN,), _pl_unpin), (CHECK, (Do.FACE,), _pl_turns),
+          (CHECK, (Do.TURRET,), _pl_turret), (SEARCH, (Do.SHOOT,), _pl_fire), (CHECK, (Do.SHOOT,), _pl_smoke),
+          (CHEAP, (Do.LOAD,), _pl_load), (SEARCH, (Do.ACQUIRE,), _pl_acquire), (SEARCH, (Do.SIGHT,), _pl_sight),
+          (CHECK, (Do.UNBUTTON, Do.BUTTON), _pl_hatches), (CHECK, (Do.HULLDOWN,), _pl_hull_down),
+          (CHECK, (Do.COVER,), _pl_cover))
 
 
 def _popsmoke(st, who: int, seat: int, kind: str) -> list:
@@ -307,7 +358,9 @@ def _turret_man(st, plate: int, who: int) -> int:
     return actor(st, plate, who, weapon="main", what="turn")
 
 
-def _fire_options(st, plate: int, who: int, seat: int, kind: str, weapons: list[str]) -> Iterator[C.Cmd]:
+def _fire_options(st, plate: int, who: int, seat: int, kind: str, weapons: list[str],
+                  known: Targets | None = None) -> Iterator[C.Cmd]:
+    """`known`: the question's Targets (a check), whose enemy list is the one made here."""
     v = st.vehicles[plate]
     targets = None  # the same for every weapon: found once, when a weapon has a gunner
     for wid in weapons:
@@ -316,7 +369,7 @@ def _fire_options(st, plate: int, who: int, seat: int, kind: str, weapons: list[
         except RuleError:
             continue
         if targets is None:
-            targets = _enemy_targets(st, v.side)
+            targets = _enemy_targets(st, v.side) if known is None else known.enemies(v.side)
         for t in targets:
             if VS.fire_problem(st, plate, gunner, wid, t) is None:
                 yield C.Fire(seat=seat, serial=who, weapon=wid, target=t, via=kind)
@@ -345,22 +398,26 @@ def _load_options(st, plate: int, who: int, seat: int, kind: str) -> Iterator[C.
                 yield C.Load(seat=seat, serial=who, ammo=aid, via=kind)
 
 
-def _acquire_options(st, plate: int, who: int, seat: int, kind: str) -> Iterator[C.Cmd]:
+def _acquire_options(st, plate: int, who: int, seat: int, kind: str, known: Targets | None = None) -> Iterator[C.Cmd]:
+    """`known`: the question's Targets (a check), whose enemy list is the one made here."""
     v = st.vehicles[plate]
     vdef = st.vehicle_def(plate)
     wid = "main" if vdef.main_gun else (vdef.mgs[0].id if vdef.mgs else None)
     if wid is None:
         return
-    for t in _enemy_targets(st, v.side):
+    turret = v.turret is not None and (vdef.main_gun is None or vdef.main_gun.mount == "turret")
+    ready = None  # a man to acquire and, for a hull gun, a hull free to turn: the same for every target
+    for t in (_enemy_targets(st, v.side) if known is None else known.enemies(v.side)):
         marker_on = st.soldiers[t].vehicle if t in st.soldiers and st.soldiers[t].status == "aboard" else t
         if t in st.soldiers and st.soldiers[t].status == "aboard":
             continue
         if not VL.marked_by(st, marker_on, plate) or VS.in_weapon_arc(st, plate, wid, t):
             continue
-        turret = v.turret is not None and (vdef.main_gun is None or vdef.main_gun.mount == "turret")
-        if not turret and not _can_drive(st, plate, plate):
-            continue
-        if _try(lambda: _acquirer(st, plate, who)) and VL.arc_facing(st, plate, t, v.turret if turret else v.facing):
+        if ready is None:
+            ready = (turret or _can_drive(st, plate, plate)) and _try(lambda: _acquirer(st, plate, who))
+        if not ready:
+            return
+        if VL.arc_facing(st, plate, t, v.turret if turret else v.facing):
             yield C.Acquire(seat=seat, serial=who, target=t, via=kind)
 
 
@@ -377,103 +434,134 @@ def aboard_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
     return _listed(_aboard_parts(st, active, kind, m, seat))
 
 
-def aboard_checks(st, active, kind: str, m: int, seat: int, targets: Targets) -> list[Check]:
+def aboard_checks(st, active, kind: str, m: int, seat: int, targets: Targets,
+                  accept: Callable[[int], frozenset[Do]] | None = None) -> list[Check]:
     """Whether aboard_options offers anything, as one question per part."""
-    return _checks(_aboard_parts(st, active, kind, m, seat, targets))
+    return _checks(_aboard_parts(st, active, kind, m, seat, targets, accept))
 
 
-def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | None = None) -> list[Part]:
-    """aboard_options by part, as _plate_parts."""
+def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | None = None,
+                  accept: Callable[[int], frozenset[Do]] | None = None) -> list[Part]:
+    """aboard_options by part, as _plate_parts (_POST, _CREW, _ANY)."""
     s = st.soldiers[m]
-    plate = s.vehicle
-    v = st.vehicles[plate]
-    vdef = st.vehicle_def(plate)
+    v = st.vehicles[s.vehicle]
     if v.status != "board":
         return []
-    ok = oker(st, active, kind, m)
+    ok = oker(st, active, kind, m, None if accept is None else accept(m))
     if not ok.any:
         return []
     loc = position_of(st, m)
-    at_post = loc is not None
     crewman = m not in v.passengers and m not in v.riders
-    marks = v.damage.get(s.post or "", [])
-
-    def moves() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.MOVE):
-            yield from _moves(st, active, kind, plate, m, seat)
-
-    def turns() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.FACE) and _can_drive(st, plate, m):
-            yield from _turns(st, plate, m, seat, kind, hull=True)
-
-    def turret() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.TURRET) and v.turret is not None and _try(lambda: _turret_man(st, plate, m)):
-            yield from _turns(st, plate, m, seat, kind, hull=False)
-
-    def fire() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.SHOOT) and (targets is None or targets.marked(plate, v.side)):
-            yield from _fire_options(st, plate, m, seat, kind, [w for w in loc.weapons])
-
-    def smoke() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.SHOOT):
-            yield from _popsmoke(st, m, seat, kind)  # issue 9: engine/vehicles/smoke.py
-
-    def load() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.LOAD):
-            yield from _load_options(st, plate, m, seat, kind)
-
-    def acquire() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.ACQUIRE) and (targets is None or targets.marked(plate, v.side)):
-            yield from _acquire_options(st, plate, m, seat, kind)
-
-    def sight() -> Iterator[C.Cmd]:
-        if at_post and ok(Do.SIGHT) and (targets is None or targets.unmarked(plate, s.side)):
-            must = VL.crew_sight_must(st, m)
-            for t in must if len(must) > 1 else must[:1]:
-                yield C.SightCmd(seat=seat, serial=m, target=t if len(must) > 1 else None, via=kind)
-
-    def hatch() -> Iterator[C.Cmd]:
-        if at_post and loc.hatch and ok(Do.UNBUTTON) and loc.id not in v.unbuttoned:
-            yield C.Unbutton(seat=seat, serial=m, via=kind)
-        if at_post and loc.hatch and ok(Do.BUTTON) and loc.id in v.unbuttoned:
-            yield C.Button(seat=seat, serial=m, via=kind)
-
-    def shift() -> Iterator[C.Cmd]:
-        if crewman and ok(Do.SHIFT):
-            for other in vdef.locations:
-                if other.id == s.post or other.outside:
-                    continue
-                if other.kind == "crew" and (other.id in v.crew or not position_ok(st, plate, other.id)):
-                    continue
-                if other.kind == "machinery" and not v.damage.get(other.id):
-                    continue  # only worth going where there is work
-                yield C.Shift(seat=seat, serial=m, post=other.id, via=kind)
-
-    def repairs() -> Iterator[C.Cmd]:
-        if crewman and ok(Do.REPAIR) and "wreck" in marks and "fire" not in marks:
-            yield C.Repair(seat=seat, serial=m, location=s.post, via=kind)
-        if crewman and ok(Do.EXTINGUISH) and "fire" in marks:
-            yield C.Extinguish(seat=seat, serial=m, location=s.post, via=kind)
-
-    def small_arms() -> Iterator[C.Cmd]:
-        if ok(Do.SHOOT) and (targets is None or targets.spotted(s.side)) \
-                and VS.small_arms_shooter_problem(st, m) is None:
-            for t in (_enemy_targets(st, s.side) if targets is None else targets.enemies(s.side)):
-                if VS.small_arms_target_problem(st, m, t) is None:
-                    yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
-
-    def dismount() -> Iterator[C.Cmd]:
-        if ok(Do.DISMOUNT) and v.moved <= 1 and v.status == "board" and v.tile is not None \
-                and VM.dismount_cell(st, m) is not None:
-            yield C.Dismount(seat=seat, serial=m, via=kind)
-
     # the work of a post only at one, a crewman's only for the crew
-    post = [(SEARCH, (Do.MOVE,), moves), (CHECK, (Do.FACE,), turns), (CHECK, (Do.TURRET,), turret),
-            (SEARCH, (Do.SHOOT,), fire), (CHECK, (Do.SHOOT,), smoke), (CHEAP, (Do.LOAD,), load),
-            (SEARCH, (Do.ACQUIRE,), acquire), (SEARCH, (Do.SIGHT,), sight),
-            (CHEAP, (Do.UNBUTTON, Do.BUTTON), hatch)] if at_post else []
-    crew = [(CHECK, (Do.SHIFT,), shift), (CHEAP, (Do.REPAIR, Do.EXTINGUISH), repairs)] if crewman else []
-    return _taken(ok, post + crew + [(SEARCH, (Do.SHOOT,), small_arms), (CHECK, (Do.DISMOUNT,), dismount)])
+    return _bound(ok, (_POST if loc is not None else (), _CREW if crewman else (), _ANY),
+                  lambda: _Aboard(st, active, kind, m, seat, targets, ok, s, v, loc))
+
+
+class _Aboard:
+    """One man aboard asked through one part of the card: what the parts of aboard_options read."""
+
+    __slots__ = ("active", "kind", "loc", "m", "ok", "plate", "s", "seat", "st", "targets", "v")
+
+    def __init__(self, st, active, kind: str, m: int, seat: int, targets: Targets | None, ok, s, v, loc) -> None:
+        self.st, self.active, self.kind, self.m, self.seat, self.targets = st, active, kind, m, seat, targets
+        self.ok, self.s, self.plate, self.v, self.loc = ok, s, s.vehicle, v, loc
+
+
+def _ab_moves(a: _Aboard) -> Iterator[C.Cmd]:
+    if a.ok(Do.MOVE):
+        yield from _moves(a.st, a.active, a.kind, a.plate, a.m, a.seat)
+
+
+def _ab_turns(a: _Aboard) -> Iterator[C.Cmd]:
+    if a.ok(Do.FACE) and _can_drive(a.st, a.plate, a.m):
+        yield from _turns(a.st, a.plate, a.m, a.seat, a.kind, hull=True)
+
+
+def _ab_turret(a: _Aboard) -> Iterator[C.Cmd]:
+    if a.ok(Do.TURRET) and a.v.turret is not None and _try(lambda: _turret_man(a.st, a.plate, a.m)):
+        yield from _turns(a.st, a.plate, a.m, a.seat, a.kind, hull=False)
+
+
+def _ab_fire(a: _Aboard) -> Iterator[C.Cmd]:
+    if a.ok(Do.SHOOT) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+        yield from _fire_options(a.st, a.plate, a.m, a.seat, a.kind, [w for w in a.loc.weapons], a.targets)
+
+
+def _ab_smoke(a: _Aboard) -> Iterator[C.Cmd]:
+    if a.ok(Do.SHOOT):
+        yield from _popsmoke(a.st, a.m, a.seat, a.kind)  # issue 9: engine/vehicles/smoke.py
+
+
+def _ab_load(a: _Aboard) -> Iterator[C.Cmd]:
+    if a.ok(Do.LOAD):
+        yield from _load_options(a.st, a.plate, a.m, a.seat, a.kind)
+
+
+def _ab_acquire(a: _Aboard) -> Iterator[C.Cmd]:
+    if a.ok(Do.ACQUIRE) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+        yield from _acquire_options(a.st, a.plate, a.m, a.seat, a.kind, a.targets)
+
+
+def _ab_sight(a: _Aboard) -> Iterator[C.Cmd]:
+    side = a.s.side
+    if a.ok(Do.SIGHT) and (a.targets is None or a.targets.unmarked(a.plate, side)):
+        must = VL.crew_sight_must(a.st, a.m, None if a.targets is None else a.targets.on_board(side))
+        for t in must if len(must) > 1 else must[:1]:
+            yield C.SightCmd(seat=a.seat, serial=a.m, target=t if len(must) > 1 else None, via=a.kind)
+
+
+def _ab_hatch(a: _Aboard) -> Iterator[C.Cmd]:
+    loc, v = a.loc, a.v
+    if loc.hatch and a.ok(Do.UNBUTTON) and loc.id not in v.unbuttoned:
+        yield C.Unbutton(seat=a.seat, serial=a.m, via=a.kind)
+    if loc.hatch and a.ok(Do.BUTTON) and loc.id in v.unbuttoned:
+        yield C.Button(seat=a.seat, serial=a.m, via=a.kind)
+
+
+def _ab_shift(a: _Aboard) -> Iterator[C.Cmd]:
+    if a.ok(Do.SHIFT):
+        st, v, post = a.st, a.v, a.s.post
+        for other in st.vehicle_def(a.plate).locations:
+            if other.id == post or other.outside:
+                continue
+            if other.kind == "crew" and (other.id in v.crew or not position_ok(st, a.plate, other.id)):
+                continue
+            if other.kind == "machinery" and not v.damage.get(other.id):
+                continue  # only worth going where there is work
+            yield C.Shift(seat=a.seat, serial=a.m, post=other.id, via=a.kind)
+
+
+def _ab_repairs(a: _Aboard) -> Iterator[C.Cmd]:
+    post = a.s.post
+    marks = a.v.damage.get(post or "", [])
+    if a.ok(Do.REPAIR) and "wreck" in marks and "fire" not in marks:
+        yield C.Repair(seat=a.seat, serial=a.m, location=post, via=a.kind)
+    if a.ok(Do.EXTINGUISH) and "fire" in marks:
+        yield C.Extinguish(seat=a.seat, serial=a.m, location=post, via=a.kind)
+
+
+def _ab_small_arms(a: _Aboard) -> Iterator[C.Cmd]:
+    st, m, side, targets = a.st, a.m, a.s.side, a.targets
+    if a.ok(Do.SHOOT) and (targets is None or targets.spotted(side)) \
+            and VS.small_arms_shooter_problem(st, m) is None:
+        for t in (_enemy_targets(st, side) if targets is None else targets.enemies(side)):
+            if VS.small_arms_target_problem(st, m, t) is None:
+                yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
+
+
+def _ab_dismount(a: _Aboard) -> Iterator[C.Cmd]:
+    v = a.v
+    if a.ok(Do.DISMOUNT) and v.moved <= 1 and v.status == "board" and v.tile is not None \
+            and VM.dismount_cell(a.st, a.m) is not None:
+        yield C.Dismount(seat=a.seat, serial=a.m, via=a.kind)
+
+
+_POST = ((SEARCH, (Do.MOVE,), _ab_moves), (CHECK, (Do.FACE,), _ab_turns), (CHECK, (Do.TURRET,), _ab_turret),
+         (SEARCH, (Do.SHOOT,), _ab_fire), (CHECK, (Do.SHOOT,), _ab_smoke), (CHEAP, (Do.LOAD,), _ab_load),
+         (SEARCH, (Do.ACQUIRE,), _ab_acquire), (SEARCH, (Do.SIGHT,), _ab_sight),
+         (CHEAP, (Do.UNBUTTON, Do.BUTTON), _ab_hatch))
+_CREW = ((CHECK, (Do.SHIFT,), _ab_shift), (CHEAP, (Do.REPAIR, Do.EXTINGUISH), _ab_repairs))
+_ANY = ((SEARCH, (Do.SHOOT,), _ab_small_arms), (CHECK, (Do.DISMOUNT,), _ab_dismount))
 
 
 def foot_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | None = None) -> Iterator[C.Cmd]:
@@ -490,34 +578,50 @@ def foot_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do], ta
 
 def _foot_parts(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | None,
                 targets: Targets | None = None) -> list[Part]:
-    """foot_options by part, as _plate_parts."""
+    """foot_options by part, as _plate_parts (_FOOT)."""
     s = st.soldiers[m]
     if not s.free:
         return []
     ok = oker(st, active, kind, m, acc)
     if not ok.any:
         return []
+    return _bound(ok, (_FOOT,), lambda: _Foot(st, kind, m, seat, targets, ok, s))
 
-    def mount() -> Iterator[C.Cmd]:
-        if ok(Do.MOUNT):
-            for p in on_board(st, st.board.tile_at(s.at)):
-                if _try(lambda: VM.mount_plan(st, m, p, None)):
-                    yield C.Mount(seat=seat, serial=m, plate=p, via=kind)
 
-    def shift() -> Iterator[C.Cmd]:
-        if s.dismounted and s.vehicle in st.vehicles and st.vehicles[s.vehicle].status == "board" and ok(Do.SHIFT):
-            vdef = st.vehicle_def(s.vehicle)
-            v = st.vehicles[s.vehicle]
-            for loc in vdef.locations:
-                if loc.outside and v.damage.get(loc.id):
-                    yield C.Shift(seat=seat, serial=m, post=loc.id, via=kind)
+class _Foot:
+    """A man on foot asked through one part of the card: what the parts of foot_options read."""
 
-    def shoot() -> Iterator[C.Cmd]:
-        if ok(Do.SHOOT) and (targets is None or targets.spotted(s.side, armour_only=True)) \
-                and VS.small_arms_shooter_problem(st, m) is None:
-            for t in (_enemy_targets(st, s.side) if targets is None else targets.enemies(s.side)):
-                if (t in st.vehicles or st.soldiers[t].status == "aboard") \
-                        and VS.small_arms_target_problem(st, m, t) is None:
-                    yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
+    __slots__ = ("kind", "m", "ok", "s", "seat", "st", "targets")
 
-    return _taken(ok, [(CHECK, (Do.MOUNT,), mount), (CHEAP, (Do.SHIFT,), shift), (SEARCH, (Do.SHOOT,), shoot)])
+    def __init__(self, st, kind: str, m: int, seat: int, targets: Targets | None, ok, s) -> None:
+        self.st, self.kind, self.m, self.seat, self.targets, self.ok, self.s = st, kind, m, seat, targets, ok, s
+
+
+def _ft_mount(a: _Foot) -> Iterator[C.Cmd]:
+    if a.ok(Do.MOUNT):
+        st, m = a.st, a.m
+        for p in on_board(st, st.board.tile_at(a.s.at)):
+            if _try(lambda: VM.mount_plan(st, m, p, None)):
+                yield C.Mount(seat=a.seat, serial=m, plate=p, via=a.kind)
+
+
+def _ft_shift(a: _Foot) -> Iterator[C.Cmd]:
+    st, s = a.st, a.s
+    if s.dismounted and s.vehicle in st.vehicles and st.vehicles[s.vehicle].status == "board" and a.ok(Do.SHIFT):
+        vdef = st.vehicle_def(s.vehicle)
+        v = st.vehicles[s.vehicle]
+        for loc in vdef.locations:
+            if loc.outside and v.damage.get(loc.id):
+                yield C.Shift(seat=a.seat, serial=a.m, post=loc.id, via=a.kind)
+
+
+def _ft_shoot(a: _Foot) -> Iterator[C.Cmd]:
+    st, m, side, targets = a.st, a.m, a.s.side, a.targets
+    if a.ok(Do.SHOOT) and (targets is None or targets.spotted(side, armour_only=True)) \
+            and VS.small_arms_shooter_problem(st, m) is None:
+        for t in (_armour(st, _enemy_targets(st, side)) if targets is None else targets.armour(side)):
+            if VS.small_arms_target_problem(st, m, t) is None:
+                yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
+
+
+_FOOT = ((CHECK, (Do.MOUNT,), _ft_mount), (CHEAP, (Do.SHIFT,), _ft_shift), (SEARCH, (Do.SHOOT,), _ft_shoot))

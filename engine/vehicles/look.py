@@ -93,16 +93,16 @@ def crew_sight_options(st, looker: int) -> tuple[list[int], list[tuple[int, int,
     return sorted(r[0] for r in ok if r[1] == best), table
 
 
-def crew_sight_must(st, looker: int) -> list[int]:
+def crew_sight_must(st, looker: int, on_board: list[int] | None = None) -> list[int]:
     """crew_sight_options' targets alone (for listing options): the distance is measured first,
     then the range and the line of sight only of a target no farther than the nearest found so
-    far."""
+    far. `on_board`: his enemies on the board (_enemy_targets), when the caller has them."""
     s = st.soldiers[looker]
     plate = s.vehicle
     sight, optics = crew_sight(st, looker), crew_optics(st, looker)
     pa = at_of(st, looker)[0]
     nearest, out = None, []
-    for t in _enemy_targets(st, s.side):
+    for t in _enemy_targets(st, s.side) if on_board is None else on_board:
         if marked_by(st, t, plate):
             continue
         pb = at_of(st, t)[0]
