@@ -844,7 +844,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             if typed and self._repeated(loaded, mine, cmd):
                 raise AlreadyDone() from None
             raise Refused(str(exc)) from None
-        if after.model_copy(update={"seq": state.seq, "asked_at": state.asked_at}) == state:
+        if same_game(state, after):
             raise AlreadyDone()  # the same plan again, a setting it already has: no commit
         return after, events, cmd, mine
 
@@ -1659,6 +1659,24 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         if not asks:
             r.ephemeral.append("Nothing is waiting for you right now.")
         return r
+
+
+# the GameState fields an equality test reads last, cheapest first: models and containers of
+# models (pydantic compares them in Python), the forces, which most commands change, at the end
+_DEEP_FIELDS = ("setup", "soldiers", "weather", "lasting_weather", "active", "seats", "artillery",
+                "minefields", "vehicles", "forces")
+_CLOCK_FIELDS = frozenset({"seq", "asked_at"})  # what every applied command moves on
+_SAME_GAME_ORDER = (*(f for f in GameState.model_fields if f not in {*_DEEP_FIELDS, *_CLOCK_FIELDS}),
+                    *_DEEP_FIELDS)
+
+
+def same_game(before: GameState, after: GameState) -> bool:
+    """Whether a command left the game as it was: `after == before` but for the command count and
+    clock (`seq`, `asked_at`). Pydantic's equality field by field (a field shared by both states
+    is equal at once), without copying `after`, the cheap fields first: a changed number or card
+    list answers no before the models are walked."""
+    a, b = after.__dict__, before.__dict__
+    return type(after) is type(before) and all(a[f] == b[f] for f in _SAME_GAME_ORDER)
 
 
 def _waiting(st: GameState, a: Await, user: int, deadlines) -> Waiting:
