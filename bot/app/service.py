@@ -169,6 +169,7 @@ class _Cached:
     decisions: dict[int, SeatDecision]
     away: Away
     seen: dict[int, SeenMark]
+    awaited: list[Await] | None = None  # awaiting(state) of this very state object, if worked out
 
 
 @dataclass(slots=True)
@@ -181,6 +182,7 @@ class _Loaded:
     decisions: dict[int, SeatDecision] = field(default_factory=dict)  # by seat: last asked, last answered
     away: Away = field(default_factory=Away)
     seen: dict[int, SeenMark] = field(default_factory=dict)  # by user: how far he has read the log
+    awaited: list[Await] | None = None  # awaiting(state), when the cache had it for this state object
 
     @property
     def id(self) -> int:
@@ -354,7 +356,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             hit.state = state
         self._used(game.id)
         return _Loaded(game, state=state, deadlines=hit.deadlines, hours=hit.hours,
-                       decisions=hit.decisions, away=hit.away, seen=hit.seen)
+                       decisions=hit.decisions, away=hit.away, seen=hit.seen,
+                       awaited=hit.awaited if hit.state is state else None)
 
     async def _away(self, game: StoredGame, game_settings: Mapping) -> Away:
         """Who of the game's players is away until when, and the game's rule for it."""
@@ -390,11 +393,15 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         return loaded.state
 
     def _remember(self, game: StoredGame, state: GameState, text: str, deadlines: list, hours: float,
-                  decisions: dict[int, SeatDecision], away: Away, seen: dict[int, SeenMark]) -> None:
+                  decisions: dict[int, SeatDecision], away: Away, seen: dict[int, SeenMark],
+                  awaited: list[Await] | None = None) -> None:
+        """Cache the game at its new version; `awaited`: `awaiting(state)`, if the caller has it
+        (the next command's `_commit` needs it of the state it starts from)."""
         held = self._cache.get(game.id)
         if held is not None and held.game.version > game.version:
             return  # a read that started before this process's own later commit
-        self._cache[game.id] = _Cached(replace(game, state=""), text, state, deadlines, hours, decisions, away, seen)
+        self._cache[game.id] = _Cached(replace(game, state=""), text, state, deadlines, hours, decisions, away, seen,
+                                       awaited)
         self._cache.move_to_end(game.id)
         self._used(game.id)
         while len(self._cache) > self._cache_size:
@@ -410,7 +417,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             stale, _ = self._parsed.popitem(last=False)
             entry = self._cache.get(stale)
             if entry is not None:
-                entry.state = None
+                entry.state = entry.awaited = None  # what was worked out of the state goes with it
 
     def _forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
@@ -868,7 +875,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         now_awaited = awaiting(after)  # asked once here, for the answer, the deadlines and the prompts
         if by == "player":  # the decision he was awaited for that this command settled, if any
             still = {a.key for a in now_awaited if a.seat == seat}
-            gone = next((a.key for a in awaiting(before) if a.seat == seat and a.key not in still), None)
+            was = loaded.awaited if before is loaded.state and loaded.awaited is not None else awaiting(before)
+            gone = next((a.key for a in was if a.seat == seat and a.key not in still), None)
             answer = _Answer(seat, gone, str(cmd), sent_at)
         r = await self._write(loaded, before, after, events, bodies, answer=answer,
                               reader=user if by == "player" else None, now_awaited=now_awaited)
@@ -929,6 +937,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         over = after.step == "over"
         phase_moved = before is None or (before.turn, before.phase) != (after.turn, after.phase)
         take = (phase_moved and not over) if snapshot is None else snapshot
+        now_awaited = awaiting(after) if now_awaited is None else now_awaited
         nxt = self._next(loaded, after, answer=answer, baseline=baseline, now_awaited=now_awaited)
         now = self.clock()
         readers = tuple(dict.fromkeys([*([reader] if reader else []), *(p.user_id for p in nxt.asks)]))
@@ -948,7 +957,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         for user in readers:
             was = seen.get(user)
             seen[user] = SeenMark(user, max(done.last_seq, was.seq if was else 0), now)
-        self._remember(game, after, text, list(nxt.awaited), loaded.hours, nxt.decisions, loaded.away, seen)
+        self._remember(game, after, text, list(nxt.awaited), loaded.hours, nxt.decisions, loaded.away, seen,
+                       now_awaited)
         r = self._outcome(game, before, after, events, version=done.version, nxt=nxt,
                           board=phase_moved or over)
         r.prompts = await self._digests(gid, r.prompts, loaded.seen, now, loaded.away.digest)

@@ -68,3 +68,22 @@ async def test_no_more_commands_hold_states_at_once_than_the_bound(store, cat, c
 
     assert await most_at_once(2) == 2
     assert await most_at_once(64) > 2, "without the bound the games commit together"
+
+
+async def test_the_awaited_decisions_kept_with_a_cached_state_are_that_states(store, cat, clock):
+    """`_commit` takes `awaiting(before)` from the cache: it must be of the very state cached,
+    and go when the state is dropped to text (a state parsed again works it out afresh)."""
+    lean = GameService(store, cat, clock=clock, seed=lambda: 7, parsed_size=1)
+    games = [(await open_table(lean, where=Where(channel_id=900 + n))).game_id for n in range(3)]
+    kept = 0
+    for round_ in range(8):
+        await play_round_robin(lean, games, 1, seed=round_)
+        for gid in games:
+            entry = lean._cache[gid]
+            if entry.awaited is not None:
+                kept += 1
+                assert entry.state is not None
+                assert entry.awaited == awaiting(entry.state)
+            if entry.state is None:
+                assert entry.awaited is None
+    assert kept >= 8, "the game played last keeps what its commit worked out"
