@@ -170,6 +170,7 @@ class _Cached:
     away: Away
     seen: dict[int, SeenMark]
     awaited: list[Await] | None = None  # awaiting(state) of this very state object, if worked out
+    cards: dict[int, set[str]] | None = None  # prompts.cards_by_seat(state) likewise; read, never changed
 
 
 @dataclass(slots=True)
@@ -183,6 +184,7 @@ class _Loaded:
     away: Away = field(default_factory=Away)
     seen: dict[int, SeenMark] = field(default_factory=dict)  # by user: how far he has read the log
     awaited: list[Await] | None = None  # awaiting(state), when the cache had it for this state object
+    cards: dict[int, set[str]] | None = None  # prompts.cards_by_seat(state) likewise
 
     @property
     def id(self) -> int:
@@ -357,7 +359,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         self._used(game.id)
         return _Loaded(game, state=state, deadlines=hit.deadlines, hours=hit.hours,
                        decisions=hit.decisions, away=hit.away, seen=hit.seen,
-                       awaited=hit.awaited if hit.state is state else None)
+                       awaited=hit.awaited if hit.state is state else None,
+                       cards=hit.cards if hit.state is state else None)
 
     async def _away(self, game: StoredGame, game_settings: Mapping) -> Away:
         """Who of the game's players is away until when, and the game's rule for it."""
@@ -394,14 +397,15 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
 
     def _remember(self, game: StoredGame, state: GameState, text: str, deadlines: list, hours: float,
                   decisions: dict[int, SeatDecision], away: Away, seen: dict[int, SeenMark],
-                  awaited: list[Await] | None = None) -> None:
-        """Cache the game at its new version; `awaited`: `awaiting(state)`, if the caller has it
-        (the next command's `_commit` needs it of the state it starts from)."""
+                  awaited: list[Await] | None = None, cards: dict[int, set[str]] | None = None) -> None:
+        """Cache the game at its new version; `awaited`: `awaiting(state)`, `cards`:
+        `prompts.cards_by_seat(state)`, if the caller has them (the next command needs them of
+        the state it starts from)."""
         held = self._cache.get(game.id)
         if held is not None and held.game.version > game.version:
             return  # a read that started before this process's own later commit
         self._cache[game.id] = _Cached(replace(game, state=""), text, state, deadlines, hours, decisions, away, seen,
-                                       awaited)
+                                       awaited, cards)
         self._cache.move_to_end(game.id)
         self._used(game.id)
         while len(self._cache) > self._cache_size:
@@ -417,7 +421,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             stale, _ = self._parsed.popitem(last=False)
             entry = self._cache.get(stale)
             if entry is not None:
-                entry.state = entry.awaited = None  # what was worked out of the state goes with it
+                entry.state = entry.awaited = entry.cards = None  # what was worked out of the state goes with it
 
     def _forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
@@ -957,10 +961,11 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         for user in readers:
             was = seen.get(user)
             seen[user] = SeenMark(user, max(done.last_seq, was.seq if was else 0), now)
+        cards = None if over else prompts.cards_by_seat(after)
         self._remember(game, after, text, list(nxt.awaited), loaded.hours, nxt.decisions, loaded.away, seen,
-                       now_awaited)
+                       now_awaited, cards)
         r = self._outcome(game, before, after, events, version=done.version, nxt=nxt,
-                          board=phase_moved or over)
+                          board=phase_moved or over, cards=(loaded.cards if before is loaded.state else None, cards))
         r.prompts = await self._digests(gid, r.prompts, loaded.seen, now, loaded.away.digest)
         return r
 
@@ -1013,12 +1018,14 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         return _Next(awaited, waiting, asks, decisions, changed)
 
     def _outcome(self, game: GameSummary, before: GameState | None, after: GameState, events, *,
-                 version: int, nxt: _Next, board: bool) -> Replies:
-        """Replies after a change: the public story, each seat's private news, the prompts."""
+                 version: int, nxt: _Next, board: bool,
+                 cards: tuple[dict[int, set[str]] | None, dict[int, set[str]] | None] = (None, None)) -> Replies:
+        """Replies after a change: the public story, each seat's private news, the prompts.
+        `cards`: `prompts.cards_by_seat` of `before` and `after`, where the caller has them."""
         users = {s.seat_index: s.user_id for s in getattr(game, "seats", ())}
         r = Replies(game_id=game.id, version=version, channel_id=game.thread_id or game.channel_id)
         r.public = [e.text for e in events if e.to is None]
-        arrived = prompts.cards_arrived(before, after) if after.step != "over" else set()
+        arrived = prompts.cards_arrived(before, after, was=cards[0], now=cards[1]) if after.step != "over" else set()
         for seat in range(len(after.seats)):
             lines = [e.text for e in events if e.to == seat]
             if seat in arrived:
