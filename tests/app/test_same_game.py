@@ -5,6 +5,7 @@ another state of the same game."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from itertools import pairwise
 
 import pytest
 
@@ -25,7 +26,7 @@ def test_same_game_answers_as_the_copied_model_equality(shipped, scenario, seed)
     assert len(states) > 20
     changed: set[str] = set()
     answers = []
-    for before, after in zip(states, states[1:]):
+    for before, after in pairwise(states):
         answers.append(same_game(before, after))
         assert answers[-1] == copied_test(before, after)
         for name in GameState.model_fields:
