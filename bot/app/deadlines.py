@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 from types import MappingProxyType
 
 from bot.store import Awaited, Deadline
@@ -67,17 +68,12 @@ class DeadlineKey:
     decision: str | None = None
     kind: str | None = None
 
-    @classmethod
-    def parse(cls, key: str) -> DeadlineKey | None:
-        parts = key.split(":", 2)
-        if len(parts) != 3 or parts[0] not in ("remind", "expire"):
-            return None
-        stage, first, rest = parts
-        if first.isdigit() and rest:
-            return cls(stage, int(first), decision=rest, kind=rest.split(":", 1)[0])
-        if rest.isdigit() and first:
-            return cls(stage, int(rest), kind=first)
-        return None
+    @staticmethod
+    def parse(key: str) -> DeadlineKey | None:
+        """The key of a row, or None for a text that is no deadline key. Remembered for the last
+        KEYS_REMEMBERED texts: a command reads each row's key some ten times (the plan, each
+        waiting line, each prompt), and a key, frozen, means the same for good."""
+        return _parse_key(key)
 
     @classmethod
     def of(cls, stage: str, a: Await) -> DeadlineKey:
@@ -93,6 +89,22 @@ class DeadlineKey:
         if self.decision is None:
             return f"{self.stage}:{self.kind}:{self.seat}"
         return f"{self.stage}:{self.seat}:{self.decision}"
+
+
+KEYS_REMEMBERED = 2048  # two rows per awaited decision of every game the bot has in play
+
+
+@lru_cache(maxsize=KEYS_REMEMBERED)
+def _parse_key(key: str) -> DeadlineKey | None:
+    parts = key.split(":", 2)
+    if len(parts) != 3 or parts[0] not in ("remind", "expire"):
+        return None
+    stage, first, rest = parts
+    if first.isdigit() and rest:
+        return DeadlineKey(stage, int(first), decision=rest, kind=rest.split(":", 1)[0])
+    if rest.isdigit() and first:
+        return DeadlineKey(stage, int(rest), kind=first)
+    return None
 
 
 def plan(

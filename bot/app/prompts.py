@@ -240,17 +240,20 @@ def private_desk(st: GameState, seat: int) -> str:
     return hand_text(mine, st)
 
 
-def cards_arrived(before: GameState | None, after: GameState) -> set[int]:
+def cards_arrived(before: GameState | None, after: GameState, *, was: dict[int, set[str]] | None = None,
+                  now: dict[int, set[str]] | None = None) -> set[int]:
     """The seats into whose hand, held cards or fight cards cards came (a draw, a fight, a
     placement taken back): they get their whole desk again. Other changes to their secrets
-    (placing, holding, paying) are told by the engine's private events."""
+    (placing, holding, paying) are told by the engine's private events. `was`, `now`:
+    `cards_by_seat` of `before` and `after`, if the caller has them."""
     if before is None:
         return set(range(len(after.seats)))
-    was, now = _cards_by_seat(before), _cards_by_seat(after)
+    was = cards_by_seat(before) if was is None else was
+    now = cards_by_seat(after) if now is None else now
     return {seat for seat, cards in now.items() if not cards <= was.get(seat, set())}
 
 
-def _cards_by_seat(st: GameState) -> dict[int, set[str]]:
+def cards_by_seat(st: GameState) -> dict[int, set[str]]:
     """Each seat's cards in hand, held and in the fight pool, in one pass over the soldiers."""
     seat_of = {f.id: f.seat for f in st.forces.values()}
     out: dict[int, set[str]] = {}

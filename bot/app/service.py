@@ -169,6 +169,8 @@ class _Cached:
     decisions: dict[int, SeatDecision]
     away: Away
     seen: dict[int, SeenMark]
+    awaited: list[Await] | None = None  # awaiting(state) of this very state object, if worked out
+    cards: dict[int, set[str]] | None = None  # prompts.cards_by_seat(state) likewise; read, never changed
 
 
 @dataclass(slots=True)
@@ -181,6 +183,8 @@ class _Loaded:
     decisions: dict[int, SeatDecision] = field(default_factory=dict)  # by seat: last asked, last answered
     away: Away = field(default_factory=Away)
     seen: dict[int, SeenMark] = field(default_factory=dict)  # by user: how far he has read the log
+    awaited: list[Await] | None = None  # awaiting(state), when the cache had it for this state object
+    cards: dict[int, set[str]] | None = None  # prompts.cards_by_seat(state) likewise
 
     @property
     def id(self) -> int:
@@ -354,7 +358,9 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             hit.state = state
         self._used(game.id)
         return _Loaded(game, state=state, deadlines=hit.deadlines, hours=hit.hours,
-                       decisions=hit.decisions, away=hit.away, seen=hit.seen)
+                       decisions=hit.decisions, away=hit.away, seen=hit.seen,
+                       awaited=hit.awaited if hit.state is state else None,
+                       cards=hit.cards if hit.state is state else None)
 
     async def _away(self, game: StoredGame, game_settings: Mapping) -> Away:
         """Who of the game's players is away until when, and the game's rule for it."""
@@ -390,11 +396,16 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         return loaded.state
 
     def _remember(self, game: StoredGame, state: GameState, text: str, deadlines: list, hours: float,
-                  decisions: dict[int, SeatDecision], away: Away, seen: dict[int, SeenMark]) -> None:
+                  decisions: dict[int, SeatDecision], away: Away, seen: dict[int, SeenMark],
+                  awaited: list[Await] | None = None, cards: dict[int, set[str]] | None = None) -> None:
+        """Cache the game at its new version; `awaited`: `awaiting(state)`, `cards`:
+        `prompts.cards_by_seat(state)`, if the caller has them (the next command needs them of
+        the state it starts from)."""
         held = self._cache.get(game.id)
         if held is not None and held.game.version > game.version:
             return  # a read that started before this process's own later commit
-        self._cache[game.id] = _Cached(replace(game, state=""), text, state, deadlines, hours, decisions, away, seen)
+        self._cache[game.id] = _Cached(replace(game, state=""), text, state, deadlines, hours, decisions, away, seen,
+                                       awaited, cards)
         self._cache.move_to_end(game.id)
         self._used(game.id)
         while len(self._cache) > self._cache_size:
@@ -410,7 +421,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             stale, _ = self._parsed.popitem(last=False)
             entry = self._cache.get(stale)
             if entry is not None:
-                entry.state = None
+                entry.state = entry.awaited = entry.cards = None  # what was worked out of the state goes with it
 
     def _forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
@@ -844,7 +855,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             if typed and self._repeated(loaded, mine, cmd):
                 raise AlreadyDone() from None
             raise Refused(str(exc)) from None
-        if after.model_copy(update={"seq": state.seq, "asked_at": state.asked_at}) == state:
+        if same_game(state, after):
             raise AlreadyDone()  # the same plan again, a setting it already has: no commit
         return after, events, cmd, mine
 
@@ -868,7 +879,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         now_awaited = awaiting(after)  # asked once here, for the answer, the deadlines and the prompts
         if by == "player":  # the decision he was awaited for that this command settled, if any
             still = {a.key for a in now_awaited if a.seat == seat}
-            gone = next((a.key for a in awaiting(before) if a.seat == seat and a.key not in still), None)
+            was = loaded.awaited if before is loaded.state and loaded.awaited is not None else awaiting(before)
+            gone = next((a.key for a in was if a.seat == seat and a.key not in still), None)
             answer = _Answer(seat, gone, str(cmd), sent_at)
         r = await self._write(loaded, before, after, events, bodies, answer=answer,
                               reader=user if by == "player" else None, now_awaited=now_awaited)
@@ -929,6 +941,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         over = after.step == "over"
         phase_moved = before is None or (before.turn, before.phase) != (after.turn, after.phase)
         take = (phase_moved and not over) if snapshot is None else snapshot
+        now_awaited = awaiting(after) if now_awaited is None else now_awaited
         nxt = self._next(loaded, after, answer=answer, baseline=baseline, now_awaited=now_awaited)
         now = self.clock()
         readers = tuple(dict.fromkeys([*([reader] if reader else []), *(p.user_id for p in nxt.asks)]))
@@ -948,9 +961,11 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         for user in readers:
             was = seen.get(user)
             seen[user] = SeenMark(user, max(done.last_seq, was.seq if was else 0), now)
-        self._remember(game, after, text, list(nxt.awaited), loaded.hours, nxt.decisions, loaded.away, seen)
+        cards = None if over else prompts.cards_by_seat(after)
+        self._remember(game, after, text, list(nxt.awaited), loaded.hours, nxt.decisions, loaded.away, seen,
+                       now_awaited, cards)
         r = self._outcome(game, before, after, events, version=done.version, nxt=nxt,
-                          board=phase_moved or over)
+                          board=phase_moved or over, cards=(loaded.cards if before is loaded.state else None, cards))
         r.prompts = await self._digests(gid, r.prompts, loaded.seen, now, loaded.away.digest)
         return r
 
@@ -1003,12 +1018,14 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         return _Next(awaited, waiting, asks, decisions, changed)
 
     def _outcome(self, game: GameSummary, before: GameState | None, after: GameState, events, *,
-                 version: int, nxt: _Next, board: bool) -> Replies:
-        """Replies after a change: the public story, each seat's private news, the prompts."""
+                 version: int, nxt: _Next, board: bool,
+                 cards: tuple[dict[int, set[str]] | None, dict[int, set[str]] | None] = (None, None)) -> Replies:
+        """Replies after a change: the public story, each seat's private news, the prompts.
+        `cards`: `prompts.cards_by_seat` of `before` and `after`, where the caller has them."""
         users = {s.seat_index: s.user_id for s in getattr(game, "seats", ())}
         r = Replies(game_id=game.id, version=version, channel_id=game.thread_id or game.channel_id)
         r.public = [e.text for e in events if e.to is None]
-        arrived = prompts.cards_arrived(before, after) if after.step != "over" else set()
+        arrived = prompts.cards_arrived(before, after, was=cards[0], now=cards[1]) if after.step != "over" else set()
         for seat in range(len(after.seats)):
             lines = [e.text for e in events if e.to == seat]
             if seat in arrived:
@@ -1659,6 +1676,24 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         if not asks:
             r.ephemeral.append("Nothing is waiting for you right now.")
         return r
+
+
+# the GameState fields an equality test reads last, cheapest first: models and containers of
+# models (pydantic compares them in Python), the forces, which most commands change, at the end
+_DEEP_FIELDS = ("setup", "soldiers", "weather", "lasting_weather", "active", "seats", "artillery",
+                "minefields", "vehicles", "forces")
+_CLOCK_FIELDS = frozenset({"seq", "asked_at"})  # what every applied command moves on
+_SAME_GAME_ORDER = (*(f for f in GameState.model_fields if f not in {*_DEEP_FIELDS, *_CLOCK_FIELDS}),
+                    *_DEEP_FIELDS)
+
+
+def same_game(before: GameState, after: GameState) -> bool:
+    """Whether a command left the game as it was: `after == before` but for the command count and
+    clock (`seq`, `asked_at`). Pydantic's equality field by field (a field shared by both states
+    is equal at once), without copying `after`, the cheap fields first: a changed number or card
+    list answers no before the models are walked."""
+    a, b = after.__dict__, before.__dict__
+    return type(after) is type(before) and all(a[f] == b[f] for f in _SAME_GAME_ORDER)
 
 
 def _waiting(st: GameState, a: Await, user: int, deadlines) -> Waiting:

@@ -2,6 +2,7 @@
 game whose deadline fails holds up no other game."""
 from __future__ import annotations
 
+from dataclasses import FrozenInstanceError
 from datetime import timedelta
 
 import pytest
@@ -79,6 +80,22 @@ def test_a_database_from_before_decision_ids_keeps_its_deadlines(clock):
     assert not DeadlineKey.parse("expire:act:0").names(placing)
     assert DeadlineKey.parse("expire:0:place:T1:US-1") == DeadlineKey("expire", 0, "place:T1:US-1", "place")
     assert DeadlineKey.parse("nonsense") is None and DeadlineKey.parse("expire:x:y") is None
+
+
+def test_a_remembered_key_is_shared_frozen_and_reads_as_a_fresh_parse():
+    """`DeadlineKey.parse` remembers its answers: one text gives one frozen key, which nobody
+    can change under another reader, and the answer is the one a first parse gives."""
+    from bot.app.deadlines import _parse_key
+
+    texts = ["expire:0:place:T1:US-1", "remind:1:act:T1:P1:S0:US-1:0:move:0", "expire:place:0", "nonsense"]
+    first = [DeadlineKey.parse(t) for t in texts]
+    _parse_key.cache_clear()
+    assert [DeadlineKey.parse(t) for t in texts] == first  # a fresh parse, the same keys
+    again = DeadlineKey.parse(texts[0])
+    assert again is DeadlineKey.parse(texts[0])
+    with pytest.raises(FrozenInstanceError):
+        again.seat = 3  # type: ignore[misc]
+    assert DeadlineKey.parse(texts[0]) == DeadlineKey("expire", 0, "place:T1:US-1", "place")
 
 
 async def test_a_deadline_that_no_longer_matches_the_game_does_nothing(service, store, clock):

@@ -7,6 +7,7 @@ import asyncio
 import random
 
 from bot.app import GameService, Where
+from bot.app.prompts import cards_by_seat
 from engine import awaiting, legal_commands
 from tests.app.table import ANN, BO, open_table
 
@@ -68,3 +69,24 @@ async def test_no_more_commands_hold_states_at_once_than_the_bound(store, cat, c
 
     assert await most_at_once(2) == 2
     assert await most_at_once(64) > 2, "without the bound the games commit together"
+
+
+async def test_what_is_kept_worked_out_with_a_cached_state_is_that_states(store, cat, clock):
+    """`_commit` takes `awaiting(before)`, `_outcome` each seat's cards before, from the cache:
+    they must be of the very state cached, and go when the state is dropped to text (a state
+    parsed again works them out afresh)."""
+    lean = GameService(store, cat, clock=clock, seed=lambda: 7, parsed_size=1)
+    games = [(await open_table(lean, where=Where(channel_id=900 + n))).game_id for n in range(3)]
+    kept = 0
+    for round_ in range(8):
+        await play_round_robin(lean, games, 1, seed=round_)
+        for gid in games:
+            entry = lean._cache[gid]
+            if entry.awaited is not None:
+                kept += 1
+                assert entry.state is not None
+                assert entry.awaited == awaiting(entry.state)
+                assert entry.cards == cards_by_seat(entry.state)
+            if entry.state is None:
+                assert entry.awaited is None and entry.cards is None
+    assert kept >= 8, "the game played last keeps what its commit worked out"
