@@ -32,13 +32,12 @@ from engine.core.ratings import current
 from engine.core.state import Source
 from engine.core.views import Await
 from engine.infantry.blast import aim_problem, thrower_problem
-from engine.infantry.contact import enemies_of, in_contact
+from engine.infantry.contact import enemies_of, escorting, in_contact
 from engine.infantry.hide import rally_check
 from engine.infantry.look import check_can_look, sight_must
 from engine.infantry.move import (
     charge_cell,
     destination_cells,
-    escorted_by,
     reachable,
     some_destination,
     walk_allowance,
@@ -274,7 +273,8 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
 class _Foes:
     """The enemies a man's SHOOT, toss or Sight could aim at, per side, found once per question:
     a shot and a toss need a spotted enemy soldier on the board, a Sight an enemy not yet spotted
-    (the rules' own first tests, target_problem, aim_problem and sight_must)."""
+    (the rules' own first tests, target_problem, aim_problem and sight_must). Each man's contact
+    and escort, asked by several rule checks, are remembered in `targets.known` (contact.Known)."""
 
     def __init__(self, st) -> None:
         self.st = st
@@ -309,7 +309,8 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
         return [(SEARCH, lambda: _can_move(st, m, seat, kind))] if ok(Do.MOVE) else []
     if ok(Do.FACE):
         return [(CHEAP, lambda: True)]  # a quarter turn is always offered
-    if s.free and in_contact(st, m):
+    known = foes.targets.known
+    if s.free and known.contact(m):
         return []
     f = st.forces[active.force]
 
@@ -323,18 +324,18 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
         aims = foes.spotted(s.side)
         if ok(Do.SHOOT) and aims:
             try:
-                check_can_shoot(st, m)
+                check_can_shoot(st, m, known)
                 if any(target_problem(st, m, t) is None for t in aims):
                     return True
             except RuleError:
                 pass
-        return ok(Do.TOSS) and bool(aims) and s.grenades > 0 and thrower_problem(st, m) is None \
+        return ok(Do.TOSS) and bool(aims) and s.grenades > 0 and thrower_problem(st, m, known) is None \
             and any(aim_problem(st, m, t) is None for t in aims)
 
     def sight() -> bool:
         if ok(Do.SIGHT) and foes.unseen(s.side):
             try:
-                check_can_look(st, m)
+                check_can_look(st, m, known)
                 return bool(sight_must(st, m))
             except RuleError:
                 pass
@@ -346,7 +347,7 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
     def moves() -> bool:
         if not ok(Do.MOVE):
             return False
-        if not s.dismounted and not (m in active.moved_escorts and escorted_by(st, m)):
+        if not s.dismounted and not (m in active.moved_escorts and known.escorting(m)):
             if _can_move(st, m, seat, kind):
                 return True
             if st.vehicles and next(iter(climb_options(st, m, seat, kind)), None) is not None:
@@ -405,7 +406,7 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do
             yield C.Face(seat=seat, serial=m, facing=d, via=kind)
     if s.free and (in_contact(st, m) if contact is None else contact):
         return
-    if ok(Do.MOVE) and not s.dismounted and not (m in active.moved_escorts and escorted_by(st, m)):
+    if ok(Do.MOVE) and not s.dismounted and not (m in active.moved_escorts and escorting(st, m)):
         yield from _moves(st, m, seat, kind)
         if st.vehicles:  # onto an enemy vehicle's deck to fight at its hatches (engine/battlefield/close_combat.py)
             yield from climb_options(st, m, seat, kind)
@@ -487,15 +488,15 @@ def _exits_and_charges(st, m: int, seat: int, kind: str | None, costs) -> Iterat
         return
     sc = st.setup.scenario
     exits = set(sc.exit_areas)
-    escorting = escorted_by(st, m)
-    if escorting:
+    prisoners = escorting(st, m)
+    if prisoners:
         exits |= set(sc.side(s.side).entry)
     allowance = walk_allowance(st, m)
     for name in sorted(exits):
         area = sc.exit_areas.get(name) or sc.entry_areas.get(name)
         if any(c in costs and costs[c] + 1 <= allowance + 1e-9 for c in board.edge_cells(area.tile, area.edge)):
             yield C.MoveCmd(seat=seat, serial=m, exit=True, area=name, via=kind)
-    if escorting:
+    if prisoners:
         return
     for e in enemies_of(st, m):
         # a charge ends at most a diagonal step short of its target: one farther off is out of reach

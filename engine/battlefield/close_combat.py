@@ -39,14 +39,13 @@ from engine.core.ratings import current, halve
 from engine.core.state import Assault, CapturePending
 from engine.core.vehicle_content import Compartment
 from engine.core.vehicle_geometry import footprint
-from engine.infantry.contact import in_contact, touching
+from engine.infantry.contact import escorting, in_contact, touching
 from engine.infantry.damage import apply_damage, damage_check, kill
 from engine.infantry.equipment import fight_rating
 from engine.infantry.move import (
     MAX_PRISONERS,
     Dest,
     destination_cells,
-    escorted_by,
     move,
     reachable,
 )
@@ -332,7 +331,7 @@ def climb_on_problem(st, seat: int, serial: int, plate: int, part: str) -> str |
         return f"{name} stays beside his own vehicle while dismounted."
     if in_contact(st, serial):
         return f"{name} is in combat contact (locked in combat): he may only turn to face."
-    if escorted_by(st, serial):
+    if escorting(st, serial):
         return f"{name} is escorting prisoners: they do not climb onto tanks with him."
     if v.moved or v.move_plus:
         return f"the {vname} is moving (it moved this phase or holds Move+ markers): nobody climbs on."

@@ -16,6 +16,7 @@ from engine.core.crew import actor, position_of
 from engine.core.errors import RuleError
 from engine.core.vehicle_content import Role
 from engine.core.vehicle_geometry import neighbours, on_board
+from engine.infantry.contact import Known
 from engine.vehicles import look as VL
 from engine.vehicles import move as VM
 from engine.vehicles import shoot as VS
@@ -160,6 +161,7 @@ class Targets:
 
     def __init__(self, st) -> None:
         self.st = st
+        self.known = Known(st)  # in_contact and escorting as answered for each man in this question
         self._memo: dict[tuple, object] = {}
 
     def _ask(self, key: tuple, fn: Callable[[], T]) -> T:
@@ -543,7 +545,7 @@ def _ab_repairs(a: _Aboard) -> Iterator[C.Cmd]:
 def _ab_small_arms(a: _Aboard) -> Iterator[C.Cmd]:
     st, m, side, targets = a.st, a.m, a.s.side, a.targets
     if a.ok(Do.SHOOT) and (targets is None or targets.spotted(side)) \
-            and VS.small_arms_shooter_problem(st, m) is None:
+            and VS.small_arms_shooter_problem(st, m, None if targets is None else targets.known) is None:
         for t in (_enemy_targets(st, side) if targets is None else targets.enemies(side)):
             if VS.small_arms_target_problem(st, m, t) is None:
                 yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
@@ -618,7 +620,7 @@ def _ft_shift(a: _Foot) -> Iterator[C.Cmd]:
 def _ft_shoot(a: _Foot) -> Iterator[C.Cmd]:
     st, m, side, targets = a.st, a.m, a.s.side, a.targets
     if a.ok(Do.SHOOT) and (targets is None or targets.spotted(side, armour_only=True)) \
-            and VS.small_arms_shooter_problem(st, m) is None:
+            and VS.small_arms_shooter_problem(st, m, None if targets is None else targets.known) is None:
         for t in (_armour(st, _enemy_targets(st, side)) if targets is None else targets.armour(side)):
             if VS.small_arms_target_problem(st, m, t) is None:
                 yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
