@@ -5,7 +5,7 @@ out, so a listed command is a legal one."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from functools import partial
+from functools import lru_cache, partial
 from typing import TypeVar
 
 from engine.advanced.sources import _soldier_ok, accepted, second_move_problem
@@ -250,12 +250,18 @@ def _bound(ok, tables: tuple, facts: Callable[[], object]) -> list[Part]:
     me = None
     out: list[Part] = []
     for table in tables:
-        for cost, dos, part in table:
-            if not acc.isdisjoint(dos):
-                if me is None:
-                    me = facts()
-                out.append((cost, partial(part, me)))
+        for cost, part in _offering(table, acc):
+            if me is None:
+                me = facts()
+            out.append((cost, partial(part, me)))
     return out
+
+
+@lru_cache(maxsize=512)
+def _offering(table: tuple, acc: frozenset[Do]) -> tuple[tuple[int, Callable], ...]:
+    """The parts of a table (a constant) offering a sub-action of `acc`, with their costs: a pure
+    function of the two, so remembered (a few tables, the few sets of sub-actions cards give)."""
+    return tuple((cost, part) for cost, dos, part in table if not acc.isdisjoint(dos))
 
 
 class _Plate:
