@@ -123,8 +123,9 @@ def crew(st, plate: int, part: str) -> list[int]:
 def enemies_in_tile(st, plate: int) -> list[int]:
     v = st.vehicles[plate]
     board = st.board
+    # the cheap tests first: the other side (half the roster), on a cell, then free and the tile
     return sorted(s.serial for s in st.soldiers.values()
-                  if s.free and s.side != v.side and s.at is not None and board.tile_at(s.at) == v.tile)
+                  if s.side != v.side and s.at is not None and s.free and board.tile_at(s.at) == v.tile)
 
 
 def deck_of(st, serial: int) -> str | None:

@@ -26,10 +26,10 @@ def in_contact(st, serial: int) -> list[int]:
     if not me.free:
         return []
     side, (x, y) = me.side, me.at
-    # the cheap tests first: a neighbouring cell, then the other side, then free and arcs
+    # the cheap tests first: the other side (half the roster), a neighbouring cell, then free and arcs
     return [o.serial for o in st.soldiers.values()
-            if o.at is not None and abs(o.at[0] - x) <= 1 and abs(o.at[1] - y) <= 1
-            and o.side != side and o.free and touching(me, o)]
+            if o.side != side and (at := o.at) is not None and -1 <= at[0] - x <= 1 and -1 <= at[1] - y <= 1
+            and o.free and touching(me, o)]
 
 
 def escorts(st) -> dict[int, list[int]]:

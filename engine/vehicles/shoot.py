@@ -619,8 +619,9 @@ def small_arms_target_problem(st, shooter: int, target: int) -> str | None:
         elif not t.spotted:
             return f"{st.name(target)} is not spotted"
     if me.status == "board":
-        pts = sorted(footprint(st.board, _tile_of(st, target))) if _tile_of(st, target) else [target_cell(st, target)]
-        if not any(in_arc(me.facing, me.at, p) for p in pts):
+        tile = _tile_of(st, target)
+        pts = footprint(st.board, tile) if tile else (target_cell(st, target),)
+        if not any(in_arc(me.facing, me.at, p) for p in pts):  # any cell of it will do, in no order
             return f"{st.name(target)} is outside {st.name(shooter)}'s shooting arc (he faces {me.facing.upper()})"
     _, _, _, bands = _small_geometry(st, shooter, target)
     if not bands:
