@@ -3,7 +3,8 @@ autocomplete, and so a card with nothing left to do ends by itself. Every comman
 is accepted by apply (a property test holds us to it)."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from operator import itemgetter
 
 from pydantic import BaseModel
 
@@ -32,13 +33,12 @@ from engine.core.ratings import current
 from engine.core.state import Source
 from engine.core.views import Await
 from engine.infantry.blast import aim_problem, thrower_problem
-from engine.infantry.contact import enemies_of, in_contact
+from engine.infantry.contact import enemies_of, escorting, in_contact
 from engine.infantry.hide import rally_check
 from engine.infantry.look import check_can_look, sight_must
 from engine.infantry.move import (
     charge_cell,
     destination_cells,
-    escorted_by,
     reachable,
     some_destination,
     walk_allowance,
@@ -252,8 +252,9 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
             if m in st.vehicles or st.soldiers[m].status == "aboard":
                 checks = (vehicle_legal.plate_checks if m in st.vehicles else vehicle_legal.aboard_checks)(
                     st, active, kind, m, seat, foes.targets, of)
-                checks.append((CHECK, lambda m=m, kind=kind: next(_lay_options(st, active, kind, m, seat), None)
-                               is not None))
+                if st.vehicles[m if m in st.vehicles else st.soldiers[m].vehicle].mine_load:  # _lay_options' first test
+                    checks.append((CHECK, lambda m=m, kind=kind: next(_lay_options(st, active, kind, m, seat), None)
+                                   is not None))
             else:
                 acc = of(m)
                 checks = _soldier_checks(st, active, kind, m, seat, acc, foes)
@@ -267,26 +268,36 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
                     later.append((cost, ask))
                 elif ask():
                     return True
-    later.sort(key=lambda c: c[0])
+    later.sort(key=itemgetter(0))
     return any(ask() for _, ask in later)
 
 
 class _Foes:
     """The enemies a man's SHOOT, toss or Sight could aim at, per side, found once per question:
     a shot and a toss need a spotted enemy soldier on the board, a Sight an enemy not yet spotted
-    (the rules' own first tests, target_problem, aim_problem and sight_must)."""
+    (the rules' own first tests, target_problem, aim_problem and sight_must). Each man's contact
+    and escort, asked by several rule checks, are remembered in `targets.known` (contact.Known)."""
 
     def __init__(self, st) -> None:
         self.st = st
         self.targets = vehicle_legal.Targets(st)
         self._spotted: dict[str, list[int]] = {}
         self._unseen: dict[str, bool] = {}
+        self._once: dict[tuple, bool] = {}
 
     def spotted(self, side: str) -> list[int]:
         got = self._spotted.get(side)
         if got is None:
             got = self._spotted[side] = [s.serial for s in self.st.soldiers.values()
                                          if s.free and s.side != side and s.spotted]
+        return got
+
+    def once(self, key: tuple, ask: Callable[[], bool]) -> bool:
+        """A man's answer that does not depend on the part he is asked through (his shots,
+        tosses, Sight), worked out at the first part that asks it."""
+        got = self._once.get(key)
+        if got is None:
+            got = self._once[key] = ask()
         return got
 
     def unseen(self, side: str) -> bool:
@@ -300,7 +311,9 @@ class _Foes:
 
 def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do], foes: _Foes) -> list[Check]:
     """Whether _soldier_options offers anything, as questions with their costs: its tests in
-    another order, a turn (always possible) and what a field or two tell at once."""
+    another order, a turn (always possible) and what a field or two tell at once; a question
+    only for what the part takes from him, and a shot, toss or Sight only with an enemy to aim
+    at. What does not depend on the part (his shots, tosses, Sight) is asked once per question."""
     if not acc:
         return []
     s = st.soldiers[m]
@@ -309,54 +322,53 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
         return [(SEARCH, lambda: _can_move(st, m, seat, kind))] if ok(Do.MOVE) else []
     if ok(Do.FACE):
         return [(CHEAP, lambda: True)]  # a quarter turn is always offered
-    if s.free and in_contact(st, m):
+    known = foes.targets.known
+    if s.free and known.contact(m):
         return []
-    f = st.forces[active.force]
-
-    def fields() -> bool:
-        return (ok(Do.COVER) and s.spotted and st.board.in_cover(s.at)) or (ok(Do.DRAW) and bool(f.deck or f.discard)) \
-            or (ok(Do.HOLD) and bool(f.hand) and current(st, m, "hold") > len(s.held))
-
-    def fire() -> bool:
-        if not (ok(Do.SHOOT) or ok(Do.TOSS)):
-            return False
-        aims = foes.spotted(s.side)
-        if ok(Do.SHOOT) and aims:
+    out: list[Check] = []
+    if ok(Do.COVER) or ok(Do.DRAW) or ok(Do.HOLD):
+        f = st.forces[active.force]
+        out.append((CHEAP, lambda: (ok(Do.COVER) and s.spotted and st.board.in_cover(s.at))
+                    or (ok(Do.DRAW) and bool(f.deck or f.discard))
+                    or (ok(Do.HOLD) and bool(f.hand) and current(st, m, "hold") > len(s.held))))
+    if ok(Do.RALLY):
+        out.append((CHECK, lambda: _can_rally(st, active, kind, m)))
+    aims = foes.spotted(s.side) if ok(Do.SHOOT) or ok(Do.TOSS) else None
+    if aims:
+        def shoots() -> bool:
             try:
-                check_can_shoot(st, m)
-                if any(target_problem(st, m, t) is None for t in aims):
-                    return True
+                check_can_shoot(st, m, known)
+                return any(target_problem(st, m, t) is None for t in aims)
             except RuleError:
-                pass
-        return ok(Do.TOSS) and bool(aims) and s.grenades > 0 and thrower_problem(st, m) is None \
-            and any(aim_problem(st, m, t) is None for t in aims)
+                return False
 
-    def sight() -> bool:
-        if ok(Do.SIGHT) and foes.unseen(s.side):
+        def tosses() -> bool:
+            return s.grenades > 0 and thrower_problem(st, m, known) is None \
+                and any(aim_problem(st, m, t) is None for t in aims)
+        out.append((SEARCH, lambda: (ok(Do.SHOOT) and foes.once(("shoot", m), shoots))
+                    or (ok(Do.TOSS) and foes.once(("toss", m), tosses))))
+    if ok(Do.SIGHT) and foes.unseen(s.side):
+        def sight() -> bool:
             try:
-                check_can_look(st, m)
+                check_can_look(st, m, known)
                 return bool(sight_must(st, m))
             except RuleError:
-                pass
-        return False
-
-    def gear() -> bool:
-        return ok(Do.TOSS) and bool(s.equipment) and bool(use_options(st, m, seat, kind))
-
-    def moves() -> bool:
-        if not ok(Do.MOVE):
-            return False
-        if not s.dismounted and not (m in active.moved_escorts and escorted_by(st, m)):
-            if _can_move(st, m, seat, kind):
+                return False
+        out.append((SEARCH, lambda: foes.once(("sight", m), sight)))
+    if ok(Do.TOSS) and s.equipment:
+        out.append((SEARCH, lambda: bool(use_options(st, m, seat, kind))))
+    if ok(Do.MOVE):
+        def moves() -> bool:
+            if not s.dismounted and not (m in active.moved_escorts and known.escorting(m)):
+                if _can_move(st, m, seat, kind):
+                    return True
+                if st.vehicles and next(iter(climb_options(st, m, seat, kind)), None) is not None:
+                    return True
+            if next(iter(move_options(st, m, seat, kind)), None) is not None:
                 return True
-            if st.vehicles and next(iter(climb_options(st, m, seat, kind)), None) is not None:
-                return True
-        if next(iter(move_options(st, m, seat, kind)), None) is not None:
-            return True
-        return bool(st.minefields or st.mines) and next(iter(clear_options(st, m, seat, kind)), None) is not None
-
-    return [(CHEAP, fields), (CHECK, lambda: ok(Do.RALLY) and _can_rally(st, active, kind, m)),
-            (SEARCH, fire), (SEARCH, sight), (SEARCH, gear), (SEARCH, moves)]
+            return bool(st.minefields or st.mines) and next(iter(clear_options(st, m, seat, kind)), None) is not None
+        out.append((SEARCH, moves))
+    return out
 
 
 def _can_rally(st, active, kind: str, m: int) -> bool:
@@ -405,7 +417,7 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do
             yield C.Face(seat=seat, serial=m, facing=d, via=kind)
     if s.free and (in_contact(st, m) if contact is None else contact):
         return
-    if ok(Do.MOVE) and not s.dismounted and not (m in active.moved_escorts and escorted_by(st, m)):
+    if ok(Do.MOVE) and not s.dismounted and not (m in active.moved_escorts and escorting(st, m)):
         yield from _moves(st, m, seat, kind)
         if st.vehicles:  # onto an enemy vehicle's deck to fight at its hatches (engine/battlefield/close_combat.py)
             yield from climb_options(st, m, seat, kind)
@@ -487,15 +499,15 @@ def _exits_and_charges(st, m: int, seat: int, kind: str | None, costs) -> Iterat
         return
     sc = st.setup.scenario
     exits = set(sc.exit_areas)
-    escorting = escorted_by(st, m)
-    if escorting:
+    prisoners = escorting(st, m)
+    if prisoners:
         exits |= set(sc.side(s.side).entry)
     allowance = walk_allowance(st, m)
     for name in sorted(exits):
         area = sc.exit_areas.get(name) or sc.entry_areas.get(name)
         if any(c in costs and costs[c] + 1 <= allowance + 1e-9 for c in board.edge_cells(area.tile, area.edge)):
             yield C.MoveCmd(seat=seat, serial=m, exit=True, area=name, via=kind)
-    if escorting:
+    if prisoners:
         return
     for e in enemies_of(st, m):
         # a charge ends at most a diagonal step short of its target: one farther off is out of reach

@@ -13,7 +13,7 @@ from engine.core.log import Ctx
 from engine.core.ratings import current
 from engine.core.state import SmokeMarker, TrailMark, VpEntry
 from engine.infantry.blast import blast_victim, toss_range, under_blast
-from engine.infantry.contact import in_contact
+from engine.infantry.contact import escorting, in_contact
 from engine.infantry.equipment import (
     USED,
     carried,
@@ -22,7 +22,7 @@ from engine.infantry.equipment import (
     spend,
     uses_left,
 )
-from engine.infantry.shoot import escorting, shoot_mods
+from engine.infantry.shoot import shoot_mods
 
 
 def _ready_problem(st, serial: int, item: str, kind: str, wrong_kind: str, none_left: str,

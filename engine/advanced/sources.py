@@ -57,15 +57,14 @@ def _soldier_ok(st, active: ActiveCard, serial: int, do: Do) -> None:
 
 def _vehicle_ok(st, active: ActiveCard, plate: int, do: Do) -> None:
     v = st.vehicles[plate]
-    name = st.name(plate)
     if v.controller != active.force:
-        raise RuleError(f"the {name} is not commanded by this deck.")
+        raise RuleError(f"the {st.name(plate)} is not commanded by this deck.")
     if v.status == "waiting":
         if do != Do.MOVE:
-            raise RuleError(f"the {name} has not entered the board yet: its first action is a MOVE onto it.")
+            raise RuleError(f"the {st.name(plate)} has not entered the board yet: its first action is a MOVE onto it.")
         return
     if v.status != "board":
-        raise RuleError(f"the {name} is {v.status}.")
+        raise RuleError(f"the {st.name(plate)} is {v.status}.")
     _same_square(st, plate, do)
 
 

@@ -39,14 +39,13 @@ from engine.core.ratings import current, halve
 from engine.core.state import Assault, CapturePending
 from engine.core.vehicle_content import Compartment
 from engine.core.vehicle_geometry import footprint
-from engine.infantry.contact import in_contact, touching
+from engine.infantry.contact import escorting, in_contact, touching
 from engine.infantry.damage import apply_damage, damage_check, kill
 from engine.infantry.equipment import fight_rating
 from engine.infantry.move import (
     MAX_PRISONERS,
     Dest,
     destination_cells,
-    escorted_by,
     move,
     reachable,
 )
@@ -124,8 +123,9 @@ def crew(st, plate: int, part: str) -> list[int]:
 def enemies_in_tile(st, plate: int) -> list[int]:
     v = st.vehicles[plate]
     board = st.board
+    # the cheap tests first: the other side (half the roster), on a cell, then free and the tile
     return sorted(s.serial for s in st.soldiers.values()
-                  if s.free and s.side != v.side and s.at is not None and board.tile_at(s.at) == v.tile)
+                  if s.side != v.side and s.at is not None and s.free and board.tile_at(s.at) == v.tile)
 
 
 def deck_of(st, serial: int) -> str | None:
@@ -332,7 +332,7 @@ def climb_on_problem(st, seat: int, serial: int, plate: int, part: str) -> str |
         return f"{name} stays beside his own vehicle while dismounted."
     if in_contact(st, serial):
         return f"{name} is in combat contact (locked in combat): he may only turn to face."
-    if escorted_by(st, serial):
+    if escorting(st, serial):
         return f"{name} is escorting prisoners: they do not climb onto tanks with him."
     if v.moved or v.move_plus:
         return f"the {vname} is moving (it moved this phase or holds Move+ markers): nobody climbs on."

@@ -61,8 +61,9 @@ from engine.core.vehicle_content import Compartment
 from engine.core.vehicle_geometry import neighbours
 from engine.core.wording import plural
 from engine.infantry.blast import blast_victim
+from engine.infantry.contact import escorting
 from engine.infantry.equipment import carried
-from engine.infantry.move import escorted_by, path_cells, place_prisoners, reachable
+from engine.infantry.move import path_cells, place_prisoners, reachable
 from engine.infantry.orders import after_move
 from engine.vehicles.damage import blast_vehicle, drive_ok, immobilised
 
@@ -566,7 +567,7 @@ def _halt(ctx: Ctx, serial: int, cell: Cell, path: list[Cell]) -> bool:
         s.facing = direction_to(start, cell)
         st.trail.append(TrailMark(kind="move", serial=serial, path=[start, cell]))
         try:
-            place_prisoners(st, serial, cell, s.facing, escorted_by(st, serial))
+            place_prisoners(st, serial, cell, s.facing, escorting(st, serial))
         except RuleError:
             pass  # no room beside him: his prisoners stay where they stood
     ctx.say("mine_stops", f"{st.name(serial)} is brought down by the mines in {st.board.tile_at(cell)} and "

@@ -11,9 +11,9 @@ from engine.core.formulas import hit_value
 from engine.core.log import Ctx
 from engine.core.ratings import current
 from engine.core.state import TrailMark
-from engine.infantry.contact import in_contact
+from engine.infantry.contact import Known
 from engine.infantry.damage import apply_damage, damage_check
-from engine.infantry.shoot import escorting, shoot_mods
+from engine.infantry.shoot import shoot_mods
 
 BLAST_RADIUS = 1  # cells around the centre: the 3" circle covers the 3x3 cells (ruling 13)
 
@@ -29,9 +29,10 @@ def under_blast(st, centre) -> list[int]:
                   and abs(s.at[1] - centre[1]) <= BLAST_RADIUS)
 
 
-def thrower_problem(st, thrower: int) -> str | None:
+def thrower_problem(st, thrower: int, known: Known | None = None) -> str | None:
     """Why this man cannot toss a grenade at anyone now, or None (the part of `toss_problem` that
-    does not depend on the target, asked once per man when listing his tosses)."""
+    does not depend on the target, asked once per man when listing his tosses). `known`: the
+    question's remembered answers (contact.Known), when the caller has them."""
     me = st.soldiers[thrower]
     if not me.free:
         return f"{st.name(thrower)} is not on the board."
@@ -39,9 +40,10 @@ def thrower_problem(st, thrower: int) -> str | None:
         return f"{st.name(thrower)} has no grenades left."
     if current(st, thrower, "toss") <= 0:
         return f"{st.name(thrower)} cannot toss grenades."
-    if in_contact(st, thrower):
+    known = known or Known(st)
+    if known.contact(thrower):
         return f"{st.name(thrower)} is in combat contact: he may only turn to face with a MOVE."
-    if escorting(st, thrower):
+    if known.escorting(thrower):
         return f"{st.name(thrower)} is escorting a prisoner and cannot use his weapons."
     return None
 

@@ -1,6 +1,8 @@
 """Combat contact (core manual, Combat Contact; ruling 12): enemies on neighbouring cells with at
 least one of them having the other in his shooting arc. Contact spots both, forbids every
-action but a MOVE to turn, and ends in a fight at the end of the phase."""
+action but a MOVE to turn, and ends in a fight at the end of the phase. Beside it the other
+tie between men on the board that bars a man's weapons: escorting prisoners (core manual,
+Prisoners)."""
 from __future__ import annotations
 
 from engine.core.board import adjacent, in_arc, in_rear
@@ -24,10 +26,50 @@ def in_contact(st, serial: int) -> list[int]:
     if not me.free:
         return []
     side, (x, y) = me.side, me.at
-    # the cheap tests first: a neighbouring cell, then the other side, then free and arcs
+    # the cheap tests first: the other side (half the roster), a neighbouring cell, then free and arcs
     return [o.serial for o in st.soldiers.values()
-            if o.at is not None and abs(o.at[0] - x) <= 1 and abs(o.at[1] - y) <= 1
-            and o.side != side and o.free and touching(me, o)]
+            if o.side != side and (at := o.at) is not None and -1 <= at[0] - x <= 1 and -1 <= at[1] - y <= 1
+            and o.free and touching(me, o)]
+
+
+def escorts(st) -> dict[int, list[int]]:
+    """Every man escorting prisoners on the board, with his prisoners: he may move them along,
+    but neither shoot, toss nor sight."""
+    out: dict[int, list[int]] = {}
+    for p in st.soldiers.values():
+        if p.captor is not None and p.status == "board":
+            out.setdefault(p.captor, []).append(p.serial)
+    return out
+
+
+def escorting(st, serial: int) -> list[int]:
+    """The prisoners this man escorts, by dog tag."""
+    return sorted(escorts(st).get(serial, ()))
+
+
+class Known:
+    """in_contact's and escorting's answers for one state that does not change while they are
+    remembered: made for one question (engine/legal.py anything_to_do) and dropped with it, so
+    a man asked about by several rule checks, or through several parts of a card, has the
+    soldiers scanned once. The rules stay in their functions; this only remembers what they said."""
+
+    __slots__ = ("_contact", "_escorts", "st")
+
+    def __init__(self, st) -> None:
+        self.st = st
+        self._contact: dict[int, list[int]] = {}
+        self._escorts: dict[int, list[int]] | None = None
+
+    def contact(self, serial: int) -> list[int]:
+        got = self._contact.get(serial)
+        if got is None:
+            got = self._contact[serial] = in_contact(self.st, serial)
+        return got
+
+    def escorting(self, serial: int) -> bool:
+        if self._escorts is None:
+            self._escorts = escorts(self.st)
+        return serial in self._escorts
 
 
 def struck_in_rear(st, serial: int) -> bool:

@@ -11,7 +11,7 @@ from engine.core.line_of_sight import at_of, look_mods_for, los_blocker, visibil
 from engine.core.log import Ctx
 from engine.core.ratings import current
 from engine.infantry import optics
-from engine.infantry.contact import enemies_of, in_contact
+from engine.infantry.contact import Known, enemies_of
 
 
 def can_spot(distance: int, sight: int, look_mods: int) -> bool:
@@ -126,13 +126,16 @@ def _vehicle_rows(st, looker: int, sight: int) -> list[tuple[int, int, int, bool
     return rows
 
 
-def check_can_look(st, looker: int) -> None:
+def check_can_look(st, looker: int, known: Known | None = None) -> None:
+    """Whether this man may sight anyone now. `known`: the question's remembered answers
+    (contact.Known), when the caller has them."""
     s = st.soldiers[looker]
     if not s.free:
         raise RuleError(f"{st.name(looker)} is not on the board.")
-    if in_contact(st, looker):
+    known = known or Known(st)
+    if known.contact(looker):
         raise RuleError(f"{st.name(looker)} is in combat contact: he may only turn to face with a MOVE.")
-    if any(p.captor == looker for p in st.soldiers.values() if p.status == "board"):
+    if known.escorting(looker):
         raise RuleError(f"{st.name(looker)} is escorting a prisoner and cannot sight enemies.")
 
 

@@ -19,7 +19,7 @@ from engine.core.errors import RuleError
 from engine.core.log import Ctx
 from engine.core.ratings import current
 from engine.core.state import ReleasePending, TrailMark
-from engine.infantry.contact import in_contact
+from engine.infantry.contact import escorting, in_contact
 from engine.infantry.orders import after_exit, after_move
 
 Cell = tuple[int, int]
@@ -51,10 +51,6 @@ def walk_allowance(st, serial: int) -> float:
     if s.status != "board":
         return float(max(0, walk))
     return float(max(0, walk + st.board.move_mod(s.at)))
-
-
-def escorted_by(st, serial: int) -> list[int]:
-    return sorted(p.serial for p in st.soldiers.values() if p.captor == serial and p.status == "board")
 
 
 def _blocked(st, serial: int) -> tuple[set[Cell], set[Cell]]:
@@ -280,7 +276,7 @@ def move(ctx: Ctx, serial: int, dest: Dest, facing: str | None = None, *, releas
     if hit:
         raise RuleError(f"ending there would put {name} in combat contact with {st.name(hit[0])}: "
                         f"to move into contact, charge in a straight line (charge {serial} {hit[0]}).")
-    prisoners = escorted_by(st, serial)
+    prisoners = escorting(st, serial)
     if prisoners and not release and take is None:
         place_prisoners(st, serial, cell, face, prisoners, check_only=True)
     entering = s.status == "waiting"
@@ -385,7 +381,7 @@ def take_prisoner(ctx: Ctx, serial: int, prisoner: int) -> None:
         raise RuleError(f"{st.name(prisoner)} is not held by another of your soldiers.")
     if not (adjacent(me.at, p.at) or adjacent(me.at, old.at)):
         raise RuleError(f"{st.name(serial)} must be in base contact with {st.name(prisoner)} or his escort.")
-    if len(escorted_by(st, serial)) >= 2:
+    if len(escorting(st, serial)) >= 2:
         raise RuleError(f"{st.name(serial)} already escorts two prisoners.")
     p = st.changing(prisoner)
     p.captor = serial
@@ -405,7 +401,7 @@ def exit_board(ctx: Ctx, serial: int, area_name: str | None, costs: dict[Cell, f
     if s.status != "board":
         raise RuleError(f"{name} is not on the board.")
     areas = dict(sc.exit_areas)
-    prisoners = escorted_by(st, serial)
+    prisoners = escorting(st, serial)
     if prisoners:
         areas.update({n: a for n, a in sc.entry_areas.items() if n in sc.side(s.side).entry})
     if area_name:
@@ -488,7 +484,7 @@ def charge(ctx: Ctx, serial: int, target: int) -> None:
     t = st.soldiers.get(target)
     if t is None or not t.on_board or (t.side == me.side and t.captor is None):
         raise RuleError(f"{target} is not an enemy soldier (or a prisoner of your side) on the board.")
-    if escorted_by(st, serial):
+    if escorting(st, serial):
         raise RuleError(f"{name} is escorting prisoners and cannot charge.")
     end, length = charge_cell(st, serial, target)
     allowance = walk_allowance(st, serial)
@@ -518,7 +514,7 @@ def charge(ctx: Ctx, serial: int, target: int) -> None:
 def move_command(ctx: Ctx, cmd: C.MoveCmd, src, entry_do) -> None:
     """A walk; an escort moves his prisoners along once per action card."""
     st = ctx.st
-    if escorted_by(st, cmd.serial):
+    if escorting(st, cmd.serial):
         if cmd.serial in st.active.moved_escorts:
             raise RuleError(f"{st.name(cmd.serial)} is escorting prisoners: one move per action card.")
         st.active.moved_escorts.append(cmd.serial)

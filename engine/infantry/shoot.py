@@ -12,7 +12,7 @@ from engine.core.log import Ctx
 from engine.core.ratings import current
 from engine.core.state import HitPlusPending, TrailMark
 from engine.infantry import optics
-from engine.infantry.contact import enemies_of, in_contact
+from engine.infantry.contact import Known, enemies_of, escorting, in_contact
 from engine.infantry.damage import apply_damage, damage_check
 from engine.infantry.look import _roadblock
 
@@ -49,17 +49,16 @@ def shot_geometry(st, shooter: int, target: int) -> tuple[int, int, int, list[st
     return sq, inch, mods, bands
 
 
-def escorting(st, serial: int) -> list[int]:
-    return sorted(p.serial for p in st.soldiers.values() if p.captor == serial and p.status == "board")
-
-
-def check_can_shoot(st, shooter: int) -> None:
+def check_can_shoot(st, shooter: int, known: Known | None = None) -> None:
+    """Whether this man may shoot at anyone now. `known`: the question's remembered answers
+    (contact.Known), when the caller has them."""
     s = st.soldiers[shooter]
     if not s.free:
         raise RuleError(f"{st.name(shooter)} is not on the board.")
-    if in_contact(st, shooter):
+    known = known or Known(st)
+    if known.contact(shooter):
         raise RuleError(f"{st.name(shooter)} is in combat contact: he may only turn to face with a MOVE.")
-    if escorting(st, shooter):
+    if known.escorting(shooter):
         raise RuleError(f"{st.name(shooter)} is escorting a prisoner and cannot shoot.")
 
 

@@ -5,7 +5,7 @@ out, so a listed command is a legal one."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from functools import partial
+from functools import lru_cache, partial
 from typing import TypeVar
 
 from engine.advanced.sources import _soldier_ok, accepted, second_move_problem
@@ -16,6 +16,7 @@ from engine.core.crew import actor, position_of
 from engine.core.errors import RuleError
 from engine.core.vehicle_content import Role
 from engine.core.vehicle_geometry import neighbours, on_board
+from engine.infantry.contact import Known
 from engine.vehicles import look as VL
 from engine.vehicles import move as VM
 from engine.vehicles import shoot as VS
@@ -160,6 +161,7 @@ class Targets:
 
     def __init__(self, st) -> None:
         self.st = st
+        self.known = Known(st)  # in_contact and escorting as answered for each man in this question
         self._memo: dict[tuple, object] = {}
 
     def _ask(self, key: tuple, fn: Callable[[], T]) -> T:
@@ -248,12 +250,18 @@ def _bound(ok, tables: tuple, facts: Callable[[], object]) -> list[Part]:
     me = None
     out: list[Part] = []
     for table in tables:
-        for cost, dos, part in table:
-            if not acc.isdisjoint(dos):
-                if me is None:
-                    me = facts()
-                out.append((cost, partial(part, me)))
+        for cost, part in _offering(table, acc):
+            if me is None:
+                me = facts()
+            out.append((cost, partial(part, me)))
     return out
+
+
+@lru_cache(maxsize=512)
+def _offering(table: tuple, acc: frozenset[Do]) -> tuple[tuple[int, Callable], ...]:
+    """The parts of a table (a constant) offering a sub-action of `acc`, with their costs: a pure
+    function of the two, so remembered (a few tables, the few sets of sub-actions cards give)."""
+    return tuple((cost, part) for cost, dos, part in table if not acc.isdisjoint(dos))
 
 
 class _Plate:
@@ -543,7 +551,7 @@ def _ab_repairs(a: _Aboard) -> Iterator[C.Cmd]:
 def _ab_small_arms(a: _Aboard) -> Iterator[C.Cmd]:
     st, m, side, targets = a.st, a.m, a.s.side, a.targets
     if a.ok(Do.SHOOT) and (targets is None or targets.spotted(side)) \
-            and VS.small_arms_shooter_problem(st, m) is None:
+            and VS.small_arms_shooter_problem(st, m, None if targets is None else targets.known) is None:
         for t in (_enemy_targets(st, side) if targets is None else targets.enemies(side)):
             if VS.small_arms_target_problem(st, m, t) is None:
                 yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
@@ -618,7 +626,7 @@ def _ft_shift(a: _Foot) -> Iterator[C.Cmd]:
 def _ft_shoot(a: _Foot) -> Iterator[C.Cmd]:
     st, m, side, targets = a.st, a.m, a.s.side, a.targets
     if a.ok(Do.SHOOT) and (targets is None or targets.spotted(side, armour_only=True)) \
-            and VS.small_arms_shooter_problem(st, m) is None:
+            and VS.small_arms_shooter_problem(st, m, None if targets is None else targets.known) is None:
         for t in (_armour(st, _enemy_targets(st, side)) if targets is None else targets.armour(side)):
             if VS.small_arms_target_problem(st, m, t) is None:
                 yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)

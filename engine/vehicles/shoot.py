@@ -27,14 +27,13 @@ from engine.core.vehicle_geometry import (
     in_vehicle_arc,
     tile_in_arc,
 )
-from engine.infantry.contact import in_contact
+from engine.infantry.contact import Known
 from engine.infantry.damage import apply_damage, damage_check
 from engine.infantry.equipment import carried
 from engine.infantry.look import _roadblock
 from engine.infantry.shoot import (
     HIT_PLUS_SHIFT,
     bands_in_range,
-    escorting,
     read_hits,
     shoot,
 )
@@ -578,17 +577,19 @@ def small_arms_problem(st, shooter: int, target: int) -> str | None:
     return small_arms_shooter_problem(st, shooter) or small_arms_target_problem(st, shooter, target)
 
 
-def small_arms_shooter_problem(st, shooter: int) -> str | None:
+def small_arms_shooter_problem(st, shooter: int, known: Known | None = None) -> str | None:
     """Why this man cannot fire his own weapon at anyone now, or None (asked once per man when
-    his shots are listed)."""
+    his shots are listed). `known`: the question's remembered answers (contact.Known), when the
+    caller has them."""
     me = st.soldiers[shooter]
     if me.status == "aboard":
         return can_shoot_from_aboard(st, shooter)
     if not me.free:
         return f"{st.name(shooter)} is not on the board"
-    if in_contact(st, shooter):
+    known = known or Known(st)
+    if known.contact(shooter):
         return f"{st.name(shooter)} is in combat contact"
-    if escorting(st, shooter):
+    if known.escorting(shooter):
         return f"{st.name(shooter)} is escorting a prisoner and cannot shoot"
     return None
 
@@ -618,8 +619,9 @@ def small_arms_target_problem(st, shooter: int, target: int) -> str | None:
         elif not t.spotted:
             return f"{st.name(target)} is not spotted"
     if me.status == "board":
-        pts = sorted(footprint(st.board, _tile_of(st, target))) if _tile_of(st, target) else [target_cell(st, target)]
-        if not any(in_arc(me.facing, me.at, p) for p in pts):
+        tile = _tile_of(st, target)
+        pts = footprint(st.board, tile) if tile else (target_cell(st, target),)
+        if not any(in_arc(me.facing, me.at, p) for p in pts):  # any cell of it will do, in no order
             return f"{st.name(target)} is outside {st.name(shooter)}'s shooting arc (he faces {me.facing.upper()})"
     _, _, _, bands = _small_geometry(st, shooter, target)
     if not bands:

@@ -8,6 +8,7 @@ import pytest
 from engine.battlefield import artillery as A
 from engine.core import commands as C
 from engine.core.crew import position_of
+from engine.infantry.contact import Known, escorting, in_contact
 from engine.infantry.look import sight_must, sight_options
 from engine.vehicles.look import crew_sight_must, crew_sight_options
 from tests.engine.autoplay_kit import autoplayed
@@ -110,3 +111,21 @@ def test_a_call_is_listed_relayed_only_where_the_callers_own_set_does_not_reach(
     assert listed == _calls_by_the_rule(st, 0)
     assert "call 1 heavy-mortars 24A relay 2" in listed
     assert any(c.startswith("call 1 medium-mortars") and "relay" not in c for c in listed)
+
+
+@pytest.mark.parametrize(("content", "scenario", "seed"), INFANTRY)
+def test_what_a_question_remembers_of_each_man_is_what_the_rules_say(request, content, scenario, seed):
+    """contact.Known (made once per anything_to_do question) answers in_contact and escorting
+    for every man as the rules do, asked twice over: remembering changes no answer."""
+    catalog = request.getfixturevalue("cat" if content == "fixtures" else "shipped")
+    contacts = 0
+    for st in _autoplayed(catalog, scenario, seed):
+        known = Known(st)
+        for _ in range(2):
+            for s in st.soldiers.values():
+                assert known.contact(s.serial) == in_contact(st, s.serial), s.serial
+                prisoners = sorted(p.serial for p in st.soldiers.values() if p.captor == s.serial and p.status == "board")
+                assert escorting(st, s.serial) == prisoners, s.serial
+                assert known.escorting(s.serial) == bool(prisoners), s.serial
+                contacts += bool(in_contact(st, s.serial))
+    assert contacts > 0  # (tardieu-bombardment's men take prisoners, too)
