@@ -131,7 +131,8 @@ async def _table(args) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         db = _campaign_db(args) if args.campaign is not None else args.db or Path(tmp) / "console.db"
         temporary = args.db is None and args.campaign is None
-        async with open_store(db) as store:  # a bad --db stops here
+        # a throwaway game's file goes with its folder: never flushed to the disk (docs/console.md)
+        async with (open_store(db, durable=False) if temporary else open_store(db)) as store:  # a bad --db stops here
             service = GameService(store, cat, seed=lambda: seed)
             table = await (_open_campaign(service, cat, args) if args.campaign is not None
                            else _open(service, cat, args))
