@@ -27,7 +27,6 @@ from bot.app import Caller, GameService, Where, eventlog
 from bot.app.errors import Refused
 from bot.app.records import record_of
 from bot.console import ending, text
-from bot.console.hotseat import HotSeat
 from bot.console.table import Table
 from bot.exits import BadUsage, ctrl_c_at_once, yaml_problem
 from bot.startup import settle
@@ -141,6 +140,8 @@ async def _table(args) -> int:
                 if args.script:
                     code = await _script(table)
                 else:
+                    from bot.console.hotseat import HotSeat  # a script never prompts: its start skips the table's screens
+
                     settle()  # a table at the terminal may stay open for hours; a script is over in seconds
                     code = await HotSeat(table).loop()
             except KeyboardInterrupt:
