@@ -140,7 +140,8 @@ async def _table(args) -> int:
                 if args.script:
                     code = await _script(table)
                 else:
-                    from bot.console.hotseat import HotSeat  # a script never prompts: its start skips the table's screens
+                    # a script never prompts: its start skips the table's screens
+                    from bot.console.hotseat import HotSeat
 
                     settle()  # a table at the terminal may stay open for hours; a script is over in seconds
                     code = await HotSeat(table).loop()
