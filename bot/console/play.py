@@ -27,7 +27,6 @@ from bot.app import Caller, GameService, Where, eventlog
 from bot.app.errors import Refused
 from bot.app.records import record_of
 from bot.console import ending, text
-from bot.console.hotseat import HotSeat
 from bot.console.table import Table
 from bot.exits import BadUsage, ctrl_c_at_once, yaml_problem
 from bot.startup import settle
@@ -131,7 +130,8 @@ async def _table(args) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         db = _campaign_db(args) if args.campaign is not None else args.db or Path(tmp) / "console.db"
         temporary = args.db is None and args.campaign is None
-        async with open_store(db) as store:  # a bad --db stops here
+        # a throwaway game's file goes with its folder: never flushed to the disk (docs/console.md)
+        async with (open_store(db, durable=False) if temporary else open_store(db)) as store:  # a bad --db stops here
             service = GameService(store, cat, seed=lambda: seed)
             table = await (_open_campaign(service, cat, args) if args.campaign is not None
                            else _open(service, cat, args))
@@ -140,6 +140,9 @@ async def _table(args) -> int:
                 if args.script:
                     code = await _script(table)
                 else:
+                    # a script never prompts: its start skips the table's screens
+                    from bot.console.hotseat import HotSeat
+
                     settle()  # a table at the terminal may stay open for hours; a script is over in seconds
                     code = await HotSeat(table).loop()
             except KeyboardInterrupt:

@@ -268,9 +268,11 @@ def statements(script: str) -> Iterator[str]:
 
 
 def migrate(
-    path: str | Path, migrations: Sequence[str] = MIGRATIONS, *, timeout: float = 5.0
+    path: str | Path, migrations: Sequence[str] = MIGRATIONS, *, timeout: float = 5.0,
+    pragmas: Sequence[str] = (),
 ) -> int:
-    """Bring the database at `path` to `len(migrations)` and return that version.
+    """Bring the database at `path` to `len(migrations)` and return that version (`pragmas`:
+    run first, on the migrating connection).
 
     Runs in one `BEGIN IMMEDIATE` transaction, so two processes starting together cannot both
     apply a script; running it again is a no-op. Refuses a database newer than `migrations`.
@@ -283,6 +285,8 @@ def migrate(
     known = len(migrations)
     conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
     try:
+        for pragma in pragmas:
+            conn.execute(pragma)
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if mode != "wal":
             raise StoreError(f"{path}: cannot use WAL journal mode (got {mode!r})")

@@ -107,6 +107,11 @@ def _connection_pragmas(busy_timeout: float) -> tuple[str, ...]:
     )
 
 
+# A throwaway database (the console's game without --db, deleted as the run ends) skips every
+# fsync: durability it cannot use cost a loaded disk 50-130 ms of a `fieldpost play` start.
+THROWAWAY_PRAGMAS = ("PRAGMA synchronous = OFF",)
+
+
 _SUMMARY_COLUMNS = (
     "id, guild_id, channel_id, thread_id, scenario_id, status, organiser_id, version,"
     " created_at, updated_at, paused_at"
@@ -228,8 +233,10 @@ class _Writer:
 
     MAX_BATCH = 64
 
-    def __init__(self, path: Path, *, busy_timeout: float, backoff: Sequence[float]) -> None:
+    def __init__(self, path: Path, *, busy_timeout: float, backoff: Sequence[float],
+                 pragmas: tuple[str, ...] = ()) -> None:
         self.path = path
+        self._pragmas = (*_connection_pragmas(busy_timeout), *pragmas)
         self._busy_timeout = busy_timeout
         self._backoff = tuple(backoff)
         self._queue: SimpleQueue = SimpleQueue()
@@ -261,7 +268,7 @@ class _Writer:
         # isolation_level=None: sqlite3 opens no implicit transactions; BEGIN is ours.
         conn = sqlite3.connect(self.path, isolation_level=None, timeout=self._busy_timeout)
         try:
-            for pragma in _connection_pragmas(self._busy_timeout):
+            for pragma in self._pragmas:
                 conn.execute(pragma)
         except BaseException:
             conn.close()
@@ -503,7 +510,8 @@ class SqliteStore:
     """A `GameStore` on the SQLite file at `path`; checks and migrates it on open.
 
     `busy_timeout` and `busy_backoff` bound how long a write waits for a lock held by another
-    connection (docs/store.md, When the database fails); tests make them small."""
+    connection (docs/store.md, When the database fails); tests make them small. `durable=False`:
+    a database nobody keeps (the console's throwaway game), never flushed to the disk."""
 
     def __init__(
         self,
@@ -512,8 +520,10 @@ class SqliteStore:
         clock: Callable[[], datetime] = _utc_now,
         busy_timeout: float = BUSY_TIMEOUT_S,
         busy_backoff: Sequence[float] = BUSY_BACKOFF_S,
+        durable: bool = True,
     ) -> None:
         self.path = Path(path)
+        self._pragmas = () if durable else THROWAWAY_PRAGMAS
         self._clock = clock
         self._busy_timeout = busy_timeout
         self._busy_backoff = tuple(busy_backoff)
@@ -528,7 +538,8 @@ class SqliteStore:
         if self._writer is not None:
             raise StoreError(f"{self.path} is already open")
         await asyncio.to_thread(self._prepare)
-        writer = _Writer(self.path, busy_timeout=self._busy_timeout, backoff=self._busy_backoff)
+        writer = _Writer(self.path, busy_timeout=self._busy_timeout, backoff=self._busy_backoff,
+                         pragmas=self._pragmas)
         await writer.open()
         try:
             reader = await self._connect_reader()
@@ -541,7 +552,7 @@ class SqliteStore:
     def _prepare(self) -> None:
         check_file(self.path, timeout=self._busy_timeout)
         try:
-            migrate(self.path, MIGRATIONS, timeout=self._busy_timeout)
+            migrate(self.path, MIGRATIONS, timeout=self._busy_timeout, pragmas=self._pragmas)
         except sqlite3.Error as exc:
             raise (opening_error(self.path, exc) or exc) from exc
 
@@ -551,7 +562,7 @@ class SqliteStore:
         except sqlite3.Error as exc:
             raise (opening_error(self.path, exc) or exc) from exc
         try:
-            for pragma in (*_connection_pragmas(self._busy_timeout), "PRAGMA query_only = ON"):
+            for pragma in (*_connection_pragmas(self._busy_timeout), *self._pragmas, "PRAGMA query_only = ON"):
                 await reader.execute(pragma)
         except BaseException as exc:
             await reader.close()

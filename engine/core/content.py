@@ -9,7 +9,7 @@ a message naming the file, the entry and the field.
 import os
 from enum import StrEnum
 from functools import cache, cached_property
-from importlib.resources import files
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Annotated, Literal, Union
 
@@ -847,8 +847,12 @@ class Catalog(Frozen):
 def shipped_root() -> Path:
     """The directory holding the assets/ and campaigns/ shipped with the package, wherever it is
     installed: the repository in a checkout (engine/shipped links there), engine/shipped in an
-    installed wheel (which holds copies)."""
-    return (Path(str(files("engine.shipped"))) / "assets").resolve().parent
+    installed wheel (which holds copies). Found from the package's spec, without importing it or
+    importlib.resources (a quick start: docs/architecture.md)."""
+    spec = find_spec("engine.shipped")
+    if spec is None or not spec.submodule_search_locations:  # as importing it would say
+        raise ModuleNotFoundError("No module named 'engine.shipped'", name="engine.shipped")
+    return (Path(spec.submodule_search_locations[0]) / "assets").resolve().parent
 
 
 def default_root() -> Path:

@@ -50,13 +50,13 @@ def test_a_roll_loads_no_rule_and_no_content_model_and_a_draw_only_the_content()
 def test_a_scripted_game_loads_no_campaign_position_or_record_module(tmp_path):
     """`fieldpost play --script` on a scenario reaches its first command without the campaign rules
     and records, positions or game records (they load only on the paths that use them: a quick
-    start; the store's campaign records alone were 3% of it)."""
+    start; the store's campaign records alone were 3% of it), nor the hot-seat screens."""
     script = tmp_path / "one.txt"
     script.write_text("plan 115-P2 110-C3 109-C1\n", encoding="utf-8")
     loaded = _modules_after(["play", "--scenario", "hedgerow-dawn", "--seed", "7", "--script", str(script)])
     assert {"bot.app.service", "engine.apply"} <= loaded  # the game was played
     assert not {"engine.campaign", "engine.position", "engine.record", "bot.app.campaign",
-                "bot.console.campaign", "bot.store.campaigns"} & loaded
+                "bot.console.campaign", "bot.store.campaigns", "bot.console.hotseat"} & loaded
 
 
 def test_a_warm_start_does_not_import_pyyaml(tmp_path):
