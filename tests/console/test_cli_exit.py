@@ -11,14 +11,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-WATCHED = """import atexit, sys, threading, time
+WATCHED = """import atexit, sys, threading
 atexit.register(lambda: print("at exit"))
+go = threading.Event()  # the thread lives until main has returned, however slow the command
 if {thread!r}:
-    threading.Thread(target=lambda: (time.sleep(0.3), print("thread done", flush=True))).start()
+    threading.Thread(target=lambda: (go.wait(60), print("thread done", flush=True))).start()
 sys.argv = ["fieldpost", *{argv!r}]
 from bot.cli import main
 code = main()
 print("main returned", flush=True)  # the ordinary exit, and its teardown, come after this
+go.set()
 sys.exit(code)
 """
 
