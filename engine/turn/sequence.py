@@ -109,12 +109,8 @@ def _advance(ctx: Ctx) -> None:
 
 
 def _has_options(st) -> bool:
-    """Whether the card in play allows any action (engine/legal.py anything_to_do); a card whose
-    every part is finished allows none, and the rules are not asked (nor who must act first)."""
-    a = st.active
-    if all(s.state == "closed" for s in a.sources):
-        return False
-    return rulebook.anything_to_do(st, a.force)
+    """Whether the card in play allows any action (engine/legal.py anything_to_do)."""
+    return rulebook.anything_to_do(st, st.active.force)
 
 
 def _why_nothing_left(st) -> str:
