@@ -19,6 +19,9 @@ from engine.core.state import GameState
 from engine.legal import awaiting, note_asked
 from engine.turn.sequence import advance
 
+_FREE = (C.Reslot, *C.BATTLEFIELD_FREE)  # free commands: tactics modules, the vehicle battlefield
+_THROUGH_CARD = (*C.ACTION_COMMANDS, C.Done, C.Pass)  # commands carried out through the card in play
+
 
 def apply(state: GameState, cmd: C.Cmd) -> tuple[GameState, list[Event]]:
     if state.step == "over":
@@ -140,7 +143,7 @@ def _dispatch(ctx: Ctx, cmd: C.Cmd) -> None:
         fid = _force_for(st, seat, "unhold")
         _answer_hold(st, fid)
         return
-    if isinstance(cmd, (C.Reslot, *C.BATTLEFIELD_FREE)):  # free commands: tactics modules, the vehicle battlefield
+    if isinstance(cmd, _FREE):  # free commands: tactics modules, the vehicle battlefield
         _rule(ctx, cmd, None)
         return
     if isinstance(cmd, C.Declare):
@@ -173,7 +176,7 @@ def _dispatch(ctx: Ctx, cmd: C.Cmd) -> None:
             raise _not_yours(st, "there is no fight going on")
         _rule(ctx, cmd, _force_for(st, seat, "fight"))
         return
-    if isinstance(cmd, (*C.ACTION_COMMANDS, C.Done, C.Pass)):
+    if isinstance(cmd, _THROUGH_CARD):
         if p is not None or st.active is None or st.forces[st.active.force].seat != seat:
             raise _not_yours(st, "it is not your turn to act")
         _rule(ctx, cmd, st.active.force)  # through the card in play (engine/turn/cards.py)

@@ -961,8 +961,11 @@ def read_words(line: str) -> list[str]:
     problem = text_problem(line)
     if problem:
         raise UsageError(problem)
+    # printable ASCII holds no whitespace but the space: without a quote or backslash it is plain
+    # at once, and the pattern is asked only of the rest
+    plain = line.isascii() and line.isprintable() and '"' not in line and "'" not in line and "\\" not in line
     try:
-        words = line.split() if _PLAIN_LINE.fullmatch(line) else shlex.split(line.strip())
+        words = line.split() if plain or _PLAIN_LINE.fullmatch(line) else shlex.split(line.strip())
     except ValueError as exc:
         raise UsageError(f"cannot read {shown(line)}: {exc}.") from None
     if len(words) > MAX_WORDS:

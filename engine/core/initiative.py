@@ -3,8 +3,6 @@ controlling the highest-VP soldier still on the board, then the lowest dog tag o
 Recomputed from the hands every time it is asked, so it always follows the current hands."""
 from __future__ import annotations
 
-from collections import Counter
-
 
 def _keys(st, tied: set[str]) -> dict[str, tuple]:
     """The sort key of each force in `tied`, from one pass over the soldiers: (most cards in hand,
@@ -26,10 +24,11 @@ def _keys(st, tied: set[str]) -> dict[str, tuple]:
 
 def order(st, forces: list[str] | None = None) -> list[str]:
     ids = list(st.forces) if forces is None else list(forces)
-    hands = {f: len(st.forces[f].hand) for f in ids}
-    count = Counter(hands.values())
+    every = st.forces
+    hands = {f: len(every[f].hand) for f in ids}
+    sizes = list(hands.values())
     # soldiers are read only for forces tied on cards in hand: the others' hands alone place them
-    tied = {f for f in ids if count[hands[f]] > 1}
+    tied = {f for f in ids if sizes.count(hands[f]) > 1}
     keys = _keys(st, tied) if tied else {}
     return sorted(ids, key=lambda f: keys.get(f) or (-hands[f], 0, 0, f))
 

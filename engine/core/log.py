@@ -27,6 +27,11 @@ class Event(BaseModel):
         return self.to is None
 
 
+# Event(...) validated by the model's own validator without BaseModel.__init__ around it: the same
+# event, a quarter fewer instructions (a dozen events an apply)
+_event = Event.__pydantic_validator__.validate_python
+
+
 class Ctx:
     """One apply call's working set: the state copy being changed, its RNG and the events."""
 
@@ -38,10 +43,10 @@ class Ctx:
         self.events: list[Event] = []
 
     def say(self, kind: str, text: str, **data: Any) -> None:
-        self.events.append(Event(kind=kind, text=text, data=data))
+        self.events.append(_event({"kind": kind, "text": text, "data": data}))
 
     def tell(self, seat: int, kind: str, text: str, **data: Any) -> None:
-        self.events.append(Event(kind=kind, text=text, to=seat, data=data))
+        self.events.append(_event({"kind": kind, "text": text, "to": seat, "data": data}))
 
     def close(self) -> None:
         self.st.rng = self.rng.state

@@ -27,6 +27,11 @@ from engine.core.state import ActiveCard, PayPending, Source
 from engine.infantry.look import draw as look_draw
 from engine.vehicles.look import look_card_played
 
+# the card in play and its parts, validated by their models' validators without BaseModel.__init__
+# around them, as events are (engine/core/log.py): a few of each every apply
+_source = Source.__pydantic_validator__.validate_python
+_card_in_play = ActiveCard.__pydantic_validator__.validate_python
+
 
 def start(ctx: Ctx, force_id: str, phase: int, action, card: str | None = None) -> None:
     """Put a revealed card in play (`card`: which of the force's cards on the phase, for an
@@ -35,12 +40,12 @@ def start(ctx: Ctx, force_id: str, phase: int, action, card: str | None = None) 
     f = st.forces[force_id]
     cid = card or f.placed[phase - 1]
     card = st.card(cid)
-    sources = [Source(kind="tag")] if not card.tagless else []  # a team card has no dog tag
+    sources = [_source({"kind": "tag"})] if not card.tagless else []  # a team card has no dog tag
     if card.team:
-        sources.append(Source(kind="team"))
+        sources.append(_source({"kind": "team"}))
     if card.narrator and card.narrator.kind in NARRATOR_ACTIONS:
-        sources.append(Source(kind="note"))
-    st.active = ActiveCard(force=force_id, card=cid, phase=phase, action=action, sources=sources)
+        sources.append(_source({"kind": "note"}))
+    st.active = _card_in_play({"force": force_id, "card": cid, "phase": phase, "action": action, "sources": sources})
     seat = st.seats[f.seat]
     if f.kind == "vehicle" and action == Action.LOOK and f.plate in st.vehicles \
             and st.vehicles[f.plate].status == "board" \

@@ -26,7 +26,8 @@ def liberate(ctx: Ctx) -> None:
     """A prisoner whose escort (or who himself) is contacted by his own side is freed before the
     fight: pinned, back to his own player, turned to face his former captor (Prisoners)."""
     st = ctx.st
-    for p in sorted(st.soldiers.values(), key=lambda s: s.serial):
+    held = [p for p in st.soldiers.values() if p.captor is not None]  # nobody is taken here: only these are asked
+    for p in sorted(held, key=lambda s: s.serial):
         if p.captor is None or p.status != "board":
             continue
         escort = st.soldiers[p.captor]

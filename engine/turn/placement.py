@@ -10,14 +10,15 @@ from engine.core.deck import take_top
 from engine.core.errors import RuleError
 from engine.core.log import Ctx
 from engine.core.state import DeclarePending
-from engine.turn.matching import fits, matching
+from engine.turn.matching import fits, matching, placeable
 from engine.turn.officer import check_extras
 
 
 def max_filled(st, hand: list[str], force: str | None = None) -> int:
     """The most phases this hand can fill with different cards."""
     phases = [st.setup.story[c] for c in st.phase_cards]
-    fits_ = [[c for c in hand if fits(st, c, p, force)] for p in phases]
+    live = [(c, st.card(c)) for c in hand if placeable(st, c, force)]  # asked once a card, not once a phase (fits)
+    fits_ = [[c for c, card in live if matching(card, p)] for p in phases]
     best = 0
 
     def search(i: int, used: frozenset, n: int) -> None:
@@ -182,7 +183,10 @@ def card_action(st, force_id: str, phase: int, card: str | None = None) -> Actio
 def phase_cards_of(st, force_id: str, phase: int) -> list[str]:
     """The force's cards on a phase: its ordinary card, then an officer's extra card."""
     f = st.forces[force_id]
-    return [c for c in (f.placed[phase - 1], f.extra[phase - 1]) if c]
+    cards = [c] if (c := f.placed[phase - 1]) else []
+    if x := f.extra[phase - 1]:
+        cards.append(x)
+    return cards
 
 
 def reveal(ctx: Ctx, phase: int, order: list[str]) -> None:

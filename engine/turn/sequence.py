@@ -33,8 +33,9 @@ def advance(ctx: Ctx) -> None:
 
 def _advance(ctx: Ctx) -> None:
     st = ctx.st
+    fighting: dict[str, int] = {}  # a man of each side still fighting, asked first at each step (turn/victory.py)
     for _ in range(MAX_STEPS):
-        if st.step == "over" or victory.check_instant(ctx):
+        if st.step == "over" or victory.check_instant(ctx, fighting):
             return
         if st.pending is not None:
             return
@@ -61,8 +62,8 @@ def _advance(ctx: Ctx) -> None:
             st.step = "phase_hold"
             preempt.open_window(ctx)  # after the reveal (and declarations), before anyone acts
         elif step == "phase_hold":
-            holders = [f.id for f in st.forces.values()
-                       if any(s.held for s in st.soldiers.values() if s.force == f.id)]
+            holding = {s.force for s in st.soldiers.values() if s.held}  # one pass over the men, not one a force
+            holders = [f.id for f in st.forces.values() if f.id in holding]
             if holders:
                 st.pending = HoldPending(forces=holders)
             st.step = "phase_fire"
@@ -204,12 +205,13 @@ def _next_source(ctx: Ctx) -> None:
     p = st.setup.story[st.phase_cards[st.phase - 1]]
     action = p.top if st.slot == 0 else p.bottom
     due: dict[str, str] = {}  # each force's next card for this action (an officer's two back to back)
+    phase, done = st.phase, st.done_cards
     for fid, f in st.forces.items():
-        if f.revealed[st.phase - 1]:
-            c = next((c for c in placement.phase_cards_of(st, fid, st.phase) if c not in st.done_cards
-                      and placement.card_action(st, fid, st.phase, c) == action), None)
-            if c is not None:
-                due[fid] = c
+        if f.revealed[phase - 1]:
+            for c in placement.phase_cards_of(st, fid, phase):
+                if c not in done and placement.card_action(st, fid, phase, c) == action:
+                    due[fid] = c
+                    break
     if due:  # initiative, which may read every soldier, only to choose among several, and only among them
         fid = next(iter(due)) if len(due) == 1 else initiative.order(st, list(due))[0]
         start(ctx, fid, st.phase, action, card=due[fid])

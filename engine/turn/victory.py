@@ -10,21 +10,37 @@ from engine.infantry import orders
 from engine.vehicles.damage import abandoned_vp
 
 
-def check_instant(ctx: Ctx) -> bool:
+def check_instant(ctx: Ctx, fighting: dict[str, int] | None = None) -> bool:
+    """Whether the game has just ended in an instant victory (ending it if so). `fighting`: a man
+    of each side found still fighting by the last check of the same play sequence, kept up to date
+    here; while those men are still in play nothing more is read (most steps kill nobody)."""
     st = ctx.st
     if st.step == "over":
         return True
+    soldiers = st.soldiers
+    if fighting:
+        for serial in fighting.values():
+            s = soldiers.get(serial)
+            if s is None or not s.in_play:
+                break
+        else:  # every side's man of the last check still fights
+            return False
     unseen = {s.side for s in st.seats}
+    found: dict[str, int] = {}
     # a side still fights while anyone of it is alive, free, and on the board or still to enter
-    # it; asked after every step of the play sequence, so it stops at the first man of each side,
-    # read from both ends of the roster at once (each side's men are listed together)
-    men = list(st.soldiers.values())
+    # it; it stops at the first man of each side, read from both ends of the roster at once (each
+    # side's men are listed together)
+    men = list(soldiers.values())
     i, j = 0, len(men) - 1
     while i <= j:
         for s in (men[i], men[j]) if i < j else (men[i],):
             if s.side in unseen and s.in_play:
                 unseen.discard(s.side)
+                found[s.side] = s.serial
                 if not unseen:
+                    if fighting is not None:
+                        fighting.clear()
+                        fighting.update(found)
                     return False
         i, j = i + 1, j - 1
     sides = sorted({s.side for s in st.seats})

@@ -468,6 +468,23 @@ def test_instant_victory_when_a_side_has_nobody_left(position, play):
     assert st.step == "over" and st.result.winner == "US" and "instant" in st.result.reason
 
 
+def test_the_instant_victory_check_reads_on_when_the_man_it_found_has_fallen(position):
+    from engine.turn.victory import check_instant
+    st = position(scenario="yard", soldiers=[{"serial": 1, "seat": 0, "at": [2, 7]},
+                                             {"serial": 4, "seat": 1, "at": [8, 7]},
+                                             {"serial": 5, "seat": 1, "at": [10, 7]}],
+                  phase_cards=["S10", "S01", "S05"], hands={0: [], 1: []})
+    ctx = Ctx(st.clone())
+    fighting: dict[str, int] = {}
+    assert not check_instant(ctx, fighting) and set(fighting) == {"US", "DE"}
+    fallen = fighting["DE"]
+    ctx.st.changing(fallen).status = "dead"  # the DE man it found falls; the other still fights
+    assert not check_instant(ctx, fighting) and fighting["DE"] == ({4, 5} - {fallen}).pop()
+    ctx.st.changing(fighting["DE"]).captor = 1  # the last DE man is taken: nobody of DE is left
+    assert check_instant(ctx, fighting)
+    assert ctx.st.step == "over" and ctx.st.result.winner == "US" and "instant" in ctx.st.result.reason
+
+
 def test_search_orders_are_met_by_a_man_in_cover_in_the_landmark(position, play):
     st = position(scenario="yard", players=[{"name": "Ann", "side": "US", "order": "T-SEARCH"},
                                              {"name": "Bo", "side": "DE"}],
