@@ -12,6 +12,7 @@ import hashlib
 from collections.abc import Callable, Iterable
 from enum import Enum
 from functools import cache, lru_cache
+from operator import eq, is_
 from types import UnionType
 from typing import Annotated, Literal, Union, get_args, get_origin
 
@@ -514,8 +515,9 @@ class Result(Model):
 class GameState(Model):
     """The whole game at one moment. A state is a value: apply changes its own working copy
     (`clone`), never a state it was given. The JSON a state was written as (`json_without_setup`)
-    is kept for its forces and vehicles (`_texts`), and a copy of it (`_origin`) writes a force or
-    vehicle equal to the one it was copied from with that text again."""
+    is kept for its forces, vehicles and soldiers (`_texts`), and a copy of it (`_origin`) writes
+    a force or vehicle equal to the one it was copied from, and the very same soldiers, with that
+    text again."""
 
     __slots__ = ("_texts", "_origin")
 
@@ -649,19 +651,9 @@ class GameState(Model):
         is read-only, so the text of his first dump is kept on him and written again for every
         state that shares him (a command changes a handful of some twenty men; the soldiers were
         three quarters of the dump's work). Likewise a force or vehicle equal to the one in the
-        state this one was cloned from, if that state was written: that state is a value, so the
-        text it was written with is still its text (docs/app.md, Performance)."""
-        soldiers = []
-        for serial, s in self.soldiers.items():
-            if getattr(s, "_shared", False):
-                try:
-                    text = s._json
-                except AttributeError:
-                    text = _SOLDIER_JSON(s).decode()
-                    _set(s, "_json", text)
-            else:
-                text = _SOLDIER_JSON(s).decode()
-            soldiers.append(f'"{serial}":{text}')
+        state this one was cloned from, if that state was written, and all the soldiers if they
+        are that state's very men: that state is a value, so the text it was written with is still
+        its text (docs/app.md, Performance)."""
         fields = self.__dict__
         origin = getattr(self, "_origin", None)
         was, kept = (origin.__dict__, origin._texts) if origin is not None else ({}, {})
@@ -673,7 +665,8 @@ class GameState(Model):
             else:
                 text = dump(fields[name]).decode()
             parts.append(f'"{name}":{text}')
-        parts.append('"soldiers":{' + ",".join(soldiers) + "}")
+        texts["soldiers"] = text = _soldiers_json(self.soldiers, was.get("soldiers"), kept.get("soldiers"))
+        parts.append(f'"soldiers":{text}')
         texts["vehicles"], text = _keyed_json(fields["vehicles"], was.get("vehicles"), kept.get("vehicles"), "vehicles")
         parts.append(f'"vehicles":{text}')
         rest = _GAME_STATE_JSON(self, include=_AFTER_VEHICLES).decode()
@@ -698,6 +691,27 @@ _SHARED_FIELDS = frozenset({"soldiers"})  # GameState fields whose container clo
 _ORDER = list(GameState.model_fields)  # the dump writes the fields in this order
 _AFTER_VEHICLES = frozenset(_ORDER[_ORDER.index("vehicles") + 1:])
 _KEYED = {"forces": ForceState, "vehicles": VehicleState}  # dicts whose items' texts a copy reuses
+
+
+def _soldiers_json(soldiers: dict[int, SoldierState], was: dict | None, kept: str | None) -> str:
+    """The soldiers as the state's serializer writes them. The very soldiers of the state this one
+    was copied from, in the same order (shared, so read-only): that state's text. Otherwise each
+    shared soldier's own kept text, the others written."""
+    if (kept is not None and len(soldiers) == len(was) and all(map(is_, soldiers.values(), was.values()))
+            and all(map(eq, soldiers, was))):
+        return kept
+    out = []
+    for serial, s in soldiers.items():
+        if getattr(s, "_shared", False):
+            try:
+                text = s._json
+            except AttributeError:
+                text = _SOLDIER_JSON(s).decode()
+                _set(s, "_json", text)
+        else:
+            text = _SOLDIER_JSON(s).decode()
+        out.append(f'"{serial}":{text}')
+    return "{" + ",".join(out) + "}"
 
 
 def _keyed_json(items: dict, was: dict | None, kept: dict | None, name: str) -> tuple[dict, str]:

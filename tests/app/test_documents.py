@@ -69,7 +69,8 @@ def test_a_soldier_changed_after_his_text_was_kept_is_written_as_he_now_is(shipp
 
 def test_a_copy_writes_the_forces_and_vehicles_it_left_alone_with_the_kept_text(shipped):
     """A force or vehicle of a copy equal to its original in the written state is written with
-    the original's text (the very string); one changed in the copy is written as it now is."""
+    the original's text (the very string), and so are the soldiers while they are the original's
+    very men; one changed in the copy is written as it now is."""
     *_, st = autoplayed(shipped, "tardieu-bombardment", 3, 8)
     st.json_without_setup()
     work = st.clone()
@@ -81,7 +82,13 @@ def test_a_copy_writes_the_forces_and_vehicles_it_left_alone_with_the_kept_text(
     assert '"X-1"' in work._texts["forces"][changed_force]
     assert all(work._texts["forces"][f] is st._texts["forces"][f] for f in same_forces)
     assert all(work._texts["vehicles"][p] is st._texts["vehicles"][p] for p in same_plates)
+    assert work._texts["soldiers"] is st._texts["soldiers"]  # the very same men
     assert st.json_without_setup() == st.model_dump_json(exclude={"setup"})  # the original as it was
+    again = work.clone()
+    serial = next(iter(again.soldiers))
+    again.changing(serial).kills += 5  # one man his own now: the soldiers are written afresh
+    assert again.json_without_setup() == again.model_dump_json(exclude={"setup"})
+    assert again._texts["soldiers"] is not work._texts["soldiers"]
 
 
 def test_a_written_copy_holds_no_older_state(shipped):
