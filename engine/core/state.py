@@ -519,7 +519,7 @@ class GameState(Model):
     a force or vehicle equal to the one it was copied from, and the very same soldiers, with that
     text again."""
 
-    __slots__ = ("_texts", "_origin")
+    __slots__ = ("_origin", "_texts")
 
     setup: GameSetup
     rng: int

@@ -160,7 +160,7 @@ def test_integers_are_kept_up_to_the_64_bit_bounds_and_named_past_them(n: int) -
 def test_the_first_argument_at_fault_is_named_in_the_order_given() -> None:
     """Several arguments at fault: the refusal names the first as they were passed; times inside
     records, and text, numbers and lists that fit, pass on the way to it."""
-    fine = dict(state="{}", events=["{}", "{}"], awaited=[Awaited("orders", 7, DUE)], seen=None, flag=True)
+    fine = {"state": "{}", "events": ["{}", "{}"], "awaited": [Awaited("orders", 7, DUE)], "seen": None, "flag": True}
     refuse_unkeepable(**fine)
     with pytest.raises(StoreError) as refused:
         refuse_unkeepable(**fine, label=NUL, game_id=TOO_BIG)
