@@ -192,9 +192,26 @@ def choices(st: GameState, decision: Await, limit: int = MAX_CHOICES) -> tuple[C
 
 
 def card_line(c: CardView, st: GameState | None = None) -> str:
-    acts = "/".join(a.upper() for a in c.actions)
     owner = vehicle_words.vehicle(st, c.owner) if st is not None and c.owner in st.vehicles else c.owner_name
-    return f"`{c.id}` {c.title} ({acts}, {owner})" if c.title else f"`{c.id}` ({acts}, {owner})"
+    return _line(c.id, c.title, c.actions, owner)
+
+
+def hand_card_line(st: GameState, cid: str) -> str:
+    """`card_line(card_view(st, cid), st)` without building the card's whole view (its team
+    bubble, narrator, hit table): a placement prompt lists every card in hand, at every prompt."""
+    c = st.card(cid)
+    if c.owner in st.vehicles:
+        owner = vehicle_words.vehicle(st, c.owner)
+    elif c.owner in st.soldiers:
+        owner = st.name(c.owner)
+    else:  # a team card, or an owner no longer in the game: the view's own words
+        return card_line(card_view(st, cid), st)
+    return _line(c.id, c.title, [a.value for a in c.actions], owner)
+
+
+def _line(cid: str, title: str | None, actions: list[str], owner: str) -> str:
+    acts = "/".join(a.upper() for a in actions)
+    return f"`{cid}` {title} ({acts}, {owner})" if title else f"`{cid}` ({acts}, {owner})"
 
 
 def hand_text(mine: Mine, st: GameState | None = None) -> str:
@@ -277,13 +294,13 @@ def prompt_text(st: GameState, seat: int, kind: str, detail: str) -> str:
             fid = placing(st, seat)
             deck = st.forces[fid]
             name = vehicle_words.deck_name(st, fid)
-            hand = ", ".join(card_line(card_view(st, c), st) for c in deck.hand)
+            hand = ", ".join(hand_card_line(st, c) for c in deck.hand)
             return (f"{head}\nNow for **{name}** (deck `{fid}`); each of your decks places its own "
                     f"three cards.\nPhases: {phases}.\nYour hand, {'squad' if deck.kind == 'squad' else name}: "
                     f"{hand or 'empty'}.\n"
                     f"Pick a placement below, or use `/plan deck:{deck.plate or 'squad'}` to choose card by "
                     "card (you may change it until everyone has placed).")
-        hand = ", ".join(card_line(card_view(st, c), st) for f in forces for c in f.hand)
+        hand = ", ".join(hand_card_line(st, c) for f in forces for c in f.hand)
         officer = ("\nYour officer may add extra cards: `/plan extra:2=CARD` puts CARD beside phase 2's card "
                    "(one a phase, each matching an action of its phase card; several as `1=CARD 3=CARD`)."
                    if "extra" in detail else "")

@@ -9,10 +9,11 @@ is refused on both). Times are aware datetimes.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields, is_dataclass
-from functools import cache
 from datetime import datetime, timedelta
+from functools import cache
+from operator import attrgetter
 from typing import Any
 
 from bot.store.protocol import StoreError
@@ -32,10 +33,10 @@ def unkeepable(value: Any) -> str | None:
         return _items_problem(value)
     if value is None or kind is bool:
         return None
-    if (names := _record_fields(kind)) is not None:
-        for name in names:
-            if (why := unkeepable(getattr(value, name))) is not None:
-                return f".{name}{why}"
+    if (record := _record_fields(kind)) is not None:
+        names, values = record
+        if (fault := _first_fault(values(value))) is not None:
+            return f".{names[fault[0]]}{fault[1]}"
         return None
     if isinstance(value, bool):
         return None
@@ -63,27 +64,48 @@ def _text_problem(value: str) -> str | None:
 
 
 def _items_problem(value: Sequence) -> str | None:
-    for n, item in enumerate(value):
-        if (why := unkeepable(item)) is not None:
-            return f"[{n}]{why}"
+    if (fault := _first_fault(value)) is not None:
+        return f"[{fault[0]}]{fault[1]}"
+    return None
+
+
+def _first_fault(values: Sequence) -> tuple[int, str] | None:
+    """The position of the first value a store cannot keep and why. The values a commit is made
+    of (ASCII text without NUL, 64-bit integers, None, bools, times) are passed here without a
+    call each: a commit holds some forty of them."""
+    for n, value in enumerate(values):
+        kind = type(value)
+        if kind is str:
+            if value.isascii() and "\x00" not in value:
+                continue
+        elif kind is int:
+            if LOWEST <= value <= HIGHEST:
+                continue
+        elif value is None or kind is bool or kind is datetime:  # a time is kept as its stamp
+            continue
+        if (why := unkeepable(value)) is not None:
+            return n, why
     return None
 
 
 @cache
-def _record_fields(kind: type) -> tuple[str, ...] | None:
-    """A record's field names; None for a type that is no dataclass, or is also a number, text or
-    sequence (answered as that)."""
+def _record_fields(kind: type) -> tuple[tuple[str, ...], Callable[[Any], tuple]] | None:
+    """A record's field names and a function giving its values in that order; None for a type that
+    is no dataclass, or is also a number, text or sequence (answered as that)."""
     if not is_dataclass(kind) or issubclass(kind, (int, str, Sequence)):
         return None
-    return tuple(f.name for f in fields(kind))
+    names = tuple(f.name for f in fields(kind))
+    if len(names) == 1:
+        return names, lambda value: (getattr(value, names[0]),)
+    return names, attrgetter(*names) if names else (lambda value: ())
 
 
 def refuse_unkeepable(**arguments: Any) -> None:
     """Refuse, before anything is written, a value the store cannot keep: a `StoreError` naming
     the argument (and the part of it) that is at fault."""
-    for name, value in arguments.items():
-        if (why := unkeepable(value)) is not None:
-            raise StoreError(f"{name}{why}; nothing was written")
+    if (fault := _first_fault(tuple(arguments.values()))) is not None:
+        position, why = fault
+        raise StoreError(f"{list(arguments)[position]}{why}; nothing was written")
 
 
 def findable(*keys: Any) -> bool:

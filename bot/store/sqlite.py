@@ -94,6 +94,13 @@ BUSY_TIMEOUT_S = 3.0
 BUSY_BACKOFF_S = (0.5, 1.0)
 
 
+_WRITE_STATE = ("UPDATE games SET state = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ?"
+                " RETURNING (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = games.id)")
+_WRITE_STATE_AND_STATUS = (
+    "UPDATE games SET state = ?, version = version + 1, updated_at = ?, status = ? WHERE id = ? AND version = ?"
+    " RETURNING (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = games.id)")
+
+
 def _connection_pragmas(busy_timeout: float) -> tuple[str, ...]:
     # Durability: WAL with synchronous=NORMAL. A COMMIT has reached the WAL file in the OS page
     # cache when it returns, so it survives SIGKILL or any crash of this process; only a power
@@ -823,14 +830,14 @@ class SqliteStore:
         now: str,
     ) -> int:
         """Write the state and bump the version if it is still `expected_version`; return the
-        game's last event seq. The WHERE clause is the version check, in the same statement."""
-        rows = db.execute(
-            "UPDATE games SET state = ?, version = version + 1, updated_at = ?,"
-            " status = coalesce(?, status) WHERE id = ? AND version = ?"
-            " RETURNING (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = games.id)",
-            (state, now, None if status is None else GameStatus(status).value,
-             game_id, expected_version),
-        ).fetchall()
+        game's last event seq. The WHERE clause is the version check, in the same statement.
+        The status is set only when given: SQLite updates the index on a column the statement
+        sets even to the same value, and most commits leave the status alone."""
+        if status is None:
+            rows = db.execute(_WRITE_STATE, (state, now, game_id, expected_version)).fetchall()
+        else:
+            rows = db.execute(_WRITE_STATE_AND_STATUS,
+                              (state, now, GameStatus(status).value, game_id, expected_version)).fetchall()
         for (last_seq,) in rows:
             return last_seq
         current = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchall()
@@ -885,11 +892,13 @@ class SqliteStore:
     def _replace_deadlines(db: sqlite3.Connection, game_id: int, awaited: Sequence[Awaited]) -> None:
         """Make the game's deadlines exactly `awaited`; one whose due time is unchanged keeps
         its reminded flag, so a commit does not re-send a reminder already sent."""
-        wanted = {(a.key, a.user_id) for a in awaited}
-        rows = db.execute("SELECT key, user_id FROM deadlines WHERE game_id = ?", (game_id,)).fetchall()
-        gone = [(game_id, key, user_id) for key, user_id in rows if (key, user_id) not in wanted]
-        if gone:
-            db.executemany("DELETE FROM deadlines WHERE game_id = ? AND key = ? AND user_id = ?", gone)
+        wanted = list(dict.fromkeys((a.key, a.user_id) for a in awaited))
+        if wanted:  # one statement, not a read of the rows and a delete of those not wanted
+            db.execute("DELETE FROM deadlines WHERE game_id = ? AND (key, user_id) NOT IN (VALUES "
+                       + ", ".join(["(?, ?)"] * len(wanted)) + ")",
+                       (game_id, *(v for pair in wanted for v in pair)))
+        else:
+            db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
         if awaited:
             db.executemany(
                 "INSERT INTO deadlines (game_id, key, user_id, due, reminded, left_us)"

@@ -11,11 +11,12 @@ owned by a dog tag (or, for vehicles, a license plate).
 import hashlib
 from collections.abc import Callable, Iterable
 from enum import Enum
-from functools import cache
+from functools import cache, lru_cache
+from operator import eq, is_
 from types import UnionType
 from typing import Annotated, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from engine.core.board import Board, board_for
 from engine.core.content import (
@@ -512,6 +513,14 @@ class Result(Model):
 
 
 class GameState(Model):
+    """The whole game at one moment. A state is a value: apply changes its own working copy
+    (`clone`), never a state it was given. The JSON a state was written as (`json_without_setup`)
+    is kept for its forces, vehicles and soldiers (`_texts`), and a copy of it (`_origin`) writes
+    a force or vehicle equal to the one it was copied from, and the very same soldiers, with that
+    text again."""
+
+    __slots__ = ("_origin", "_texts")
+
     setup: GameSetup
     rng: int
     seats: list[Seat]
@@ -621,7 +630,10 @@ class GameState(Model):
         rule makes one its own with `changing` before it changes him."""
         for s in self.soldiers.values():
             _set(s, "_shared", True)
-        return _model_copier(GameState, _SHARED_FIELDS)(self)
+        copy = _model_copier(GameState, _SHARED_FIELDS)(self)
+        _set(copy, "_origin", self if getattr(self, "_texts", None) is not None else None)
+        _set(copy, "_texts", None)
+        return copy
 
     def share_field_names(self) -> "GameState":
         """Each soldier, force and vehicle given every field (as a parse of the stored text is)
@@ -638,22 +650,31 @@ class GameState(Model):
         """The text of `model_dump_json(exclude={"setup"})`, made with less work: a shared soldier
         is read-only, so the text of his first dump is kept on him and written again for every
         state that shares him (a command changes a handful of some twenty men; the soldiers were
-        three quarters of the dump's work)."""
-        soldiers = []
-        for serial, s in self.soldiers.items():
-            if getattr(s, "_shared", False):
-                try:
-                    text = s._json
-                except AttributeError:
-                    text = s.model_dump_json()
-                    _set(s, "_json", text)
+        three quarters of the dump's work). Likewise a force or vehicle equal to the one in the
+        state this one was cloned from, if that state was written, and all the soldiers if they
+        are that state's very men: that state is a value, so the text it was written with is still
+        its text (docs/app.md, Performance)."""
+        fields = self.__dict__
+        origin = getattr(self, "_origin", None)
+        was, kept = (origin.__dict__, origin._texts) if origin is not None else ({}, {})
+        texts = {}
+        parts = []
+        for name, dump in _before_soldiers():
+            if dump is None:
+                texts[name], text = _keyed_json(fields[name], was.get(name), kept.get(name), name)
             else:
-                text = s.model_dump_json()
-            soldiers.append(f'"{serial}":{text}')
-        parts = (self.model_dump_json(include=_BEFORE_SOLDIERS)[1:-1],
-                 '"soldiers":{' + ",".join(soldiers) + "}",
-                 self.model_dump_json(include=_AFTER_SOLDIERS)[1:-1])
-        return "{" + ",".join(p for p in parts if p) + "}"
+                text = dump(fields[name]).decode()
+            parts.append(f'"{name}":{text}')
+        texts["soldiers"] = text = _soldiers_json(self.soldiers, was.get("soldiers"), kept.get("soldiers"))
+        parts.append(f'"soldiers":{text}')
+        texts["vehicles"], text = _keyed_json(fields["vehicles"], was.get("vehicles"), kept.get("vehicles"), "vehicles")
+        parts.append(f'"vehicles":{text}')
+        rest = _GAME_STATE_JSON(self, include=_AFTER_VEHICLES).decode()
+        if len(rest) > 2:
+            parts.append(rest[1:-1])
+        _set(self, "_texts", texts)
+        _set(self, "_origin", None)  # its texts are taken: the older state may go
+        return "{" + ",".join(parts) + "}"
 
     def changing(self, serial: int) -> SoldierState:
         """Soldier `serial`, writable: this state's own copy of him, made on first use if he
@@ -668,8 +689,63 @@ class GameState(Model):
 
 _SHARED_FIELDS = frozenset({"soldiers"})  # GameState fields whose container clone copies but whose items it shares
 _ORDER = list(GameState.model_fields)  # the dump writes the fields in this order
-_BEFORE_SOLDIERS = frozenset(_ORDER[:_ORDER.index("soldiers")]) - {"setup"}
-_AFTER_SOLDIERS = frozenset(_ORDER[_ORDER.index("soldiers") + 1:])
+_AFTER_VEHICLES = frozenset(_ORDER[_ORDER.index("vehicles") + 1:])
+_KEYED = {"forces": ForceState, "vehicles": VehicleState}  # dicts whose items' texts a copy reuses
+
+
+def _soldiers_json(soldiers: dict[int, SoldierState], was: dict | None, kept: str | None) -> str:
+    """The soldiers as the state's serializer writes them. The very soldiers of the state this one
+    was copied from, in the same order (shared, so read-only): that state's text. Otherwise each
+    shared soldier's own kept text, the others written."""
+    if (kept is not None and len(soldiers) == len(was) and all(map(is_, soldiers.values(), was.values()))
+            and all(map(eq, soldiers, was))):
+        return kept
+    out = []
+    for serial, s in soldiers.items():
+        if getattr(s, "_shared", False):
+            try:
+                text = s._json
+            except AttributeError:
+                text = _SOLDIER_JSON(s).decode()
+                _set(s, "_json", text)
+        else:
+            text = _SOLDIER_JSON(s).decode()
+        out.append(f'"{serial}":{text}')
+    return "{" + ",".join(out) + "}"
+
+
+def _keyed_json(items: dict, was: dict | None, kept: dict | None, name: str) -> tuple[dict, str]:
+    """A dict of forces or vehicles as the state's serializer writes it, and each item's text by
+    key: an item whose fields equal those of the item under its key in `was` (the state it was
+    copied from) takes that item's text from `kept`, the others are written."""
+    item_json = _ITEM_JSON[name]
+    texts = {}
+    for key, item in items.items():
+        old = was.get(key) if kept is not None else None
+        if old is not None and type(old) is type(item) and old.__dict__ == item.__dict__:
+            texts[key] = kept[key]
+        else:
+            texts[key] = item_json(item).decode()
+    return texts, "{" + ",".join(f"{_key_json(key)}:{text}" for key, text in texts.items()) + "}"
+
+
+@lru_cache(maxsize=4096)
+def _key_json(key: str | int) -> str:
+    """A dict key as JSON writes it (an integer key as its digits in quotes): force ids and plates."""
+    return TypeAdapter(str).serializer.to_json(str(key)).decode()
+_GAME_STATE_JSON = GameState.__pydantic_serializer__.to_json  # model_dump_json less its keyword handling
+_SOLDIER_JSON = SoldierState.__pydantic_serializer__.to_json
+_ITEM_JSON = {name: cls.__pydantic_serializer__.to_json for name, cls in _KEYED.items()}
+
+
+@cache
+def _before_soldiers() -> tuple[tuple[str, Callable[[object], bytes] | None], ...]:
+    """Each field the dump writes before the soldiers (rng, seats, forces) with its own type's
+    serializer (None for the forces, written item by item): the same text as the state's
+    serializer writes for it, without the state's serializer filtering every field by name (made
+    on the first dump, not at import)."""
+    return tuple((name, None if name in _KEYED else TypeAdapter(GameState.model_fields[name].annotation).serializer.to_json)
+                 for name in _ORDER[:_ORDER.index("soldiers")] if name != "setup")
 
 
 def _copied(value):

@@ -3,7 +3,9 @@ written from, exactly as validating the json module's reading of it gives: the c
 the JSON text as it parses it (for speed), and reads a document written another way whole."""
 from __future__ import annotations
 
+import gc
 import json
+import weakref
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
@@ -63,3 +65,43 @@ def test_a_soldier_changed_after_his_text_was_kept_is_written_as_he_now_is(shipp
     mine.kills += 1  # his own now, so still writable: nothing of him is kept
     assert f'"kills":{mine.kills}' in work.json_without_setup()
     assert st.json_without_setup() == st.model_dump_json(exclude={"setup"})  # the old state keeps the old man
+
+
+def test_a_copy_writes_the_forces_and_vehicles_it_left_alone_with_the_kept_text(shipped):
+    """A force or vehicle of a copy equal to its original in the written state is written with
+    the original's text (the very string), and so are the soldiers while they are the original's
+    very men; one changed in the copy is written as it now is."""
+    *_, st = autoplayed(shipped, "tardieu-bombardment", 3, 8)
+    st.json_without_setup()
+    work = st.clone()
+    changed_force, *same_forces = list(work.forces)
+    changed_plate, *same_plates = list(work.vehicles)
+    work.forces[changed_force].hand.append("X-1")
+    work.vehicles[changed_plate].pins += 2
+    assert work.json_without_setup() == work.model_dump_json(exclude={"setup"})
+    assert '"X-1"' in work._texts["forces"][changed_force]
+    assert all(work._texts["forces"][f] is st._texts["forces"][f] for f in same_forces)
+    assert all(work._texts["vehicles"][p] is st._texts["vehicles"][p] for p in same_plates)
+    assert work._texts["soldiers"] is st._texts["soldiers"]  # the very same men
+    assert st.json_without_setup() == st.model_dump_json(exclude={"setup"})  # the original as it was
+    again = work.clone()
+    serial = next(iter(again.soldiers))
+    again.changing(serial).kills += 5  # one man his own now: the soldiers are written afresh
+    assert again.json_without_setup() == again.model_dump_json(exclude={"setup"})
+    assert again._texts["soldiers"] is not work._texts["soldiers"]
+
+
+def test_a_written_copy_holds_no_older_state(shipped):
+    """A copy holds the written state it came from only until it is written itself, and a copy
+    of a state never written holds none: a game played without writing keeps no chain of states."""
+    *_, st = autoplayed(shipped, "hedgerow-dawn", 4, 6)
+    assert st.clone()._origin is None  # never written
+    st.json_without_setup()
+    work = st.clone()
+    assert work._origin is st
+    gone = weakref.ref(st)
+    del st
+    work.json_without_setup()
+    assert work._origin is None
+    gc.collect()
+    assert gone() is None

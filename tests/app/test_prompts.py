@@ -10,9 +10,11 @@ import pytest
 
 from bot.app import GameService, Where, prompts
 from engine import awaiting
+from engine.view import card_view
 from tests.app.table import ANN, BO, open_table
 from tests.app.tables import CALLERS, play_seeded
 from tests.app.test_presses import asked
+from tests.engine.autoplay_kit import autoplayed
 
 
 async def test_the_player_who_placed_last_is_asked_to_place_in_the_next_turn(store, cat, clock):
@@ -103,3 +105,16 @@ def test_a_placement_prompt_offers_the_first_distinct_plans_of_a_wider_search(sh
                 wide = list(dict.fromkeys(str(p) for p in plan_options(st, a.force, limit=limit * 4)))[:limit]
                 assert [c.command for c in prompts.choices(st, a, limit=limit)] == wide
     assert placements >= 8
+
+
+@pytest.mark.parametrize("scenario", ["tardieu-bombardment", "hedgerow-dawn", "night-orchard"])
+def test_a_hand_cards_line_is_the_line_of_its_whole_view(shipped, scenario):
+    """`hand_card_line` reads the card and its owner's name without the card's view: the same line
+    for every card of the game (soldiers' cards as their ranks change, vehicles', team cards),
+    at every state of a game."""
+    lines = 0
+    for st in autoplayed(shipped, scenario, 11, 40):
+        for cid in st.setup.cards:
+            assert prompts.hand_card_line(st, cid) == prompts.card_line(card_view(st, cid), st)
+            lines += 1
+    assert lines

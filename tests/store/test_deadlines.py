@@ -29,6 +29,22 @@ async def test_a_commit_sets_what_the_game_awaits(store: GameStore) -> None:
     assert await store.deadlines(game.id) == deadlines
 
 
+async def test_a_commit_keeps_exactly_the_deadlines_it_names_of_its_own_game(store: GameStore) -> None:
+    """Keys shared by two players, one player awaited twice, a repeated pair: what a commit names
+    stays (once), every other row of its game goes, and another game's rows are left alone."""
+    game, other = await new_game(store), await new_game(store)
+    await store.commit(other.id, 1, state(), awaited=[Awaited("orders", ALICE, NOON)])
+    await store.commit(game.id, 1, state(), awaited=[
+        Awaited("orders", ALICE, NOON), Awaited("orders", BOB, NOON), Awaited("place:1", ALICE, NOON)])
+    await store.commit(game.id, 2, state(), awaited=[
+        Awaited("orders", BOB, NOON), Awaited("place:1", ALICE, NOON), Awaited("place:1", ALICE, NOON)])
+    assert sorted((d.key, d.user_id) for d in await store.deadlines(game.id)) == [
+        ("orders", BOB), ("place:1", ALICE)]
+    await store.commit(game.id, 3, state(), awaited=[])
+    assert await store.deadlines(game.id) == []
+    assert [(d.key, d.user_id) for d in await store.deadlines(other.id)] == [("orders", ALICE)]
+
+
 async def test_due_deadlines_are_those_passed_and_not_yet_reminded(store: GameStore) -> None:
     game = await new_game(store)
     await store.commit(game.id, 1, state(), awaited=[

@@ -16,7 +16,7 @@ from bot.store import (
     SnapshotNotFound,
     StoreError,
 )
-from bot.store.keepable import unkeepable
+from bot.store.keepable import refuse_unkeepable, unkeepable
 from tests.store.sample import ALICE, SEATS, new_game, state
 
 pytestmark = pytest.mark.both_stores
@@ -155,3 +155,17 @@ def test_the_first_bad_character_is_named_wherever_the_text_sits(text: str, dept
 def test_integers_are_kept_up_to_the_64_bit_bounds_and_named_past_them(n: int) -> None:
     fits = isinstance(n, bool) or -(2**63) <= n < 2**63
     assert unkeepable([n]) == (None if fits else f"[0] = {n} does not fit the database's 64-bit integers")
+
+
+def test_the_first_argument_at_fault_is_named_in_the_order_given() -> None:
+    """Several arguments at fault: the refusal names the first as they were passed; times inside
+    records, and text, numbers and lists that fit, pass on the way to it."""
+    fine = {"state": "{}", "events": ["{}", "{}"], "awaited": [Awaited("orders", 7, DUE)], "seen": None, "flag": True}
+    refuse_unkeepable(**fine)
+    with pytest.raises(StoreError) as refused:
+        refuse_unkeepable(**fine, label=NUL, game_id=TOO_BIG)
+    assert str(refused.value) == "label is not valid text (a NUL character at character 3); nothing was written"
+    with pytest.raises(StoreError) as refused:
+        refuse_unkeepable(game_id=TOO_BIG, **fine, label=NUL)
+    assert str(refused.value) == ("game_id = 9223372036854775808 does not fit the database's 64-bit integers;"
+                                  " nothing was written")
