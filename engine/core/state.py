@@ -733,6 +733,8 @@ def _keyed_json(items: dict, was: dict | None, kept: dict | None, name: str) -> 
 def _key_json(key: str | int) -> str:
     """A dict key as JSON writes it (an integer key as its digits in quotes): force ids and plates."""
     return TypeAdapter(str).serializer.to_json(str(key)).decode()
+
+
 _GAME_STATE_JSON = GameState.__pydantic_serializer__.to_json  # model_dump_json less its keyword handling
 _SOLDIER_JSON = SoldierState.__pydantic_serializer__.to_json
 _ITEM_JSON = {name: cls.__pydantic_serializer__.to_json for name, cls in _KEYED.items()}
