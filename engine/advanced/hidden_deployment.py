@@ -11,12 +11,11 @@ never holds a public sentence that names a hidden soldier."""
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
-from engine.core import rulebook
+from engine.core import per_setup, rulebook
 from engine.core.log import Event
 
 # event data keys that name a soldier by his dog tag
@@ -69,21 +68,12 @@ def tile_of(st, serial: int) -> str:
 # ------------------------------------------------------------------------------ words
 
 
-_MEMO: dict[int, tuple[weakref.ref, dict[str, Any]]] = {}  # id(setup) -> (its weak ref, its memo)
 WORDS_KEPT = 32  # hidden sets remembered a game; a game meets few, so past that all start anew
 
 
 def _memo(setup) -> dict[str, Any]:
-    """What this module works out once per game setup, dropped with the setup, so nothing
-    worked out for one game is ever read for another."""
-    key = id(setup)
-    hit = _MEMO.get(key)
-    if hit is None or hit[0]() is not setup:
-        def gone(ref: weakref.ref, key: int = key) -> None:
-            if _MEMO.get(key, (None,))[0] is ref:
-                del _MEMO[key]
-        hit = _MEMO[key] = (weakref.ref(setup, gone), {})
-    return hit[1]
+    """What this module works out once per game setup (engine/core/per_setup.py)."""
+    return per_setup.memo(setup, "hidden_deployment")
 
 
 def _cards_of(setup) -> dict[int, list[str]]:

@@ -88,11 +88,12 @@ def open_window(ctx: Ctx, asked: list[str] | None = None) -> None:
     """Ask the next force (initiative order) that holds a playable preempt, if any."""
     st = ctx.st
     asked = list(asked or [])
-    for fid in initiative.order(st):
-        if fid in asked or st.seats[st.forces[fid].seat].always_pass:
-            continue
-        if not any(st.card(c).kind == "preempt" for c in st.forces[fid].hand):
-            continue
+    cards = st.setup.cards
+    candidates = [f.id for f in st.forces.values() if f.id not in asked and not st.seats[f.seat].always_pass
+                  and any(cards[c].kind == "preempt" for c in f.hand)]  # the cheap look first, as react's
+    if not candidates:
+        return  # most phases: nobody holds a preempt card, and no initiative order is worked out
+    for fid in initiative.order(st, candidates):  # a pair's order is the same among any forces holding both
         if playable(st, fid):
             st.pending = PreemptPending(force=fid, asked=asked + [fid])
             return

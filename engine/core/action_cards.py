@@ -5,6 +5,7 @@ a part (engine/advanced/sources.py), the tactics modules and the option listing.
 from __future__ import annotations
 
 from engine.core import commands as C
+from engine.core import per_setup
 from engine.core.content import ACTION_OF, Action, Do, subactions
 from engine.core.crew import is_crew_of, position_of, trained_at
 from engine.core.state import ActiveCard
@@ -118,28 +119,39 @@ def owner_can_act(st, active: ActiveCard) -> bool:
 
 
 def describe(st, cid: str) -> str:
-    """The card in words: dog tag, team bubble, narrator box."""
+    """The card in words: dog tag, team bubble, narrator box. A card's own words (its actions,
+    team bubble, narrator box) are worked out once per setup; the owner's name, which follows
+    his rank, each time."""
     card = st.card(cid)
-    parts = []
-    acts = '/'.join(a.value.upper() for a in card.actions)
+    words = per_setup.memo(st.setup, "describe")
+    got = words.get(cid)
+    if got is None:
+        got = words[cid] = _card_words(card)
+    acts, rest = got
     if card.owner in st.vehicles:
-        parts.append(f"license plate {st.name(card.owner)} ({acts})")
+        head = f"license plate {st.name(card.owner)} ({acts})"
     elif card.tagless:
-        parts.append(f"team card ({acts})")
+        head = f"team card ({acts})"
     elif card.any_action:
-        parts.append(f"dog tag {st.name(card.owner) if card.owner in st.soldiers else card.owner} (ANY)")
+        head = f"dog tag {st.name(card.owner) if card.owner in st.soldiers else card.owner} (ANY)"
     elif card.kind in ("react", "preempt"):  # played from the hand, no dog tag action
-        parts.append(f"{card.kind} card of {st.name(card.owner) if card.owner in st.soldiers else card.owner}")
+        head = f"{card.kind} card of {st.name(card.owner) if card.owner in st.soldiers else card.owner}"
     else:
         owner = st.name(card.owner) if card.owner in st.soldiers else str(card.owner)
-        parts.append(f"dog tag {owner} ({acts})")
+        head = f"dog tag {owner} ({acts})"
+    return head + rest
+
+
+def _card_words(card) -> tuple[str, str]:
+    """A card's actions, and its team bubble and narrator box as describe ends with them."""
+    parts = [""]
     if card.team:
         parts.append("team: " + ", then ".join(f"{e.count} {_who_words(e.who, e.count)} {e.do.value}"
                                                for e in card.team))
     if card.narrator:
         colour = {"white": "may", "blue": "must", "red": "cost"}[card.narrator.color]
         parts.append(f"narrator ({colour}): {card.narrator.text or card.narrator.kind}")
-    return "; ".join(parts) + "."
+    return '/'.join(a.value.upper() for a in card.actions), "; ".join(parts) + "."
 
 
 def _who_words(who: str, n: int) -> str:

@@ -6,6 +6,7 @@ the phase card's actions; both cards are revealed together and each is played in
 its action (back to back when both are for the same action)."""
 from __future__ import annotations
 
+from engine.core import per_setup
 from engine.core.errors import RuleError
 from engine.core.ratings import current
 from engine.turn.matching import fits
@@ -13,15 +14,28 @@ from engine.turn.matching import fits
 
 def officer_of(st, force_id: str) -> int | None:
     """The force's officer able to command now: alive, free and on the board, Command above 0
-    (his current Command: the wounded side when wounded, halved while pinned)."""
-    best = None
-    for s in st.soldiers.values():
-        if s.force != force_id or s.controller != force_id or s.captor is not None \
+    (his current Command: the wounded side when wounded, halved while pinned). Only the men with
+    a Command value on some side of some rank's card are looked at (_officers), lowest dog tag first."""
+    soldiers = st.soldiers
+    for serial in _officers(st.setup):
+        s = soldiers.get(serial)
+        if s is None or s.force != force_id or s.controller != force_id or s.captor is not None \
                 or s.status not in ("board", "aboard"):
             continue
-        if st.stats(s.serial).command > 0 and current(st, s.serial, "command") > 0:
-            best = s.serial if best is None else min(best, s.serial)
-    return best
+        if st.stats(serial).command > 0 and current(st, serial, "command") > 0:
+            return serial
+    return None
+
+
+def _officers(setup) -> list[int]:
+    """The soldiers of a setup with Command above 0 on any side of any of their rank cards, by
+    dog tag: no other man can ever be an officer (placement asks for one at every command)."""
+    memo = per_setup.memo(setup, "officers")
+    got = memo.get("men")
+    if got is None:
+        got = memo["men"] = sorted(n for n, d in setup.soldiers.items()
+                                   if any(p.healthy.command > 0 or p.wounded.command > 0 for p in d.ranks))
+    return got
 
 
 def command_value(st, force_id: str) -> int:

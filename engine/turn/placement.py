@@ -74,10 +74,11 @@ def plan(ctx: Ctx, force_id: str, cards: list[str | None], declare: dict[str, st
             a = declare[c]
             if a not in [x.value for x in fit]:
                 raise RuleError(f"{c} can be used for " + " or ".join(x.value for x in fit) + f" in phase {i + 1}.")
-    best = max_filled(st, hand, force_id)
-    if len(chosen) < best:
-        raise RuleError(f"your hand can fill {best} phases; place as many cards as you can "
-                        f"(you placed {len(chosen)}).")
+    if len(chosen) < len(phases):  # with every phase filled no hand can fill more: no search
+        best = max_filled(st, hand, force_id)
+        if len(chosen) < best:
+            raise RuleError(f"your hand can fill {best} phases; place as many cards as you can "
+                            f"(you placed {len(chosen)}).")
     extras = check_extras(st, force_id, cards, extra, [c for c in hand if c not in chosen])  # officers
     for ph, c in extras.items():
         if c in declare:

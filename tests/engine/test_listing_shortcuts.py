@@ -8,8 +8,10 @@ import pytest
 from engine.battlefield import artillery as A
 from engine.core import commands as C
 from engine.core.crew import position_of
+from engine.core.ratings import current
 from engine.infantry.contact import Known, escorting, in_contact
 from engine.infantry.look import sight_must, sight_options
+from engine.turn.officer import officer_of
 from engine.vehicles.look import crew_sight_must, crew_sight_options
 from tests.engine.autoplay_kit import autoplayed
 from tests.engine.test_artillery import PLANS, relay_lane, run, until
@@ -129,3 +131,38 @@ def test_what_a_question_remembers_of_each_man_is_what_the_rules_say(request, co
                 assert known.escorting(s.serial) == bool(prisoners), s.serial
                 contacts += bool(in_contact(st, s.serial))
     assert contacts > 0  # (tardieu-bombardment's men take prisoners, too)
+
+
+def _officer_by_the_roster(st, force_id: str) -> int | None:
+    """officer_of's rule read over every soldier: the lowest dog tag of the force's men in play
+    on the board or aboard whose current Command is above 0."""
+    able = [s.serial for s in st.soldiers.values()
+            if s.force == force_id and s.controller == force_id and s.captor is None
+            and s.status in ("board", "aboard") and st.stats(s.serial).command > 0
+            and current(st, s.serial, "command") > 0]
+    return min(able, default=None)
+
+
+_OUT = [{"pinned": True}, {"wounded": True}, {"pinned": True, "wounded": True}, {"status": "dead"},
+        {"status": "exited"}, {"captor": 1}]  # what may put an officer out of command, one at a time
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_officer_found_among_the_setups_officers_is_the_one_the_whole_roster_gives(cat, seed):
+    """officer_of looks only at the men with a Command value on some card (once per setup); over
+    autoplayed games with officers, and with each officer found pinned, wounded, dead, gone or
+    captured in turn, it names the man the whole roster names (another officer, or none)."""
+    found = none = 0
+    for st in autoplayed(cat, "advanced-skirmish", seed, COMMANDS):
+        for fid in st.forces:
+            officer = officer_of(st, fid)
+            assert officer == _officer_by_the_roster(st, fid), fid
+            if officer is None:
+                continue
+            found += 1
+            for change in _OUT:
+                out = st.clone()
+                out.changing(officer).__dict__.update(change)
+                assert officer_of(out, fid) == _officer_by_the_roster(out, fid), (fid, change)
+                none += officer_of(out, fid) is None
+    assert found > 50 and none > 50
