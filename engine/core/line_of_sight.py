@@ -7,7 +7,6 @@ from __future__ import annotations
 from engine.core import rulebook
 from engine.core.board import Cell
 from engine.core.content import Action
-from engine.core.vehicle_geometry import centre_point
 
 BLOCK_CLIMB = 4  # an intervening vehicle or terrain this many Climb above the higher end blocks
 
@@ -16,9 +15,9 @@ BLOCK_CLIMB = 4  # an intervening vehicle or terrain this many Climb above the h
 
 
 def vehicle_cell(st, plate: int) -> Cell:
-    """A vehicle is seen, sights and is measured from its tile's centre (ruling 17)."""
-    x, y = centre_point(st.board, st.vehicles[plate].tile)
-    return int(x), int(y)
+    """A vehicle is seen, sights and is measured from its tile's centre (ruling 17): the cell
+    holding the centre point, which the board keeps per tile."""
+    return st.board.tile_centre(st.vehicles[plate].tile)
 
 
 def terrain_climb(st, cell: Cell) -> int:
@@ -33,11 +32,14 @@ def vehicle_climb(st, plate: int) -> int:
 def at_of(st, serial: int) -> tuple[Cell, int]:
     """A soldier's or vehicle's place and Climb sum for a line of sight."""
     if serial in st.vehicles:
-        return vehicle_cell(st, serial), vehicle_climb(st, serial)
-    s = st.soldiers[serial]
-    if s.status == "aboard":
-        return vehicle_cell(st, s.vehicle), vehicle_climb(st, s.vehicle)
-    return s.at, terrain_climb(st, s.at)
+        plate = serial
+    else:
+        s = st.soldiers[serial]
+        if s.status != "aboard":
+            return s.at, terrain_climb(st, s.at)
+        plate = s.vehicle
+    cell = vehicle_cell(st, plate)
+    return cell, st.vehicle_def(plate).climb + terrain_climb(st, cell)
 
 
 def los_blocker(st, a: int, b: int) -> str | None:

@@ -126,14 +126,18 @@ def aspect(board: Board, target_tile: str, target_facing: str, shooter_point: tu
     return Aspect.SIDE
 
 
-def footprint(board: Board, tid: str) -> set[Cell]:
+def footprint(board: Board, tid: str) -> frozenset[Cell]:
     """The cells a vehicle covers: the middle 3x3 of a square, the middle 4x4 of a landmark.
-    Soldiers may stand on the ring around it, in base contact with the vehicle."""
-    ox, oy = board.origin[tid]
-    size = board.tiles[tid].size
-    k = 3 if size == 5 else 4
-    start = (size - k) // 2
-    return {(ox + start + i, oy + start + j) for i in range(k) for j in range(k)}
+    Soldiers may stand on the ring around it, in base contact with the vehicle. The map never
+    changes: kept per board (asked for every shooter and target pair)."""
+    got = board._footprints.get(tid)
+    if got is None:
+        ox, oy = board.origin[tid]
+        size = board.tiles[tid].size
+        k = 3 if size == 5 else 4
+        start = (size - k) // 2
+        got = board._footprints[tid] = frozenset((ox + start + i, oy + start + j) for i in range(k) for j in range(k))
+    return got
 
 
 def centre_cell(board: Board, tid: str) -> Cell:
