@@ -222,12 +222,16 @@ class Board:
             self._line_cache[key] = cached
         if not smoke:
             return cached
-        out: list[LineTile] = []
         mult = smoke.get(self.tile_at(a), 1) if action is not Action.MOVE else 1
-        for lt in cached:
+        for k, lt in enumerate(cached):
             mult = max(mult, smoke.get(lt.tile, 1))
-            out.append(LineTile(lt.tile, lt.mod * mult))
-        return out
+            if mult != 1:  # smoke from here on: a new list, the tiles before it as they were
+                out = cached[:k]
+                for rest in cached[k:]:
+                    mult = max(mult, smoke.get(rest.tile, 1))
+                    out.append(LineTile(rest.tile, rest.mod * mult))
+                return out
+        return cached
 
     def _line_uncached(self, a: Cell, b: Cell, action: Action, include_own: bool) -> list[LineTile]:
         tiles = self._tiles_crossed(a, b, action)
@@ -301,7 +305,12 @@ class Board:
 
     def squares(self, a: Cell, b: Cell, action: Action = Action.LOOK) -> int:
         """Distance in squares: tiles crossed, not counting the start tile, landmarks as 2."""
-        return sum(2 if self.tiles[lt.tile].landmark else 1 for lt in self.line(a, b, action))
+        key = ("squares", a, b, action)
+        got = self._line_cache.get(key)
+        if got is None:
+            got = self._line_cache[key] = sum(2 if self.tiles[lt.tile].landmark else 1
+                                              for lt in self.line(a, b, action))
+        return got
 
     def mod_sum(self, a: Cell, b: Cell, action: Action, *, include_own: bool = False,
                 smoke: dict[str, int] | None = None, ignore: int = 0, smoke_toward_a: bool = False) -> int:

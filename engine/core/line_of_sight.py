@@ -49,19 +49,18 @@ def los_blocker(st, a: int, b: int) -> str | None:
     board = st.board
     (pa, ca), (pb, cb) = at_of(st, a), at_of(st, b)
     high = max(ca, cb)
-    ends = {board.tile_at(pa), board.tile_at(pb)}
-    skip = {x for x in (a, b) if x in st.vehicles}
-    for serial in (a, b):
-        s = st.soldiers.get(serial)
-        if s is not None and s.status == "aboard":
-            skip.add(s.vehicle)
-    crossed = [lt.tile for lt in board.line(pa, pb, Action.LOOK) if lt.tile not in ends]
-    for plate, v in sorted(st.vehicles.items()):
-        if plate in skip or v.status not in ("board", "destroyed", "abandoned") or v.tile not in crossed:
-            continue
-        if vehicle_climb(st, plate) >= high + BLOCK_CLIMB:
-            return f"the {st.name(plate)}"
-    building, (top, where) = _terrain_on_line(board, pa, pb)
+    building, (top, where), crossed = _terrain_on_line(board, pa, pb)
+    if st.vehicles:
+        skip = {x for x in (a, b) if x in st.vehicles}
+        for serial in (a, b):
+            s = st.soldiers.get(serial)
+            if s is not None and s.status == "aboard":
+                skip.add(s.vehicle)
+        for plate, v in sorted(st.vehicles.items()):
+            if v.tile not in crossed or plate in skip or v.status not in ("board", "destroyed", "abandoned"):
+                continue
+            if vehicle_climb(st, plate) >= high + BLOCK_CLIMB:
+                return f"the {st.name(plate)}"
     if building:
         return f"a building in {building}"
     if top >= high + BLOCK_CLIMB:
@@ -70,12 +69,14 @@ def los_blocker(st, a: int, b: int) -> str | None:
 
 
 def _terrain_on_line(board, pa: Cell, pb: Cell):
-    """(the first building's tile or None, (the highest terrain Climb, its tile)) on the cells
-    between two points, the two end tiles left out. The map never changes: kept per board."""
+    """(the first building's tile or None, (the highest terrain Climb, its tile), the tiles the
+    LOOK line crosses) on the way between two points, the two end tiles left out. The map never
+    changes: kept per board."""
     key = ("los", pa, pb)
     got = board._line_cache.get(key)
     if got is None:
         ends = {board.tile_at(pa), board.tile_at(pb)}
+        crossed = frozenset(lt.tile for lt in board.line(pa, pb, Action.LOOK) if lt.tile not in ends)
         building, top = None, (-1, None)
         for c in board.straight_path(pa, pb):
             t = board.tile_at(c)
@@ -86,7 +87,7 @@ def _terrain_on_line(board, pa: Cell, pb: Cell):
             climb = board.level(c) - 1
             if climb > top[0]:
                 top = (climb, t)
-        got = board._line_cache[key] = (building, top)
+        got = board._line_cache[key] = (building, top, crossed)
     return got
 
 

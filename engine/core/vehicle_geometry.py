@@ -183,8 +183,12 @@ def others_in(st, plate: int, tile: str) -> list[int]:
 def enemy_vehicle_with(st, plate: int) -> bool:
     """An enemy vehicle in the same tile: only MOVE and SHOOT, and no main gun (Same Square)."""
     v = st.vehicles[plate]
-    if not v.tile:
+    tile, side = v.tile, v.side
+    if not tile:
         return False
-    # others_in read in one pass: asked for every vehicle sub-action of every man aboard
-    return any(o.status == "board" and o.tile == v.tile and o.side != v.side and p != plate
-               for p, o in st.vehicles.items())
+    # others_in read in one plain loop: asked for every vehicle sub-action of every man aboard
+    # (another side's vehicle is never this one)
+    for o in st.vehicles.values():
+        if o.tile == tile and o.side != side and o.status == "board":
+            return True
+    return False
