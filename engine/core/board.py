@@ -95,7 +95,7 @@ class Board:
     _centres: dict = field(default_factory=dict)
     _area_rects: dict[str, list[tuple[float, float, float, float, dict]]] = field(default_factory=dict)
     _line_cache: dict = field(default_factory=dict)
-    _footprints: dict[str, frozenset[Cell]] = field(default_factory=dict)
+    _shapes: dict[tuple, object] = field(default_factory=dict)  # engine/core/vehicle_geometry's answers
 
     def __post_init__(self) -> None:
         self.width = len(self.rows[0]) * SQUARE
