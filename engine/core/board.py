@@ -95,6 +95,7 @@ class Board:
     _centres: dict = field(default_factory=dict)
     _area_rects: dict[str, list[tuple[float, float, float, float, dict]]] = field(default_factory=dict)
     _line_cache: dict = field(default_factory=dict)
+    _landmarks: tuple[str, ...] | None = None
     _shapes: dict[tuple, object] = field(default_factory=dict)  # engine/core/vehicle_geometry's answers
 
     def __post_init__(self) -> None:
@@ -191,8 +192,11 @@ class Board:
         """In Cover (core manual, In Cover): on a cover feature, or leaning on NO MOVE terrain."""
         return bool(self._in_cover[c[1] * self.width + c[0]])
 
-    def landmarks(self) -> list[str]:
-        return [tid for tid in self.origin if self.tiles[tid].landmark]
+    def landmarks(self) -> tuple[str, ...]:
+        """The landmark tiles in map order (looked at every phase end: kept)."""
+        if self._landmarks is None:
+            self._landmarks = tuple(tid for tid in self.origin if self.tiles[tid].landmark)
+        return self._landmarks
 
     def piece_tile(self, piece: str) -> str | None:
         """The tile id on the map for a landmark piece such as 'L1'."""
@@ -320,8 +324,16 @@ class Board:
         every square after it on the way to the target. The target is b, unless smoke_toward_a
         (Take Cover: the hider at a is the one the enemy at b looks for), when smoke multiplies
         from its square back to a. Optics come after smoke: `ignore` is the largest hindering
-        modifier a square may have and still count nothing (engine/infantry/optics.py)."""
-        if smoke_toward_a and smoke and action is not Action.MOVE:
+        modifier a square may have and still count nothing (engine/infantry/optics.py). Without
+        smoke the sum depends on the map alone: kept."""
+        if not smoke:
+            key = ("mod_sum", a, b, action, include_own, ignore)
+            got = self._line_cache.get(key)
+            if got is None:
+                got = self._line_cache[key] = self._mod_total(
+                    [lt.mod for lt in self.line(a, b, action, include_own=include_own)], ignore)
+            return got
+        if smoke_toward_a and action is not Action.MOVE:
             tiles = self.line(a, b, action, include_own=include_own)
             mods, mult = [], smoke.get(self.tile_at(b), 1)
             for lt in reversed(tiles):
@@ -329,9 +341,12 @@ class Board:
                 mods.append(lt.mod * mult)
         else:
             mods = [lt.mod for lt in self.line(a, b, action, include_own=include_own, smoke=smoke)]
-        if ignore:
-            mods = [0 if 0 < -m <= ignore else m for m in mods]
-        return sum(mods)
+        return self._mod_total(mods, ignore)
+
+    @staticmethod
+    def _mod_total(mods: list[int], ignore: int) -> int:
+        """The modifiers summed, those from -1 to -ignore counted as nothing (Optics)."""
+        return sum(m for m in mods if not 0 < -m <= ignore)
 
     # ----------------------------------------------------------------- movement
 
