@@ -10,7 +10,12 @@ from hypothesis import strategies as hs
 
 from engine.core.board import DIRS, Board, board_for
 from engine.core.content import Action
-from engine.core.vehicle_geometry import arc_takes_in, footprint, nearest_inches, tile_in_arc
+from engine.core.vehicle_geometry import (
+    arc_takes_in,
+    footprint,
+    nearest_inches,
+    tile_in_arc,
+)
 
 ROWS = [["21A", "22A", "23A", "24A", "25A", "26A"],
         ["L9A", "L9A", "27A", "28A", "31A", "32A"],
