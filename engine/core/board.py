@@ -151,6 +151,11 @@ class Board:
                         and self._nomove[(y + dy) * self.width + x + dx] for dx, dy in NEIGHBOURS):
                     self._in_cover[i] = 1
 
+    def __deepcopy__(self, memo: dict) -> Board:
+        """The map never changes and its memory holds answers of the map alone: a deep copy of
+        something holding a Board (a setup remembers its own) shares it."""
+        return self
+
     # ----------------------------------------------------------------- cells and tiles
 
     def on_board(self, c: Cell) -> bool:

@@ -1,8 +1,10 @@
 """What a Board and a setup remember (docs/architecture.md, What the board remembers): an answer
 read back from a board's memory is the answer a fresh board works out, whatever was asked before
-it, and a setup's remembered Board leaves its dump, equality and pickle as they were."""
+it, and a setup's remembered Board leaves its dump, equality and pickle as they were, and a deep
+copy shares it."""
 from __future__ import annotations
 
+import copy
 import pickle
 
 from hypothesis import given, settings
@@ -72,6 +74,7 @@ def test_a_setup_remembers_its_board_outside_its_dump_equality_and_pickle(positi
     back = pickle.loads(pickle.dumps(setup))
     assert "_board" not in back.__dict__ and back == setup
     assert back.board() is board  # the process's one Board for the map
+    assert copy.deepcopy(setup).board() is board  # shared, not copied with its memory
 
 
 def test_a_setup_copied_with_other_tiles_looks_its_board_up_again(position, cat):
