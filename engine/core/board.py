@@ -95,6 +95,8 @@ class Board:
     _centres: dict = field(default_factory=dict)
     _area_rects: dict[str, list[tuple[float, float, float, float, dict]]] = field(default_factory=dict)
     _line_cache: dict = field(default_factory=dict)
+    _landmarks: tuple[str, ...] | None = None
+    _shapes: dict[tuple, object] = field(default_factory=dict)  # engine/core/vehicle_geometry's answers
 
     def __post_init__(self) -> None:
         self.width = len(self.rows[0]) * SQUARE
@@ -149,6 +151,11 @@ class Board:
                         and self._nomove[(y + dy) * self.width + x + dx] for dx, dy in NEIGHBOURS):
                     self._in_cover[i] = 1
 
+    def __deepcopy__(self, memo: dict) -> Board:
+        """The map never changes and its memory holds answers of the map alone: a deep copy of
+        something holding a Board (a setup remembers its own) shares it."""
+        return self
+
     # ----------------------------------------------------------------- cells and tiles
 
     def on_board(self, c: Cell) -> bool:
@@ -190,8 +197,11 @@ class Board:
         """In Cover (core manual, In Cover): on a cover feature, or leaning on NO MOVE terrain."""
         return bool(self._in_cover[c[1] * self.width + c[0]])
 
-    def landmarks(self) -> list[str]:
-        return [tid for tid in self.origin if self.tiles[tid].landmark]
+    def landmarks(self) -> tuple[str, ...]:
+        """The landmark tiles in map order (looked at every phase end: kept)."""
+        if self._landmarks is None:
+            self._landmarks = tuple(tid for tid in self.origin if self.tiles[tid].landmark)
+        return self._landmarks
 
     def piece_tile(self, piece: str) -> str | None:
         """The tile id on the map for a landmark piece such as 'L1'."""
@@ -221,12 +231,16 @@ class Board:
             self._line_cache[key] = cached
         if not smoke:
             return cached
-        out: list[LineTile] = []
         mult = smoke.get(self.tile_at(a), 1) if action is not Action.MOVE else 1
-        for lt in cached:
+        for k, lt in enumerate(cached):
             mult = max(mult, smoke.get(lt.tile, 1))
-            out.append(LineTile(lt.tile, lt.mod * mult))
-        return out
+            if mult != 1:  # smoke from here on: a new list, the tiles before it as they were
+                out = cached[:k]
+                for rest in cached[k:]:
+                    mult = max(mult, smoke.get(rest.tile, 1))
+                    out.append(LineTile(rest.tile, rest.mod * mult))
+                return out
+        return cached
 
     def _line_uncached(self, a: Cell, b: Cell, action: Action, include_own: bool) -> list[LineTile]:
         tiles = self._tiles_crossed(a, b, action)
@@ -300,7 +314,12 @@ class Board:
 
     def squares(self, a: Cell, b: Cell, action: Action = Action.LOOK) -> int:
         """Distance in squares: tiles crossed, not counting the start tile, landmarks as 2."""
-        return sum(2 if self.tiles[lt.tile].landmark else 1 for lt in self.line(a, b, action))
+        key = ("squares", a, b, action)
+        got = self._line_cache.get(key)
+        if got is None:
+            got = self._line_cache[key] = sum(2 if self.tiles[lt.tile].landmark else 1
+                                              for lt in self.line(a, b, action))
+        return got
 
     def mod_sum(self, a: Cell, b: Cell, action: Action, *, include_own: bool = False,
                 smoke: dict[str, int] | None = None, ignore: int = 0, smoke_toward_a: bool = False) -> int:
@@ -310,8 +329,16 @@ class Board:
         every square after it on the way to the target. The target is b, unless smoke_toward_a
         (Take Cover: the hider at a is the one the enemy at b looks for), when smoke multiplies
         from its square back to a. Optics come after smoke: `ignore` is the largest hindering
-        modifier a square may have and still count nothing (engine/infantry/optics.py)."""
-        if smoke_toward_a and smoke and action is not Action.MOVE:
+        modifier a square may have and still count nothing (engine/infantry/optics.py). Without
+        smoke the sum depends on the map alone: kept."""
+        if not smoke:
+            key = ("mod_sum", a, b, action, include_own, ignore)
+            got = self._line_cache.get(key)
+            if got is None:
+                got = self._line_cache[key] = self._mod_total(
+                    [lt.mod for lt in self.line(a, b, action, include_own=include_own)], ignore)
+            return got
+        if smoke_toward_a and action is not Action.MOVE:
             tiles = self.line(a, b, action, include_own=include_own)
             mods, mult = [], smoke.get(self.tile_at(b), 1)
             for lt in reversed(tiles):
@@ -319,9 +346,12 @@ class Board:
                 mods.append(lt.mod * mult)
         else:
             mods = [lt.mod for lt in self.line(a, b, action, include_own=include_own, smoke=smoke)]
-        if ignore:
-            mods = [0 if 0 < -m <= ignore else m for m in mods]
-        return sum(mods)
+        return self._mod_total(mods, ignore)
+
+    @staticmethod
+    def _mod_total(mods: list[int], ignore: int) -> int:
+        """The modifiers summed, those from -1 to -ignore counted as nothing (Optics)."""
+        return sum(m for m in mods if not 0 < -m <= ignore)
 
     # ----------------------------------------------------------------- movement
 

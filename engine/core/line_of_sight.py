@@ -7,7 +7,6 @@ from __future__ import annotations
 from engine.core import rulebook
 from engine.core.board import Cell
 from engine.core.content import Action
-from engine.core.vehicle_geometry import centre_point
 
 BLOCK_CLIMB = 4  # an intervening vehicle or terrain this many Climb above the higher end blocks
 
@@ -16,9 +15,9 @@ BLOCK_CLIMB = 4  # an intervening vehicle or terrain this many Climb above the h
 
 
 def vehicle_cell(st, plate: int) -> Cell:
-    """A vehicle is seen, sights and is measured from its tile's centre (ruling 17)."""
-    x, y = centre_point(st.board, st.vehicles[plate].tile)
-    return int(x), int(y)
+    """A vehicle is seen, sights and is measured from its tile's centre (ruling 17): the cell
+    holding the centre point, which the board keeps per tile."""
+    return st.board.tile_centre(st.vehicles[plate].tile)
 
 
 def terrain_climb(st, cell: Cell) -> int:
@@ -33,11 +32,14 @@ def vehicle_climb(st, plate: int) -> int:
 def at_of(st, serial: int) -> tuple[Cell, int]:
     """A soldier's or vehicle's place and Climb sum for a line of sight."""
     if serial in st.vehicles:
-        return vehicle_cell(st, serial), vehicle_climb(st, serial)
-    s = st.soldiers[serial]
-    if s.status == "aboard":
-        return vehicle_cell(st, s.vehicle), vehicle_climb(st, s.vehicle)
-    return s.at, terrain_climb(st, s.at)
+        plate = serial
+    else:
+        s = st.soldiers[serial]
+        if s.status != "aboard":
+            return s.at, terrain_climb(st, s.at)
+        plate = s.vehicle
+    cell = vehicle_cell(st, plate)
+    return cell, st.vehicle_def(plate).climb + terrain_climb(st, cell)
 
 
 def los_blocker(st, a: int, b: int) -> str | None:
@@ -47,19 +49,18 @@ def los_blocker(st, a: int, b: int) -> str | None:
     board = st.board
     (pa, ca), (pb, cb) = at_of(st, a), at_of(st, b)
     high = max(ca, cb)
-    ends = {board.tile_at(pa), board.tile_at(pb)}
-    skip = {x for x in (a, b) if x in st.vehicles}
-    for serial in (a, b):
-        s = st.soldiers.get(serial)
-        if s is not None and s.status == "aboard":
-            skip.add(s.vehicle)
-    crossed = [lt.tile for lt in board.line(pa, pb, Action.LOOK) if lt.tile not in ends]
-    for plate, v in sorted(st.vehicles.items()):
-        if plate in skip or v.status not in ("board", "destroyed", "abandoned") or v.tile not in crossed:
-            continue
-        if vehicle_climb(st, plate) >= high + BLOCK_CLIMB:
-            return f"the {st.name(plate)}"
-    building, (top, where) = _terrain_on_line(board, pa, pb)
+    building, (top, where), crossed = _terrain_on_line(board, pa, pb)
+    if st.vehicles:
+        skip = {x for x in (a, b) if x in st.vehicles}
+        for serial in (a, b):
+            s = st.soldiers.get(serial)
+            if s is not None and s.status == "aboard":
+                skip.add(s.vehicle)
+        for plate, v in sorted(st.vehicles.items()):
+            if v.tile not in crossed or plate in skip or v.status not in ("board", "destroyed", "abandoned"):
+                continue
+            if vehicle_climb(st, plate) >= high + BLOCK_CLIMB:
+                return f"the {st.name(plate)}"
     if building:
         return f"a building in {building}"
     if top >= high + BLOCK_CLIMB:
@@ -68,12 +69,14 @@ def los_blocker(st, a: int, b: int) -> str | None:
 
 
 def _terrain_on_line(board, pa: Cell, pb: Cell):
-    """(the first building's tile or None, (the highest terrain Climb, its tile)) on the cells
-    between two points, the two end tiles left out. The map never changes: kept per board."""
+    """(the first building's tile or None, (the highest terrain Climb, its tile), the tiles the
+    LOOK line crosses) on the way between two points, the two end tiles left out. The map never
+    changes: kept per board."""
     key = ("los", pa, pb)
     got = board._line_cache.get(key)
     if got is None:
         ends = {board.tile_at(pa), board.tile_at(pb)}
+        crossed = frozenset(lt.tile for lt in board.line(pa, pb, Action.LOOK) if lt.tile not in ends)
         building, top = None, (-1, None)
         for c in board.straight_path(pa, pb):
             t = board.tile_at(c)
@@ -84,7 +87,7 @@ def _terrain_on_line(board, pa: Cell, pb: Cell):
             climb = board.level(c) - 1
             if climb > top[0]:
                 top = (climb, t)
-        got = board._line_cache[key] = (building, top)
+        got = board._line_cache[key] = (building, top, crossed)
     return got
 
 

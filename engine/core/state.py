@@ -102,7 +102,20 @@ class GameSetup(BaseModel):
     map_key: str = ""
 
     def board(self) -> Board:
-        return board_for(self.map_key or self.digest(), self.scenario.map, self.tiles)
+        """The map's Board, looked up once per setup (asked a few dozen times per command). Kept
+        in __dict__ beside the fields (pydantic's dump, equality and hash read fields only) with
+        the map and tiles it was made from, so a model_copy given another map looks it up again."""
+        got = self.__dict__.get("_board")
+        if got is None or got[0] is not self.scenario or got[1] is not self.tiles:
+            got = (self.scenario, self.tiles, board_for(self.map_key or self.digest(), self.scenario.map, self.tiles))
+            self.__dict__["_board"] = got
+        return got[2]
+
+    def __getstate__(self) -> dict:
+        """Pickled without the remembered Board: the receiving process looks up its own."""
+        state = super().__getstate__()
+        state["__dict__"] = {k: v for k, v in state["__dict__"].items() if k != "_board"}
+        return state
 
     def digest(self) -> str:
         body = repr(self.scenario.map) + "".join(

@@ -3,7 +3,7 @@
 and the cells a vehicle covers inside its tile (soldiers there are displaced)."""
 from __future__ import annotations
 
-from engine.core.board import DIR_VEC, DIRS, Board, Cell
+from engine.core.board import DIR_VEC, DIRS, Board, Cell, in_arc, inches
 from engine.core.vehicle_content import Aspect
 
 SIDES = ("n", "e", "s", "w")
@@ -86,14 +86,21 @@ def strictly_in_arc(board: Board, tid: str, facing: str, point: tuple[float, flo
 
 
 def tile_in_arc(board: Board, tid: str, facing: str, target: str) -> bool:
-    """A tile is in a vehicle's arc when its centre is; a landmark partly in the arc is wholly in."""
+    """A tile is in a vehicle's arc when its centre is; a landmark partly in the arc is wholly in.
+    Kept per board."""
     if target == tid:
         return False
-    if not board.tiles[target].landmark:
-        return in_vehicle_arc(board, tid, facing, centre_point(board, target))
-    x0, y0, x1, y1 = rect(board, target)
-    samples = [(x0 + 0.5 + i, y0 + 0.5 + j) for i in range(int(x1 - x0)) for j in range(int(y1 - y0))]
-    return any(in_vehicle_arc(board, tid, facing, p) for p in samples)
+    key = ("tile_in_arc", tid, facing, target)
+    got = board._shapes.get(key)
+    if got is None:
+        if not board.tiles[target].landmark:
+            got = in_vehicle_arc(board, tid, facing, centre_point(board, target))
+        else:
+            x0, y0, x1, y1 = rect(board, target)
+            samples = [(x0 + 0.5 + i, y0 + 0.5 + j) for i in range(int(x1 - x0)) for j in range(int(y1 - y0))]
+            got = any(in_vehicle_arc(board, tid, facing, p) for p in samples)
+        _keep(board, key, got)
+    return got
 
 
 def cell_in_arc(board: Board, tid: str, facing: str, cell: Cell) -> bool:
@@ -126,14 +133,49 @@ def aspect(board: Board, target_tile: str, target_facing: str, shooter_point: tu
     return Aspect.SIDE
 
 
-def footprint(board: Board, tid: str) -> set[Cell]:
+def footprint(board: Board, tid: str) -> frozenset[Cell]:
     """The cells a vehicle covers: the middle 3x3 of a square, the middle 4x4 of a landmark.
-    Soldiers may stand on the ring around it, in base contact with the vehicle."""
-    ox, oy = board.origin[tid]
-    size = board.tiles[tid].size
-    k = 3 if size == 5 else 4
-    start = (size - k) // 2
-    return {(ox + start + i, oy + start + j) for i in range(k) for j in range(k)}
+    Soldiers may stand on the ring around it, in base contact with the vehicle. The map never
+    changes: kept per board (asked for every shooter and target pair)."""
+    key = ("footprint", tid)
+    got = board._shapes.get(key)
+    if got is None:
+        ox, oy = board.origin[tid]
+        size = board.tiles[tid].size
+        k = 3 if size == 5 else 4
+        start = (size - k) // 2
+        got = _keep(board, key, frozenset((ox + start + i, oy + start + j) for i in range(k) for j in range(k)))
+    return got
+
+
+def _keep(board: Board, key: tuple, answer):
+    """Remember an answer that depends on the map alone (never on the game) on its board."""
+    if len(board._shapes) > 200_000:
+        board._shapes.clear()
+    board._shapes[key] = answer
+    return answer
+
+
+def nearest_inches(board: Board, a_tile: str | None, a: Cell, b_tile: str | None, b: Cell) -> int:
+    """Whole inches between the nearest cells of two things: a vehicle's footprint when its tile
+    is given, else the cell. Kept per board."""
+    key = ("nearest", a_tile, a if a_tile is None else None, b_tile, b if b_tile is None else None)
+    got = board._shapes.get(key)
+    if got is None:
+        aa = sorted(footprint(board, a_tile)) if a_tile else [a]
+        bb = sorted(footprint(board, b_tile)) if b_tile else [b]
+        got = _keep(board, key, min(inches(x, y) for x in aa for y in bb))
+    return got
+
+
+def arc_takes_in(board: Board, facing: str, origin: Cell, tid: str) -> bool:
+    """Whether a man's shooting arc from origin takes in any cell of a vehicle's footprint in
+    this tile. Kept per board."""
+    key = ("arc", facing, origin, tid)
+    got = board._shapes.get(key)
+    if got is None:
+        got = _keep(board, key, any(in_arc(facing, origin, p) for p in footprint(board, tid)))
+    return got
 
 
 def centre_cell(board: Board, tid: str) -> Cell:
@@ -179,8 +221,12 @@ def others_in(st, plate: int, tile: str) -> list[int]:
 def enemy_vehicle_with(st, plate: int) -> bool:
     """An enemy vehicle in the same tile: only MOVE and SHOOT, and no main gun (Same Square)."""
     v = st.vehicles[plate]
-    if not v.tile:
+    tile, side = v.tile, v.side
+    if not tile:
         return False
-    # others_in read in one pass: asked for every vehicle sub-action of every man aboard
-    return any(o.status == "board" and o.tile == v.tile and o.side != v.side and p != plate
-               for p, o in st.vehicles.items())
+    # others_in read in one plain loop: asked for every vehicle sub-action of every man aboard
+    # (another side's vehicle is never this one)
+    for o in st.vehicles.values():
+        if o.tile == tile and o.side != side and o.status == "board":
+            return True
+    return False

@@ -19,12 +19,13 @@ from engine.core.ratings import current
 from engine.core.state import HitPlusPending, SmokeMarker, TrailMark
 from engine.core.vehicle_content import Role
 from engine.core.vehicle_geometry import (
+    arc_takes_in,
     aspect,
     cell_in_arc,
     centre_point,
     enemy_vehicle_with,
-    footprint,
     in_vehicle_arc,
+    nearest_inches,
     tile_in_arc,
 )
 from engine.infantry.contact import Known
@@ -100,14 +101,6 @@ def in_weapon_arc(st, plate: int, wid: str, target: int) -> bool:
     return cell_in_arc(st.board, v.tile, facing, target_cell(st, target))
 
 
-def _closest_inches(st, a_tile: str | None, a, b_tile: str | None, b) -> int:
-    """Close range counts from the vehicle's nearest edge (Distance Moved; ruling V1)."""
-    board = st.board
-    aa = sorted(footprint(board, a_tile)) if a_tile else [a]
-    bb = sorted(footprint(board, b_tile)) if b_tile else [b]
-    return min(inches(x, y) for x in aa for y in bb)
-
-
 def shoot_mods_for(st, a, b, optics: int = 0) -> int:
     """SHOOT modifiers on the line, tiles of -1 to -optics ignored (Optics)."""
     total = 0
@@ -139,7 +132,8 @@ def geometry(st, shooter: int, target: int, long: int, short: int, close: int, o
     """(squares, inches, SHOOT modifiers, bands) from a shooter (soldier, crewman or vehicle) to a target."""
     a, b = target_cell(st, shooter), target_cell(st, target)
     sq = st.board.squares(a, b, Action.SHOOT)
-    inch = _closest_inches(st, _tile_of(st, shooter), a, _tile_of(st, target), b)
+    # close range counts from a vehicle's nearest edge (Distance Moved; ruling V1)
+    inch = nearest_inches(st.board, _tile_of(st, shooter), a, _tile_of(st, target), b)
     mods = shoot_mods_for(st, a, b, optics)
     if hull_down_against(st, target, (a[0] + 0.5, a[1] + 0.5)):
         mods += HULL_DOWN_SHOOT
@@ -620,8 +614,8 @@ def small_arms_target_problem(st, shooter: int, target: int) -> str | None:
             return f"{st.name(target)} is not spotted"
     if me.status == "board":
         tile = _tile_of(st, target)
-        pts = footprint(st.board, tile) if tile else (target_cell(st, target),)
-        if not any(in_arc(me.facing, me.at, p) for p in pts):  # any cell of it will do, in no order
+        if not (arc_takes_in(st.board, me.facing, me.at, tile) if tile
+                else in_arc(me.facing, me.at, target_cell(st, target))):  # any cell of it will do
             return f"{st.name(target)} is outside {st.name(shooter)}'s shooting arc (he faces {me.facing.upper()})"
     _, _, _, bands = _small_geometry(st, shooter, target)
     if not bands:

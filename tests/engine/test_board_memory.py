@@ -1,0 +1,85 @@
+"""What a Board and a setup remember (docs/architecture.md, What the board remembers): an answer
+read back from a board's memory is the answer a fresh board works out, whatever was asked before
+it, and a setup's remembered Board leaves its dump, equality and pickle as they were, and a deep
+copy shares it."""
+from __future__ import annotations
+
+import copy
+import pickle
+
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from engine.core.board import DIRS, Board, board_for
+from engine.core.content import Action
+from engine.core.vehicle_geometry import (
+    arc_takes_in,
+    footprint,
+    nearest_inches,
+    tile_in_arc,
+)
+
+ROWS = [["21A", "22A", "23A", "24A", "25A", "26A"],
+        ["L9A", "L9A", "27A", "28A", "31A", "32A"],
+        ["L9A", "L9A", "33A", "34A", "35A", "36A"],
+        ["37A", "38A", "41A", "42A", "43A", "44A"],
+        ["45A", "46A", "47A", "48A", "49A", "50A"]]
+TILES = sorted({t for row in ROWS for t in row})
+cells = hs.tuples(hs.integers(0, 29), hs.integers(0, 24))
+PAIR = [{"serial": 1, "seat": 0, "at": [2, 2], "facing": "e"}, {"serial": 4, "seat": 1, "at": [32, 2], "facing": "w"}]
+actions = hs.sampled_from([Action.LOOK, Action.SHOOT, Action.MOVE, Action.HIDE])
+
+
+@settings(max_examples=150, deadline=None)
+@given(a=cells, b=cells, action=actions, ignore=hs.integers(0, 4), own=hs.booleans(),
+       a_tile=hs.none() | hs.sampled_from(TILES), b_tile=hs.none() | hs.sampled_from(TILES),
+       facing=hs.sampled_from(DIRS))
+def test_a_kept_answer_is_the_answer_a_fresh_board_works_out(cat, a, b, action, ignore, own, a_tile, b_tile, facing):
+    kept = board_for("board-memory-test", ROWS, cat.tiles)  # shared by every example: its memory grows
+    fresh = Board(rows=[list(r) for r in ROWS], tiles=dict(cat.tiles))
+    for _ in range(2):  # the first asking may work it out, the second reads it back
+        assert kept.squares(a, b, action) == fresh.squares(a, b, action)
+        assert (kept.mod_sum(a, b, action, include_own=own, ignore=ignore)
+                == fresh.mod_sum(a, b, action, include_own=own, ignore=ignore,
+                                 smoke={"not-on-the-map": 2}))  # smoke: the sum worked out, never kept
+        assert nearest_inches(kept, a_tile, a, b_tile, b) == nearest_inches(fresh, a_tile, a, b_tile, b)
+        if b_tile:
+            assert footprint(kept, b_tile) == footprint(fresh, b_tile)
+            assert arc_takes_in(kept, facing, a, b_tile) == arc_takes_in(fresh, facing, a, b_tile)
+            if a_tile:
+                assert tile_in_arc(kept, a_tile, facing, b_tile) == tile_in_arc(fresh, a_tile, facing, b_tile)
+    assert kept.landmarks() == fresh.landmarks() == ("L9A",)
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=cells, b=cells, smoky=hs.sampled_from(TILES), density=hs.sampled_from([2, 3]))
+def test_a_smoky_line_multiplies_from_its_first_smoky_tile_on(cat, a, b, smoky, density):
+    board = board_for("board-memory-test", ROWS, cat.tiles)
+    clear = board.line(a, b, Action.LOOK)
+    smoked = board.line(a, b, Action.LOOK, smoke={smoky: density})
+    assert [lt.tile for lt in smoked] == [lt.tile for lt in clear]
+    seen = board.tile_at(a) == smoky
+    for before, after in zip(clear, smoked, strict=True):
+        seen = seen or before.tile == smoky
+        assert after.mod == before.mod * (density if seen else 1)
+
+
+def test_a_setup_remembers_its_board_outside_its_dump_equality_and_pickle(position):
+    setup = position(soldiers=PAIR).setup
+    dump = setup.model_dump_json()
+    board = setup.board()
+    assert setup.board() is board
+    assert setup.model_dump_json() == dump
+    assert setup == setup.model_copy()
+    back = pickle.loads(pickle.dumps(setup))
+    assert "_board" not in back.__dict__ and back == setup
+    assert back.board() is board  # the process's one Board for the map
+    assert copy.deepcopy(setup).board() is board  # shared, not copied with its memory
+
+
+def test_a_setup_copied_with_other_tiles_looks_its_board_up_again(position, cat):
+    setup = position(soldiers=PAIR).setup
+    board = setup.board()
+    other = setup.model_copy(update={"tiles": dict(cat.tiles), "map_key": "board-memory-other-tiles"})
+    assert other.board() is not board
+    assert other.board().rows == board.rows
