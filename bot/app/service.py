@@ -996,6 +996,9 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         version = loaded.game.version + 1
         users = loaded.users()
         decisions = dict(loaded.decisions)
+        if fresh:  # a start or a rollback: a prompt held from before belongs to a game that is gone,
+            # and a decision of the same name reached again (its hand dealt anew) is asked again
+            decisions = {seat: replace(d, asked=None, asked_version=None) for seat, d in decisions.items()}
         if answer is not None:
             was = decisions.get(answer.seat, SeatDecision(answer.seat))
             used = answer.decision is not None and was.asked == answer.decision

@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as S
 
 from bot.app import (
@@ -104,6 +104,7 @@ async def step(t: Table) -> bool:
         return False
     if roll < 0.11:  # the organiser rolls back
         labels = [label for label, _ in await t.service.snapshot_labels(organiser, t.where)]
+        t.latest.clear()  # every prompt held belongs to the game rolled away; he is asked again
         t.told(await t.service.rollback(organiser, t.where, t.rnd.choice(labels)), again=True)
         return True
     if roll < 0.13:  # the bot restarts
@@ -191,6 +192,9 @@ async def play(scenario: str, players: int, seed: int) -> None:
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# rolled back from turn 2's placement to turn 1, the game came to turn 2's placement again with
+# another hand: the seat was not asked again and held the old hand's prompt
+@example(scenario="yard", players=4, seed=798940)
 @given(scenario=S.sampled_from(FIXTURE_SCENARIOS + SHIPPED_SCENARIOS), players=S.integers(2, 4),
        seed=S.integers(0, 2**20))
 def test_every_awaited_player_holds_a_prompt_for_his_decision_and_a_deadline_of_its_own(
