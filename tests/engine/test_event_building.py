@@ -24,9 +24,10 @@ class Kind(str, enum.Enum):
 texts = st.one_of(st.text(max_size=20), st.builds(Word, st.text(max_size=5)), st.just(Kind.MOVE), st.integers(),
                   st.none(), st.binary(max_size=3))
 seats = st.one_of(st.none(), st.integers(-3, 5), st.booleans(), st.just("1"), st.floats(allow_nan=False))
-values = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=5), st.tuples(st.integers())),
-                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
-                      max_leaves=6)
+values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=5), st.tuples(st.integers())),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=6)
 
 
 def built(make) -> tuple:
