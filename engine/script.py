@@ -28,6 +28,7 @@ from engine.core.commands import (
 )
 from engine.core.errors import RuleError, UsageError
 from engine.core.log import Event
+from engine.core.per_setup import memo
 from engine.core.state import GameState
 
 
@@ -82,10 +83,36 @@ FLAGS = {"call": ("fake", "smoke"), "barrage": ("smoke",)}  # their closing word
 VIAS = get_args(Via)
 
 
+def _spellings(st: GameState) -> list[tuple[str, re.Pattern, str | None]]:
+    """Each equipment or ordnance name of the game as item_names looks for it, longest first:
+    (its id, the pattern, its longest word in lower case when the name is ASCII, else None).
+    Kept with the setup."""
+    kept = memo(st.setup, "script.spellings")
+    got = kept.get("names")
+    if got is None:
+        got = kept["names"] = []
+        for item, d in sorted(st.setup.equipment.items(), key=lambda kv: -len(kv[1].name)):
+            spelled = r"\s+".join(re.escape(part) for part in d.name.split())
+            got.append((item, re.compile(rf"""(?i)(["']?)(?<![\w-]){spelled}(?![\w-])\1"""),
+                        max(d.name.lower().split() or [""], key=len) if d.name.isascii() else None))
+    return got
+
+
+def _plain(line: str) -> bool:
+    """A line read_words splits at its spaces alone (engine/core/commands.py read_words)."""
+    return line.isascii() and line.isprintable() and '"' not in line and "'" not in line and "\\" not in line
+
+
 def item_names(st: GameState, line: str) -> str:
     """A line with equipment and ordnance written as the player reads them ("Heavy artillery",
     "field glasses", quoted or not) turned into their ids ("heavy-artillery"), for the verbs
     that name them; any other line comes back as it is."""
+    if isinstance(line, str) and _plain(line):
+        # read_words gives a plain line's words by str.split (or refuses it, and the line comes
+        # back as it is): its first two words tell without reading the whole line
+        head = [w.lower() for w in line.split(None, 2)[:2]]
+        if not head or not (head[0] in ITEM_VERBS or (head[0] in VIAS and head[1:] and head[1] in ITEM_VERBS)):
+            return line
     try:
         words = read_words(line)
     except RuleError:
@@ -97,9 +124,17 @@ def item_names(st: GameState, line: str) -> str:
     flags = ""
     while (m := re.search(r"\s+(\w+)\s*$", line)) and m.group(1).lower() in FLAGS.get(verb, ()):
         line, flags = line[:m.start()], m.group(0) + flags
-    for item, d in sorted(st.setup.equipment.items(), key=lambda kv: -len(kv[1].name)):
-        spelled = r"\s+".join(re.escape(part) for part in d.name.split())
-        line = re.sub(rf"""(?i)(["']?)(?<![\w-]){spelled}(?![\w-])\1""", item, line)
+    low = line.lower() if line.isascii() else None
+    for item, pattern, word in _spellings(st):
+        # in an ASCII line an ASCII name matches only where each of its words is, in any case: a
+        # name whose longest word is not in the line is not looked for (outside ASCII, (?i)
+        # matches more: "ſ" is an s)
+        if low is not None and word is not None and word not in low:
+            continue
+        changed = pattern.sub(item, line)
+        if changed != line:
+            line = changed
+            low = line.lower() if line.isascii() else None
     return line + flags
 
 

@@ -1000,10 +1000,7 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
         if len(args) < n:
             raise RuleError(f"usage: {usage}")
 
-    vehicle_verbs = ("vmove", "vturn", "turret", "moveplus", "moveplusplus", "unpin", "fire", "load", "acquire", "unbutton",
-                     "button", "hulldown", "vcover", "mount", "dismount", "shift", "repair", "extinguish")
-    if via and verb not in ("move", "charge", "face", "sight", "draw", "cover", "rally", "hold", "shoot", "toss",
-                            "use", *vehicle_verbs, *BATTLEFIELD_ACTION_VERBS):
+    if via and verb not in _VIA_VERBS:
         raise RuleError("tag, team and note go before an action (move, sight, shoot ...).")
     if verb == "use":
         return _use_command(args, seat, via, soldier)
@@ -1108,7 +1105,7 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
         elif len(args) > 2:
             raise RuleError("usage: toss SOLDIER TARGET [at x,y]")
         return TossCmd(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"), at=at, via=via)
-    if verb in vehicle_verbs:
+    if verb in _VEHICLE_USAGE:
         return _vehicle_command(verb, args, seat, via, soldier)
     if verb == "reslot":  # tactics modules (engine/advanced/teams.py)
         need(2, "reslot SOLDIER SLOT")
@@ -1157,15 +1154,18 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
     raise UsageError(f"unknown command {shown(verb)}. Commands:\n{GRAMMAR}\n{ADVANCED_GRAMMAR}\n{BATTLEFIELD_GRAMMAR}")
 
 
+_VEHICLE_USAGE = {  # the vehicle verbs, each with its usage
+    "vmove": "vmove ACTOR TILE [road] [back]", "vturn": "vturn ACTOR DIR", "turret": "turret ACTOR DIR",
+    "moveplus": "moveplus ACTOR", "moveplusplus": "moveplusplus ACTOR", "unpin": "unpin ACTOR", "fire": "fire ACTOR WEAPON TARGET",
+    "load": "load ACTOR [AMMO]", "acquire": "acquire ACTOR TARGET", "unbutton": "unbutton CREWMAN",
+    "button": "button CREWMAN", "hulldown": "hulldown ACTOR", "vcover": "vcover ACTOR",
+    "mount": "mount SOLDIER PLATE [POST]", "dismount": "dismount SOLDIER", "shift": "shift CREWMAN POST",
+    "repair": "repair CREWMAN LOCATION", "extinguish": "extinguish CREWMAN LOCATION",
+}
+
+
 def _vehicle_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd:
-    usage = {
-        "vmove": "vmove ACTOR TILE [road] [back]", "vturn": "vturn ACTOR DIR", "turret": "turret ACTOR DIR",
-        "moveplus": "moveplus ACTOR", "moveplusplus": "moveplusplus ACTOR", "unpin": "unpin ACTOR", "fire": "fire ACTOR WEAPON TARGET",
-        "load": "load ACTOR [AMMO]", "acquire": "acquire ACTOR TARGET", "unbutton": "unbutton CREWMAN",
-        "button": "button CREWMAN", "hulldown": "hulldown ACTOR", "vcover": "vcover ACTOR",
-        "mount": "mount SOLDIER PLATE [POST]", "dismount": "dismount SOLDIER", "shift": "shift CREWMAN POST",
-        "repair": "repair CREWMAN LOCATION", "extinguish": "extinguish CREWMAN LOCATION",
-    }[verb]
+    usage = _VEHICLE_USAGE[verb]
     need = usage.count(" ") - usage.count("[")
     if len(args) < need:
         raise RuleError(f"usage: {usage}")
@@ -1230,11 +1230,18 @@ barrage KIND TURN TILE [smoke]   plan heavy artillery or rockets in secret for T
 BATTLEFIELD_VERBS = ("assail", "call", "adjust", "barrage", "popsmoke", "handoff", "recover", "climb", "laymines",
                      "clearmines")
 BATTLEFIELD_ACTION_VERBS = ("adjust", "popsmoke", "handoff", "recover", "climb", "laymines", "clearmines")
+# the verbs a tag, team or note may go before: the actions
+_VIA_VERBS = frozenset(("move", "charge", "face", "sight", "draw", "cover", "rally", "hold", "shoot", "toss", "use",
+                        *_VEHICLE_USAGE, *BATTLEFIELD_ACTION_VERBS))
+
+
+# each battlefield verb's usage, as BATTLEFIELD_GRAMMAR writes it
+_BATTLEFIELD_USAGE = {line.split()[1] if line.startswith("[via]") else line.split()[0]: line.split("  ")[0].strip()
+                      for line in BATTLEFIELD_GRAMMAR.splitlines()}
 
 
 def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd:
-    usage = {line.split()[1] if line.startswith("[via]") else line.split()[0]: line.split("  ")[0].strip()
-             for line in BATTLEFIELD_GRAMMAR.splitlines()}[verb]
+    usage = _BATTLEFIELD_USAGE[verb]
     if via and verb not in BATTLEFIELD_ACTION_VERBS:
         raise RuleError(f"{verb} is a free command: no tag, team or note before it.")
 

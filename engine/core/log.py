@@ -30,6 +30,30 @@ class Event(BaseModel):
 # Event(...) validated by the model's own validator without BaseModel.__init__ around it: the same
 # event, a quarter fewer instructions (a dozen events an apply)
 _event = Event.__pydantic_validator__.validate_python
+_new = object.__new__
+_put = object.__setattr__
+
+
+def _made(kind: str, text: str, to: int | None, data: dict[str, Any], given: tuple[str, ...]) -> Event:
+    """The Event _event makes of these fields, built as it builds one, where the validator could
+    only take them as they are: kind and text exactly str, to None or exactly int, data the
+    fresh dict of a call's keyword arguments (str keys, Any values). Any other value goes through
+    _event, to be taken or refused as before."""
+    if type(kind) is not str or type(text) is not str or not (to is None or type(to) is int):
+        fields = {"kind": kind, "text": text, "data": data}
+        if "to" in given:
+            fields["to"] = to
+        return _event(fields)
+    e = _new(Event)
+    _put(e, "__dict__", {"kind": kind, "text": text, "to": to, "data": data})
+    _put(e, "__pydantic_fields_set__", set(given))
+    _put(e, "__pydantic_extra__", None)
+    _put(e, "__pydantic_private__", None)
+    return e
+
+
+_SAID = ("kind", "text", "data")
+_TOLD = ("kind", "text", "to", "data")
 
 
 class Ctx:
@@ -43,10 +67,10 @@ class Ctx:
         self.events: list[Event] = []
 
     def say(self, kind: str, text: str, **data: Any) -> None:
-        self.events.append(_event({"kind": kind, "text": text, "data": data}))
+        self.events.append(_made(kind, text, None, data, _SAID))
 
     def tell(self, seat: int, kind: str, text: str, **data: Any) -> None:
-        self.events.append(_event({"kind": kind, "text": text, "to": seat, "data": data}))
+        self.events.append(_made(kind, text, seat, data, _TOLD))
 
     def close(self) -> None:
         self.st.rng = self.rng.state

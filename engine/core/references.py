@@ -47,22 +47,40 @@ def named_fields(cls: type[C.Cmd]) -> tuple[tuple[str, str, Container], ...]:
     return tuple(out)
 
 
+@cache
+def _plan(cls: type[C.Cmd]) -> tuple[frozenset[str], tuple[tuple[str, str, str, Container], ...]]:
+    """A command model's field names, and (field, role, kind, container) for each field that names
+    something: what check_references looks at, worked out once per model."""
+    return frozenset(cls.model_fields), tuple((field, ROLES.get(field, field), kind, container)
+                                              for field, kind, container in named_fields(cls))
+
+
 def check_references(st: GameState, cmd: C.Cmd) -> C.Cmd:
     """The command, checked: its shapes, and everything it names is in this game and of the
     kind the field needs. Raises UsageError naming the bad part; changes nothing."""
     if not isinstance(cmd, C.Cmd):
         raise UsageError(f"not a command: {type(cmd).__name__}.")
-    cmd = type(cmd).model_validate(dict(cmd))
+    cls = type(cmd)
+    fields, named = _plan(cls)
+    data = cmd.__dict__
+    # dict(cmd) is the model's fields, and any extra data or `_` names a program put in: its
+    # __dict__ when it holds the fields alone (dict() asks the model for a `keys` first, slowly)
+    if data.keys() != fields or cmd.__pydantic_extra__:
+        data = dict(cmd)
+    cmd = cls.model_validate(data)
     verb = cmd.type
-    for field, kind, container in named_fields(type(cmd)):
-        value = getattr(cmd, field)
+    data = cmd.__dict__
+    for field, role, kind, container in named:
+        value = data[field]
         if value is None:
             continue
-        values = value if container == "each" else value.keys() if container == "keys" else \
-            value.values() if container == "values" else [value]
+        if container == "one":
+            _check(st, verb, role, kind, value)
+            continue
+        values = value if container == "each" else value.keys() if container == "keys" else value.values()
         for v in values:
             if v is not None:
-                _check(st, verb, ROLES.get(field, field), kind, v)
+                _check(st, verb, role, kind, v)
     return cmd
 
 

@@ -53,23 +53,27 @@ class Slot(Generic[P, R]):
     """One place where a later rule joins an earlier one: the earlier rule calls the slot, the
     later rule's module fills it."""
 
-    __slots__ = ("_fn", "filled_by", "name")
+    __slots__ = ("_fn", "_empty", "filled_by", "name")
 
     def __init__(self, name: str, filled_by: str) -> None:
         self.name = name
         self.filled_by = filled_by
-        self._fn: Callable[P, R] | None = None
+
+        def empty(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError(f"the slot {name} is empty: {filled_by} fills it once engine.apply is "
+                               "imported (the first name read from engine does)")
+
+        # what the slot calls until it is filled: the refusal, so a call makes no test of its own
+        self._fn: Callable[P, R] = empty
+        self._empty = empty
 
     def fill(self, fn: Callable[P, R]) -> Callable[P, R]:
-        if self._fn is not None:
+        if self._fn is not self._empty:
             raise RuntimeError(f"the slot {self.name} is filled twice")
         self._fn = fn
         return fn
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
-        if self._fn is None:
-            raise RuntimeError(f"the slot {self.name} is empty: {self.filled_by} fills it once engine.apply is "
-                               "imported (the first name read from engine does)")
         return self._fn(*args, **kwargs)
 
 

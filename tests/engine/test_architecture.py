@@ -126,6 +126,16 @@ def test_every_slot_is_filled_once_the_engine_is_imported(name):
         getattr(rulebook, name).fill(print)
 
 
+def test_an_empty_slot_refuses_a_call_naming_who_fills_it_and_a_filled_one_calls_through():
+    slot = rulebook.Slot("probe", "tests: this test fills it")
+    with pytest.raises(RuntimeError, match="the slot probe is empty: tests: this test fills it"):
+        slot(1, key=2)
+    assert slot.fill(lambda *a, **k: (a, k)) is not None
+    assert slot(1, key=2) == ((1,), {"key": 2})
+    with pytest.raises(RuntimeError, match="filled twice"):
+        slot.fill(print)
+
+
 def test_the_lazy_face_hands_out_the_functions_whatever_was_imported_first():
     """`engine.apply` and `engine.view` are submodules and the face's functions: a fresh process
     that reaches the rules through a module first still gets the functions from the face."""
