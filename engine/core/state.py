@@ -679,12 +679,13 @@ class GameState(Model):
         fields = self.__dict__
         origin = getattr(self, "_origin", None)
         was, kept = (origin.__dict__, origin._texts) if origin is not None else ({}, {})
+        rng_json, seats_json, seats_same, steady_same, before_steady, steady, after_steady = _writers()
         rng = fields["rng"]
-        parts = ['"rng":' + (str(rng) if type(rng) is int else _RNG_JSON(rng).decode())]
+        parts = ['"rng":' + (str(rng) if type(rng) is int else rng_json(rng).decode())]
         seats = fields["seats"]
         text = kept.get("seats")
-        if text is None or not _SEATS_SAME(seats, was["seats"]):
-            text = _SEATS_JSON(seats).decode()
+        if text is None or not seats_same(seats, was["seats"]):
+            text = seats_json(seats).decode()
         texts = {"seats": text}
         parts.append('"seats":' + text)
         texts["forces"], text = _keyed_json(fields["forces"], was.get("forces"), kept.get("forces"), "forces")
@@ -693,13 +694,13 @@ class GameState(Model):
         parts.append('"soldiers":' + text)
         texts["vehicles"], text = _keyed_json(fields["vehicles"], was.get("vehicles"), kept.get("vehicles"), "vehicles")
         parts.append('"vehicles":' + text)
-        parts.append(_BEFORE_STEADY_JSON(fields))
+        parts.append(before_steady(fields))
         text = kept.get("steady")
-        if text is None or not _STEADY_SAME(fields, was):
-            text = _STEADY_JSON(fields)
+        if text is None or not steady_same(fields, was):
+            text = steady(fields)
         texts["steady"] = text
         parts.append(text)
-        parts.append(_AFTER_STEADY_JSON(fields))
+        parts.append(after_steady(fields))
         _set(self, "_texts", texts)
         _set(self, "_origin", None)  # its texts are taken: the older state may go
         return "{" + ",".join(parts) + "}"
@@ -791,11 +792,15 @@ def _part_writer(names: tuple[str, ...]) -> Callable[[dict], str]:
     return namespace["write"]
 
 
-_BEFORE_STEADY_JSON = _part_writer(_BEFORE_STEADY)
-_STEADY_JSON = _part_writer(_STEADY)
-_AFTER_STEADY_JSON = _part_writer(_AFTER_STEADY)
-_RNG_JSON = TypeAdapter(GameState.model_fields["rng"].annotation).serializer.to_json
-_SEATS_JSON = TypeAdapter(GameState.model_fields["seats"].annotation).serializer.to_json
+@cache
+def _writers() -> tuple[Callable, ...]:
+    """What json_without_setup writes and compares with, made on the first dump, not at import
+    (a few milliseconds): the rng's and the seats' serializers, the seats' and the steady run's
+    tests (`_model_same`), and the writers of the fields before, in and after the steady run."""
+    return (TypeAdapter(GameState.model_fields["rng"].annotation).serializer.to_json,
+            TypeAdapter(GameState.model_fields["seats"].annotation).serializer.to_json,
+            _same_function(GameState.model_fields["seats"].annotation), _model_same(GameState, _STEADY),
+            _part_writer(_BEFORE_STEADY), _part_writer(_STEADY), _part_writer(_AFTER_STEADY))
 
 
 def _copied(value):
@@ -1008,10 +1013,6 @@ def _same_any(a, b) -> bool:
     if isinstance(a, BaseModel) and not a.model_config.get("frozen"):
         return _model_same(kind)(a, b)
     return a == b
-
-
-_SEATS_SAME = _same_function(GameState.model_fields["seats"].annotation)
-_STEADY_SAME = _model_same(GameState, _STEADY)
 
 
 SUBACTION_WORDS = {d.value: d for d in Do}
