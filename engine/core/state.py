@@ -854,16 +854,6 @@ def _copy_source(annotation, value: str, names: dict, depth: int = 0) -> str | N
     return f"_copied({value})"
 
 
-def _field_copier(annotation) -> Callable | None:
-    """How to copy a value of this annotated type (None: it is immutable and is shared)."""
-    names: dict = {}
-    source = _copy_source(annotation, "value", names)
-    if source is None:
-        return None
-    exec(f"def copy(value):\n    return {source}\n", names)
-    return names["copy"]
-
-
 def _not_none(annotation):
     """X of `X | None` (the copier checks for None itself), else the annotation as it is."""
     if get_origin(annotation) in (Union, UnionType):
