@@ -245,12 +245,46 @@ CREATE INDEX player_results_by_guild ON player_results (guild_id, user_id);
 CREATE INDEX campaigns_by_guild ON campaigns (guild_id);
 """
 
+# Issue 17. The event log becomes a rowid table: rows go in in the order they are written, so
+# each commit's events land on the last page instead of in the middle of its game's run of
+# (game_id, seq), where a full page split three neighbours and their parent: about four pages of
+# the WAL a command for three or four small rows. (game_id, seq) stays the primary key (now an
+# index beside the rows), the checks and the triggers stay as they were.
+V6_EVENTS_IN_WRITING_ORDER = """
+CREATE TABLE events_in_order (
+    game_id    INTEGER NOT NULL REFERENCES games (id),
+    seq        INTEGER NOT NULL CHECK (seq >= 1),
+    body       TEXT    NOT NULL CHECK (json_valid(body)),
+    created_at TEXT    NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) STRICT;
+INSERT INTO events_in_order (game_id, seq, body, created_at)
+    SELECT game_id, seq, body, created_at FROM events ORDER BY created_at, game_id, seq;
+DROP TABLE events;
+ALTER TABLE events_in_order RENAME TO events;
+
+CREATE TRIGGER events_seq_follows BEFORE INSERT ON events
+WHEN NEW.seq IS NOT (SELECT coalesce(max(seq), 0) + 1 FROM events WHERE game_id = NEW.game_id)
+BEGIN
+    SELECT RAISE(ABORT, 'events.seq must follow the last seq of its game');
+END;
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'events are append-only');
+END;
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'events are append-only');
+END;
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     V1_GAMES_EVENTS_SEATS_SNAPSHOTS,
     V2_CAMPAIGNS,
     V3_SEATS_BY_USER_DEADLINE_CLAIMS_SEAT_DECISIONS,
     V4_RESUMED_VERSION_PACES,
     V5_PAUSES_SEEN_WATCHERS_RESULTS,
+    V6_EVENTS_IN_WRITING_ORDER,
 )
 
 

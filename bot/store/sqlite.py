@@ -891,15 +891,26 @@ class SqliteStore:
     @staticmethod
     def _replace_deadlines(db: sqlite3.Connection, game_id: int, awaited: Sequence[Awaited]) -> None:
         """Make the game's deadlines exactly `awaited`; one whose due time is unchanged keeps
-        its reminded flag, so a commit does not re-send a reminder already sent."""
-        wanted = list(dict.fromkeys((a.key, a.user_id) for a in awaited))
-        if wanted:  # one statement, not a read of the rows and a delete of those not wanted
-            db.execute("DELETE FROM deadlines WHERE game_id = ? AND (key, user_id) NOT IN (VALUES "
-                       + ", ".join(["(?, ?)"] * len(wanted)) + ")",
-                       (game_id, *(v for pair in wanted for v in pair)))
-        else:
-            db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
-        if awaited:
+        its reminded flag and its claim, so a commit does not re-send a reminder already sent.
+
+        Only what differs is written: the game's rows are read first (a handful, on pages the
+        commit writes anyway), those no longer named are deleted, and a row is upserted only if
+        it is new or its due time or time left changed. Upserting an unchanged row changes
+        nothing (same due, so the same reminded flag and claim) but rewrites it and its index
+        entry: most commands keep most of a game's deadlines (issue 17)."""
+        have = {(key, user_id): (due, left) for key, user_id, due, left in db.execute(
+            "SELECT key, user_id, due, left_us FROM deadlines WHERE game_id = ?", (game_id,))}
+        wanted = {(a.key, a.user_id) for a in awaited}
+        gone = [(game_id, key, user_id) for key, user_id in have if (key, user_id) not in wanted]
+        if gone:
+            db.executemany("DELETE FROM deadlines WHERE game_id = ? AND key = ? AND user_id = ?", gone)
+        changed = []
+        for a in awaited:  # in order: a key named twice ends as the upserts in turn would leave it
+            row = (stamp(a.due), microseconds(a.left))
+            if have.get((a.key, a.user_id)) != row:
+                have[a.key, a.user_id] = row
+                changed.append((game_id, a.key, a.user_id, *row))
+        if changed:
             db.executemany(
                 "INSERT INTO deadlines (game_id, key, user_id, due, reminded, left_us)"
                 " VALUES (?, ?, ?, ?, 0, ?)"
@@ -907,7 +918,7 @@ class SqliteStore:
                 " reminded = (deadlines.reminded AND deadlines.due = excluded.due),"
                 " claimed_until = CASE WHEN deadlines.due = excluded.due THEN deadlines.claimed_until END,"
                 " left_us = excluded.left_us",
-                [(game_id, a.key, a.user_id, stamp(a.due), microseconds(a.left)) for a in awaited],
+                changed,
             )
 
     @staticmethod

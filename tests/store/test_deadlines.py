@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
@@ -135,3 +136,41 @@ async def test_a_commit_that_keeps_a_due_time_keeps_its_claim(store: GameStore) 
     assert await store.claim_deadlines(NOON, timedelta(minutes=5)) == []
     await store.commit(game.id, 3, state(), awaited=[Awaited("expire:0:x", ALICE, NOON - timedelta(hours=1))])
     assert len(await store.claim_deadlines(NOON, timedelta(minutes=5))) == 1  # a new due time, a new claim
+
+
+async def test_commits_leave_the_deadlines_as_upserting_every_named_row_would(store: GameStore) -> None:
+    """A commit writes only the deadlines that changed; what it leaves must be what deleting the
+    rows not named and upserting every named one, in order, would leave: an unchanged due keeps
+    the row's reminded flag and its claim, a changed due or a new row starts afresh, the time
+    left is the one given. A seeded random walk of commits, reminders and claims against that
+    rule written out (keys repeated in one commit included)."""
+    rng = random.Random(1717)
+    game = await new_game(store)
+    keys = [("orders", ALICE), ("orders", BOB), ("react", ALICE), ("remind:0:x", BOB)]
+    dues = [NOON + timedelta(hours=h) for h in range(3)]
+    lefts = [None, None, None, timedelta(minutes=5)]
+    later = NOON + timedelta(days=30)  # every due has passed: a claim takes whatever it may
+    model: dict[tuple[str, int], list] = {}  # key -> [due, left, reminded, claimed]
+    version = 1
+    for _ in range(60):
+        awaited = [Awaited(*rng.choice(keys), rng.choice(dues), rng.choice(lefts))
+                   for _ in range(rng.randrange(5))]
+        await store.commit(game.id, version, state(), awaited=awaited)
+        version += 1
+        model = {k: v for k, v in model.items() if k in {(a.key, a.user_id) for a in awaited}}
+        for a in awaited:
+            old = model.get((a.key, a.user_id))
+            same = old is not None and old[0] == a.due
+            model[a.key, a.user_id] = [a.due, a.left, same and old[2], same and old[3]]
+        for key, row in model.items():
+            if row[1] is None and rng.random() < 0.3:
+                await store.mark_reminded(game.id, *key)
+                row[2] = True
+        if rng.random() < 0.3:
+            claimed = await store.claim_deadlines(later, timedelta(days=1))
+            takes = sorted(k for k, row in model.items() if row[1] is None and not row[2] and not row[3])
+            assert sorted((d.key, d.user_id) for d in claimed) == takes
+            for key in takes:
+                model[key][3] = True
+        assert sorted((d.key, d.user_id, d.due, d.left, d.reminded) for d in await store.deadlines(game.id)) == sorted(
+            (*key, row[0], row[1], row[2]) for key, row in model.items())

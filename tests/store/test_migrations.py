@@ -125,3 +125,41 @@ async def test_migration_three_indexes_seats_by_user_and_drops_the_old_user_game
         assert await store.decisions(1) == []
     names = {name for kind, name, _ in schema(db_path) if kind == "index"}
     assert "seats_by_user" in names
+
+
+async def test_migration_six_keeps_every_event_and_the_log_rules_in_a_table_in_writing_order(db_path: Path) -> None:
+    """The event log moves to a rowid table (rows in the order they are written): a database made
+    by migration five opens with its events as they were, and the schema still refuses a gap, a
+    repeat, an update and a delete."""
+    migrate(db_path, MIGRATIONS[:5])
+    when = "2026-03-01T12:00:00.000000+00:00"
+    later = "2026-03-01T12:00:01.000000+00:00"
+    old_rows = [(1, 1, '{"type": "start"}', when), (2, 1, '{"type": "start", "game": 2}', when),
+                (1, 2, '{"type": "move", "text": "caf\u00e9"}', later), (1, 3, "[1, 2, 3]", later)]
+    with sqlite3.connect(db_path) as conn:
+        for game_id in (1, 2):
+            conn.execute("INSERT INTO games VALUES (?, 1, 1, NULL, 'yard', 'active', 5, '{}', 1, ?, ?, NULL, NULL)",
+                         (game_id, when, when))
+        conn.executemany("INSERT INTO events VALUES (?, ?, ?, ?)", old_rows)
+        assert "WITHOUT ROWID" in conn.execute("SELECT sql FROM sqlite_schema WHERE name = 'events'").fetchone()[0]
+    async with SqliteStore(db_path) as store:
+        assert [(e.game_id, e.seq, e.body) for e in await store.events_since(1)] == [
+            (1, 1, '{"type": "start"}'), (1, 2, '{"type": "move", "text": "caf\u00e9"}'), (1, 3, "[1, 2, 3]")]
+        assert [(e.seq, e.body) for e in await store.events_since(2)] == [(1, '{"type": "start", "game": 2}')]
+        assert (await store.commit(1, 1, "{}", ['{"type": "next"}'])).last_seq == 4
+        assert [e.seq for e in await store.events_since(1, 2)] == [3, 4]
+    assert user_version(db_path) == len(MIGRATIONS)
+    with sqlite3.connect(db_path) as conn:
+        assert "WITHOUT ROWID" not in conn.execute("SELECT sql FROM sqlite_schema WHERE name = 'events'").fetchone()[0]
+        assert {name for (name,) in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'trigger'")} >= {
+            "events_seq_follows", "events_no_update", "events_no_delete"}
+        for sql, words in (("INSERT INTO events VALUES (1, 6, '{}', ?)", "must follow"),  # a gap
+                           ("INSERT INTO events VALUES (1, 4, '{}', ?)", "must follow"),  # a repeat
+                           ("INSERT INTO events VALUES (2, 2, '{not json', ?)", "CHECK constraint failed"),
+                           ("UPDATE events SET body = '{}' WHERE created_at = ?", "append-only"),
+                           ("DELETE FROM events WHERE created_at = ?", "append-only")):
+            with pytest.raises(sqlite3.IntegrityError, match=words):
+                conn.execute(sql, (when,))
+        assert conn.execute("SELECT count(*) FROM events").fetchone() == (5,)
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
