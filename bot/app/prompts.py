@@ -9,6 +9,7 @@ decision is still open and the same answer is on offer for it, whatever the vers
 from __future__ import annotations
 
 import hashlib
+from types import SimpleNamespace
 
 from bot.app import battlefield_words, vehicle_words
 from bot.app.replies import Choice
@@ -17,7 +18,7 @@ from engine.battlefield import artillery
 from engine.core import commands as C
 from engine.core.views import CardView, Mine
 from engine.legal import plan_options
-from engine.view import card_view, private_view
+from engine.view import card_view, private_battlefield
 
 # the /vehicle subcommands, as a prompt names them (the console writes the script verbs instead)
 VEHICLE_ACTIONS = ("move|turn|turret|fire|load|acquire|unbutton|button|hulldown|cover|moveplus|unpin|"
@@ -252,9 +253,54 @@ def hand_text(mine: Mine, st: GameState | None = None) -> str:
 
 
 def private_desk(st: GameState, seat: int) -> str:
-    mine = private_view(st, seat)
-    assert mine is not None
-    return hand_text(mine, st)
+    """`hand_text(private_view(st, seat), st)`, read off the seat's own forces, soldiers and
+    order instead of building his whole `Mine` (a `CardView` per card, his hidden men's views):
+    the service sends it whenever cards arrive in his hand. The same secrets as `private_view`
+    (his forces' cards, his soldiers' held cards and worth, his order, the battlefield part from
+    `engine.view.private_battlefield`), the same words as `hand_text`, line for line."""
+    forces = [f for f in st.forces.values() if f.seat == seat]
+    words: dict[str, str] = {}
+
+    def line(cid: str) -> str:  # each card's line made once (a hand card shows in hand and deck)
+        text = words.get(cid)
+        if text is None:
+            text = words[cid] = hand_card_line(st, cid)
+        return text
+
+    if len(forces) > 1:
+        lines = []
+        for f in forces:
+            head = "squad" if f.kind == "squad" else vehicle_words.deck_name(st, f.id)
+            lines.append(f"**Your hand, {head}** (`{f.id}`): " + (", ".join(line(c) for c in f.hand) or "empty"))
+            if any(f.placed):
+                lines.append(f"**Placed, {head}:** " + " · ".join(
+                    f"P{i + 1} " + (line(c) if c else "—") for i, c in enumerate(f.placed)))
+    else:
+        lines = ["**Your hand:** " + (", ".join(line(c) for f in forces for c in f.hand) or "empty")]
+        placed = forces[0].placed if forces else []
+        if any(placed):
+            lines.append("**Placed:** " + " · ".join(
+                f"P{i + 1} " + (line(c) if c else "—") for i, c in enumerate(placed)))
+    ids = {f.id for f in forces}
+    mine = [s for s in st.soldiers.values() if s.force in ids]
+    for s in sorted((s for s in mine if s.held), key=lambda s: s.serial):
+        lines.append(f"**Held under {s.serial}:** " + ", ".join(line(c) for c in s.held))
+    pool = [c for f in forces for c in f.fight_pool]
+    if pool:
+        lines.append("**Fight cards:** " + ", ".join(line(c) for c in pool))
+    o = st.seats[seat].order
+    if o:
+        od = st.setup.orders[o]
+        lines.append(f"**Orders ({'done' if st.seats[seat].order_done else 'secret'}):** {od.title} — {od.text} "
+                     f"({od.vp} VP)")
+    alive = sorted((s.serial, st.vp_of(s)) for s in mine if s.status != "dead")  # the dead are worth nothing more
+    if alive:
+        lines.append("**Your soldiers are worth:** " + ", ".join(f"{serial}: {vp} VP" for serial, vp in alive))
+    lines += battlefield_words.private_lines(SimpleNamespace(**private_battlefield(st, seat)),
+                                             battlefield_words.ordnance_names(st),
+                                             who=lambda s: vehicle_words.who(st, s))
+    lines.append(f"Cards left in your deck: {sum(len(f.deck) for f in forces)}.")
+    return "\n".join(lines)
 
 
 def cards_arrived(before: GameState | None, after: GameState, *, was: dict[int, set[str]] | None = None,

@@ -4,13 +4,14 @@ a new decision inherited the old one's due time."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from datetime import timedelta
 
 import pytest
 
 from bot.app import GameService, Where, prompts
 from engine import awaiting
-from engine.view import card_view
+from engine.view import card_view, private_view
 from tests.app.table import ANN, BO, open_table
 from tests.app.tables import CALLERS, play_seeded
 from tests.app.test_presses import asked
@@ -118,3 +119,21 @@ def test_a_hand_cards_line_is_the_line_of_its_whole_view(shipped, scenario):
             assert prompts.hand_card_line(st, cid) == prompts.card_line(card_view(st, cid), st)
             lines += 1
     assert lines
+
+
+def test_the_desk_read_off_the_state_is_the_text_of_the_seats_private_view(shipped):
+    """`private_desk` reads the seat's forces, soldiers, order and battlefield secrets without
+    building his `Mine`: the very text `hand_text(private_view(...))` makes, for both seats at every
+    state of a game, in scenarios that between them have every part of a desk (hands per deck,
+    placed, held and fight cards, orders, soldiers' worth, artillery, barrages, radio, minefields,
+    mine loads)."""
+    parts = ("Held under", "Placed", "Orders", "worth", "Radio", "artillery calls", "barrages", "Artillery to call",
+             "minefields", "Mines to lay", "Fight cards", "Your hand, ")
+    seen = Counter()
+    for scenario in ("tardieu-bombardment", "crossroads-roadblock", "mill-at-tardieu"):
+        for st in autoplayed(shipped, scenario, 2, 120):
+            for seat in range(len(st.seats)):
+                desk = prompts.private_desk(st, seat)
+                assert desk == prompts.hand_text(private_view(st, seat), st)
+                seen.update(w for w in parts if w in desk)
+    assert set(seen) == set(parts)
