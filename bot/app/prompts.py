@@ -131,10 +131,12 @@ def decision(st: GameState, seat: int) -> str | None:
     return None
 
 
-def placing(st: GameState, seat: int) -> str:
+def placing(st: GameState, seat: int, awaited: list[Await] | None = None) -> str:
     """The deck a seat is asked to place cards for: the first of his decks (squad, then
-    vehicles) still unplaced, else his first (he may change a placement until all have placed)."""
-    waiting = [a.force for a in awaiting(st) if a.seat == seat and a.kind == "place" and a.force]
+    vehicles) still unplaced, else his first (he may change a placement until all have placed).
+    `awaited`: `awaiting(st)`, if the caller has it."""
+    awaited = awaiting(st) if awaited is None else awaited
+    waiting = [a.force for a in awaited if a.seat == seat and a.kind == "place" and a.force]
     return waiting[0] if waiting else st.force_of_seat(seat)[0].id
 
 
@@ -165,28 +167,50 @@ WINDOW_CHOICES = 8
 
 def choices(st: GameState, decision: Await, limit: int = MAX_CHOICES) -> tuple[Choice, ...]:
     """The short list of answers to one decision (empty if none fits); a front end offers the
-    first MAX_CHOICES and finds a pick again by its stamp."""
+    first MAX_CHOICES and finds a pick again by its stamp. An `act` decision's answers (done,
+    pass) are named by its key alone: made once per key (FINISHES_REMEMBERED of them), as the
+    part of a card in use is asked about move after move."""
+    if decision.kind != "act":
+        return answers(st, decision.key, commands_for(st, decision, limit), limit)
+    held = (decision.key, decision.seat, limit)
+    out = _finishes.get(held)
+    if out is None:
+        out = _finishes[held] = answers(st, decision.key, commands_for(st, decision, limit), limit)
+        if len(_finishes) > FINISHES_REMEMBERED:
+            del _finishes[next(iter(_finishes))]  # the oldest
+    return out
+
+
+FINISHES_REMEMBERED = 1024
+_finishes: dict[tuple[str, int, int], tuple[Choice, ...]] = {}
+
+
+def commands_for(st: GameState, decision: Await, limit: int = MAX_CHOICES) -> list[C.Cmd]:
+    """The commands a decision's answers are made of, before those that read the same are dropped."""
     seat, kind = decision.seat, decision.kind
     if kind == "place":
         # the search's plans are distinct and come first, so it need find no more than are shown
-        cmds: list[C.Cmd] = list(plan_options(st, decision.force, limit=limit))
-    elif kind == "act":
+        return list(plan_options(st, decision.force, limit=limit))
+    if kind == "act":
         # actions go by /act; the buttons only finish (the engine refuses a finish too early)
-        cmds = [C.Done(seat=seat), C.Pass(seat=seat)]
-    elif kind in WINDOWS:
+        return [C.Done(seat=seat), C.Pass(seat=seat)]
+    if kind in WINDOWS:
         legal = legal_commands(st, seat)
         plays = [c for c in legal if not isinstance(c, C.Skip)]
-        cmds = [*plays[:WINDOW_CHOICES], C.Skip(seat=seat)]
-    else:
-        cmds = legal_commands(st, seat)
+        return [*plays[:WINDOW_CHOICES], C.Skip(seat=seat)]
+    return legal_commands(st, seat)
+
+
+def answers(st: GameState, key: str, cmds: list[C.Cmd], limit: int = MAX_CHOICES) -> tuple[Choice, ...]:
+    """The offered answers to the decision `key`, one per distinct command line, at most `limit`."""
     out, seen = [], set()
-    head = tag(decision.key)  # every answer's stamp starts with it
+    head = tag(key)  # every answer's stamp starts with it
     for cmd in cmds:
         text = str(cmd)
         if text in seen:
             continue
         seen.add(text)
-        out.append(Choice(label=_trim(label(st, cmd)), command=text, stamp=stamp(decision.key, text, head)))
+        out.append(Choice(label=_trim(label(st, cmd)), command=text, stamp=stamp(key, text, head)))
         if len(out) == limit:
             break
     return tuple(out)
@@ -328,8 +352,9 @@ def cards_by_seat(st: GameState) -> dict[int, set[str]]:
     return out
 
 
-def prompt_text(st: GameState, seat: int, kind: str, detail: str) -> str:
-    """The private words asking a seat for a decision."""
+def prompt_text(st: GameState, seat: int, kind: str, detail: str, awaited: list[Await] | None = None) -> str:
+    """The private words asking a seat for a decision. `awaited`: `awaiting(st)`, if the caller
+    has it."""
     head = f"**{st.setup.scenario.name}, turn {st.turn}** — you are awaited to {detail}."
     if kind == "place":
         forces = st.force_of_seat(seat)
@@ -337,7 +362,7 @@ def prompt_text(st: GameState, seat: int, kind: str, detail: str) -> str:
                            f"{st.setup.story[c].bottom.value.upper()}"
                            for i, c in enumerate(st.phase_cards))
         if len(forces) > 1:
-            fid = placing(st, seat)
+            fid = placing(st, seat, awaited)
             deck = st.forces[fid]
             name = vehicle_words.deck_name(st, fid)
             hand = ", ".join(hand_card_line(st, c) for c in deck.hand)

@@ -137,3 +137,19 @@ def test_the_desk_read_off_the_state_is_the_text_of_the_seats_private_view(shipp
                 assert desk == prompts.hand_text(private_view(st, seat), st)
                 seen.update(w for w in parts if w in desk)
     assert set(seen) == set(parts)
+
+
+def test_an_act_decisions_remembered_answers_are_the_ones_made_afresh(shipped):
+    """The done / pass answers of an `act` decision are made once per decision key: at every state
+    of two games, every awaited decision's answers (shown and pressed lists) are those made from
+    its commands there and then, whether they came from memory or not."""
+    remembered = 0
+    for scenario in ("tardieu-bombardment", "hedgerow-dawn"):
+        for st in autoplayed(shipped, scenario, 5, 150):
+            for a in awaiting(st):
+                for limit in (prompts.MAX_CHOICES, 400):
+                    held = (a.key, a.seat, limit) in prompts._finishes
+                    got = prompts.choices(st, a, limit=limit)
+                    assert got == prompts.answers(st, a.key, prompts.commands_for(st, a, limit), limit)
+                    remembered += held
+    assert remembered
