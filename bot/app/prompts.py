@@ -243,37 +243,23 @@ def hand_text(mine: Mine, st: GameState | None = None) -> str:
     """A player's private desk: hand and placed cards (each deck apart when he has a squad and
     vehicles), held cards, fight cards, orders, VPs. `st` names the vehicle decks."""
     line = lambda c: card_line(c, st)  # noqa: E731
-    if len(mine.forces) > 1:
-        lines = []
-        for f in mine.forces:
-            head = "squad" if f.kind == "squad" else \
-                vehicle_words.deck_name(st, f.id) if st is not None else f"vehicle {f.plate}"
-            lines.append(f"**Your hand, {head}** (`{f.id}`): " + (", ".join(line(c) for c in f.hand) or "empty"))
-            if any(f.placed):
-                lines.append(f"**Placed, {head}:** " + " · ".join(
-                    f"P{i + 1} " + (line(c) if c else "—") for i, c in enumerate(f.placed)))
-    else:
-        lines = ["**Your hand:** " + (", ".join(line(c) for c in mine.hand) or "empty")]
-        if any(mine.placed):
-            lines.append("**Placed:** " + " · ".join(
-                f"P{i + 1} " + (line(c) if c else "—") for i, c in enumerate(mine.placed)))
-    for serial, cards in sorted(mine.held.items()):
-        lines.append(f"**Held under {serial}:** " + ", ".join(line(c) for c in cards))
-    if mine.fight_cards:
-        lines.append("**Fight cards:** " + ", ".join(line(c) for c in mine.fight_cards))
-    if mine.order:
-        o = mine.order
-        state = "done" if o.get("done") else "secret"
-        lines.append(f"**Orders ({state}):** {o['title']} — {o['text']} ({o['vp']} VP)")
-    alive = {serial: vp for serial, vp in sorted(mine.soldier_vp.items())  # the dead are worth nothing more
-             if st is None or serial not in st.soldiers or st.soldiers[serial].status != "dead"}
-    if alive:
-        lines.append("**Your soldiers are worth:** " + ", ".join(f"{serial}: {vp} VP" for serial, vp in alive.items()))
-    # the vehicle book's battlefield (issue 9): his artillery, barrages, radio, ordnance, mines
-    lines += battlefield_words.private_lines(mine, battlefield_words.ordnance_names(st) if st is not None else None,
-                                             who=(lambda s: vehicle_words.who(st, s)) if st is not None else None)
-    lines.append(f"Cards left in your deck: {mine.deck_top}.")
-    return "\n".join(lines)
+    slots = lambda placed: [line(c) if c else None for c in placed]  # noqa: E731
+    decks = [("squad" if f.kind == "squad" else
+              vehicle_words.deck_name(st, f.id) if st is not None else f"vehicle {f.plate}",
+              f.id, [line(c) for c in f.hand], slots(f.placed))
+             for f in mine.forces] if len(mine.forces) > 1 else []
+    o = mine.order
+    alive = [(serial, vp) for serial, vp in sorted(mine.soldier_vp.items())  # the dead are worth nothing more
+             if st is None or serial not in st.soldiers or st.soldiers[serial].status != "dead"]
+    return _desk_text(
+        decks, [line(c) for c in mine.hand], slots(mine.placed),
+        [(serial, [line(c) for c in cards]) for serial, cards in sorted(mine.held.items())],
+        [line(c) for c in mine.fight_cards], (bool(o.get("done")), o["title"], o["text"], o["vp"]) if o else None,
+        alive,
+        # the vehicle book's battlefield (issue 9): his artillery, barrages, radio, ordnance, mines
+        battlefield_words.private_lines(mine, battlefield_words.ordnance_names(st) if st is not None else None,
+                                        who=(lambda s: vehicle_words.who(st, s)) if st is not None else None),
+        mine.deck_top)
 
 
 def private_desk(st: GameState, seat: int) -> str:
@@ -281,7 +267,7 @@ def private_desk(st: GameState, seat: int) -> str:
     order instead of building his whole `Mine` (a `CardView` per card, his hidden men's views):
     the service sends it whenever cards arrive in his hand. The same secrets as `private_view`
     (his forces' cards, his soldiers' held cards and worth, his order, the battlefield part from
-    `engine.view.private_battlefield`), the same words as `hand_text`, line for line."""
+    `engine.view.private_battlefield`), the same words (`_desk_text`)."""
     forces = [f for f in st.forces.values() if f.seat == seat]
     words: dict[str, str] = {}
 
@@ -291,39 +277,55 @@ def private_desk(st: GameState, seat: int) -> str:
             text = words[cid] = hand_card_line(st, cid)
         return text
 
-    if len(forces) > 1:
-        lines = []
-        for f in forces:
-            head = "squad" if f.kind == "squad" else vehicle_words.deck_name(st, f.id)
-            lines.append(f"**Your hand, {head}** (`{f.id}`): " + (", ".join(line(c) for c in f.hand) or "empty"))
-            if any(f.placed):
-                lines.append(f"**Placed, {head}:** " + " · ".join(
-                    f"P{i + 1} " + (line(c) if c else "—") for i, c in enumerate(f.placed)))
-    else:
-        lines = ["**Your hand:** " + (", ".join(line(c) for f in forces for c in f.hand) or "empty")]
-        placed = forces[0].placed if forces else []
-        if any(placed):
-            lines.append("**Placed:** " + " · ".join(
-                f"P{i + 1} " + (line(c) if c else "—") for i, c in enumerate(placed)))
+    def slots(placed: list[str | None]) -> list[str | None]:
+        return [line(c) if c else None for c in placed]
+
+    decks = [("squad" if f.kind == "squad" else vehicle_words.deck_name(st, f.id), f.id, [line(c) for c in f.hand],
+              slots(f.placed)) for f in forces] if len(forces) > 1 else []
     ids = {f.id for f in forces}
     mine = [s for s in st.soldiers.values() if s.force in ids]
-    for s in sorted((s for s in mine if s.held), key=lambda s: s.serial):
-        lines.append(f"**Held under {s.serial}:** " + ", ".join(line(c) for c in s.held))
-    pool = [c for f in forces for c in f.fight_pool]
-    if pool:
-        lines.append("**Fight cards:** " + ", ".join(line(c) for c in pool))
     o = st.seats[seat].order
-    if o:
-        od = st.setup.orders[o]
-        lines.append(f"**Orders ({'done' if st.seats[seat].order_done else 'secret'}):** {od.title} — {od.text} "
-                     f"({od.vp} VP)")
-    alive = sorted((s.serial, st.vp_of(s)) for s in mine if s.status != "dead")  # the dead are worth nothing more
-    if alive:
-        lines.append("**Your soldiers are worth:** " + ", ".join(f"{serial}: {vp} VP" for serial, vp in alive))
-    lines += battlefield_words.private_lines(SimpleNamespace(**private_battlefield(st, seat)),
-                                             battlefield_words.ordnance_names(st),
-                                             who=lambda s: vehicle_words.who(st, s))
-    lines.append(f"Cards left in your deck: {sum(len(f.deck) for f in forces)}.")
+    od = st.setup.orders[o] if o else None
+    return _desk_text(
+        decks, [line(c) for f in forces for c in f.hand], slots(forces[0].placed) if forces else [],
+        [(s.serial, [line(c) for c in s.held]) for s in sorted((s for s in mine if s.held), key=lambda s: s.serial)],
+        [line(c) for f in forces for c in f.fight_pool],
+        (st.seats[seat].order_done, od.title, od.text, od.vp) if od is not None else None,
+        sorted((s.serial, st.vp_of(s)) for s in mine if s.status != "dead"),
+        battlefield_words.private_lines(SimpleNamespace(**private_battlefield(st, seat)),
+                                        battlefield_words.ordnance_names(st), who=lambda s: vehicle_words.who(st, s)),
+        sum(len(f.deck) for f in forces))
+
+
+def _desk_text(decks: list[tuple[str, str, list[str], list[str | None]]], hand: list[str], placed: list[str | None],
+               held: list[tuple[int, list[str]]], fight: list[str], order: tuple[bool, str, str, int] | None,
+               worth: list[tuple[int, int]], battlefield: list[str], deck_top: int) -> str:
+    """A desk's words, from its lines: `decks` (head, deck id, hand, placed slots) when he has
+    several, else his `hand` and `placed` slots (None: an empty slot); held cards by dog tag,
+    fight cards, his order (done, title, text, VP), his living soldiers' worth, the battlefield's
+    lines, the cards left in his deck."""
+    if decks:
+        lines = []
+        for head, fid, cards, slots in decks:
+            lines.append(f"**Your hand, {head}** (`{fid}`): " + (", ".join(cards) or "empty"))
+            if any(c is not None for c in slots):
+                lines.append(f"**Placed, {head}:** " + " · ".join(
+                    f"P{i + 1} " + ("—" if c is None else c) for i, c in enumerate(slots)))
+    else:
+        lines = ["**Your hand:** " + (", ".join(hand) or "empty")]
+        if any(c is not None for c in placed):
+            lines.append("**Placed:** " + " · ".join(f"P{i + 1} " + ("—" if c is None else c) for i, c in enumerate(placed)))
+    for serial, cards in held:
+        lines.append(f"**Held under {serial}:** " + ", ".join(cards))
+    if fight:
+        lines.append("**Fight cards:** " + ", ".join(fight))
+    if order is not None:
+        done, title, text, vp = order
+        lines.append(f"**Orders ({'done' if done else 'secret'}):** {title} — {text} ({vp} VP)")
+    if worth:
+        lines.append("**Your soldiers are worth:** " + ", ".join(f"{serial}: {vp} VP" for serial, vp in worth))
+    lines += battlefield
+    lines.append(f"Cards left in your deck: {deck_top}.")
     return "\n".join(lines)
 
 

@@ -153,3 +153,15 @@ def test_an_act_decisions_remembered_answers_are_the_ones_made_afresh(shipped):
                     assert got == prompts.answers(st, a.key, prompts.commands_for(st, a, limit), limit)
                     remembered += held
     assert remembered
+
+
+def test_a_vehicles_short_name_remembered_is_the_one_made_afresh(shipped):
+    """`vehicle_words.short` remembers its answer per name: the same as made afresh for every
+    vehicle of the shipped catalogue (asked twice, so the second comes from memory) and for
+    names with and without brackets."""
+    from bot.app import vehicle_words
+    names = [v.name for v in shipped.vehicles.values()] + ["M4A1 Sherman (75 mm)", "(only brackets)", "Plain", ""]
+    for name in names * 2:
+        assert vehicle_words.short(name) == vehicle_words.short.__wrapped__(name)
+    assert vehicle_words.short("M4A1 Sherman (75 mm)") == "M4A1 Sherman"
+    assert vehicle_words.short.cache_info().hits >= len(names)
