@@ -45,15 +45,11 @@ def _who(st: GameState, serial: int) -> str:
     return f"{st.name(serial)} ({serial})"
 
 
-def label(st: GameState, cmd: C.Cmd) -> str:
-    """A button's words for a command, in the game's language."""
+def label(st: GameState, cmd: C.Cmd, words: dict | None = None) -> str:
+    """A button's words for a command, in the game's language. `words`: a placement's card and
+    deck words kept for the next placement of the same list (`answers`)."""
     if isinstance(cmd, C.Plan):
-        cards = " | ".join(f"P{i + 1} {_card(st, c)}" for i, c in enumerate(cmd.cards))
-        if cmd.extra:  # an officer's extra cards, beside the phase's own
-            cards += " | " + " ".join(f"+P{ph} {_card(st, c)}" for ph, c in sorted(cmd.extra.items()))
-        if cmd.force is not None and cmd.force in st.forces:
-            return f"{vehicle_words.deck_name(st, cmd.force)}: {cards}"
-        return cards
+        return _plan_label(st, cmd, {} if words is None else words)
     if isinstance(cmd, C.Declare):
         return f"Use {cmd.card} to {cmd.action.upper()}"
     if isinstance(cmd, C.Keep):
@@ -98,6 +94,24 @@ def label(st: GameState, cmd: C.Cmd) -> str:
     if words is not None:
         return words
     return str(cmd)
+
+
+def _plan_label(st: GameState, cmd: C.Plan, words: dict) -> str:
+    def card(cid: str | None) -> str:
+        text = words.get(cid)
+        if text is None:
+            text = words[cid] = _card(st, cid)
+        return text
+
+    cards = " | ".join(f"P{i + 1} {card(c)}" for i, c in enumerate(cmd.cards))
+    if cmd.extra:  # an officer's extra cards, beside the phase's own
+        cards += " | " + " ".join(f"+P{ph} {card(c)}" for ph, c in sorted(cmd.extra.items()))
+    if cmd.force is not None and cmd.force in st.forces:
+        deck = words.get(("deck", cmd.force))
+        if deck is None:
+            deck = words[("deck", cmd.force)] = vehicle_words.deck_name(st, cmd.force)
+        return f"{deck}: {cards}"
+    return cards
 
 
 def in_words(st: GameState, cmd: C.Cmd) -> str:
@@ -205,12 +219,13 @@ def answers(st: GameState, key: str, cmds: list[C.Cmd], limit: int = MAX_CHOICES
     """The offered answers to the decision `key`, one per distinct command line, at most `limit`."""
     out, seen = [], set()
     head = tag(key)  # every answer's stamp starts with it
+    words: dict = {}  # the placements' card and deck words, made once for the list
     for cmd in cmds:
         text = str(cmd)
         if text in seen:
             continue
         seen.add(text)
-        out.append(Choice(label=_trim(label(st, cmd)), command=text, stamp=stamp(key, text, head)))
+        out.append(Choice(label=_trim(label(st, cmd, words)), command=text, stamp=stamp(key, text, head)))
         if len(out) == limit:
             break
     return tuple(out)

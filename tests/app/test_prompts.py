@@ -165,3 +165,21 @@ def test_a_vehicles_short_name_remembered_is_the_one_made_afresh(shipped):
         assert vehicle_words.short(name) == vehicle_words.short.__wrapped__(name)
     assert vehicle_words.short("M4A1 Sherman (75 mm)") == "M4A1 Sherman"
     assert vehicle_words.short.cache_info().hits >= len(names)
+
+
+def test_a_placement_lists_labels_are_each_plans_own(shipped):
+    """`answers` keeps a placement list's card and deck words for the list's next plans: every
+    label is the one `label` makes for that plan alone, for every placement asked in two games
+    (a squad and vehicle decks, officers' extra cards where the scenario has them)."""
+    plans = 0
+    for scenario in ("tardieu-bombardment", "hedgerow-dawn"):
+        for st in autoplayed(shipped, scenario, 4, 120):
+            for a in awaiting(st):
+                if a.kind != "place":
+                    continue
+                cmds = prompts.commands_for(st, a)
+                got = prompts.answers(st, a.key, cmds)
+                alone = {str(c): prompts._trim(prompts.label(st, c)) for c in reversed(cmds)}  # the first of a line
+                assert [c.label for c in got] == [alone[c.command] for c in got]
+                plans += len(got)
+    assert plans > 100
