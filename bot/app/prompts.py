@@ -182,8 +182,8 @@ WINDOW_CHOICES = 8
 def choices(st: GameState, decision: Await, limit: int = MAX_CHOICES) -> tuple[Choice, ...]:
     """The short list of answers to one decision (empty if none fits); a front end offers the
     first MAX_CHOICES and finds a pick again by its stamp. An `act` decision's answers (done,
-    pass) are named by its key alone: made once per key (FINISHES_REMEMBERED of them), as the
-    part of a card in use is asked about move after move."""
+    pass) are named by its key alone: made once per key (the last FINISHES_REMEMBERED), for a
+    decision asked again (a prompt used up comes back, a press, `/game prompts`)."""
     if decision.kind != "act":
         return answers(st, decision.key, commands_for(st, decision, limit), limit)
     held = (decision.key, decision.seat, limit)
@@ -329,7 +329,8 @@ def _desk_text(decks: list[tuple[str, str, list[str], list[str | None]]], hand: 
     else:
         lines = ["**Your hand:** " + (", ".join(hand) or "empty")]
         if any(c is not None for c in placed):
-            lines.append("**Placed:** " + " · ".join(f"P{i + 1} " + ("—" if c is None else c) for i, c in enumerate(placed)))
+            lines.append("**Placed:** " + " · ".join(
+                f"P{i + 1} " + ("—" if c is None else c) for i, c in enumerate(placed)))
     for serial, cards in held:
         lines.append(f"**Held under {serial}:** " + ", ".join(cards))
     if fight:

@@ -404,8 +404,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         held = self._cache.get(game.id)
         if held is not None and held.game.version > game.version:
             return  # a read that started before this process's own later commit
-        self._cache[game.id] = _Cached(game if game.state == "" else replace(game, state=""), text, state, deadlines, hours, decisions, away, seen,
-                                       awaited, cards)
+        blank = game if game.state == "" else replace(game, state="")  # a commit's summary is blank already
+        self._cache[game.id] = _Cached(blank, text, state, deadlines, hours, decisions, away, seen, awaited, cards)
         self._cache.move_to_end(game.id)
         self._used(game.id)
         while len(self._cache) > self._cache_size:
