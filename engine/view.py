@@ -260,10 +260,19 @@ def private_view(st: GameState, seat: int) -> Mine:
             for f in forces]
     side = st.seats[seat].side
     own_hidden = [_soldier_view(st, n) for n in sorted(hd.hidden(st)) if st.soldiers[n].side == side]
+    return Mine(seat=seat, hand=hand, placed=placed, held=held, fight_cards=pool, order=order, soldier_vp=vps,
+                deck_top=sum(len(f.deck) for f in forces), forces=mine, own_hidden=own_hidden,
+                **private_battlefield(st, seat))
+
+
+def private_battlefield(st: GameState, seat: int) -> dict:
+    """The battlefield part of one seat's `Mine` (its fields by name): his artillery calls,
+    planned barrages, radio contact and ordnance, his side's minefields face up and the mines
+    left in his side's vehicles' loads. Apart so a private message that needs only these (the
+    desk, bot/app/prompts.py) reads the same secrets without building the whole `Mine`."""
+    side = st.seats[seat].side
     mined = [MyMinefieldView(tile=t, tokens=tokens, kind=k or "none")  # his side's mines, face up (engine/battlefield/mines.py)
              for t, tokens, k in mines.side_fields(st, side)] if st.minefields else []
     loads = {p: [list(f) for f in v.mine_load] for p, v in sorted(st.vehicles.items())  # mines to lay in play
              if v.mine_load and st.forces[v.controller].side == side}
-    return Mine(seat=seat, hand=hand, placed=placed, held=held, fight_cards=pool, order=order, soldier_vp=vps,
-                deck_top=sum(len(f.deck) for f in forces), forces=mine, own_hidden=own_hidden,
-                **artillery_rules.private(st, seat), minefields=mined, mine_loads=loads)
+    return {**artillery_rules.private(st, seat), "minefields": mined, "mine_loads": loads}

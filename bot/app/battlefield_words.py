@@ -142,6 +142,10 @@ def describe(st, cmd) -> str | None:
     from bot.app import vehicle_words as W
     from engine.core import commands as C
 
+    if not isinstance(cmd, (C.AssailCmd, C.CallCmd, C.AdjustCmd, C.BarrageCmd, C.PopSmokeCmd, C.LayMinesCmd,
+                            C.ClearMinesCmd, C.HandOffCmd, C.RecoverCmd)):
+        return None  # asked of every command's "Done:" reply and label: most are none of these
+
     def who(serial: int) -> str:
         try:
             return W.who(st, serial)
@@ -149,7 +153,7 @@ def describe(st, cmd) -> str | None:
             return str(serial)
 
     via = f" [{cmd.via}]" if getattr(cmd, "via", None) else ""
-    names = ordnance_names(st)
+    names = ordnance_names(st) if isinstance(cmd, (C.CallCmd, C.BarrageCmd)) else None
     if isinstance(cmd, C.AssailCmd):
         how = ", dropping a grenade in" if cmd.grenade else ""
         return f"{who(cmd.serial)} attacks the {cmd.part} of {who(cmd.plate)}{how}"

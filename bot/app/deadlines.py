@@ -88,7 +88,13 @@ class DeadlineKey:
     def __str__(self) -> str:
         if self.decision is None:
             return f"{self.stage}:{self.kind}:{self.seat}"
-        return f"{self.stage}:{self.seat}:{self.decision}"
+        return self.text(self.stage, self.seat, self.decision)
+
+    @staticmethod
+    def text(stage: str, seat: int, decision: str) -> str:
+        """`str(DeadlineKey(stage, seat, decision=decision))` without making the key (`plan`
+        names two rows per awaited decision on every command)."""
+        return f"{stage}:{seat}:{decision}"
 
 
 KEYS_REMEMBERED = 2048  # two rows per awaited decision of every game the bot has in play
@@ -138,7 +144,7 @@ def plan(
         else:
             kept[(d.key, d.user_id)] = d.due
     full = timedelta(hours=hours)
-    short = timedelta(hours=window if window is not None else window_hours(hours))
+    short = None  # worked out for the first window decision
     clock = paused_at or now
     out: list[Awaited] = []
     seen: set[str] = set()
@@ -147,8 +153,13 @@ def plan(
         if user is None or a.key in seen:
             continue
         seen.add(a.key)
-        span = short if a.kind in WINDOW_KINDS else full
-        remind, expire = str(DeadlineKey.of("remind", a)), str(DeadlineKey.of("expire", a))
+        if a.kind in WINDOW_KINDS:
+            if short is None:
+                short = timedelta(hours=window if window is not None else window_hours(hours))
+            span = short
+        else:
+            span = full
+        remind, expire = DeadlineKey.text("remind", a.seat, a.key), DeadlineKey.text("expire", a.seat, a.key)
         due = kept.get((expire, user)) or legacy.get(("expire", a.seat, a.kind, user))
         if due is None:
             early, late = clock + span / 2, clock + span

@@ -9,6 +9,7 @@ decision is still open and the same answer is on offer for it, whatever the vers
 from __future__ import annotations
 
 import hashlib
+from types import SimpleNamespace
 
 from bot.app import battlefield_words, vehicle_words
 from bot.app.replies import Choice
@@ -17,7 +18,7 @@ from engine.battlefield import artillery
 from engine.core import commands as C
 from engine.core.views import CardView, Mine
 from engine.legal import plan_options
-from engine.view import card_view, private_view
+from engine.view import card_view, private_battlefield
 
 # the /vehicle subcommands, as a prompt names them (the console writes the script verbs instead)
 VEHICLE_ACTIONS = ("move|turn|turret|fire|load|acquire|unbutton|button|hulldown|cover|moveplus|unpin|"
@@ -44,15 +45,11 @@ def _who(st: GameState, serial: int) -> str:
     return f"{st.name(serial)} ({serial})"
 
 
-def label(st: GameState, cmd: C.Cmd) -> str:
-    """A button's words for a command, in the game's language."""
+def label(st: GameState, cmd: C.Cmd, words: dict | None = None) -> str:
+    """A button's words for a command, in the game's language. `words`: a placement's card and
+    deck words kept for the next placement of the same list (`answers`)."""
     if isinstance(cmd, C.Plan):
-        cards = " | ".join(f"P{i + 1} {_card(st, c)}" for i, c in enumerate(cmd.cards))
-        if cmd.extra:  # an officer's extra cards, beside the phase's own
-            cards += " | " + " ".join(f"+P{ph} {_card(st, c)}" for ph, c in sorted(cmd.extra.items()))
-        if cmd.force is not None and cmd.force in st.forces:
-            return f"{vehicle_words.deck_name(st, cmd.force)}: {cards}"
-        return cards
+        return _plan_label(st, cmd, {} if words is None else words)
     if isinstance(cmd, C.Declare):
         return f"Use {cmd.card} to {cmd.action.upper()}"
     if isinstance(cmd, C.Keep):
@@ -99,6 +96,24 @@ def label(st: GameState, cmd: C.Cmd) -> str:
     return str(cmd)
 
 
+def _plan_label(st: GameState, cmd: C.Plan, words: dict) -> str:
+    def card(cid: str | None) -> str:
+        text = words.get(cid)
+        if text is None:
+            text = words[cid] = _card(st, cid)
+        return text
+
+    cards = " | ".join(f"P{i + 1} {card(c)}" for i, c in enumerate(cmd.cards))
+    if cmd.extra:  # an officer's extra cards, beside the phase's own
+        cards += " | " + " ".join(f"+P{ph} {card(c)}" for ph, c in sorted(cmd.extra.items()))
+    if cmd.force is not None and cmd.force in st.forces:
+        deck = words.get(("deck", cmd.force))
+        if deck is None:
+            deck = words[("deck", cmd.force)] = vehicle_words.deck_name(st, cmd.force)
+        return f"{deck}: {cards}"
+    return cards
+
+
 def in_words(st: GameState, cmd: C.Cmd) -> str:
     """" — Pvt. Calloway (151, M4A1 Sherman 601): open his hatch" after a vehicle or crew
     command's script line (so the crewman and his vehicle are named), " — for M4A1 Sherman 601"
@@ -130,10 +145,12 @@ def decision(st: GameState, seat: int) -> str | None:
     return None
 
 
-def placing(st: GameState, seat: int) -> str:
+def placing(st: GameState, seat: int, awaited: list[Await] | None = None) -> str:
     """The deck a seat is asked to place cards for: the first of his decks (squad, then
-    vehicles) still unplaced, else his first (he may change a placement until all have placed)."""
-    waiting = [a.force for a in awaiting(st) if a.seat == seat and a.kind == "place" and a.force]
+    vehicles) still unplaced, else his first (he may change a placement until all have placed).
+    `awaited`: `awaiting(st)`, if the caller has it."""
+    awaited = awaiting(st) if awaited is None else awaited
+    waiting = [a.force for a in awaited if a.seat == seat and a.kind == "place" and a.force]
     return waiting[0] if waiting else st.force_of_seat(seat)[0].id
 
 
@@ -164,28 +181,51 @@ WINDOW_CHOICES = 8
 
 def choices(st: GameState, decision: Await, limit: int = MAX_CHOICES) -> tuple[Choice, ...]:
     """The short list of answers to one decision (empty if none fits); a front end offers the
-    first MAX_CHOICES and finds a pick again by its stamp."""
+    first MAX_CHOICES and finds a pick again by its stamp. An `act` decision's answers (done,
+    pass) are named by its key alone: made once per key (the last FINISHES_REMEMBERED), for a
+    decision asked again (a prompt used up comes back, a press, `/game prompts`)."""
+    if decision.kind != "act":
+        return answers(st, decision.key, commands_for(st, decision, limit), limit)
+    held = (decision.key, decision.seat, limit)
+    out = _finishes.get(held)
+    if out is None:
+        out = _finishes[held] = answers(st, decision.key, commands_for(st, decision, limit), limit)
+        if len(_finishes) > FINISHES_REMEMBERED:
+            del _finishes[next(iter(_finishes))]  # the oldest
+    return out
+
+
+FINISHES_REMEMBERED = 1024
+_finishes: dict[tuple[str, int, int], tuple[Choice, ...]] = {}
+
+
+def commands_for(st: GameState, decision: Await, limit: int = MAX_CHOICES) -> list[C.Cmd]:
+    """The commands a decision's answers are made of, before those that read the same are dropped."""
     seat, kind = decision.seat, decision.kind
     if kind == "place":
         # the search's plans are distinct and come first, so it need find no more than are shown
-        cmds: list[C.Cmd] = list(plan_options(st, decision.force, limit=limit))
-    elif kind == "act":
+        return list(plan_options(st, decision.force, limit=limit))
+    if kind == "act":
         # actions go by /act; the buttons only finish (the engine refuses a finish too early)
-        cmds = [C.Done(seat=seat), C.Pass(seat=seat)]
-    elif kind in WINDOWS:
+        return [C.Done(seat=seat), C.Pass(seat=seat)]
+    if kind in WINDOWS:
         legal = legal_commands(st, seat)
         plays = [c for c in legal if not isinstance(c, C.Skip)]
-        cmds = [*plays[:WINDOW_CHOICES], C.Skip(seat=seat)]
-    else:
-        cmds = legal_commands(st, seat)
+        return [*plays[:WINDOW_CHOICES], C.Skip(seat=seat)]
+    return legal_commands(st, seat)
+
+
+def answers(st: GameState, key: str, cmds: list[C.Cmd], limit: int = MAX_CHOICES) -> tuple[Choice, ...]:
+    """The offered answers to the decision `key`, one per distinct command line, at most `limit`."""
     out, seen = [], set()
-    head = tag(decision.key)  # every answer's stamp starts with it
+    head = tag(key)  # every answer's stamp starts with it
+    words: dict = {}  # the placements' card and deck words, made once for the list
     for cmd in cmds:
         text = str(cmd)
         if text in seen:
             continue
         seen.add(text)
-        out.append(Choice(label=_trim(label(st, cmd)), command=text, stamp=stamp(decision.key, text, head)))
+        out.append(Choice(label=_trim(label(st, cmd, words)), command=text, stamp=stamp(key, text, head)))
         if len(out) == limit:
             break
     return tuple(out)
@@ -218,43 +258,91 @@ def hand_text(mine: Mine, st: GameState | None = None) -> str:
     """A player's private desk: hand and placed cards (each deck apart when he has a squad and
     vehicles), held cards, fight cards, orders, VPs. `st` names the vehicle decks."""
     line = lambda c: card_line(c, st)  # noqa: E731
-    if len(mine.forces) > 1:
-        lines = []
-        for f in mine.forces:
-            head = "squad" if f.kind == "squad" else \
-                vehicle_words.deck_name(st, f.id) if st is not None else f"vehicle {f.plate}"
-            lines.append(f"**Your hand, {head}** (`{f.id}`): " + (", ".join(line(c) for c in f.hand) or "empty"))
-            if any(f.placed):
-                lines.append(f"**Placed, {head}:** " + " · ".join(
-                    f"P{i + 1} " + (line(c) if c else "—") for i, c in enumerate(f.placed)))
-    else:
-        lines = ["**Your hand:** " + (", ".join(line(c) for c in mine.hand) or "empty")]
-        if any(mine.placed):
-            lines.append("**Placed:** " + " · ".join(
-                f"P{i + 1} " + (line(c) if c else "—") for i, c in enumerate(mine.placed)))
-    for serial, cards in sorted(mine.held.items()):
-        lines.append(f"**Held under {serial}:** " + ", ".join(line(c) for c in cards))
-    if mine.fight_cards:
-        lines.append("**Fight cards:** " + ", ".join(line(c) for c in mine.fight_cards))
-    if mine.order:
-        o = mine.order
-        state = "done" if o.get("done") else "secret"
-        lines.append(f"**Orders ({state}):** {o['title']} — {o['text']} ({o['vp']} VP)")
-    alive = {serial: vp for serial, vp in sorted(mine.soldier_vp.items())  # the dead are worth nothing more
-             if st is None or serial not in st.soldiers or st.soldiers[serial].status != "dead"}
-    if alive:
-        lines.append("**Your soldiers are worth:** " + ", ".join(f"{serial}: {vp} VP" for serial, vp in alive.items()))
-    # the vehicle book's battlefield (issue 9): his artillery, barrages, radio, ordnance, mines
-    lines += battlefield_words.private_lines(mine, battlefield_words.ordnance_names(st) if st is not None else None,
-                                             who=(lambda s: vehicle_words.who(st, s)) if st is not None else None)
-    lines.append(f"Cards left in your deck: {mine.deck_top}.")
-    return "\n".join(lines)
+    slots = lambda placed: [line(c) if c else None for c in placed]  # noqa: E731
+    decks = [("squad" if f.kind == "squad" else
+              vehicle_words.deck_name(st, f.id) if st is not None else f"vehicle {f.plate}",
+              f.id, [line(c) for c in f.hand], slots(f.placed))
+             for f in mine.forces] if len(mine.forces) > 1 else []
+    o = mine.order
+    alive = [(serial, vp) for serial, vp in sorted(mine.soldier_vp.items())  # the dead are worth nothing more
+             if st is None or serial not in st.soldiers or st.soldiers[serial].status != "dead"]
+    return _desk_text(
+        decks, [line(c) for c in mine.hand], slots(mine.placed),
+        [(serial, [line(c) for c in cards]) for serial, cards in sorted(mine.held.items())],
+        [line(c) for c in mine.fight_cards], (bool(o.get("done")), o["title"], o["text"], o["vp"]) if o else None,
+        alive,
+        # the vehicle book's battlefield (issue 9): his artillery, barrages, radio, ordnance, mines
+        battlefield_words.private_lines(mine, battlefield_words.ordnance_names(st) if st is not None else None,
+                                        who=(lambda s: vehicle_words.who(st, s)) if st is not None else None),
+        mine.deck_top)
 
 
 def private_desk(st: GameState, seat: int) -> str:
-    mine = private_view(st, seat)
-    assert mine is not None
-    return hand_text(mine, st)
+    """`hand_text(private_view(st, seat), st)`, read off the seat's own forces, soldiers and
+    order instead of building his whole `Mine` (a `CardView` per card, his hidden men's views):
+    the service sends it whenever cards arrive in his hand. The same secrets as `private_view`
+    (his forces' cards, his soldiers' held cards and worth, his order, the battlefield part from
+    `engine.view.private_battlefield`), the same words (`_desk_text`)."""
+    forces = [f for f in st.forces.values() if f.seat == seat]
+    words: dict[str, str] = {}
+
+    def line(cid: str) -> str:  # each card's line made once (a hand card shows in hand and deck)
+        text = words.get(cid)
+        if text is None:
+            text = words[cid] = hand_card_line(st, cid)
+        return text
+
+    def slots(placed: list[str | None]) -> list[str | None]:
+        return [line(c) if c else None for c in placed]
+
+    decks = [("squad" if f.kind == "squad" else vehicle_words.deck_name(st, f.id), f.id, [line(c) for c in f.hand],
+              slots(f.placed)) for f in forces] if len(forces) > 1 else []
+    ids = {f.id for f in forces}
+    mine = [s for s in st.soldiers.values() if s.force in ids]
+    o = st.seats[seat].order
+    od = st.setup.orders[o] if o else None
+    return _desk_text(
+        decks, [line(c) for f in forces for c in f.hand], slots(forces[0].placed) if forces else [],
+        [(s.serial, [line(c) for c in s.held]) for s in sorted((s for s in mine if s.held), key=lambda s: s.serial)],
+        [line(c) for f in forces for c in f.fight_pool],
+        (st.seats[seat].order_done, od.title, od.text, od.vp) if od is not None else None,
+        sorted((s.serial, st.vp_of(s)) for s in mine if s.status != "dead"),
+        battlefield_words.private_lines(SimpleNamespace(**private_battlefield(st, seat)),
+                                        battlefield_words.ordnance_names(st), who=lambda s: vehicle_words.who(st, s)),
+        sum(len(f.deck) for f in forces))
+
+
+def _desk_text(decks: list[tuple[str, str, list[str], list[str | None]]], hand: list[str], placed: list[str | None],
+               held: list[tuple[int, list[str]]], fight: list[str], order: tuple[bool, str, str, int] | None,
+               worth: list[tuple[int, int]], battlefield: list[str], deck_top: int) -> str:
+    """A desk's words, from its lines: `decks` (head, deck id, hand, placed slots) when he has
+    several, else his `hand` and `placed` slots (None: an empty slot); held cards by dog tag,
+    fight cards, his order (done, title, text, VP), his living soldiers' worth, the battlefield's
+    lines, the cards left in his deck."""
+    if decks:
+        lines = []
+        for head, fid, cards, slots in decks:
+            lines.append(f"**Your hand, {head}** (`{fid}`): " + (", ".join(cards) or "empty"))
+            if any(c is not None for c in slots):
+                lines.append(f"**Placed, {head}:** " + " · ".join(
+                    f"P{i + 1} " + ("—" if c is None else c) for i, c in enumerate(slots)))
+    else:
+        lines = ["**Your hand:** " + (", ".join(hand) or "empty")]
+        if any(c is not None for c in placed):
+            lines.append("**Placed:** " + " · ".join(
+                f"P{i + 1} " + ("—" if c is None else c) for i, c in enumerate(placed)))
+    for serial, cards in held:
+        lines.append(f"**Held under {serial}:** " + ", ".join(cards))
+    if fight:
+        lines.append("**Fight cards:** " + ", ".join(fight))
+    if order is not None:
+        done, title, text, vp = order
+        lines.append(f"**Orders ({'done' if done else 'secret'}):** {title} — {text} ({vp} VP)")
+    if worth:
+        lines.append("**Your soldiers are worth:** " + ", ".join(f"{serial}: {vp} VP" for serial, vp in worth))
+    lines += battlefield
+    lines.append(f"Cards left in your deck: {deck_top}.")
+    return "\n".join(lines)
 
 
 def cards_arrived(before: GameState | None, after: GameState, *, was: dict[int, set[str]] | None = None,
@@ -282,8 +370,9 @@ def cards_by_seat(st: GameState) -> dict[int, set[str]]:
     return out
 
 
-def prompt_text(st: GameState, seat: int, kind: str, detail: str) -> str:
-    """The private words asking a seat for a decision."""
+def prompt_text(st: GameState, seat: int, kind: str, detail: str, awaited: list[Await] | None = None) -> str:
+    """The private words asking a seat for a decision. `awaited`: `awaiting(st)`, if the caller
+    has it."""
     head = f"**{st.setup.scenario.name}, turn {st.turn}** — you are awaited to {detail}."
     if kind == "place":
         forces = st.force_of_seat(seat)
@@ -291,7 +380,7 @@ def prompt_text(st: GameState, seat: int, kind: str, detail: str) -> str:
                            f"{st.setup.story[c].bottom.value.upper()}"
                            for i, c in enumerate(st.phase_cards))
         if len(forces) > 1:
-            fid = placing(st, seat)
+            fid = placing(st, seat, awaited)
             deck = st.forces[fid]
             name = vehicle_words.deck_name(st, fid)
             hand = ", ".join(hand_card_line(st, c) for c in deck.hand)

@@ -404,8 +404,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         held = self._cache.get(game.id)
         if held is not None and held.game.version > game.version:
             return  # a read that started before this process's own later commit
-        self._cache[game.id] = _Cached(replace(game, state=""), text, state, deadlines, hours, decisions, away, seen,
-                                       awaited, cards)
+        blank = game if game.state == "" else replace(game, state="")  # a commit's summary is blank already
+        self._cache[game.id] = _Cached(blank, text, state, deadlines, hours, decisions, away, seen, awaited, cards)
         self._cache.move_to_end(game.id)
         self._used(game.id)
         while len(self._cache) > self._cache_size:
@@ -807,9 +807,10 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                     trust_cache = False
                     self._forget(gid)
                     continue
+                line = str(cmd)
                 try:
                     r = await self._commit(loaded, loaded.state, after, events, cmd=cmd, seat=mine,
-                                           user=caller.user_id, by="player", sent_at=sent_at)
+                                           user=caller.user_id, by="player", sent_at=sent_at, line=line)
                 except VersionConflict:
                     self.counters.conflict()
                     self._forget(gid)
@@ -819,7 +820,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                     conflicts += 1
                     self.counters.retry()
                 else:
-                    r.ephemeral.append(f"Done: `{cmd}`" + prompts.in_words(loaded.state, cmd) + "." + (
+                    r.ephemeral.append(f"Done: `{line}`" + prompts.in_words(loaded.state, cmd) + "." + (
                         " (`/game undo` takes it back.)" if r.undoable else ""))
                     return r
             await asyncio.sleep(self._jitter.uniform(0, min(BACKOFF_S, 0.005 * 2 ** conflicts)))
@@ -870,7 +871,9 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         return all(a.kind != kind for a in answerable(loaded.state, seat))
 
     async def _commit(self, loaded: _Loaded, before: GameState, after: GameState, events, *,
-                      cmd: Cmd, seat: int, user: int, by: str, sent_at: datetime | None = None) -> Replies:
+                      cmd: Cmd, seat: int, user: int, by: str, sent_at: datetime | None = None,
+                      line: str | None = None) -> Replies:
+        """`line`: `str(cmd)`, if the caller has it."""
         gid = loaded.id
         can_undo = by == "player" and undoable(before, after, events)
         bodies = [eventlog.command_envelope(cmd, seat=seat, user=user, by=by, undoable=can_undo),
@@ -881,7 +884,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             still = {a.key for a in now_awaited if a.seat == seat}
             was = loaded.awaited if before is loaded.state and loaded.awaited is not None else awaiting(before)
             gone = next((a.key for a in was if a.seat == seat and a.key not in still), None)
-            answer = _Answer(seat, gone, str(cmd), sent_at)
+            answer = _Answer(seat, gone, str(cmd) if line is None else line, sent_at)
         r = await self._write(loaded, before, after, events, bodies, answer=answer,
                               reader=user if by == "player" else None, now_awaited=now_awaited)
         r.undoable = can_undo
@@ -1061,13 +1064,15 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             last = held.get(a.seat)
             if not everyone and last is not None and last.asked == a.key:
                 continue
-            asks.append(self._prompt(gid, version, st, a, users[a.seat], deadlines))
+            asks.append(self._prompt(gid, version, st, a, users[a.seat], deadlines, now_awaited))
         return waiting, asks
 
     @staticmethod
-    def _prompt(gid: int, version: int, st: GameState, a: Await, user: int, deadlines) -> Prompt:
+    def _prompt(gid: int, version: int, st: GameState, a: Await, user: int, deadlines,
+                awaited: list[Await] | None = None) -> Prompt:
+        """`awaited`: `awaiting(st)`, if the caller has it."""
         row = expiry_of(deadlines, a)
-        text = prompts.prompt_text(st, a.seat, a.kind, a.detail)
+        text = prompts.prompt_text(st, a.seat, a.kind, a.detail, awaited)
         if row is not None and row.left is not None:
             text += f"\nThe game's clocks are stopped; your time left is {span(row.left)}."
         elif row is not None:

@@ -7,6 +7,7 @@ table sees (plates, crews, panels are public).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from engine import GameState
 from engine.core import commands as C
@@ -14,8 +15,10 @@ from engine.core import commands as C
 _PARENS = re.compile(r"\s*\([^)]*\)")
 
 
+@lru_cache(maxsize=256)
 def short(name: str) -> str:
-    """A vehicle's name without its bracketed detail: "M4A1 Sherman (75 mm)" -> "M4A1 Sherman"."""
+    """A vehicle's name without its bracketed detail: "M4A1 Sherman (75 mm)" -> "M4A1 Sherman".
+    Remembered per name (a catalogue has a few dozen): every line naming a vehicle asks it."""
     return _PARENS.sub("", name).strip() or name
 
 

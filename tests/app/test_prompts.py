@@ -4,13 +4,14 @@ a new decision inherited the old one's due time."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from datetime import timedelta
 
 import pytest
 
 from bot.app import GameService, Where, prompts
 from engine import awaiting
-from engine.view import card_view
+from engine.view import card_view, private_view
 from tests.app.table import ANN, BO, open_table
 from tests.app.tables import CALLERS, play_seeded
 from tests.app.test_presses import asked
@@ -118,3 +119,67 @@ def test_a_hand_cards_line_is_the_line_of_its_whole_view(shipped, scenario):
             assert prompts.hand_card_line(st, cid) == prompts.card_line(card_view(st, cid), st)
             lines += 1
     assert lines
+
+
+def test_the_desk_read_off_the_state_is_the_text_of_the_seats_private_view(shipped):
+    """`private_desk` reads the seat's forces, soldiers, order and battlefield secrets without
+    building his `Mine`: the very text `hand_text(private_view(...))` makes, for both seats at every
+    state of a game, in scenarios that between them have every part of a desk (hands per deck,
+    placed, held and fight cards, orders, soldiers' worth, artillery, barrages, radio, minefields,
+    mine loads)."""
+    parts = ("Held under", "Placed", "Orders", "worth", "Radio", "artillery calls", "barrages", "Artillery to call",
+             "minefields", "Mines to lay", "Fight cards", "Your hand, ")
+    seen = Counter()
+    for scenario in ("tardieu-bombardment", "crossroads-roadblock", "mill-at-tardieu"):
+        for st in autoplayed(shipped, scenario, 2, 120):
+            for seat in range(len(st.seats)):
+                desk = prompts.private_desk(st, seat)
+                assert desk == prompts.hand_text(private_view(st, seat), st)
+                seen.update(w for w in parts if w in desk)
+    assert set(seen) == set(parts)
+
+
+def test_an_act_decisions_remembered_answers_are_the_ones_made_afresh(shipped):
+    """The done / pass answers of an `act` decision are made once per decision key: at every state
+    of two games, every awaited decision's answers (shown and pressed lists) are those made from
+    its commands there and then, whether they came from memory or not."""
+    remembered = 0
+    for scenario in ("tardieu-bombardment", "hedgerow-dawn"):
+        for st in autoplayed(shipped, scenario, 5, 150):
+            for a in awaiting(st):
+                for limit in (prompts.MAX_CHOICES, 400):
+                    held = (a.key, a.seat, limit) in prompts._finishes
+                    got = prompts.choices(st, a, limit=limit)
+                    assert got == prompts.answers(st, a.key, prompts.commands_for(st, a, limit), limit)
+                    remembered += held
+    assert remembered
+
+
+def test_a_vehicles_short_name_remembered_is_the_one_made_afresh(shipped):
+    """`vehicle_words.short` remembers its answer per name: the same as made afresh for every
+    vehicle of the shipped catalogue (asked twice, so the second comes from memory) and for
+    names with and without brackets."""
+    from bot.app import vehicle_words
+    names = [v.name for v in shipped.vehicles.values()] + ["M4A1 Sherman (75 mm)", "(only brackets)", "Plain", ""]
+    for name in names * 2:
+        assert vehicle_words.short(name) == vehicle_words.short.__wrapped__(name)
+    assert vehicle_words.short("M4A1 Sherman (75 mm)") == "M4A1 Sherman"
+    assert vehicle_words.short.cache_info().hits >= len(names)
+
+
+def test_a_placement_lists_labels_are_each_plans_own(shipped):
+    """`answers` keeps a placement list's card and deck words for the list's next plans: every
+    label is the one `label` makes for that plan alone, for every placement asked in two games
+    (a squad and vehicle decks, officers' extra cards where the scenario has them)."""
+    plans = 0
+    for scenario in ("tardieu-bombardment", "hedgerow-dawn"):
+        for st in autoplayed(shipped, scenario, 4, 120):
+            for a in awaiting(st):
+                if a.kind != "place":
+                    continue
+                cmds = prompts.commands_for(st, a)
+                got = prompts.answers(st, a.key, cmds)
+                alone = {str(c): prompts._trim(prompts.label(st, c)) for c in reversed(cmds)}  # the first of a line
+                assert [c.label for c in got] == [alone[c.command] for c in got]
+                plans += len(got)
+    assert plans > 100

@@ -15,7 +15,7 @@ from tests.discord.test_vehicles import duel, people, place_all, run  # noqa: F4
 @pytest.fixture
 def secrets(monkeypatch):
     """Ann (seat 0) has calls, a barrage, ordnance and minefields; the public view their faces down."""
-    real_view, real_private = service_mod.view, prompts_mod.private_view
+    real_view, real_battlefield = service_mod.view, prompts_mod.private_battlefield
 
     def public_view(st, viewer=None):
         v = real_view(st, viewer)
@@ -24,12 +24,16 @@ def secrets(monkeypatch):
             update["mine"] = secret_mine(0, v.mine, "43A", "44A")
         return v.model_copy(update=update)
 
-    def private(st, seat):
-        m = real_private(st, seat)
-        return secret_mine(0, m, "43A", "44A") if seat == 0 else m
+    def battlefield(st, seat):  # the desk's battlefield part (its hand and orders are the state's)
+        fields = real_battlefield(st, seat)
+        if seat != 0:
+            return fields
+        secret = secret_mine(0, None, "43A", "44A")
+        return {**fields, **{k: getattr(secret, k) for k in ("artillery", "barrages", "minefields", "radio",
+                                                               "ordnance")}}
 
     monkeypatch.setattr(service_mod, "view", public_view)
-    monkeypatch.setattr(prompts_mod, "private_view", private)
+    monkeypatch.setattr(prompts_mod, "private_battlefield", battlefield)
 
 
 async def test_only_the_owner_reads_his_letters_plans_and_mine_kinds(world, tree, duel, secrets):
