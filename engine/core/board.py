@@ -369,12 +369,39 @@ class Board:
         Steps go to the eight neighbours (diagonals cost sqrt 2, and may not cut the corner of
         NO MOVE terrain or of terrain too high to climb). Entering a MOVE area modifier's cell
         from outside it pays the area's modifier in inches. Cells in `blocked` cannot be entered.
-        Results are cached per map: the same question is asked several times per command.
-        """
-        key = (tuple(sorted(starts.items())), budget, climb, frozenset(blocked))
-        hit = self._paths_cache.get(key)
-        if hit is not None:
-            return hit
+
+        Kept per map (the same question is asked several times a command, and by every game of
+        the map): the search over the map alone, without `blocked`, keyed by the starts, budget
+        and Climb. A blocked cell can only change the answer if the map-alone search reaches it
+        (blocking takes steps away, so it never makes a cell cheaper: a cell the map-alone search
+        does not reach within the budget is reached by no blocked search either), so with no
+        blocked cell among its cells the map-alone answer is the answer; otherwise the search is
+        made again with the blocked cells it reaches, and kept under those
+        (tests/engine/test_board_memory.py holds both to the search with every blocked cell)."""
+        key = (tuple(sorted(starts.items())), budget, climb)
+        cache = self._paths_cache
+        free = cache.get(key)
+        if free is None:
+            free = self._search(starts, budget, climb, ())
+            if len(cache) > 512:
+                cache.clear()
+            cache[key] = free
+        reached = free[0]
+        hit = [c for c in blocked if c in reached]
+        if not hit:
+            return free
+        bkey = (key, frozenset(hit))
+        got = cache.get(bkey)
+        if got is None:
+            got = self._search(starts, budget, climb, hit)
+            if len(cache) > 512:
+                cache.clear()
+            cache[bkey] = got
+        return got
+
+    def _search(self, starts: dict[Cell, float], budget: float, climb: int,
+                blocked) -> tuple[dict[Cell, float], dict[Cell, Cell]]:
+        """paths() worked out afresh (Dijkstra over the cell grid)."""
         W = self.width
         terrain = self._walkable(climb)
         ok = bytearray(terrain)  # terrain he can stand on, less the cells others block
@@ -416,9 +443,6 @@ class Board:
         cells = self._cell_list()
         costs = {cells[i]: c for i, c in best.items()}
         parents = {cells[i]: cells[p] for i, p in parent.items()}
-        if len(self._paths_cache) > 512:
-            self._paths_cache.clear()
-        self._paths_cache[key] = (costs, parents)
         return costs, parents
 
     def _walkable(self, climb: int) -> bytearray:

@@ -64,6 +64,30 @@ def test_a_smoky_line_multiplies_from_its_first_smoky_tile_on(cat, a, b, smoky, 
         assert after.mod == before.mod * (density if seen else 1)
 
 
+near = hs.tuples(hs.integers(-6, 6), hs.integers(-6, 6))
+
+
+@settings(max_examples=200, deadline=None)
+@given(start=cells, more=hs.lists(cells, max_size=4), entering=hs.booleans(),
+       budget=hs.sampled_from([0.5, 1.0, 3.0, 4.5, 5.0, 6.0, 8.0, 12.0]), climb=hs.integers(0, 3),
+       close=hs.lists(near, max_size=8), far=hs.lists(cells, max_size=8))
+def test_a_kept_walk_search_is_the_search_with_every_blocked_cell(cat, start, more, entering, budget, climb,
+                                                                   close, far):
+    """Board.paths keeps the search over the map alone and searches again only with the blocked
+    cells it reaches: the same costs and parents as a search with every blocked cell."""
+    kept = board_for("board-memory-test", ROWS, cat.tiles)  # shared by every example: its memory grows
+    fresh = Board(rows=[list(r) for r in ROWS], tiles=dict(cat.tiles))
+    starts = {c: 1.0 for c in [start, *more]} if entering else {start: 0.0}
+    blocked = {(start[0] + dx, start[1] + dy) for dx, dy in close} | set(far)
+    blocked -= set(starts) if entering else {start}
+    want = fresh._search(starts, budget, climb, blocked)
+    for _ in range(2):  # the first asking may work it out, the second reads it back
+        assert kept.paths(starts, budget, climb, blocked) == want
+        assert kept.paths(starts, budget, climb, set()) == fresh._search(starts, budget, climb, ())
+    if entering:  # a blocked start (never asked by the rules) still gives the full search's answer
+        assert kept.paths(starts, budget, climb, {start}) == fresh._search(starts, budget, climb, {start})
+
+
 def test_a_setup_remembers_its_board_outside_its_dump_equality_and_pickle(position):
     setup = position(soldiers=PAIR).setup
     dump = setup.model_dump_json()
