@@ -93,6 +93,7 @@ class Board:
     _cells: list = field(default_factory=list)
     _nbrs: list = field(default_factory=list)
     _centres: dict = field(default_factory=dict)
+    _tile_cells: dict = field(default_factory=dict)
     _area_rects: dict[str, list[tuple[float, float, float, float, dict]]] = field(default_factory=dict)
     _line_cache: dict = field(default_factory=dict)
     _landmarks: tuple[str, ...] | None = None
@@ -167,10 +168,14 @@ class Board:
     def tile(self, tid: str) -> TileDef:
         return self.tiles[tid]
 
-    def tile_cells(self, tid: str) -> list[Cell]:
-        ox, oy = self.origin[tid]
-        size = self.tiles[tid].size
-        return [(ox + x, oy + y) for y in range(size) for x in range(size)]
+    def tile_cells(self, tid: str) -> tuple[Cell, ...]:
+        """The tile's cells, row by row (kept: the map alone answers)."""
+        got = self._tile_cells.get(tid)
+        if got is None:
+            ox, oy = self.origin[tid]
+            size = self.tiles[tid].size
+            got = self._tile_cells[tid] = tuple((ox + x, oy + y) for y in range(size) for x in range(size))
+        return got
 
     def tile_centre(self, tid: str) -> Cell:
         c = self._centres.get(tid)
@@ -481,15 +486,22 @@ class Board:
             out.append((round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t)))
         return out
 
-    def edge_cells(self, tid: str, edge: str) -> list[Cell]:
-        cells = self.tile_cells(tid)
-        if edge == "w":
-            return [c for c in cells if c[0] == 0]
-        if edge == "e":
-            return [c for c in cells if c[0] == self.width - 1]
-        if edge == "n":
-            return [c for c in cells if c[1] == 0]
-        return [c for c in cells if c[1] == self.height - 1]
+    def edge_cells(self, tid: str, edge: str) -> tuple[Cell, ...]:
+        """The tile's cells on the board edge `edge` (none if the tile is not on it; kept)."""
+        key = (tid, edge)
+        got = self._tile_cells.get(key)
+        if got is None:
+            cells = self.tile_cells(tid)
+            if edge == "w":
+                got = tuple(c for c in cells if c[0] == 0)
+            elif edge == "e":
+                got = tuple(c for c in cells if c[0] == self.width - 1)
+            elif edge == "n":
+                got = tuple(c for c in cells if c[1] == 0)
+            else:
+                got = tuple(c for c in cells if c[1] == self.height - 1)
+            self._tile_cells[key] = got
+        return got
 
 
 def _segment_hits_rect(seg, rect) -> bool:

@@ -175,7 +175,8 @@ def end_facing(st, serial: int, cell: Cell, parents: dict[Cell, Cell]) -> str:
 def _end_cells(st, serial: int, costs: dict[Cell, float], parents: dict[Cell, Cell],
                only: str | None = None) -> Iterator[tuple[Cell, float]]:
     """The reachable cells (in the tile `only`) where he may end a move: free, not where he
-    stands, and not in contact with an enemy."""
+    stands, and not in contact with an enemy. In no set order: destination_cells ranks them by
+    a key unique to each cell, and some_destination takes any."""
     me = st.soldiers[serial]
     others = [o for o in st.soldiers.values() if o.serial != serial and o.on_board and o.at is not None]
     occupied = {o.at for o in others}
@@ -184,9 +185,13 @@ def _end_cells(st, serial: int, costs: dict[Cell, float], parents: dict[Cell, Ce
         x, y = o.at
         for dx, dy in NEIGHBOURS:
             beside.setdefault((x + dx, y + dy), []).append(o)
-    tile_at = st.board.tile_at
-    for c, cost in costs.items():
-        if c in occupied or c == me.at or (only is not None and tile_at(c) != only):
+    if only is None:
+        cells = costs.items()
+    else:  # the tile's own cells he reaches, not every cell he reaches (the same cells, in another order)
+        get = costs.get
+        cells = [(c, cost) for c in st.board.tile_cells(only) if (cost := get(c)) is not None]
+    for c, cost in cells:
+        if c in occupied or c == me.at:
             continue
         near = beside.get(c)
         if near and _touching(me, near, c, end_facing(st, serial, c, parents)):

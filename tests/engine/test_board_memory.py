@@ -107,3 +107,15 @@ def test_a_setup_copied_with_other_tiles_looks_its_board_up_again(position, cat)
     other = setup.model_copy(update={"tiles": dict(cat.tiles), "map_key": "board-memory-other-tiles"})
     assert other.board() is not board
     assert other.board().rows == board.rows
+
+
+@settings(max_examples=40, deadline=None)
+@given(tile=hs.sampled_from(TILES), edge=hs.sampled_from(["n", "e", "s", "w"]))
+def test_a_tiles_kept_cells_and_edge_cells_are_those_of_the_map(cat, tile, edge):
+    kept = board_for("board-memory-test", ROWS, cat.tiles)
+    every = [(x, y) for y in range(kept.height) for x in range(kept.width) if kept.tile_at((x, y)) == tile]
+    on_edge = {"n": lambda c: c[1] == 0, "s": lambda c: c[1] == kept.height - 1,
+               "w": lambda c: c[0] == 0, "e": lambda c: c[0] == kept.width - 1}[edge]
+    for _ in range(2):  # the first asking may work it out, the second reads it back
+        assert list(kept.tile_cells(tile)) == every
+        assert list(kept.edge_cells(tile, edge)) == [c for c in every if on_edge(c)]
