@@ -177,6 +177,27 @@ class Board:
             got = self._tile_cells[tid] = tuple((ox + x, oy + y) for y in range(size) for x in range(size))
         return got
 
+    def tile_rings(self, tid: str) -> tuple[tuple[Cell, ...], ...]:
+        """The tile's cells grouped by their squared distance from its centre, nearest group
+        first (a tile destination's rank, engine/infantry/move.py choose_cell; kept)."""
+        key = ("rings", tid)
+        got = self._tile_cells.get(key)
+        if got is None:
+            cx, cy = self.tile_centre(tid)
+            by: dict[int, list[Cell]] = {}
+            for c in self.tile_cells(tid):
+                by.setdefault((c[0] - cx) ** 2 + (c[1] - cy) ** 2, []).append(c)
+            got = self._tile_cells[key] = tuple(tuple(by[d]) for d in sorted(by))
+        return got
+
+    def tile_cover_cells(self, tid: str) -> tuple[Cell, ...]:
+        """The tile's cells In Cover (kept)."""
+        key = ("cover", tid)
+        got = self._tile_cells.get(key)
+        if got is None:
+            got = self._tile_cells[key] = tuple(c for c in self.tile_cells(tid) if self.in_cover(c))
+        return got
+
     def tile_centre(self, tid: str) -> Cell:
         c = self._centres.get(tid)
         if c is None:
@@ -488,7 +509,7 @@ class Board:
 
     def edge_cells(self, tid: str, edge: str) -> tuple[Cell, ...]:
         """The tile's cells on the board edge `edge` (none if the tile is not on it; kept)."""
-        key = (tid, edge)
+        key = ("edge", tid, edge)
         got = self._tile_cells.get(key)
         if got is None:
             cells = self.tile_cells(tid)

@@ -111,7 +111,7 @@ def test_a_setup_copied_with_other_tiles_looks_its_board_up_again(position, cat)
 
 @settings(max_examples=40, deadline=None)
 @given(tile=hs.sampled_from(TILES), edge=hs.sampled_from(["n", "e", "s", "w"]))
-def test_a_tiles_kept_cells_and_edge_cells_are_those_of_the_map(cat, tile, edge):
+def test_a_tiles_kept_cells_edge_cells_rings_and_cover_cells_are_those_of_the_map(cat, tile, edge):
     kept = board_for("board-memory-test", ROWS, cat.tiles)
     every = [(x, y) for y in range(kept.height) for x in range(kept.width) if kept.tile_at((x, y)) == tile]
     on_edge = {"n": lambda c: c[1] == 0, "s": lambda c: c[1] == kept.height - 1,
@@ -119,3 +119,9 @@ def test_a_tiles_kept_cells_and_edge_cells_are_those_of_the_map(cat, tile, edge)
     for _ in range(2):  # the first asking may work it out, the second reads it back
         assert list(kept.tile_cells(tile)) == every
         assert list(kept.edge_cells(tile, edge)) == [c for c in every if on_edge(c)]
+        cx, cy = kept.tile_centre(tile)
+        rings = kept.tile_rings(tile)
+        assert [c for ring in rings for c in ring] == sorted(every, key=lambda c: (c[0] - cx) ** 2 + (c[1] - cy) ** 2)
+        assert all(len({(c[0] - cx) ** 2 + (c[1] - cy) ** 2 for c in ring}) == 1 for ring in rings)
+        assert len(rings) == len({(c[0] - cx) ** 2 + (c[1] - cy) ** 2 for c in every})
+        assert list(kept.tile_cover_cells(tile)) == [c for c in every if kept.in_cover(c)]

@@ -191,10 +191,12 @@ def _destinations_by_every_reached_cell(st, m: int, costs, parents, tile: str) -
 @pytest.mark.parametrize(("content", "scenario", "seed"), INFANTRY)
 def test_a_tile_destination_read_from_the_tiles_own_cells_is_the_one_every_reached_cell_gives(
         request, content, scenario, seed):
-    """A move to a tile (choose_cell) looks only at the tile's cells: the cell it picks is the one
-    the rule picks among every cell he reaches, and some_destination finds one exactly when the
-    whole listing does."""
-    from engine.infantry.move import destination_cells, reachable, some_destination
+    """A move to a tile (choose_cell) looks only at the tile's cells, nearest the centre first:
+    the cell it picks is the one the rule picks among every cell he reaches, as is the one the
+    listing's destination_cells picks for the tile alone; and some_destination finds one exactly
+    when the whole listing does."""
+    from engine.core.errors import RuleError
+    from engine.infantry.move import Dest, choose_cell, destination_cells, reachable, some_destination
     catalog = request.getfixturevalue("cat" if content == "fixtures" else "shipped")
     some = 0
     for st in _autoplayed(catalog, scenario, seed):
@@ -206,5 +208,11 @@ def test_a_tile_destination_read_from_the_tiles_own_cells_is_the_one_every_reach
                 want = _destinations_by_every_reached_cell(st, m, costs, parents, tile)
                 assert destination_cells(st, m, costs, parents, only=tile) == want, (m, tile)
                 assert {k: v for k, v in every.items() if k[0] == tile} == want, (m, tile)
+                for cover in (False, True):
+                    try:
+                        got = choose_cell(st, m, Dest(tile=tile, cover=cover), costs, parents)
+                    except RuleError:
+                        got = None
+                    assert got == want.get((tile, cover)), (m, tile, cover)
                 some += bool(want)
     assert some > 100
