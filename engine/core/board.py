@@ -89,6 +89,7 @@ class Board:
     _move_area: list[int] = field(default_factory=list)
     _in_cover: bytearray = field(default_factory=bytearray)
     _paths_cache: dict = field(default_factory=dict)
+    _blocked_paths: dict = field(default_factory=dict)
     _walkable_by_climb: dict = field(default_factory=dict)
     _cells: list = field(default_factory=list)
     _nbrs: list = field(default_factory=list)
@@ -417,12 +418,13 @@ class Board:
         if not hit:
             return free
         bkey = (key, frozenset(hit))
-        got = cache.get(bkey)
+        kept = self._blocked_paths  # apart, so that these never push the map-alone answers out
+        got = kept.get(bkey)
         if got is None:
             got = self._search(starts, budget, climb, hit)
-            if len(cache) > 512:
-                cache.clear()
-            cache[bkey] = got
+            if len(kept) > 512:
+                kept.clear()
+            kept[bkey] = got
         return got
 
     def _search(self, starts: dict[Cell, float], budget: float, climb: int,
