@@ -169,9 +169,28 @@ def _awaiting(st) -> list[Await]:
 # --------------------------------------------------------------------------- action commands
 
 
-def _men(st, force: str) -> list[int]:
-    return sorted(s.serial for s in st.soldiers.values()
-                  if (s.controller == force and s.free) or (s.status == "waiting" and s.force == force))
+def _men(st, force: str, vehicular: bool) -> list[int]:
+    """The force's men on foot on the board or still to enter, then (`vehicular`) its vehicles
+    and men aboard in its command (vehicles/legal.py actors), the soldiers read in one pass
+    (tests/engine/test_anything_to_do.py holds it to the two lists made apart)."""
+    men: list[int] = []
+    aboard: list[int] = []
+    for s in st.soldiers.values():
+        status = s.status
+        if status == "board":
+            if s.controller == force and s.free:
+                men.append(s.serial)
+        elif status == "waiting":
+            if s.force == force:
+                men.append(s.serial)
+        elif status == "aboard" and vehicular and s.controller == force and s.captor is None:
+            aboard.append(s.serial)
+    men.sort()
+    if vehicular:
+        men += [p for p, v in sorted(st.vehicles.items()) if v.controller == force and v.status in ("board", "waiting")]
+        aboard.sort()
+        men += aboard
+    return men
 
 
 @rulebook.action_options.fill
@@ -225,7 +244,7 @@ def _parts(st, active, force: str, only_source: str | None, vehicular: bool) -> 
             yield kind, src, [card.owner]
             continue
         if force_men is None:
-            force_men = _men(st, force) + (vehicle_legal.actors(st, force) if vehicular else [])
+            force_men = _men(st, force, vehicular)
         yield kind, src, [m for m in force_men if m not in src.used or m in st.vehicles]
 
 

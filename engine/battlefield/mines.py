@@ -528,19 +528,21 @@ def walk(ctx: Ctx, serial: int, cells: list[Cell], *, off_board: bool = False) -
         done.add(last)
         if _soldier_in(ctx, serial, last, "leave" if out else "within"):
             return _halt(ctx, serial, home, [home])
+    mined = {f.tile for f in fields(st)}  # the tiles with a field now: read again after mines go off
     for i, (c, t) in enumerate(zip(cells, tiles)):
         if t == last or t in done:
             last = t
             continue
         last = t
         done.add(t)
-        if not any(_soldier_sets_off(st, f, "enter") for f in fields_in(st, t)):
+        if t not in mined or not any(_soldier_sets_off(st, f, "enter") for f in fields_in(st, t)):
             continue
         was = s.at
         s.at = c  # he is in the tile as the mines go off
         if _soldier_in(ctx, serial, t, "enter"):
             return _halt(ctx, serial, _free_on(st, serial, cells[:i + 1]), cells[:i + 1])
         s.at = was
+        mined = {f.tile for f in fields(st)}
     return False
 
 

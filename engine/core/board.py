@@ -89,10 +89,12 @@ class Board:
     _move_area: list[int] = field(default_factory=list)
     _in_cover: bytearray = field(default_factory=bytearray)
     _paths_cache: dict = field(default_factory=dict)
+    _blocked_paths: dict = field(default_factory=dict)
     _walkable_by_climb: dict = field(default_factory=dict)
     _cells: list = field(default_factory=list)
     _nbrs: list = field(default_factory=list)
     _centres: dict = field(default_factory=dict)
+    _tile_cells: dict = field(default_factory=dict)
     _area_rects: dict[str, list[tuple[float, float, float, float, dict]]] = field(default_factory=dict)
     _line_cache: dict = field(default_factory=dict)
     _landmarks: tuple[str, ...] | None = None
@@ -167,10 +169,35 @@ class Board:
     def tile(self, tid: str) -> TileDef:
         return self.tiles[tid]
 
-    def tile_cells(self, tid: str) -> list[Cell]:
-        ox, oy = self.origin[tid]
-        size = self.tiles[tid].size
-        return [(ox + x, oy + y) for y in range(size) for x in range(size)]
+    def tile_cells(self, tid: str) -> tuple[Cell, ...]:
+        """The tile's cells, row by row (kept: the map alone answers)."""
+        got = self._tile_cells.get(tid)
+        if got is None:
+            ox, oy = self.origin[tid]
+            size = self.tiles[tid].size
+            got = self._tile_cells[tid] = tuple((ox + x, oy + y) for y in range(size) for x in range(size))
+        return got
+
+    def tile_rings(self, tid: str) -> tuple[tuple[Cell, ...], ...]:
+        """The tile's cells grouped by their squared distance from its centre, nearest group
+        first (a tile destination's rank, engine/infantry/move.py choose_cell; kept)."""
+        key = ("rings", tid)
+        got = self._tile_cells.get(key)
+        if got is None:
+            cx, cy = self.tile_centre(tid)
+            by: dict[int, list[Cell]] = {}
+            for c in self.tile_cells(tid):
+                by.setdefault((c[0] - cx) ** 2 + (c[1] - cy) ** 2, []).append(c)
+            got = self._tile_cells[key] = tuple(tuple(by[d]) for d in sorted(by))
+        return got
+
+    def tile_cover_cells(self, tid: str) -> tuple[Cell, ...]:
+        """The tile's cells In Cover (kept)."""
+        key = ("cover", tid)
+        got = self._tile_cells.get(key)
+        if got is None:
+            got = self._tile_cells[key] = tuple(c for c in self.tile_cells(tid) if self.in_cover(c))
+        return got
 
     def tile_centre(self, tid: str) -> Cell:
         c = self._centres.get(tid)
@@ -369,12 +396,40 @@ class Board:
         Steps go to the eight neighbours (diagonals cost sqrt 2, and may not cut the corner of
         NO MOVE terrain or of terrain too high to climb). Entering a MOVE area modifier's cell
         from outside it pays the area's modifier in inches. Cells in `blocked` cannot be entered.
-        Results are cached per map: the same question is asked several times per command.
-        """
-        key = (tuple(sorted(starts.items())), budget, climb, frozenset(blocked))
-        hit = self._paths_cache.get(key)
-        if hit is not None:
-            return hit
+
+        Kept per map (the same question is asked several times a command, and by every game of
+        the map): the search over the map alone, without `blocked`, keyed by the starts, budget
+        and Climb. A blocked cell can only change the answer if the map-alone search reaches it
+        (blocking takes steps away, so it never makes a cell cheaper: a cell the map-alone search
+        does not reach within the budget is reached by no blocked search either), so with no
+        blocked cell among its cells the map-alone answer is the answer; otherwise the search is
+        made again with the blocked cells it reaches, and kept under those
+        (tests/engine/test_board_memory.py holds both to the search with every blocked cell)."""
+        key = (tuple(sorted(starts.items())), budget, climb)
+        cache = self._paths_cache
+        free = cache.get(key)
+        if free is None:
+            free = self._search(starts, budget, climb, ())
+            if len(cache) > 512:
+                cache.clear()
+            cache[key] = free
+        reached = free[0]
+        hit = [c for c in blocked if c in reached]
+        if not hit:
+            return free
+        bkey = (key, frozenset(hit))
+        kept = self._blocked_paths  # apart, so that these never push the map-alone answers out
+        got = kept.get(bkey)
+        if got is None:
+            got = self._search(starts, budget, climb, hit)
+            if len(kept) > 512:
+                kept.clear()
+            kept[bkey] = got
+        return got
+
+    def _search(self, starts: dict[Cell, float], budget: float, climb: int,
+                blocked) -> tuple[dict[Cell, float], dict[Cell, Cell]]:
+        """paths() worked out afresh (Dijkstra over the cell grid)."""
         W = self.width
         terrain = self._walkable(climb)
         ok = bytearray(terrain)  # terrain he can stand on, less the cells others block
@@ -416,9 +471,6 @@ class Board:
         cells = self._cell_list()
         costs = {cells[i]: c for i, c in best.items()}
         parents = {cells[i]: cells[p] for i, p in parent.items()}
-        if len(self._paths_cache) > 512:
-            self._paths_cache.clear()
-        self._paths_cache[key] = (costs, parents)
         return costs, parents
 
     def _walkable(self, climb: int) -> bytearray:
@@ -457,15 +509,22 @@ class Board:
             out.append((round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t)))
         return out
 
-    def edge_cells(self, tid: str, edge: str) -> list[Cell]:
-        cells = self.tile_cells(tid)
-        if edge == "w":
-            return [c for c in cells if c[0] == 0]
-        if edge == "e":
-            return [c for c in cells if c[0] == self.width - 1]
-        if edge == "n":
-            return [c for c in cells if c[1] == 0]
-        return [c for c in cells if c[1] == self.height - 1]
+    def edge_cells(self, tid: str, edge: str) -> tuple[Cell, ...]:
+        """The tile's cells on the board edge `edge` (none if the tile is not on it; kept)."""
+        key = ("edge", tid, edge)
+        got = self._tile_cells.get(key)
+        if got is None:
+            cells = self.tile_cells(tid)
+            if edge == "w":
+                got = tuple(c for c in cells if c[0] == 0)
+            elif edge == "e":
+                got = tuple(c for c in cells if c[0] == self.width - 1)
+            elif edge == "n":
+                got = tuple(c for c in cells if c[1] == 0)
+            else:
+                got = tuple(c for c in cells if c[1] == self.height - 1)
+            self._tile_cells[key] = got
+        return got
 
 
 def _segment_hits_rect(seg, rect) -> bool:

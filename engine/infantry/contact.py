@@ -5,7 +5,7 @@ tie between men on the board that bars a man's weapons: escorting prisoners (cor
 Prisoners)."""
 from __future__ import annotations
 
-from engine.core.board import adjacent, in_arc, in_rear
+from engine.core.board import NEIGHBOURS, adjacent, in_arc, in_rear
 
 
 def enemies_of(st, serial: int) -> list[int]:
@@ -86,11 +86,19 @@ def fight_groups(st) -> list[list[int]]:
     """Connected groups of soldiers in contact, biggest first, ties by lowest serial."""
     free = [s for s in st.soldiers.values() if s.free]
     links: dict[int, set[int]] = {s.serial: set() for s in free}
-    for i, a in enumerate(free):
-        for b in free[i + 1:]:
-            if a.side != b.side and touching(a, b):
-                links[a.serial].add(b.serial)
-                links[b.serial].add(a.serial)
+    men_at: dict[tuple[int, int], list] = {}  # each man asks only the men on the cells around him
+    for s in free:
+        if s.at is not None:
+            men_at.setdefault(s.at, []).append(s)
+    for a in free:
+        if a.at is None:
+            continue
+        x, y = a.at
+        for dx, dy in NEIGHBOURS:
+            for b in men_at.get((x + dx, y + dy), ()):
+                if a.side != b.side and touching(a, b):
+                    links[a.serial].add(b.serial)
+                    links[b.serial].add(a.serial)
     seen: set[int] = set()
     groups = []
     for start in sorted(links):

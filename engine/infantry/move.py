@@ -2,7 +2,7 @@
 leaving the board, and escorts taking their prisoners along."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from engine.core import commands as C
@@ -172,26 +172,41 @@ def end_facing(st, serial: int, cell: Cell, parents: dict[Cell, Cell]) -> str:
     return direction_to(start, cell) if start != cell else me.facing
 
 
+def _may_end(st, serial: int, parents: dict[Cell, Cell]) -> Callable[[Cell], bool]:
+    """Whether he may end a move on a reached cell: free, not where he stands, and not in contact
+    with an enemy there (facing the way he went). The other men are placed once; each cell asked
+    looks at itself and its eight neighbours."""
+    me = st.soldiers[serial]
+    here = me.at
+    men_at: dict[Cell, list] = {}
+    for o in st.soldiers.values():
+        if o.serial != serial and o.on_board and o.at is not None:
+            men_at.setdefault(o.at, []).append(o)
+    get = men_at.get
+
+    def may_end(c: Cell) -> bool:
+        if c in men_at or c == here:
+            return False
+        x, y = c
+        near = [o for dx, dy in NEIGHBOURS for o in get((x + dx, y + dy), ())]
+        return not (near and _touching(me, near, c, end_facing(st, serial, c, parents)))
+    return may_end
+
+
 def _end_cells(st, serial: int, costs: dict[Cell, float], parents: dict[Cell, Cell],
                only: str | None = None) -> Iterator[tuple[Cell, float]]:
-    """The reachable cells (in the tile `only`) where he may end a move: free, not where he
-    stands, and not in contact with an enemy."""
-    me = st.soldiers[serial]
-    others = [o for o in st.soldiers.values() if o.serial != serial and o.on_board and o.at is not None]
-    occupied = {o.at for o in others}
-    beside: dict[Cell, list] = {}  # each cell next to another man, with the men next to it: where contact can form
-    for o in others:
-        x, y = o.at
-        for dx, dy in NEIGHBOURS:
-            beside.setdefault((x + dx, y + dy), []).append(o)
-    tile_at = st.board.tile_at
-    for c, cost in costs.items():
-        if c in occupied or c == me.at or (only is not None and tile_at(c) != only):
-            continue
-        near = beside.get(c)
-        if near and _touching(me, near, c, end_facing(st, serial, c, parents)):
-            continue
-        yield c, cost
+    """The reachable cells (in the tile `only`) where he may end a move (_may_end). In no set
+    order: destination_cells ranks them by a key unique to each cell, and some_destination takes
+    any."""
+    may_end = _may_end(st, serial, parents)
+    if only is None:
+        cells = costs.items()
+    else:  # the tile's own cells he reaches, not every cell he reaches (the same cells, in another order)
+        get = costs.get
+        cells = [(c, cost) for c in st.board.tile_cells(only) if (cost := get(c)) is not None]
+    for c, cost in cells:
+        if may_end(c):
+            yield c, cost
 
 
 def some_destination(st, serial: int, costs: dict[Cell, float], parents: dict[Cell, Cell]) -> str | None:
@@ -229,13 +244,34 @@ def destination_cells(st, serial: int, costs: dict[Cell, float], parents: dict[C
 
 
 def choose_cell(st, serial: int, dest: Dest, costs: dict[Cell, float], parents: dict[Cell, Cell]) -> Cell:
-    """The cell a tile destination means (R28), or a RuleError saying why there is none."""
-    if dest.tile not in st.board.origin:
-        raise RuleError(f"there is no tile {dest.tile} on this map.")
-    cell = destination_cells(st, serial, costs, parents, only=dest.tile).get((dest.tile, dest.cover))
+    """The cell a tile destination means (R28: destination_cells' cell for the tile), or a
+    RuleError saying why there is none. Found without ranking every cell of the tile: the tile's
+    cells are kept by their distance from its centre (Board.tile_rings), so the nearest ring
+    holding a cell he may end on holds the answer; a cover cell is the cheapest reached cover
+    cell he may end on (tests/engine/test_listing_shortcuts.py holds it to destination_cells)."""
+    board = st.board
+    tile = dest.tile
+    if tile not in board.origin:
+        raise RuleError(f"there is no tile {tile} on this map.")
+    may_end = _may_end(st, serial, parents)
+    get = costs.get
+    cell = None
+    if dest.cover:
+        reached = sorted((cost, c[1], c[0]) for c in board.tile_cover_cells(tile) if (cost := get(c)) is not None)
+        cell = next(((x, y) for _, y, x in reached if may_end((x, y))), None)
+    else:
+        for ring in board.tile_rings(tile):  # (cost, y, x) decides within a ring
+            best = None
+            for c in ring:
+                cost = get(c)
+                if cost is not None and (best is None or (cost, c[1], c[0]) < best[0]) and may_end(c):
+                    best = ((cost, c[1], c[0]), c)
+            if best is not None:
+                cell = best[1]
+                break
     if cell is None:
         what = "a free cover cell" if dest.cover else "a free cell"
-        raise RuleError(f"{st.name(serial)} cannot reach {what} in {dest.tile} this move "
+        raise RuleError(f"{st.name(serial)} cannot reach {what} in {tile} this move "
                         f"(modified Walk {walk_allowance(st, serial):g}\").")
     return cell
 

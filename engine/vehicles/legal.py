@@ -116,9 +116,16 @@ def _moves(st, active, kind: str, plate: int, who: int, seat: int) -> Iterator[C
             yield C.MovePlus(seat=seat, serial=who, via=kind, double=True)
 
 
-def _turns(st, plate: int, who: int, seat: int, kind: str, hull: bool) -> Iterator[C.Cmd]:
+def _turns(st, plate: int, who: int, seat: int, kind: str, hull: bool, check: bool = False) -> Iterator[C.Cmd]:
+    """Hull or turret turns toward the first enemies, and a quarter turn. `check` (anything_to_do
+    asks only whether there is one): the quarter turn alone when it is offered, without reading
+    the enemies."""
     v = st.vehicles[plate]
     now = v.facing if hull else v.turret
+    quarter = DIRS[(DIRS.index(now) + 2) % 8]  # offered with nothing to aim at
+    if check and VM.turn_steps(now, quarter) <= VM.MAX_TURN:
+        yield (C.VTurn if hull else C.Turret)(seat=seat, serial=who, facing=quarter, via=kind)
+        return
     want = set()
     for t in _enemy_targets(st, v.side)[:6]:
         if t in st.vehicles and st.vehicles[t].status != "board":
@@ -126,7 +133,7 @@ def _turns(st, plate: int, who: int, seat: int, kind: str, hull: bool) -> Iterat
         f = VL.arc_facing(st, plate, t, now)
         if f and f != now:
             want.add(f)
-    want.add(DIRS[(DIRS.index(now) + 2) % 8])  # a quarter turn, so the turn is offered with nothing to aim at
+    want.add(quarter)  # a quarter turn, so the turn is offered with nothing to aim at
     for f in sorted(want):
         if VM.turn_steps(now, f) <= VM.MAX_TURN:
             yield (C.VTurn if hull else C.Turret)(seat=seat, serial=who, facing=f, via=kind)
@@ -286,12 +293,12 @@ def _pl_unpin(a: _Plate) -> Iterator[C.Cmd]:
 
 def _pl_turns(a: _Plate) -> Iterator[C.Cmd]:
     if a.ok(Do.FACE) and _can_drive(a.st, a.plate, a.plate) and not (a.kind == "tag" and a.v.hull_moved):
-        yield from _turns(a.st, a.plate, a.plate, a.seat, a.kind, hull=True)
+        yield from _turns(a.st, a.plate, a.plate, a.seat, a.kind, hull=True, check=a.targets is not None)
 
 
 def _pl_turret(a: _Plate) -> Iterator[C.Cmd]:
     if a.ok(Do.TURRET) and a.v.turret is not None and _try(lambda: _turret_man(a.st, a.plate, a.plate)):
-        yield from _turns(a.st, a.plate, a.plate, a.seat, a.kind, hull=False)
+        yield from _turns(a.st, a.plate, a.plate, a.seat, a.kind, hull=False, check=a.targets is not None)
 
 
 def _pl_fire(a: _Plate) -> Iterator[C.Cmd]:
@@ -482,12 +489,12 @@ def _ab_moves(a: _Aboard) -> Iterator[C.Cmd]:
 
 def _ab_turns(a: _Aboard) -> Iterator[C.Cmd]:
     if a.ok(Do.FACE) and _can_drive(a.st, a.plate, a.m):
-        yield from _turns(a.st, a.plate, a.m, a.seat, a.kind, hull=True)
+        yield from _turns(a.st, a.plate, a.m, a.seat, a.kind, hull=True, check=a.targets is not None)
 
 
 def _ab_turret(a: _Aboard) -> Iterator[C.Cmd]:
     if a.ok(Do.TURRET) and a.v.turret is not None and _try(lambda: _turret_man(a.st, a.plate, a.m)):
-        yield from _turns(a.st, a.plate, a.m, a.seat, a.kind, hull=False)
+        yield from _turns(a.st, a.plate, a.m, a.seat, a.kind, hull=False, check=a.targets is not None)
 
 
 def _ab_fire(a: _Aboard) -> Iterator[C.Cmd]:

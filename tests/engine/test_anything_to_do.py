@@ -94,6 +94,23 @@ def test_each_vehicle_check_agrees_with_its_listing_for_every_plate_and_man(requ
     assert found[True] > 10 and found[False] > 10, found
 
 
+@pytest.mark.parametrize(("content", "scenario", "seed"), VEHICLE_GAMES + [("shipped", "hedgerow-dawn", 6)])
+def test_a_forces_men_read_in_one_pass_are_its_men_on_foot_then_its_actors(request, content, scenario, seed):
+    """The parts' men (legal._men, the soldiers read once) are the force's free men and men still
+    to enter, by dog tag, then its plates and men aboard as vehicles/legal.py actors lists them."""
+    from engine.legal import _men
+    catalog = request.getfixturevalue("cat" if content == "fixtures" else "shipped")
+    some = 0
+    for st in autoplayed(catalog, scenario, seed, COMMANDS):
+        for force in st.forces:
+            foot = sorted(s.serial for s in st.soldiers.values()
+                          if (s.controller == force and s.free) or (s.status == "waiting" and s.force == force))
+            assert _men(st, force, False) == foot
+            assert _men(st, force, True) == foot + vehicle_legal.actors(st, force)
+            some += bool(foot)
+    assert some > 50
+
+
 # --------------------------------------------------------------------------- worked positions
 
 

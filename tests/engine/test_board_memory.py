@@ -64,6 +64,30 @@ def test_a_smoky_line_multiplies_from_its_first_smoky_tile_on(cat, a, b, smoky, 
         assert after.mod == before.mod * (density if seen else 1)
 
 
+near = hs.tuples(hs.integers(-6, 6), hs.integers(-6, 6))
+
+
+@settings(max_examples=200, deadline=None)
+@given(start=cells, more=hs.lists(cells, max_size=4), entering=hs.booleans(),
+       budget=hs.sampled_from([0.5, 1.0, 3.0, 4.5, 5.0, 6.0, 8.0, 12.0]), climb=hs.integers(0, 3),
+       close=hs.lists(near, max_size=8), far=hs.lists(cells, max_size=8))
+def test_a_kept_walk_search_is_the_search_with_every_blocked_cell(cat, start, more, entering, budget, climb,
+                                                                   close, far):
+    """Board.paths keeps the search over the map alone and searches again only with the blocked
+    cells it reaches: the same costs and parents as a search with every blocked cell."""
+    kept = board_for("board-memory-test", ROWS, cat.tiles)  # shared by every example: its memory grows
+    fresh = Board(rows=[list(r) for r in ROWS], tiles=dict(cat.tiles))
+    starts = {c: 1.0 for c in [start, *more]} if entering else {start: 0.0}
+    blocked = {(start[0] + dx, start[1] + dy) for dx, dy in close} | set(far)
+    blocked -= set(starts) if entering else {start}
+    want = fresh._search(starts, budget, climb, blocked)
+    for _ in range(2):  # the first asking may work it out, the second reads it back
+        assert kept.paths(starts, budget, climb, blocked) == want
+        assert kept.paths(starts, budget, climb, set()) == fresh._search(starts, budget, climb, ())
+    if entering:  # a blocked start (never asked by the rules) still gives the full search's answer
+        assert kept.paths(starts, budget, climb, {start}) == fresh._search(starts, budget, climb, {start})
+
+
 def test_a_setup_remembers_its_board_outside_its_dump_equality_and_pickle(position):
     setup = position(soldiers=PAIR).setup
     dump = setup.model_dump_json()
@@ -83,3 +107,21 @@ def test_a_setup_copied_with_other_tiles_looks_its_board_up_again(position, cat)
     other = setup.model_copy(update={"tiles": dict(cat.tiles), "map_key": "board-memory-other-tiles"})
     assert other.board() is not board
     assert other.board().rows == board.rows
+
+
+@settings(max_examples=40, deadline=None)
+@given(tile=hs.sampled_from(TILES), edge=hs.sampled_from(["n", "e", "s", "w"]))
+def test_a_tiles_kept_cells_edge_cells_rings_and_cover_cells_are_those_of_the_map(cat, tile, edge):
+    kept = board_for("board-memory-test", ROWS, cat.tiles)
+    every = [(x, y) for y in range(kept.height) for x in range(kept.width) if kept.tile_at((x, y)) == tile]
+    on_edge = {"n": lambda c: c[1] == 0, "s": lambda c: c[1] == kept.height - 1,
+               "w": lambda c: c[0] == 0, "e": lambda c: c[0] == kept.width - 1}[edge]
+    for _ in range(2):  # the first asking may work it out, the second reads it back
+        assert list(kept.tile_cells(tile)) == every
+        assert list(kept.edge_cells(tile, edge)) == [c for c in every if on_edge(c)]
+        cx, cy = kept.tile_centre(tile)
+        rings = kept.tile_rings(tile)
+        assert [c for ring in rings for c in ring] == sorted(every, key=lambda c: (c[0] - cx) ** 2 + (c[1] - cy) ** 2)
+        assert all(len({(c[0] - cx) ** 2 + (c[1] - cy) ** 2 for c in ring}) == 1 for ring in rings)
+        assert len(rings) == len({(c[0] - cx) ** 2 + (c[1] - cy) ** 2 for c in every})
+        assert list(kept.tile_cover_cells(tile)) == [c for c in every if kept.in_cover(c)]

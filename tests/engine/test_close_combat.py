@@ -17,9 +17,11 @@ from engine import apply
 from engine.agent import RandomAgent
 from engine.battlefield import close_combat
 from engine.core.commands import AssailCmd, parse_command
+from engine.core.board import DIRS
 from engine.core.content import ScenarioOptions
 from engine.core.errors import RuleError
 from engine.core.log import Ctx
+from engine.infantry.contact import fight_groups, touching
 from engine.legal import legal_commands
 from engine.position import load_position
 from engine.turn import fight
@@ -494,3 +496,49 @@ def test_a_vehicle_ending_its_move_among_enemy_men_spots_them_and_itself(cat):
     ctx2 = Ctx(st2)
     close_combat.spot_on_contact(ctx2, plate=PANZER)
     assert not st2.soldiers[DOYLE].spotted and said(ctx2, "contact_spotted") == []
+
+
+def _fight_groups_pairwise(st) -> list[list[int]]:
+    """fight_groups' rule asked of every pair of free men (what it asked before it looked only
+    at each man's neighbouring cells)."""
+    free = [s for s in st.soldiers.values() if s.free]
+    links: dict[int, set[int]] = {s.serial: set() for s in free}
+    for i, a in enumerate(free):
+        for b in free[i + 1:]:
+            if a.side != b.side and touching(a, b):
+                links[a.serial].add(b.serial)
+                links[b.serial].add(a.serial)
+    seen: set[int] = set()
+    groups = []
+    for start in sorted(links):
+        if start in seen or not links[start]:
+            continue
+        comp, todo = [], [start]
+        seen.add(start)
+        while todo:
+            x = todo.pop()
+            comp.append(x)
+            for y in links[x]:
+                if y not in seen:
+                    seen.add(y)
+                    todo.append(y)
+        groups.append(sorted(comp))
+    groups.sort(key=lambda g: (-len(g), g[0]))
+    return groups
+
+
+_MEN = (1, 2, 3, 4, 5, 6)
+_spots = hs.tuples(hs.integers(8, 12), hs.integers(1, 5), hs.sampled_from(DIRS),
+                   hs.sampled_from(["board", "board", "board", "dead", "waiting"]))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(spots=hs.lists(_spots, min_size=len(_MEN), max_size=len(_MEN)))
+def test_the_fight_groups_found_around_each_man_are_those_of_every_pair(cat, spots):
+    st = load_position(cat, {"scenario": "range", "seed": 1,
+                             "players": [{"name": "Ann", "side": "US"}, {"name": "Bo", "side": "DE"}],
+                             "soldiers": [{"serial": m, "seat": 0 if m < 4 else 1, "at": [m, 2]} for m in _MEN]})[0]
+    for m, (x, y, facing, status) in zip(_MEN, spots):
+        s = st.changing(m)
+        s.at, s.facing, s.status = ((x, y) if status == "board" else None), facing, status
+    assert fight_groups(st) == _fight_groups_pairwise(st)

@@ -166,3 +166,53 @@ def test_the_officer_found_among_the_setups_officers_is_the_one_the_whole_roster
                 assert officer_of(out, fid) == _officer_by_the_roster(out, fid), (fid, change)
                 none += officer_of(out, fid) is None
     assert found > 50 and none > 50
+
+
+def _destinations_by_every_reached_cell(st, m: int, costs, parents, tile: str) -> dict:
+    """destination_cells' rule (R28) over every reached cell, filtered to `tile`."""
+    from engine.infantry.move import _touching, end_facing
+    me, board = st.soldiers[m], st.board
+    others = [o for o in st.soldiers.values() if o.serial != m and o.on_board and o.at is not None]
+    best: dict = {}
+    for c, cost in costs.items():
+        if board.tile_at(c) != tile or c == me.at or any(o.at == c for o in others):
+            continue
+        if _touching(me, [o for o in others if max(abs(o.at[0] - c[0]), abs(o.at[1] - c[1])) == 1], c,
+                     end_facing(st, m, c, parents)):
+            continue
+        cx, cy = board.tile_centre(tile)
+        for key, rank in (((tile, False), ((c[0] - cx) ** 2 + (c[1] - cy) ** 2, cost, c[1], c[0])),
+                          ((tile, True), (cost, c[1], c[0]) if board.in_cover(c) else None)):
+            if rank is not None and (key not in best or rank < best[key][0]):
+                best[key] = (rank, c)
+    return {k: v[1] for k, v in best.items()}
+
+
+@pytest.mark.parametrize(("content", "scenario", "seed"), INFANTRY)
+def test_a_tile_destination_read_from_the_tiles_own_cells_is_the_one_every_reached_cell_gives(
+        request, content, scenario, seed):
+    """A move to a tile (choose_cell) looks only at the tile's cells, nearest the centre first:
+    the cell it picks is the one the rule picks among every cell he reaches, as is the one the
+    listing's destination_cells picks for the tile alone; and some_destination finds one exactly
+    when the whole listing does."""
+    from engine.core.errors import RuleError
+    from engine.infantry.move import Dest, choose_cell, destination_cells, reachable, some_destination
+    catalog = request.getfixturevalue("cat" if content == "fixtures" else "shipped")
+    some = 0
+    for st in _autoplayed(catalog, scenario, seed):
+        for m in [s.serial for s in st.soldiers.values() if s.free or s.status == "waiting"]:
+            costs, parents, _ = reachable(st, m)
+            every = destination_cells(st, m, costs, parents)
+            assert (some_destination(st, m, costs, parents) is None) == (not every)
+            for tile in {st.board.tile_at(c) for c in costs}:
+                want = _destinations_by_every_reached_cell(st, m, costs, parents, tile)
+                assert destination_cells(st, m, costs, parents, only=tile) == want, (m, tile)
+                assert {k: v for k, v in every.items() if k[0] == tile} == want, (m, tile)
+                for cover in (False, True):
+                    try:
+                        got = choose_cell(st, m, Dest(tile=tile, cover=cover), costs, parents)
+                    except RuleError:
+                        got = None
+                    assert got == want.get((tile, cover)), (m, tile, cover)
+                some += bool(want)
+    assert some > 100
