@@ -257,8 +257,8 @@ def _line(cid: str, title: str | None, actions: list[str], owner: str) -> str:
 def hand_text(mine: Mine, st: GameState | None = None) -> str:
     """A player's private desk: hand and placed cards (each deck apart when he has a squad and
     vehicles), held cards, fight cards, orders, VPs. `st` names the vehicle decks."""
-    line = lambda c: card_line(c, st)  # noqa: E731
-    slots = lambda placed: [line(c) if c else None for c in placed]  # noqa: E731
+    line = lambda c: card_line(c, st)
+    slots = lambda placed: [line(c) if c else None for c in placed]
     decks = [("squad" if f.kind == "squad" else
               vehicle_words.deck_name(st, f.id) if st is not None else f"vehicle {f.plate}",
               f.id, [line(c) for c in f.hand], slots(f.placed))

@@ -53,7 +53,7 @@ class Slot(Generic[P, R]):
     """One place where a later rule joins an earlier one: the earlier rule calls the slot, the
     later rule's module fills it."""
 
-    __slots__ = ("_fn", "_empty", "filled_by", "name")
+    __slots__ = ("_empty", "_fn", "filled_by", "name")
 
     def __init__(self, name: str, filled_by: str) -> None:
         self.name = name

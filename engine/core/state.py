@@ -17,7 +17,7 @@ from types import UnionType
 from typing import Annotated, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
-from typing_extensions import TypedDict  # pydantic reads typing's own only from Python 3.12
+from typing_extensions import TypedDict  # pydantic reads typing's own from 3.12
 
 from engine.core.board import Board, board_for
 from engine.core.content import (
@@ -788,7 +788,7 @@ def _part_writer(names: tuple[str, ...]) -> Callable[[dict], str]:
     shape = TypedDict(f"_{names[0]}_to_{names[-1]}", {n: GameState.model_fields[n].annotation for n in names})
     namespace = {"_to_json": TypeAdapter(shape).serializer.to_json}
     body = ", ".join(f"{n!r}: fields[{n!r}]" for n in names)
-    exec(f"def write(fields):\n    return _to_json({{{body}}}).decode()[1:-1]\n", namespace)
+    exec(f"def write(fields):\n    return _to_json({{{body}}}).decode()[1:-1]\n", namespace)  # noqa: S102 (field names of our models)
     return namespace["write"]
 
 
@@ -899,7 +899,7 @@ def _model_copier(cls: type[BaseModel], shallow: frozenset[str] = frozenset()) -
         "    return new",
     ]
     names["__source__"] = source = "\n".join(lines) + "\n"
-    exec(source, names)
+    exec(source, names)  # noqa: S102 (field names of our models)
     return names["copy"]
 
 
@@ -961,7 +961,7 @@ def _is_model(annotation) -> bool:
 def _same_function(annotation) -> Callable:
     """_same_source as a function of two values."""
     names = {"_is": is_}
-    exec(f"def same(a, b):\n    return {_same_source(annotation, 'a', 'b', names)}\n", names)
+    exec(f"def same(a, b):\n    return {_same_source(annotation, 'a', 'b', names)}\n", names)  # noqa: S102 (field names of our models)
     return names["same"]
 
 
@@ -987,7 +987,7 @@ def _model_same(cls: type[BaseModel], only: tuple[str, ...] | None = None) -> Ca
                       "        return False"]
     lines.append("    return True")
     names["__source__"] = source = "\n".join(lines) + "\n"
-    exec(source, names)
+    exec(source, names)  # noqa: S102 (field names of our models)
     return names["same"]
 
 

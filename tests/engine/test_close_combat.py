@@ -16,8 +16,8 @@ from hypothesis import strategies as hs
 from engine import apply
 from engine.agent import RandomAgent
 from engine.battlefield import close_combat
-from engine.core.commands import AssailCmd, parse_command
 from engine.core.board import DIRS
+from engine.core.commands import AssailCmd, parse_command
 from engine.core.content import ScenarioOptions
 from engine.core.errors import RuleError
 from engine.core.log import Ctx

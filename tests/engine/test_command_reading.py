@@ -194,7 +194,7 @@ def test_a_model_with_data_beside_its_fields_is_refused_as_before(positions):
     for update in ({"bogus": 1}, {"_private": 2}, {"seat": -1}):
         odd = cmd.model_copy(update=update)
         same_check(game, odd)
-        assert outcome(lambda: R.check_references(game, odd))[0] == ("made" if "_private" in update else "refused")
+        assert outcome(lambda odd=odd: R.check_references(game, odd))[0] == ("made" if "_private" in update else "refused")
 
 
 def test_item_names_finds_every_name_in_any_case_and_spacing(positions):
@@ -209,7 +209,7 @@ def test_a_name_spelled_with_letters_re_takes_for_ascii_is_found_as_before(posit
     no name is skipped for a word the lower-cased line seems to lack."""
     game = next(g for g in positions if g.setup.equipment)
     found = 0
-    for item, d in game.setup.equipment.items():
+    for d in game.setup.equipment.values():
         for odd in ("ſ", "\u212a"):
             spelled = d.name.replace("s", odd).replace("k", odd) if odd == "ſ" else d.name.replace("k", odd)
             if spelled == d.name:

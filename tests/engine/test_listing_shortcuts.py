@@ -196,7 +196,13 @@ def test_a_tile_destination_read_from_the_tiles_own_cells_is_the_one_every_reach
     listing's destination_cells picks for the tile alone; and some_destination finds one exactly
     when the whole listing does."""
     from engine.core.errors import RuleError
-    from engine.infantry.move import Dest, choose_cell, destination_cells, reachable, some_destination
+    from engine.infantry.move import (
+        Dest,
+        choose_cell,
+        destination_cells,
+        reachable,
+        some_destination,
+    )
     catalog = request.getfixturevalue("cat" if content == "fixtures" else "shipped")
     some = 0
     for st in _autoplayed(catalog, scenario, seed):

@@ -13,7 +13,6 @@ from pydantic import ValidationError
 from engine.core.content import Action
 from engine.core.state import (
     _STEADY,
-    _model_same,
     ForceState,
     GameState,
     Minefield,
@@ -21,6 +20,7 @@ from engine.core.state import (
     TrailMark,
     VehicleState,
     VpEntry,
+    _model_same,
 )
 from tests.engine.autoplay_kit import autoplayed
 
