@@ -103,22 +103,25 @@ def _plain(line: str) -> bool:
     return line.isascii() and line.isprintable() and '"' not in line and "'" not in line and "\\" not in line
 
 
+def _item_verb(head: list[str]) -> bool:
+    """Whether a line's first two words (lower-cased) open an item command, itself or after a via."""
+    return bool(head) and (head[0] in ITEM_VERBS or (head[0] in VIAS and len(head) > 1 and head[1] in ITEM_VERBS))
+
+
 def item_names(st: GameState, line: str) -> str:
     """A line with equipment and ordnance written as the player reads them ("Heavy artillery",
     "field glasses", quoted or not) turned into their ids ("heavy-artillery"), for the verbs
     that name them; any other line comes back as it is."""
-    if isinstance(line, str) and _plain(line):
-        # read_words gives a plain line's words by str.split (or refuses it, and the line comes
-        # back as it is): its first two words tell without reading the whole line
-        head = [w.lower() for w in line.split(None, 2)[:2]]
-        if not head or not (head[0] in ITEM_VERBS or (head[0] in VIAS and head[1:] and head[1] in ITEM_VERBS)):
-            return line
+    # read_words gives a plain line's words by str.split (or refuses it, and the line comes back
+    # as it is): its first two words tell without reading the whole line
+    if isinstance(line, str) and _plain(line) and not _item_verb([w.lower() for w in line.split(None, 2)[:2]]):
+        return line
     try:
         words = read_words(line)
     except RuleError:
         return line  # the parser refuses it, naming the problem
     verbs = [w.lower() for w in words[:2]]
-    if not verbs or not (verbs[0] in ITEM_VERBS or (verbs[0] in VIAS and verbs[1:] and verbs[1] in ITEM_VERBS)):
+    if not _item_verb(verbs):
         return line
     verb = verbs[1] if verbs[0] in VIAS else verbs[0]
     flags = ""

@@ -99,6 +99,12 @@ def fight_groups(st) -> list[list[int]]:
                 if a.side != b.side and touching(a, b):
                     links[a.serial].add(b.serial)
                     links[b.serial].add(a.serial)
+    return groups_of(links)
+
+
+def groups_of(links: dict[int, set[int]]) -> list[list[int]]:
+    """The connected groups of men linked by contact (`links`: each man's foes in contact with
+    him), biggest first, ties by lowest serial."""
     seen: set[int] = set()
     groups = []
     for start in sorted(links):

@@ -21,7 +21,7 @@ from engine.core.commands import AssailCmd, parse_command
 from engine.core.content import ScenarioOptions
 from engine.core.errors import RuleError
 from engine.core.log import Ctx
-from engine.infantry.contact import fight_groups, touching
+from engine.infantry.contact import fight_groups, groups_of, touching
 from engine.legal import legal_commands
 from engine.position import load_position
 from engine.turn import fight
@@ -508,23 +508,7 @@ def _fight_groups_pairwise(st) -> list[list[int]]:
             if a.side != b.side and touching(a, b):
                 links[a.serial].add(b.serial)
                 links[b.serial].add(a.serial)
-    seen: set[int] = set()
-    groups = []
-    for start in sorted(links):
-        if start in seen or not links[start]:
-            continue
-        comp, todo = [], [start]
-        seen.add(start)
-        while todo:
-            x = todo.pop()
-            comp.append(x)
-            for y in links[x]:
-                if y not in seen:
-                    seen.add(y)
-                    todo.append(y)
-        groups.append(sorted(comp))
-    groups.sort(key=lambda g: (-len(g), g[0]))
-    return groups
+    return groups_of(links)
 
 
 _MEN = (1, 2, 3, 4, 5, 6)
