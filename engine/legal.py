@@ -234,18 +234,21 @@ def _parts(st, active, force: str, only_source: str | None, vehicular: bool) -> 
     """Each open part of the card in play (only `only_source`, if given) with the men and plates
     who may act for it: the owner for the dog tag and the note, the rest of the force (and its
     vehicles) for the others, minus the men the part has already used."""
-    card = st.card(active.card)
     force_men: list[int] | None = None  # the force's men and plates, read once for every part
-    for kind in [s.kind for s in active.sources if s.state != "closed" and only_source in (None, s.kind)]:
-        src = next(s for s in active.sources if s.kind == kind)
+    owner: list[int] | None = None  # the tag's and the note's man, once either is asked (owner_can_act)
+    # (a card's parts are of different kinds: engine/turn/cards.py start, engine/advanced/react.py)
+    for src in [s for s in active.sources if s.state != "closed" and only_source in (None, s.kind)]:
+        kind = src.kind
         if kind in ("tag", "note"):
-            if not owner_can_act(st, active):
-                continue
-            yield kind, src, [card.owner]
+            if owner is None:
+                owner = [st.card(active.card).owner] if owner_can_act(st, active) else []
+            if owner:
+                yield kind, src, owner
             continue
         if force_men is None:
             force_men = _men(st, force, vehicular)
-        yield kind, src, [m for m in force_men if m not in src.used or m in st.vehicles]
+        used = src.used
+        yield kind, src, [m for m in force_men if m not in used or m in st.vehicles] if used else force_men
 
 
 @rulebook.anything_to_do.fill
@@ -264,21 +267,30 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
     vehicular = bool(st.vehicles)
     calls = any(c.seat == seat for c in st.artillery.calls)  # adjust_options offers nothing without one
     foes = _Foes(st)
+    targets = foes.targets
+    vehicles, soldiers = st.vehicles, st.soldiers
     later: list[vehicle_legal.Check] = []  # every man's cheap questions first, then these cheapest first
     for kind, src, men in _parts(st, active, force, only_source, vehicular):
         of = acceptor(st, active, src)  # what the part takes from each man, its own facts read once
         for m in men:
-            if m in st.vehicles or st.soldiers[m].status == "aboard":
-                checks = (vehicle_legal.plate_checks if m in st.vehicles else vehicle_legal.aboard_checks)(
-                    st, active, kind, m, seat, foes.targets, of)
-                if st.vehicles[m if m in st.vehicles else st.soldiers[m].vehicle].mine_load:  # _lay_options' first test
+            v = vehicles.get(m)
+            s = None if v is not None else soldiers[m]
+            if v is not None or s.status == "aboard":
+                if v is not None:
+                    checks = vehicle_legal.plate_checks(st, active, kind, m, seat, targets, of)
+                else:
+                    checks = vehicle_legal.aboard_checks(st, active, kind, m, seat, targets, of)
+                    v = vehicles[s.vehicle]
+                if v.mine_load:  # _lay_options' first test
                     checks.append((CHECK, lambda m=m, kind=kind: next(_lay_options(st, active, kind, m, seat), None)
                                    is not None))
             else:
                 acc = of(m)
+                if not acc and not calls:  # neither his checks nor his feet have a question for him
+                    continue
                 checks = _soldier_checks(st, active, kind, m, seat, acc, foes)
                 if vehicular:
-                    checks += vehicle_legal.foot_checks(st, active, kind, m, seat, acc, foes.targets)
+                    checks += vehicle_legal.foot_checks(st, active, kind, m, seat, acc, targets)
             if calls:
                 checks.append((SEARCH, lambda m=m, kind=kind: next(adjust_options(st, active, kind, m, seat), None)
                                is not None))
@@ -342,9 +354,7 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
     if ok(Do.FACE):
         return [(CHEAP, lambda: True)]  # a quarter turn is always offered
     known = foes.targets.known
-    if s.free and known.contact(m):
-        return []
-    out: list[Check] = []
+    out: list[Check] = []  # (a man in contact may do none of these: asked last, only if there are any)
     if ok(Do.COVER) or ok(Do.DRAW) or ok(Do.HOLD):
         f = st.forces[active.force]
         out.append((CHEAP, lambda: (ok(Do.COVER) and s.spotted and st.board.in_cover(s.at))
@@ -387,6 +397,8 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
                 return True
             return bool(st.minefields or st.mines) and next(iter(clear_options(st, m, seat, kind)), None) is not None
         out.append((SEARCH, moves))
+    if out and s.free and known.contact(m):
+        return []
     return out
 
 

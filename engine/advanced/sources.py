@@ -129,8 +129,11 @@ def acceptor(st, active: ActiveCard, src: Source) -> Callable[[int], frozenset[D
         return lambda serial: _NONE
     if src.kind == "identity":  # tactics modules: a command card's identity box (engine/advanced/teams.py)
         return lambda serial: identity_accepted(st, active, src, serial)
-    if src.kind in ("tag", "note"):
-        return lambda serial: _owner_accepted(st, active, src, card, serial)
+    if src.kind in ("tag", "note"):  # the owner's alone, while he can act (the same for every man asked)
+        if not owner_can_act(st, active):
+            return lambda serial: _NONE
+        owner = card.owner
+        return lambda serial: _owner_dos(st, active, src, card, serial) if serial == owner else _NONE
     used = src.used
     if any(e.who == "team" for e in card.team):  # tactics modules: a 'Team' bubble (engine/advanced/teams.py)
         return lambda serial: _NONE if serial in used else team_accepted(st, active, card, src, serial)
@@ -150,6 +153,11 @@ def _owner_accepted(st, active: ActiveCard, src: Source, card, serial: int) -> f
     """accepted for the dog tag and the narrator box: their owner's alone."""
     if serial != card.owner or not owner_can_act(st, active):
         return _NONE
+    return _owner_dos(st, active, src, card, serial)
+
+
+def _owner_dos(st, active: ActiveCard, src: Source, card, serial: int) -> frozenset[Do]:
+    """_owner_accepted for the owner, once he is known to be able to act."""
     dos = tag_subactions(st, active) if src.kind == "tag" else ACCEPTED_BY[SUBACTION_WORDS[card.narrator.kind]]
     if serial in st.vehicles:
         dos = dos - NOT_FOR_VEHICLES

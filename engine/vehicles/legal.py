@@ -42,22 +42,29 @@ def oker(st, active, kind: str, serial: int, acc: frozenset[Do] | None = None):
     if acc is None:
         src = next((s for s in active.sources if s.kind == kind), None)
         acc = accepted(st, active, src, serial) if src is not None else frozenset()
-    memo: dict[Do, bool] = {}
+    ok = _ok(st, active, serial, acc, {})
+    ok.any = bool(acc)
+    ok.acc = acc
+    return ok
 
+
+def _ok(st, active, serial: int, acc: frozenset[Do], memo: dict) -> Callable[[Do], bool]:
+    """oker's question: `do` among what the part takes from him (`acc`), and the man (or plate)
+    able to take it at all (sources._soldier_ok, which reads neither the part nor its kind: so
+    `memo`, keyed by man and sub-action, may be one question's for every part, Targets.ok)."""
     def ok(do: Do) -> bool:
         if do not in acc:
             return False
-        got = memo.get(do)
+        key = (serial, do)
+        got = memo.get(key)
         if got is None:
             try:
                 _soldier_ok(st, active, serial, do)
                 got = True
             except RuleError:
                 got = False
-            memo[do] = got
+            memo[key] = got
         return got
-    ok.any = bool(acc)
-    ok.acc = acc
     return ok
 
 
@@ -156,8 +163,9 @@ def _listed(parts: list[Part]) -> Iterator[C.Cmd]:
 Check = tuple[int, Callable[[], bool]]
 
 
-def _checks(parts: list[Part]) -> list[Check]:
-    return [(cost, lambda part=part: next(part(), None) is not None) for cost, part in parts]
+def _offers(part: Callable[[object], Iterator[C.Cmd]], me: object) -> bool:
+    """A check's question: does this part, bound to what it reads, offer a command?"""
+    return next(part(me), None) is not None
 
 
 class Targets:
@@ -169,6 +177,7 @@ class Targets:
     def __init__(self, st) -> None:
         self.st = st
         self.known = Known(st)  # in_contact and escorting as answered for each man in this question
+        self.ok: dict[tuple[int, Do], bool] = {}  # sources._soldier_ok's answers, for every part (_ok)
         self._memo: dict[tuple, object] = {}
 
     def _ask(self, key: tuple, fn: Callable[[], T]) -> T:
@@ -232,35 +241,42 @@ def plate_options(st, active, kind: str, plate: int, seat: int) -> Iterator[C.Cm
 def plate_checks(st, active, kind: str, plate: int, seat: int, targets: Targets,
                  accept: Callable[[int], frozenset[Do]] | None = None) -> list[Check]:
     """Whether plate_options offers anything, as one question per part."""
-    return _checks(_plate_parts(st, active, kind, plate, seat, targets, accept))
+    return _plate_parts(st, active, kind, plate, seat, targets, accept)
 
 
 def _plate_parts(st, active, kind: str, plate: int, seat: int, targets: Targets | None = None,
                  accept: Callable[[int], frozenset[Do]] | None = None) -> list[Part]:
     """plate_options by part, in listing order, each with its cost; with `targets` (a check) a
-    part whose targets cannot exist offers nothing at once. `accept`: the part's
-    sources.acceptor, when the caller has it. The parts are written once (_PLATE, _WAITING) and
-    bound to the plate only when the card takes one of their sub-actions."""
-    v = st.vehicles[plate]
-    ok = oker(st, active, kind, plate, None if accept is None else accept(plate))
-    if not ok.any:
+    part whose targets cannot exist offers nothing at once, and each part comes as its
+    question (a Check). `accept`: the part's sources.acceptor, when the caller has it. The parts
+    are written once (_PLATE, _WAITING) and bound to the plate only when the card takes one of
+    their sub-actions."""
+    acc = _acc(st, active, kind, plate) if accept is None else accept(plate)
+    if not acc:
         return []
-    return _bound(ok, (_PLATE if v.status == "board" else _WAITING,),
-                  lambda: _Plate(st, active, kind, plate, seat, targets, ok, v))
+    v = st.vehicles[plate]
+    return _bound(acc, (_PLATE if v.status == "board" else _WAITING,), lambda: _Plate(
+        st, active, kind, plate, seat, targets, _ok(st, active, plate, acc, {} if targets is None else targets.ok), v),
+        targets is not None)
 
 
-def _bound(ok, tables: tuple, facts: Callable[[], object]) -> list[Part]:
-    """The parts of these tables offering a sub-action the card takes from him (each asks `ok`
-    for its own before anything else, so the others would offer nothing), each bound to the
-    facts it reads, made once at the first."""
-    acc = ok.acc
+def _acc(st, active, kind: str, serial: int) -> frozenset[Do]:
+    """What the part `kind` of the card in play takes from this man or plate (sources.accepted)."""
+    src = next((s for s in active.sources if s.kind == kind), None)
+    return accepted(st, active, src, serial) if src is not None else frozenset()
+
+
+def _bound(acc: frozenset[Do], tables: tuple, facts: Callable[[], object], check: bool = False) -> list:
+    """The parts of these tables offering a sub-action the card takes from him (`acc`: each part
+    asks `ok` for its own before anything else, so the others would offer nothing), each bound
+    to the facts it reads, made once at the first; `check`: each as its question (_offers)."""
     me = None
-    out: list[Part] = []
+    out: list = []
     for table in tables:
         for cost, part in _offering(table, acc):
             if me is None:
                 me = facts()
-            out.append((cost, partial(part, me)))
+            out.append((cost, partial(_offers, part, me) if check else partial(part, me)))
     return out
 
 
@@ -452,7 +468,7 @@ def aboard_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
 def aboard_checks(st, active, kind: str, m: int, seat: int, targets: Targets,
                   accept: Callable[[int], frozenset[Do]] | None = None) -> list[Check]:
     """Whether aboard_options offers anything, as one question per part."""
-    return _checks(_aboard_parts(st, active, kind, m, seat, targets, accept))
+    return _aboard_parts(st, active, kind, m, seat, targets, accept)
 
 
 def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | None = None,
@@ -462,14 +478,15 @@ def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | N
     v = st.vehicles[s.vehicle]
     if v.status != "board":
         return []
-    ok = oker(st, active, kind, m, None if accept is None else accept(m))
-    if not ok.any:
+    acc = _acc(st, active, kind, m) if accept is None else accept(m)
+    if not acc:
         return []
     loc = position_of(st, m)
     crewman = m not in v.passengers and m not in v.riders
     # the work of a post only at one, a crewman's only for the crew
-    return _bound(ok, (_POST if loc is not None else (), _CREW if crewman else (), _ANY),
-                  lambda: _Aboard(st, active, kind, m, seat, targets, ok, s, v, loc))
+    return _bound(acc, (_POST if loc is not None else (), _CREW if crewman else (), _ANY), lambda: _Aboard(
+        st, active, kind, m, seat, targets, _ok(st, active, m, acc, {} if targets is None else targets.ok), s, v, loc),
+        targets is not None)
 
 
 class _Aboard:
@@ -588,7 +605,7 @@ def foot_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | 
 
 def foot_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do], targets: Targets) -> list[Check]:
     """Whether foot_options offers anything, as one question per part."""
-    return _checks(_foot_parts(st, active, kind, m, seat, acc, targets))
+    return _foot_parts(st, active, kind, m, seat, acc, targets)
 
 
 def _foot_parts(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | None,
@@ -597,10 +614,12 @@ def _foot_parts(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | N
     s = st.soldiers[m]
     if not s.free:
         return []
-    ok = oker(st, active, kind, m, acc)
-    if not ok.any:
+    if acc is None:
+        acc = _acc(st, active, kind, m)
+    if not acc:
         return []
-    return _bound(ok, (_FOOT,), lambda: _Foot(st, kind, m, seat, targets, ok, s))
+    return _bound(acc, (_FOOT,), lambda: _Foot(
+        st, kind, m, seat, targets, _ok(st, active, m, acc, {} if targets is None else targets.ok), s), targets is not None)
 
 
 class _Foot:
