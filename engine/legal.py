@@ -286,8 +286,8 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
                                    is not None))
             else:
                 acc = of(m)
-                if not acc and not calls:  # neither his checks nor his feet have a question for him
-                    continue
+                if not calls and (not acc or (Do.MOVE not in acc and s.status == "waiting")):
+                    continue  # nothing for him to be asked (a man still to enter may only MOVE)
                 checks = _soldier_checks(st, active, kind, m, seat, acc, foes)
                 if vehicular:
                     checks += vehicle_legal.foot_checks(st, active, kind, m, seat, acc, targets)

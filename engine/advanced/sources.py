@@ -138,12 +138,17 @@ def acceptor(st, active: ActiveCard, src: Source) -> Callable[[int], frozenset[D
     if any(e.who == "team" for e in card.team):  # tactics modules: a 'Team' bubble (engine/advanced/teams.py)
         return lambda serial: _NONE if serial in used else team_accepted(st, active, card, src, serial)
     entries = [e for i, e in enumerate(card.team) if i > src.entry or (i == src.entry and src.uses < e.count)]
+    # a 'soldier' entry takes the same from every man and nothing from a plate (entry_allows): its
+    # share is read once; the other entries ask who the man is
+    anyone = _NONE.union(*(ACCEPTED_BY[e.do] for e in entries if e.who == "soldier"))
+    others = [e for e in entries if e.who != "soldier"]
+    vehicles = st.vehicles
 
     def of(serial: int) -> frozenset[Do]:
         if serial in used:
             return _NONE
-        out = _NONE
-        for e in entries:
+        out = _NONE if serial in vehicles else anyone
+        for e in others:
             out = out | entry_allows(st, e, serial)
         return out
     return of
