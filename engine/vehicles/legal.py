@@ -23,6 +23,14 @@ from engine.vehicles import shoot as VS
 from engine.vehicles.damage import exposed_protection, position_ok
 from engine.vehicles.smoke import options
 
+# the sub-actions as plain names, for the checks asked many times a command: a member read
+# through its enum class (Do.MOVE) passes the class's attribute hook at every read
+(_ACQUIRE, _BUTTON, _COVER, _DISMOUNT, _EXTINGUISH, _FACE, _HULLDOWN, _LOAD, _MOUNT, _MOVE, _REPAIR, _SHIFT,
+ _SHOOT, _SIGHT, _TURRET, _UNBUTTON, _UNPIN) = (
+    Do.ACQUIRE, Do.BUTTON, Do.COVER, Do.DISMOUNT, Do.EXTINGUISH, Do.FACE, Do.HULLDOWN, Do.LOAD, Do.MOUNT, Do.MOVE,
+    Do.REPAIR, Do.SHIFT, Do.SHOOT, Do.SIGHT, Do.TURRET, Do.UNBUTTON, Do.UNPIN,
+)
+
 MAX_MOVES = 8  # destinations listed per kind of move (nearest first)
 T = TypeVar("T")
 
@@ -298,48 +306,48 @@ class _Plate:
 
 
 def _pl_moves(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(Do.MOVE):
+    if a.ok(_MOVE):
         yield from _moves(a.st, a.active, a.kind, a.plate, a.plate, a.seat)
 
 
 def _pl_unpin(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(Do.UNPIN) and a.v.pins and _try(lambda: VM.driver(a.st, a.plate, a.plate, "unpin")):
+    if a.ok(_UNPIN) and a.v.pins and _try(lambda: VM.driver(a.st, a.plate, a.plate, "unpin")):
         yield C.Unpin(seat=a.seat, serial=a.plate, via=a.kind)
 
 
 def _pl_turns(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(Do.FACE) and _can_drive(a.st, a.plate, a.plate) and not (a.kind == "tag" and a.v.hull_moved):
+    if a.ok(_FACE) and _can_drive(a.st, a.plate, a.plate) and not (a.kind == "tag" and a.v.hull_moved):
         yield from _turns(a.st, a.plate, a.plate, a.seat, a.kind, hull=True, check=a.targets is not None)
 
 
 def _pl_turret(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(Do.TURRET) and a.v.turret is not None and _try(lambda: _turret_man(a.st, a.plate, a.plate)):
+    if a.ok(_TURRET) and a.v.turret is not None and _try(lambda: _turret_man(a.st, a.plate, a.plate)):
         yield from _turns(a.st, a.plate, a.plate, a.seat, a.kind, hull=False, check=a.targets is not None)
 
 
 def _pl_fire(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(Do.SHOOT) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+    if a.ok(_SHOOT) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
         yield from _fire_options(a.st, a.plate, a.plate, a.seat, a.kind, VS.weapon_ids(a.st.vehicle_def(a.plate)),
                                  a.targets)
 
 
 def _pl_smoke(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(Do.SHOOT):
+    if a.ok(_SHOOT):
         yield from _popsmoke(a.st, a.plate, a.seat, a.kind)  # issue 9: engine/vehicles/smoke.py
 
 
 def _pl_load(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(Do.LOAD):
+    if a.ok(_LOAD):
         yield from _load_options(a.st, a.plate, a.plate, a.seat, a.kind)
 
 
 def _pl_acquire(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(Do.ACQUIRE) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+    if a.ok(_ACQUIRE) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
         yield from _acquire_options(a.st, a.plate, a.plate, a.seat, a.kind, a.targets)
 
 
 def _pl_sight(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(Do.SIGHT):
+    if a.ok(_SIGHT):
         st, targets = a.st, a.targets
         eye = VL.best_eye(st, a.plate)
         side = None if eye is None else st.soldiers[eye].side
@@ -350,14 +358,14 @@ def _pl_sight(a: _Plate) -> Iterator[C.Cmd]:
 
 
 def _pl_hatches(a: _Plate) -> Iterator[C.Cmd]:
-    for do, cls, opening in ((Do.UNBUTTON, C.Unbutton, True), (Do.BUTTON, C.Button, False)):
+    for do, cls, opening in ((_UNBUTTON, C.Unbutton, True), (_BUTTON, C.Button, False)):
         if a.ok(do) and _try(lambda: VL._hatch_man(a.st, a.plate, a.plate, opening)):
             yield cls(seat=a.seat, serial=a.plate, via=a.kind)
 
 
 def _pl_hull_down(a: _Plate) -> Iterator[C.Cmd]:
     v = a.v
-    if a.ok(Do.HULLDOWN) and not v.hull_down and _can_drive(a.st, a.plate, a.plate):
+    if a.ok(_HULLDOWN) and not v.hull_down and _can_drive(a.st, a.plate, a.plate):
         mods = a.st.board.tiles[v.tile].mods
         if (mods.look or 0) < 0 and (mods.move or 0) < 0:
             yield C.HullDown(seat=a.seat, serial=a.plate, via=a.kind)
@@ -365,17 +373,17 @@ def _pl_hull_down(a: _Plate) -> Iterator[C.Cmd]:
 
 def _pl_cover(a: _Plate) -> Iterator[C.Cmd]:
     v = a.v
-    if a.ok(Do.COVER) and (v.spotted or v.spotted_by) and (a.st.board.tiles[v.tile].mods.hide or 0) <= -3 \
+    if a.ok(_COVER) and (v.spotted or v.spotted_by) and (a.st.board.tiles[v.tile].mods.hide or 0) <= -3 \
             and _try(lambda: VM.driver(a.st, a.plate, a.plate, "cover")):
         yield C.VCover(seat=a.seat, serial=a.plate, via=a.kind)
 
 
-_WAITING = ((SEARCH, (Do.MOVE,), _pl_moves),)  # a vehicle still to enter: its MOVE onto the board
-_PLATE = ((SEARCH, (Do.MOVE,), _pl_moves), (CHEAP, (Do.UNPIN,), _pl_unpin), (CHECK, (Do.FACE,), _pl_turns),
-          (CHECK, (Do.TURRET,), _pl_turret), (SEARCH, (Do.SHOOT,), _pl_fire), (CHECK, (Do.SHOOT,), _pl_smoke),
-          (CHEAP, (Do.LOAD,), _pl_load), (SEARCH, (Do.ACQUIRE,), _pl_acquire), (SEARCH, (Do.SIGHT,), _pl_sight),
-          (CHECK, (Do.UNBUTTON, Do.BUTTON), _pl_hatches), (CHECK, (Do.HULLDOWN,), _pl_hull_down),
-          (CHECK, (Do.COVER,), _pl_cover))
+_WAITING = ((SEARCH, (_MOVE,), _pl_moves),)  # a vehicle still to enter: its MOVE onto the board
+_PLATE = ((SEARCH, (_MOVE,), _pl_moves), (CHEAP, (_UNPIN,), _pl_unpin), (CHECK, (_FACE,), _pl_turns),
+          (CHECK, (_TURRET,), _pl_turret), (SEARCH, (_SHOOT,), _pl_fire), (CHECK, (_SHOOT,), _pl_smoke),
+          (CHEAP, (_LOAD,), _pl_load), (SEARCH, (_ACQUIRE,), _pl_acquire), (SEARCH, (_SIGHT,), _pl_sight),
+          (CHECK, (_UNBUTTON, _BUTTON), _pl_hatches), (CHECK, (_HULLDOWN,), _pl_hull_down),
+          (CHECK, (_COVER,), _pl_cover))
 
 
 def _popsmoke(st, who: int, seat: int, kind: str) -> list:
@@ -500,43 +508,43 @@ class _Aboard:
 
 
 def _ab_moves(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(Do.MOVE):
+    if a.ok(_MOVE):
         yield from _moves(a.st, a.active, a.kind, a.plate, a.m, a.seat)
 
 
 def _ab_turns(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(Do.FACE) and _can_drive(a.st, a.plate, a.m):
+    if a.ok(_FACE) and _can_drive(a.st, a.plate, a.m):
         yield from _turns(a.st, a.plate, a.m, a.seat, a.kind, hull=True, check=a.targets is not None)
 
 
 def _ab_turret(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(Do.TURRET) and a.v.turret is not None and _try(lambda: _turret_man(a.st, a.plate, a.m)):
+    if a.ok(_TURRET) and a.v.turret is not None and _try(lambda: _turret_man(a.st, a.plate, a.m)):
         yield from _turns(a.st, a.plate, a.m, a.seat, a.kind, hull=False, check=a.targets is not None)
 
 
 def _ab_fire(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(Do.SHOOT) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+    if a.ok(_SHOOT) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
         yield from _fire_options(a.st, a.plate, a.m, a.seat, a.kind, [w for w in a.loc.weapons], a.targets)
 
 
 def _ab_smoke(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(Do.SHOOT):
+    if a.ok(_SHOOT):
         yield from _popsmoke(a.st, a.m, a.seat, a.kind)  # issue 9: engine/vehicles/smoke.py
 
 
 def _ab_load(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(Do.LOAD):
+    if a.ok(_LOAD):
         yield from _load_options(a.st, a.plate, a.m, a.seat, a.kind)
 
 
 def _ab_acquire(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(Do.ACQUIRE) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+    if a.ok(_ACQUIRE) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
         yield from _acquire_options(a.st, a.plate, a.m, a.seat, a.kind, a.targets)
 
 
 def _ab_sight(a: _Aboard) -> Iterator[C.Cmd]:
     side = a.s.side
-    if a.ok(Do.SIGHT) and (a.targets is None or a.targets.unmarked(a.plate, side)):
+    if a.ok(_SIGHT) and (a.targets is None or a.targets.unmarked(a.plate, side)):
         must = VL.crew_sight_must(a.st, a.m, None if a.targets is None else a.targets.on_board(side))
         for t in must if len(must) > 1 else must[:1]:
             yield C.SightCmd(seat=a.seat, serial=a.m, target=t if len(must) > 1 else None, via=a.kind)
@@ -544,14 +552,14 @@ def _ab_sight(a: _Aboard) -> Iterator[C.Cmd]:
 
 def _ab_hatch(a: _Aboard) -> Iterator[C.Cmd]:
     loc, v = a.loc, a.v
-    if loc.hatch and a.ok(Do.UNBUTTON) and loc.id not in v.unbuttoned:
+    if loc.hatch and a.ok(_UNBUTTON) and loc.id not in v.unbuttoned:
         yield C.Unbutton(seat=a.seat, serial=a.m, via=a.kind)
-    if loc.hatch and a.ok(Do.BUTTON) and loc.id in v.unbuttoned:
+    if loc.hatch and a.ok(_BUTTON) and loc.id in v.unbuttoned:
         yield C.Button(seat=a.seat, serial=a.m, via=a.kind)
 
 
 def _ab_shift(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(Do.SHIFT):
+    if a.ok(_SHIFT):
         st, v, post = a.st, a.v, a.s.post
         for other in st.vehicle_def(a.plate).locations:
             if other.id == post or other.outside:
@@ -566,15 +574,15 @@ def _ab_shift(a: _Aboard) -> Iterator[C.Cmd]:
 def _ab_repairs(a: _Aboard) -> Iterator[C.Cmd]:
     post = a.s.post
     marks = a.v.damage.get(post or "", [])
-    if a.ok(Do.REPAIR) and "wreck" in marks and "fire" not in marks:
+    if a.ok(_REPAIR) and "wreck" in marks and "fire" not in marks:
         yield C.Repair(seat=a.seat, serial=a.m, location=post, via=a.kind)
-    if a.ok(Do.EXTINGUISH) and "fire" in marks:
+    if a.ok(_EXTINGUISH) and "fire" in marks:
         yield C.Extinguish(seat=a.seat, serial=a.m, location=post, via=a.kind)
 
 
 def _ab_small_arms(a: _Aboard) -> Iterator[C.Cmd]:
     st, m, side, targets = a.st, a.m, a.s.side, a.targets
-    if a.ok(Do.SHOOT) and (targets is None or targets.spotted(side)) \
+    if a.ok(_SHOOT) and (targets is None or targets.spotted(side)) \
             and VS.small_arms_shooter_problem(st, m, None if targets is None else targets.known) is None:
         for t in (_enemy_targets(st, side) if targets is None else targets.enemies(side)):
             if VS.small_arms_target_problem(st, m, t) is None:
@@ -583,17 +591,17 @@ def _ab_small_arms(a: _Aboard) -> Iterator[C.Cmd]:
 
 def _ab_dismount(a: _Aboard) -> Iterator[C.Cmd]:
     v = a.v
-    if a.ok(Do.DISMOUNT) and v.moved <= 1 and v.status == "board" and v.tile is not None \
+    if a.ok(_DISMOUNT) and v.moved <= 1 and v.status == "board" and v.tile is not None \
             and VM.dismount_cell(a.st, a.m) is not None:
         yield C.Dismount(seat=a.seat, serial=a.m, via=a.kind)
 
 
-_POST = ((SEARCH, (Do.MOVE,), _ab_moves), (CHECK, (Do.FACE,), _ab_turns), (CHECK, (Do.TURRET,), _ab_turret),
-         (SEARCH, (Do.SHOOT,), _ab_fire), (CHECK, (Do.SHOOT,), _ab_smoke), (CHEAP, (Do.LOAD,), _ab_load),
-         (SEARCH, (Do.ACQUIRE,), _ab_acquire), (SEARCH, (Do.SIGHT,), _ab_sight),
-         (CHEAP, (Do.UNBUTTON, Do.BUTTON), _ab_hatch))
-_CREW = ((CHECK, (Do.SHIFT,), _ab_shift), (CHEAP, (Do.REPAIR, Do.EXTINGUISH), _ab_repairs))
-_ANY = ((SEARCH, (Do.SHOOT,), _ab_small_arms), (CHECK, (Do.DISMOUNT,), _ab_dismount))
+_POST = ((SEARCH, (_MOVE,), _ab_moves), (CHECK, (_FACE,), _ab_turns), (CHECK, (_TURRET,), _ab_turret),
+         (SEARCH, (_SHOOT,), _ab_fire), (CHECK, (_SHOOT,), _ab_smoke), (CHEAP, (_LOAD,), _ab_load),
+         (SEARCH, (_ACQUIRE,), _ab_acquire), (SEARCH, (_SIGHT,), _ab_sight),
+         (CHEAP, (_UNBUTTON, _BUTTON), _ab_hatch))
+_CREW = ((CHECK, (_SHIFT,), _ab_shift), (CHEAP, (_REPAIR, _EXTINGUISH), _ab_repairs))
+_ANY = ((SEARCH, (_SHOOT,), _ab_small_arms), (CHECK, (_DISMOUNT,), _ab_dismount))
 
 
 def foot_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | None = None) -> Iterator[C.Cmd]:
@@ -632,7 +640,7 @@ class _Foot:
 
 
 def _ft_mount(a: _Foot) -> Iterator[C.Cmd]:
-    if a.ok(Do.MOUNT):
+    if a.ok(_MOUNT):
         st, m = a.st, a.m
         for p in on_board(st, st.board.tile_at(a.s.at)):
             if _try(lambda: VM.mount_plan(st, m, p, None)):
@@ -641,7 +649,7 @@ def _ft_mount(a: _Foot) -> Iterator[C.Cmd]:
 
 def _ft_shift(a: _Foot) -> Iterator[C.Cmd]:
     st, s = a.st, a.s
-    if s.dismounted and s.vehicle in st.vehicles and st.vehicles[s.vehicle].status == "board" and a.ok(Do.SHIFT):
+    if s.dismounted and s.vehicle in st.vehicles and st.vehicles[s.vehicle].status == "board" and a.ok(_SHIFT):
         vdef = st.vehicle_def(s.vehicle)
         v = st.vehicles[s.vehicle]
         for loc in vdef.locations:
@@ -651,11 +659,11 @@ def _ft_shift(a: _Foot) -> Iterator[C.Cmd]:
 
 def _ft_shoot(a: _Foot) -> Iterator[C.Cmd]:
     st, m, side, targets = a.st, a.m, a.s.side, a.targets
-    if a.ok(Do.SHOOT) and (targets is None or targets.spotted(side, armour_only=True)) \
+    if a.ok(_SHOOT) and (targets is None or targets.spotted(side, armour_only=True)) \
             and VS.small_arms_shooter_problem(st, m, None if targets is None else targets.known) is None:
         for t in (_armour(st, _enemy_targets(st, side)) if targets is None else targets.armour(side)):
             if VS.small_arms_target_problem(st, m, t) is None:
                 yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
 
 
-_FOOT = ((CHECK, (Do.MOUNT,), _ft_mount), (CHEAP, (Do.SHIFT,), _ft_shift), (SEARCH, (Do.SHOOT,), _ft_shoot))
+_FOOT = ((CHECK, (_MOUNT,), _ft_mount), (CHEAP, (_SHIFT,), _ft_shift), (SEARCH, (_SHOOT,), _ft_shoot))
