@@ -271,7 +271,8 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
         return next(iter(action_options(st, force, only_source)), None) is not None
     seat = st.forces[force].seat
     vehicular = bool(st.vehicles)
-    calls = any(c.seat == seat for c in st.artillery.calls)  # adjust_options offers nothing without one
+    calls = st.artillery.calls  # adjust_options offers nothing without one of this seat's
+    calls = bool(calls) and any(c.seat == seat for c in calls)
     foes = _Foes(st)
     targets = foes.targets
     vehicles, soldiers = st.vehicles, st.soldiers
