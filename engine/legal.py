@@ -301,10 +301,10 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
             if calls:
                 checks.append((SEARCH, lambda m=m, kind=kind: next(adjust_options(st, active, kind, m, seat), None)
                                is not None))
-            for cost, ask in checks:
-                if cost != CHEAP:
-                    later.append((cost, ask))
-                elif ask():
+            for check in checks:
+                if check[0] != CHEAP:
+                    later.append(check)
+                elif check[1]():
                     return True
     later.sort(key=itemgetter(0))
     return any(ask() for _, ask in later)

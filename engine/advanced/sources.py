@@ -141,13 +141,21 @@ def acceptor(st, active: ActiveCard, src: Source) -> Callable[[int], frozenset[D
         owner = card.owner
         return lambda serial: _owner_dos(st, active, src, card, serial) if serial == owner else _NONE
     used = src.used
-    if any(e.who == "team" for e in card.team):  # tactics modules: a 'Team' bubble (engine/advanced/teams.py)
+    # the entries left (from the one in use, while it has uses): a 'soldier' entry takes the same
+    # from every man and nothing from a plate (entry_allows), so its share is read once; the
+    # other entries ask who the man is
+    anyone, others, team = _NONE, [], False
+    first, uses = src.entry, src.uses
+    for i, e in enumerate(card.team):
+        who = e.who
+        team = team or who == "team"
+        if i > first or (i == first and uses < e.count):
+            if who == "soldier":
+                anyone = anyone | ACCEPTED_BY[e.do]
+            else:
+                others.append(e)
+    if team:  # tactics modules: a 'Team' bubble (engine/advanced/teams.py)
         return lambda serial: _NONE if serial in used else team_accepted(st, active, card, src, serial)
-    entries = [e for i, e in enumerate(card.team) if i > src.entry or (i == src.entry and src.uses < e.count)]
-    # a 'soldier' entry takes the same from every man and nothing from a plate (entry_allows): its
-    # share is read once; the other entries ask who the man is
-    anyone = _NONE.union(*(ACCEPTED_BY[e.do] for e in entries if e.who == "soldier"))
-    others = [e for e in entries if e.who != "soldier"]
     vehicles = st.vehicles
 
     def of(serial: int) -> frozenset[Do]:
