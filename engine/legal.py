@@ -52,6 +52,12 @@ from engine.turn.placement import auto_plan, max_filled
 from engine.vehicles import legal as vehicle_legal
 from engine.vehicles.legal import CHEAP, CHECK, SEARCH, Check
 
+# the sub-actions as plain names, for the checks asked many times a command: a member read
+# through its enum class (Do.MOVE) passes the class's attribute hook at every read
+(_COVER, _DRAW, _FACE, _HOLD, _MOVE, _RALLY, _SHOOT, _SIGHT, _TOSS) = (
+    Do.COVER, Do.DRAW, Do.FACE, Do.HOLD, Do.MOVE, Do.RALLY, Do.SHOOT, Do.SIGHT, Do.TOSS,
+)
+
 # Commands a player may give while another decision is open, answering none
 FREE_COMMANDS = (C.AlwaysPass, C.Reslot, C.SeatName, *C.BATTLEFIELD_FREE)
 
@@ -234,18 +240,21 @@ def _parts(st, active, force: str, only_source: str | None, vehicular: bool) -> 
     """Each open part of the card in play (only `only_source`, if given) with the men and plates
     who may act for it: the owner for the dog tag and the note, the rest of the force (and its
     vehicles) for the others, minus the men the part has already used."""
-    card = st.card(active.card)
     force_men: list[int] | None = None  # the force's men and plates, read once for every part
-    for kind in [s.kind for s in active.sources if s.state != "closed" and only_source in (None, s.kind)]:
-        src = next(s for s in active.sources if s.kind == kind)
+    owner: list[int] | None = None  # the tag's and the note's man, once either is asked (owner_can_act)
+    # (a card's parts are of different kinds: engine/turn/cards.py start, engine/advanced/react.py)
+    for src in [s for s in active.sources if s.state != "closed" and only_source in (None, s.kind)]:
+        kind = src.kind
         if kind in ("tag", "note"):
-            if not owner_can_act(st, active):
-                continue
-            yield kind, src, [card.owner]
+            if owner is None:
+                owner = [st.card(active.card).owner] if owner_can_act(st, active) else []
+            if owner:
+                yield kind, src, owner
             continue
         if force_men is None:
             force_men = _men(st, force, vehicular)
-        yield kind, src, [m for m in force_men if m not in src.used or m in st.vehicles]
+        used = src.used
+        yield kind, src, [m for m in force_men if m not in used or m in st.vehicles] if used else force_men
 
 
 @rulebook.anything_to_do.fill
@@ -262,30 +271,40 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
         return next(iter(action_options(st, force, only_source)), None) is not None
     seat = st.forces[force].seat
     vehicular = bool(st.vehicles)
-    calls = any(c.seat == seat for c in st.artillery.calls)  # adjust_options offers nothing without one
+    calls = st.artillery.calls  # adjust_options offers nothing without one of this seat's
+    calls = bool(calls) and any(c.seat == seat for c in calls)
     foes = _Foes(st)
+    targets = foes.targets
+    vehicles, soldiers = st.vehicles, st.soldiers
     later: list[vehicle_legal.Check] = []  # every man's cheap questions first, then these cheapest first
     for kind, src, men in _parts(st, active, force, only_source, vehicular):
         of = acceptor(st, active, src)  # what the part takes from each man, its own facts read once
         for m in men:
-            if m in st.vehicles or st.soldiers[m].status == "aboard":
-                checks = (vehicle_legal.plate_checks if m in st.vehicles else vehicle_legal.aboard_checks)(
-                    st, active, kind, m, seat, foes.targets, of)
-                if st.vehicles[m if m in st.vehicles else st.soldiers[m].vehicle].mine_load:  # _lay_options' first test
+            v = vehicles.get(m)
+            s = None if v is not None else soldiers[m]
+            if v is not None or s.status == "aboard":
+                if v is not None:
+                    checks = vehicle_legal.plate_checks(st, active, kind, m, seat, targets, of)
+                else:
+                    checks = vehicle_legal.aboard_checks(st, active, kind, m, seat, targets, of)
+                    v = vehicles[s.vehicle]
+                if v.mine_load:  # _lay_options' first test
                     checks.append((CHECK, lambda m=m, kind=kind: next(_lay_options(st, active, kind, m, seat), None)
                                    is not None))
             else:
                 acc = of(m)
+                if not calls and (not acc or (_MOVE not in acc and s.status == "waiting")):
+                    continue  # nothing for him to be asked (a man still to enter may only MOVE)
                 checks = _soldier_checks(st, active, kind, m, seat, acc, foes)
                 if vehicular:
-                    checks += vehicle_legal.foot_checks(st, active, kind, m, seat, acc, foes.targets)
+                    checks += vehicle_legal.foot_checks(st, active, kind, m, seat, acc, targets)
             if calls:
                 checks.append((SEARCH, lambda m=m, kind=kind: next(adjust_options(st, active, kind, m, seat), None)
                                is not None))
-            for cost, ask in checks:
-                if cost != CHEAP:
-                    later.append((cost, ask))
-                elif ask():
+            for check in checks:
+                if check[0] != CHEAP:
+                    later.append(check)
+                elif check[1]():
                     return True
     later.sort(key=itemgetter(0))
     return any(ask() for _, ask in later)
@@ -338,21 +357,19 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
     s = st.soldiers[m]
     ok = acc.__contains__
     if s.status == "waiting":
-        return [(SEARCH, lambda: _can_move(st, m, seat, kind))] if ok(Do.MOVE) else []
-    if ok(Do.FACE):
+        return [(SEARCH, lambda: _can_move(st, m, seat, kind))] if ok(_MOVE) else []
+    if ok(_FACE):
         return [(CHEAP, lambda: True)]  # a quarter turn is always offered
     known = foes.targets.known
-    if s.free and known.contact(m):
-        return []
-    out: list[Check] = []
-    if ok(Do.COVER) or ok(Do.DRAW) or ok(Do.HOLD):
+    out: list[Check] = []  # (a man in contact may do none of these: asked last, only if there are any)
+    if ok(_COVER) or ok(_DRAW) or ok(_HOLD):
         f = st.forces[active.force]
-        out.append((CHEAP, lambda: (ok(Do.COVER) and s.spotted and st.board.in_cover(s.at))
-                    or (ok(Do.DRAW) and bool(f.deck or f.discard))
-                    or (ok(Do.HOLD) and bool(f.hand) and current(st, m, "hold") > len(s.held))))
-    if ok(Do.RALLY):
+        out.append((CHEAP, lambda: (ok(_COVER) and s.spotted and st.board.in_cover(s.at))
+                    or (ok(_DRAW) and bool(f.deck or f.discard))
+                    or (ok(_HOLD) and bool(f.hand) and current(st, m, "hold") > len(s.held))))
+    if ok(_RALLY):
         out.append((CHECK, lambda: _can_rally(st, active, kind, m)))
-    aims = foes.spotted(s.side) if ok(Do.SHOOT) or ok(Do.TOSS) else None
+    aims = foes.spotted(s.side) if ok(_SHOOT) or ok(_TOSS) else None
     if aims:
         def shoots() -> bool:
             try:
@@ -364,9 +381,9 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
         def tosses() -> bool:
             return s.grenades > 0 and thrower_problem(st, m, known) is None \
                 and any(aim_problem(st, m, t) is None for t in aims)
-        out.append((SEARCH, lambda: (ok(Do.SHOOT) and foes.once(("shoot", m), shoots))
-                    or (ok(Do.TOSS) and foes.once(("toss", m), tosses))))
-    if ok(Do.SIGHT) and foes.unseen(s.side):
+        out.append((SEARCH, lambda: (ok(_SHOOT) and foes.once(("shoot", m), shoots))
+                    or (ok(_TOSS) and foes.once(("toss", m), tosses))))
+    if ok(_SIGHT) and foes.unseen(s.side):
         def sight() -> bool:
             try:
                 check_can_look(st, m, known)
@@ -374,9 +391,9 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
             except RuleError:
                 return False
         out.append((SEARCH, lambda: foes.once(("sight", m), sight)))
-    if ok(Do.TOSS) and s.equipment:
+    if ok(_TOSS) and s.equipment:
         out.append((SEARCH, lambda: bool(use_options(st, m, seat, kind))))
-    if ok(Do.MOVE):
+    if ok(_MOVE):
         def moves() -> bool:
             if not s.dismounted and not (m in active.moved_escorts and known.escorting(m)):
                 if _can_move(st, m, seat, kind):
@@ -387,6 +404,8 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
                 return True
             return bool(st.minefields or st.mines) and next(iter(clear_options(st, m, seat, kind)), None) is not None
         out.append((SEARCH, moves))
+    if out and s.free and known.contact(m):
+        return []
     return out
 
 
@@ -410,7 +429,7 @@ def _can_rally(st, active, kind: str, m: int) -> bool:
 def _lay_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
     """Mines from a vehicle's load (engine/battlefield/mines.py): a MOVE of its plate or a man aboard."""
     plate = m if m in st.vehicles else st.soldiers[m].vehicle
-    if st.vehicles[plate].mine_load and vehicle_legal.oker(st, active, kind, m)(Do.MOVE):
+    if st.vehicles[plate].mine_load and vehicle_legal.oker(st, active, kind, m)(_MOVE):
         yield from lay_options(st, m, seat, kind)
 
 
@@ -420,11 +439,11 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do
         return
     ok = acc.__contains__
     if s.status == "waiting":
-        if ok(Do.MOVE):
+        if ok(_MOVE):
             yield from _moves(st, m, seat, kind)
         return
     contact = None
-    if ok(Do.FACE):
+    if ok(_FACE):
         # a quarter turn (always possible, and cheap to offer first), then turns toward an
         # enemy in contact or the nearest enemies
         quarter = DIRS[(DIRS.index(s.facing) + 2) % 8]
@@ -436,15 +455,15 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do
             yield C.Face(seat=seat, serial=m, facing=d, via=kind)
     if s.free and (in_contact(st, m) if contact is None else contact):
         return
-    if ok(Do.MOVE) and not s.dismounted and not (m in active.moved_escorts and escorting(st, m)):
+    if ok(_MOVE) and not s.dismounted and not (m in active.moved_escorts and escorting(st, m)):
         yield from _moves(st, m, seat, kind)
         if st.vehicles:  # onto an enemy vehicle's deck to fight at its hatches (engine/battlefield/close_combat.py)
             yield from climb_options(st, m, seat, kind)
-    if ok(Do.MOVE):  # issue 9: handing off equipment, searching for it, taking over a vehicle
+    if ok(_MOVE):  # issue 9: handing off equipment, searching for it, taking over a vehicle
         yield from move_options(st, m, seat, kind)
         if st.minefields or st.mines:  # lifting mines with a detector (engine/battlefield/mines.py)
             yield from clear_options(st, m, seat, kind)
-    if ok(Do.SIGHT):
+    if ok(_SIGHT):
         try:
             check_can_look(st, m)
             must = sight_must(st, m)
@@ -455,22 +474,22 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do
         else:
             for t in must:
                 yield C.SightCmd(seat=seat, serial=m, target=t, via=kind)
-    if ok(Do.SHOOT):
+    if ok(_SHOOT):
         try:
             check_can_shoot(st, m)
             for t in shoot_targets(st, m):
                 yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
         except RuleError:
             pass
-    if ok(Do.TOSS) and s.grenades > 0 and thrower_problem(st, m) is None:
+    if ok(_TOSS) and s.grenades > 0 and thrower_problem(st, m) is None:
         for t in enemies_of(st, m):
             if aim_problem(st, m, t) is None:
                 yield C.TossCmd(seat=seat, serial=m, target=t, via=kind)
-    if ok(Do.TOSS) and s.equipment:  # equipment: smoke and weapons (engine/infantry/equipment.py)
+    if ok(_TOSS) and s.equipment:  # equipment: smoke and weapons (engine/infantry/equipment.py)
         yield from use_options(st, m, seat, kind)
-    if ok(Do.COVER) and s.spotted and st.board.in_cover(s.at):
+    if ok(_COVER) and s.spotted and st.board.in_cover(s.at):
         yield C.CoverCmd(seat=seat, serial=m, via=kind)
-    if ok(Do.RALLY):
+    if ok(_RALLY):
         src = next(x for x in active.sources if x.kind == kind)
         for t in sorted(o.serial for o in st.soldiers.values() if o.free and o.pinned and o.controller == s.controller):
             if t in src.rallied:
@@ -482,11 +501,11 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do
             except RuleError:
                 continue
             yield C.RallyCmd(seat=seat, serial=m, target=t, via=kind)
-    if ok(Do.DRAW):
+    if ok(_DRAW):
         f = st.forces[active.force]
         if f.deck or f.discard:
             yield C.DrawCmd(seat=seat, serial=m, via=kind)
-    if ok(Do.HOLD):
+    if ok(_HOLD):
         f = st.forces[active.force]
         room = current(st, m, "hold") - len(s.held)
         if room > 0 and f.hand:

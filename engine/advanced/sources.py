@@ -29,8 +29,14 @@ from engine.core.ratings import current
 from engine.core.state import SUBACTION_WORDS, ActiveCard, Source
 from engine.core.vehicle_geometry import enemy_vehicle_with
 
+# the sub-actions as plain names, for the checks asked many times a command: a member read
+# through its enum class (Do.MOVE) passes the class's attribute hook at every read
+(_COVER, _DRAW, _FACE, _MOVE, _RALLY, _SHOOT, _SIGHT) = (
+    Do.COVER, Do.DRAW, Do.FACE, Do.MOVE, Do.RALLY, Do.SHOOT, Do.SIGHT,
+)
+
 # what a man aboard may do from there: his vehicle's work and a few of his own
-_FROM_ABOARD = frozenset({Do.SIGHT, Do.SHOOT, Do.MOVE, Do.FACE, Do.COVER, Do.DRAW} | VEHICLE_DOS)
+_FROM_ABOARD = frozenset({_SIGHT, _SHOOT, _MOVE, _FACE, _COVER, _DRAW} | VEHICLE_DOS)
 
 
 def _soldier_ok(st, active: ActiveCard, serial: int, do: Do) -> None:
@@ -41,7 +47,7 @@ def _soldier_ok(st, active: ActiveCard, serial: int, do: Do) -> None:
     if s is None:
         raise RuleError(f"there is no soldier {serial} in this game.")
     if s.status == "waiting" and s.force == active.force:
-        if do != Do.MOVE:
+        if do != _MOVE:
             raise RuleError(f"{st.name(serial)} has not entered the board yet: his first action is a MOVE onto it.")
         return
     if s.status == "aboard" and s.controller == active.force and s.captor is None:
@@ -60,7 +66,7 @@ def _vehicle_ok(st, active: ActiveCard, plate: int, do: Do) -> None:
     if v.controller != active.force:
         raise RuleError(f"the {st.name(plate)} is not commanded by this deck.")
     if v.status == "waiting":
-        if do != Do.MOVE:
+        if do != _MOVE:
             raise RuleError(f"the {st.name(plate)} has not entered the board yet: its first action is a MOVE onto it.")
         return
     if v.status != "board":
@@ -87,7 +93,7 @@ def _accepts(st, active: ActiveCard, src: Source, serial: int, do: Do) -> str | 
             return "the dog tag owner is out of the game, so the dog tag action is lost"
         if do not in tag_subactions(st, active):
             return "the dog tag allows " + "/".join(sorted(d.value for d in tag_subactions(st, active)))
-        if src.uses and do != Do.RALLY:
+        if src.uses and do != _RALLY:
             return "the dog tag action is used"
         return _rally_room(st, active, src, do)
     if src.kind == "team":
@@ -107,7 +113,7 @@ def _accepts(st, active: ActiveCard, src: Source, serial: int, do: Do) -> str | 
         return "the narrator box's soldier is out of the game"
     if not entry_accepts(Do(note.kind), do) or (serial in st.vehicles and do in NOT_FOR_VEHICLES):
         return f"the narrator box allows {note.kind}"
-    if src.uses and do != Do.RALLY:
+    if src.uses and do != _RALLY:
         return "the narrator box is used"
     return _rally_room(st, active, src, do)
 
@@ -129,18 +135,34 @@ def acceptor(st, active: ActiveCard, src: Source) -> Callable[[int], frozenset[D
         return lambda serial: _NONE
     if src.kind == "identity":  # tactics modules: a command card's identity box (engine/advanced/teams.py)
         return lambda serial: identity_accepted(st, active, src, serial)
-    if src.kind in ("tag", "note"):
-        return lambda serial: _owner_accepted(st, active, src, card, serial)
+    if src.kind in ("tag", "note"):  # the owner's alone, while he can act (the same for every man asked)
+        if not owner_can_act(st, active):
+            return lambda serial: _NONE
+        owner = card.owner
+        return lambda serial: _owner_dos(st, active, src, card, serial) if serial == owner else _NONE
     used = src.used
-    if any(e.who == "team" for e in card.team):  # tactics modules: a 'Team' bubble (engine/advanced/teams.py)
+    # the entries left (from the one in use, while it has uses): a 'soldier' entry takes the same
+    # from every man and nothing from a plate (entry_allows), so its share is read once; the
+    # other entries ask who the man is
+    anyone, others, team = _NONE, [], False
+    first, uses = src.entry, src.uses
+    for i, e in enumerate(card.team):
+        who = e.who
+        team = team or who == "team"
+        if i > first or (i == first and uses < e.count):
+            if who == "soldier":
+                anyone = anyone | ACCEPTED_BY[e.do]
+            else:
+                others.append(e)
+    if team:  # tactics modules: a 'Team' bubble (engine/advanced/teams.py)
         return lambda serial: _NONE if serial in used else team_accepted(st, active, card, src, serial)
-    entries = [e for i, e in enumerate(card.team) if i > src.entry or (i == src.entry and src.uses < e.count)]
+    vehicles = st.vehicles
 
     def of(serial: int) -> frozenset[Do]:
         if serial in used:
             return _NONE
-        out = _NONE
-        for e in entries:
+        out = _NONE if serial in vehicles else anyone
+        for e in others:
             out = out | entry_allows(st, e, serial)
         return out
     return of
@@ -150,13 +172,18 @@ def _owner_accepted(st, active: ActiveCard, src: Source, card, serial: int) -> f
     """accepted for the dog tag and the narrator box: their owner's alone."""
     if serial != card.owner or not owner_can_act(st, active):
         return _NONE
+    return _owner_dos(st, active, src, card, serial)
+
+
+def _owner_dos(st, active: ActiveCard, src: Source, card, serial: int) -> frozenset[Do]:
+    """_owner_accepted for the owner, once he is known to be able to act."""
     dos = tag_subactions(st, active) if src.kind == "tag" else ACCEPTED_BY[SUBACTION_WORDS[card.narrator.kind]]
     if serial in st.vehicles:
         dos = dos - NOT_FOR_VEHICLES
     if src.uses:
-        dos = dos & {Do.RALLY}
-    if Do.RALLY in dos and _rally_room(st, active, src, Do.RALLY) is not None:
-        dos = dos - {Do.RALLY}
+        dos = dos & {_RALLY}
+    if _RALLY in dos and _rally_room(st, active, src, _RALLY) is not None:
+        dos = dos - {_RALLY}
     return frozenset(dos)
 
 
@@ -172,7 +199,7 @@ def team_entry(st, card, src: Source, serial: int, do: Do) -> int | None:
 
 
 def _rally_room(st, active: ActiveCard, src: Source, do: Do) -> str | None:
-    if do != Do.RALLY:
+    if do != _RALLY:
         return None
     limit = _rally_limit(st, active, src)
     if len(src.rallied) >= limit:
@@ -258,7 +285,7 @@ def spend(st, active: ActiveCard, src: Source, entry: int | None, serial: int, d
             src.state = "closed"
     else:
         src.uses += 1
-        if do == Do.RALLY:
+        if do == _RALLY:
             if len(src.rallied) >= _rally_limit(st, active, src):
                 src.state = "closed"
         else:
@@ -270,8 +297,8 @@ def second_move_problem(st, active: ActiveCard, src: Source, serial: int) -> str
     one, or None: a Move++ marker costs two MOVE actions (Hell on Wheels, How to Move; ruling V2),
     both of one part, as an action never spans two parts (R62)."""
     after = src.model_copy(deep=True)
-    spend(st, active, after, enter(st, st.card(active.card), after, serial, Do.MOVE), serial, Do.MOVE)
-    why = _accepts(st, active, after, serial, Do.MOVE)
+    spend(st, active, after, enter(st, st.card(active.card), after, serial, _MOVE), serial, _MOVE)
+    why = _accepts(st, active, after, serial, _MOVE)
     if why is None:
         return None
     return (f"a Move++ costs two MOVE actions of one part of the card, and after one the {src.kind} part "

@@ -3,17 +3,21 @@ controlling the highest-VP soldier still on the board, then the lowest dog tag o
 Recomputed from the hands every time it is asked, so it always follows the current hands."""
 from __future__ import annotations
 
+from engine.core import per_setup
+
 
 def _keys(st, tied: set[str]) -> dict[str, tuple]:
     """The sort key of each force in `tied`, from one pass over the soldiers: (most cards in hand,
     highest VP of his soldiers on the board, lowest dog tag on the board, the force's id)."""
     top: dict[str, int] = {}
     low: dict[str, int] = {}
-    vp_of = st.vp_of
+    vps = per_setup.memo(st.setup, "vp")  # a man's VP at his rank (GameState.vp_of): the setup's cards alone
     for s in st.soldiers.values():
         c = s.controller
         if c in tied and s.captor is None and s.status in ("board", "aboard"):
-            vp = vp_of(s)
+            vp = vps.get((s.serial, s.rank))
+            if vp is None:
+                vp = vps[s.serial, s.rank] = st.vp_of(s)
             if vp > top.get(c, -1):
                 top[c] = vp
             serial = s.serial

@@ -23,6 +23,14 @@ from engine.vehicles import shoot as VS
 from engine.vehicles.damage import exposed_protection, position_ok
 from engine.vehicles.smoke import options
 
+# the sub-actions as plain names, for the checks asked many times a command: a member read
+# through its enum class (Do.MOVE) passes the class's attribute hook at every read
+(_ACQUIRE, _BUTTON, _COVER, _DISMOUNT, _EXTINGUISH, _FACE, _HULLDOWN, _LOAD, _MOUNT, _MOVE, _REPAIR, _SHIFT,
+ _SHOOT, _SIGHT, _TURRET, _UNBUTTON, _UNPIN) = (
+    Do.ACQUIRE, Do.BUTTON, Do.COVER, Do.DISMOUNT, Do.EXTINGUISH, Do.FACE, Do.HULLDOWN, Do.LOAD, Do.MOUNT, Do.MOVE,
+    Do.REPAIR, Do.SHIFT, Do.SHOOT, Do.SIGHT, Do.TURRET, Do.UNBUTTON, Do.UNPIN,
+)
+
 MAX_MOVES = 8  # destinations listed per kind of move (nearest first)
 T = TypeVar("T")
 
@@ -42,22 +50,29 @@ def oker(st, active, kind: str, serial: int, acc: frozenset[Do] | None = None):
     if acc is None:
         src = next((s for s in active.sources if s.kind == kind), None)
         acc = accepted(st, active, src, serial) if src is not None else frozenset()
-    memo: dict[Do, bool] = {}
+    ok = _ok(st, active, serial, acc, {})
+    ok.any = bool(acc)
+    ok.acc = acc
+    return ok
 
+
+def _ok(st, active, serial: int, acc: frozenset[Do], memo: dict) -> Callable[[Do], bool]:
+    """oker's question: `do` among what the part takes from him (`acc`), and the man (or plate)
+    able to take it at all (sources._soldier_ok, which reads neither the part nor its kind: so
+    `memo`, keyed by man and sub-action, may be one question's for every part, Targets.ok)."""
     def ok(do: Do) -> bool:
         if do not in acc:
             return False
-        got = memo.get(do)
+        key = (serial, do)
+        got = memo.get(key)
         if got is None:
             try:
                 _soldier_ok(st, active, serial, do)
                 got = True
             except RuleError:
                 got = False
-            memo[do] = got
+            memo[key] = got
         return got
-    ok.any = bool(acc)
-    ok.acc = acc
     return ok
 
 
@@ -156,8 +171,9 @@ def _listed(parts: list[Part]) -> Iterator[C.Cmd]:
 Check = tuple[int, Callable[[], bool]]
 
 
-def _checks(parts: list[Part]) -> list[Check]:
-    return [(cost, lambda part=part: next(part(), None) is not None) for cost, part in parts]
+def _offers(part: Callable[[object], Iterator[C.Cmd]], me: object) -> bool:
+    """A check's question: does this part, bound to what it reads, offer a command?"""
+    return next(part(me), None) is not None
 
 
 class Targets:
@@ -169,6 +185,7 @@ class Targets:
     def __init__(self, st) -> None:
         self.st = st
         self.known = Known(st)  # in_contact and escorting as answered for each man in this question
+        self.ok: dict[tuple[int, Do], bool] = {}  # sources._soldier_ok's answers, for every part (_ok)
         self._memo: dict[tuple, object] = {}
 
     def _ask(self, key: tuple, fn: Callable[[], T]) -> T:
@@ -232,35 +249,42 @@ def plate_options(st, active, kind: str, plate: int, seat: int) -> Iterator[C.Cm
 def plate_checks(st, active, kind: str, plate: int, seat: int, targets: Targets,
                  accept: Callable[[int], frozenset[Do]] | None = None) -> list[Check]:
     """Whether plate_options offers anything, as one question per part."""
-    return _checks(_plate_parts(st, active, kind, plate, seat, targets, accept))
+    return _plate_parts(st, active, kind, plate, seat, targets, accept)
 
 
 def _plate_parts(st, active, kind: str, plate: int, seat: int, targets: Targets | None = None,
                  accept: Callable[[int], frozenset[Do]] | None = None) -> list[Part]:
     """plate_options by part, in listing order, each with its cost; with `targets` (a check) a
-    part whose targets cannot exist offers nothing at once. `accept`: the part's
-    sources.acceptor, when the caller has it. The parts are written once (_PLATE, _WAITING) and
-    bound to the plate only when the card takes one of their sub-actions."""
-    v = st.vehicles[plate]
-    ok = oker(st, active, kind, plate, None if accept is None else accept(plate))
-    if not ok.any:
+    part whose targets cannot exist offers nothing at once, and each part comes as its
+    question (a Check). `accept`: the part's sources.acceptor, when the caller has it. The parts
+    are written once (_PLATE, _WAITING) and bound to the plate only when the card takes one of
+    their sub-actions."""
+    acc = _acc(st, active, kind, plate) if accept is None else accept(plate)
+    if not acc:
         return []
-    return _bound(ok, (_PLATE if v.status == "board" else _WAITING,),
-                  lambda: _Plate(st, active, kind, plate, seat, targets, ok, v))
+    v = st.vehicles[plate]
+    return _bound(acc, (_PLATE if v.status == "board" else _WAITING,), lambda: _Plate(
+        st, active, kind, plate, seat, targets, _ok(st, active, plate, acc, {} if targets is None else targets.ok), v),
+        targets is not None)
 
 
-def _bound(ok, tables: tuple, facts: Callable[[], object]) -> list[Part]:
-    """The parts of these tables offering a sub-action the card takes from him (each asks `ok`
-    for its own before anything else, so the others would offer nothing), each bound to the
-    facts it reads, made once at the first."""
-    acc = ok.acc
+def _acc(st, active, kind: str, serial: int) -> frozenset[Do]:
+    """What the part `kind` of the card in play takes from this man or plate (sources.accepted)."""
+    src = next((s for s in active.sources if s.kind == kind), None)
+    return accepted(st, active, src, serial) if src is not None else frozenset()
+
+
+def _bound(acc: frozenset[Do], tables: tuple, facts: Callable[[], object], check: bool = False) -> list:
+    """The parts of these tables offering a sub-action the card takes from him (`acc`: each part
+    asks `ok` for its own before anything else, so the others would offer nothing), each bound
+    to the facts it reads, made once at the first; `check`: each as its question (_offers)."""
     me = None
-    out: list[Part] = []
+    out: list = []
     for table in tables:
         for cost, part in _offering(table, acc):
             if me is None:
                 me = facts()
-            out.append((cost, partial(part, me)))
+            out.append((cost, partial(_offers, part, me) if check else partial(part, me)))
     return out
 
 
@@ -282,48 +306,48 @@ class _Plate:
 
 
 def _pl_moves(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(Do.MOVE):
+    if a.ok(_MOVE):
         yield from _moves(a.st, a.active, a.kind, a.plate, a.plate, a.seat)
 
 
 def _pl_unpin(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(Do.UNPIN) and a.v.pins and _try(lambda: VM.driver(a.st, a.plate, a.plate, "unpin")):
+    if a.ok(_UNPIN) and a.v.pins and _try(lambda: VM.driver(a.st, a.plate, a.plate, "unpin")):
         yield C.Unpin(seat=a.seat, serial=a.plate, via=a.kind)
 
 
 def _pl_turns(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(Do.FACE) and _can_drive(a.st, a.plate, a.plate) and not (a.kind == "tag" and a.v.hull_moved):
+    if a.ok(_FACE) and _can_drive(a.st, a.plate, a.plate) and not (a.kind == "tag" and a.v.hull_moved):
         yield from _turns(a.st, a.plate, a.plate, a.seat, a.kind, hull=True, check=a.targets is not None)
 
 
 def _pl_turret(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(Do.TURRET) and a.v.turret is not None and _try(lambda: _turret_man(a.st, a.plate, a.plate)):
+    if a.ok(_TURRET) and a.v.turret is not None and _try(lambda: _turret_man(a.st, a.plate, a.plate)):
         yield from _turns(a.st, a.plate, a.plate, a.seat, a.kind, hull=False, check=a.targets is not None)
 
 
 def _pl_fire(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(Do.SHOOT) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+    if a.ok(_SHOOT) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
         yield from _fire_options(a.st, a.plate, a.plate, a.seat, a.kind, VS.weapon_ids(a.st.vehicle_def(a.plate)),
                                  a.targets)
 
 
 def _pl_smoke(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(Do.SHOOT):
+    if a.ok(_SHOOT):
         yield from _popsmoke(a.st, a.plate, a.seat, a.kind)  # issue 9: engine/vehicles/smoke.py
 
 
 def _pl_load(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(Do.LOAD):
+    if a.ok(_LOAD):
         yield from _load_options(a.st, a.plate, a.plate, a.seat, a.kind)
 
 
 def _pl_acquire(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(Do.ACQUIRE) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+    if a.ok(_ACQUIRE) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
         yield from _acquire_options(a.st, a.plate, a.plate, a.seat, a.kind, a.targets)
 
 
 def _pl_sight(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(Do.SIGHT):
+    if a.ok(_SIGHT):
         st, targets = a.st, a.targets
         eye = VL.best_eye(st, a.plate)
         side = None if eye is None else st.soldiers[eye].side
@@ -334,14 +358,14 @@ def _pl_sight(a: _Plate) -> Iterator[C.Cmd]:
 
 
 def _pl_hatches(a: _Plate) -> Iterator[C.Cmd]:
-    for do, cls, opening in ((Do.UNBUTTON, C.Unbutton, True), (Do.BUTTON, C.Button, False)):
+    for do, cls, opening in ((_UNBUTTON, C.Unbutton, True), (_BUTTON, C.Button, False)):
         if a.ok(do) and _try(lambda: VL._hatch_man(a.st, a.plate, a.plate, opening)):
             yield cls(seat=a.seat, serial=a.plate, via=a.kind)
 
 
 def _pl_hull_down(a: _Plate) -> Iterator[C.Cmd]:
     v = a.v
-    if a.ok(Do.HULLDOWN) and not v.hull_down and _can_drive(a.st, a.plate, a.plate):
+    if a.ok(_HULLDOWN) and not v.hull_down and _can_drive(a.st, a.plate, a.plate):
         mods = a.st.board.tiles[v.tile].mods
         if (mods.look or 0) < 0 and (mods.move or 0) < 0:
             yield C.HullDown(seat=a.seat, serial=a.plate, via=a.kind)
@@ -349,17 +373,17 @@ def _pl_hull_down(a: _Plate) -> Iterator[C.Cmd]:
 
 def _pl_cover(a: _Plate) -> Iterator[C.Cmd]:
     v = a.v
-    if a.ok(Do.COVER) and (v.spotted or v.spotted_by) and (a.st.board.tiles[v.tile].mods.hide or 0) <= -3 \
+    if a.ok(_COVER) and (v.spotted or v.spotted_by) and (a.st.board.tiles[v.tile].mods.hide or 0) <= -3 \
             and _try(lambda: VM.driver(a.st, a.plate, a.plate, "cover")):
         yield C.VCover(seat=a.seat, serial=a.plate, via=a.kind)
 
 
-_WAITING = ((SEARCH, (Do.MOVE,), _pl_moves),)  # a vehicle still to enter: its MOVE onto the board
-_PLATE = ((SEARCH, (Do.MOVE,), _pl_moves), (CHEAP, (Do.UNPIN,), _pl_unpin), (CHECK, (Do.FACE,), _pl_turns),
-          (CHECK, (Do.TURRET,), _pl_turret), (SEARCH, (Do.SHOOT,), _pl_fire), (CHECK, (Do.SHOOT,), _pl_smoke),
-          (CHEAP, (Do.LOAD,), _pl_load), (SEARCH, (Do.ACQUIRE,), _pl_acquire), (SEARCH, (Do.SIGHT,), _pl_sight),
-          (CHECK, (Do.UNBUTTON, Do.BUTTON), _pl_hatches), (CHECK, (Do.HULLDOWN,), _pl_hull_down),
-          (CHECK, (Do.COVER,), _pl_cover))
+_WAITING = ((SEARCH, (_MOVE,), _pl_moves),)  # a vehicle still to enter: its MOVE onto the board
+_PLATE = ((SEARCH, (_MOVE,), _pl_moves), (CHEAP, (_UNPIN,), _pl_unpin), (CHECK, (_FACE,), _pl_turns),
+          (CHECK, (_TURRET,), _pl_turret), (SEARCH, (_SHOOT,), _pl_fire), (CHECK, (_SHOOT,), _pl_smoke),
+          (CHEAP, (_LOAD,), _pl_load), (SEARCH, (_ACQUIRE,), _pl_acquire), (SEARCH, (_SIGHT,), _pl_sight),
+          (CHECK, (_UNBUTTON, _BUTTON), _pl_hatches), (CHECK, (_HULLDOWN,), _pl_hull_down),
+          (CHECK, (_COVER,), _pl_cover))
 
 
 def _popsmoke(st, who: int, seat: int, kind: str) -> list:
@@ -452,7 +476,7 @@ def aboard_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
 def aboard_checks(st, active, kind: str, m: int, seat: int, targets: Targets,
                   accept: Callable[[int], frozenset[Do]] | None = None) -> list[Check]:
     """Whether aboard_options offers anything, as one question per part."""
-    return _checks(_aboard_parts(st, active, kind, m, seat, targets, accept))
+    return _aboard_parts(st, active, kind, m, seat, targets, accept)
 
 
 def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | None = None,
@@ -462,14 +486,15 @@ def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | N
     v = st.vehicles[s.vehicle]
     if v.status != "board":
         return []
-    ok = oker(st, active, kind, m, None if accept is None else accept(m))
-    if not ok.any:
+    acc = _acc(st, active, kind, m) if accept is None else accept(m)
+    if not acc:
         return []
     loc = position_of(st, m)
     crewman = m not in v.passengers and m not in v.riders
     # the work of a post only at one, a crewman's only for the crew
-    return _bound(ok, (_POST if loc is not None else (), _CREW if crewman else (), _ANY),
-                  lambda: _Aboard(st, active, kind, m, seat, targets, ok, s, v, loc))
+    return _bound(acc, (_POST if loc is not None else (), _CREW if crewman else (), _ANY), lambda: _Aboard(
+        st, active, kind, m, seat, targets, _ok(st, active, m, acc, {} if targets is None else targets.ok), s, v, loc),
+        targets is not None)
 
 
 class _Aboard:
@@ -483,43 +508,43 @@ class _Aboard:
 
 
 def _ab_moves(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(Do.MOVE):
+    if a.ok(_MOVE):
         yield from _moves(a.st, a.active, a.kind, a.plate, a.m, a.seat)
 
 
 def _ab_turns(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(Do.FACE) and _can_drive(a.st, a.plate, a.m):
+    if a.ok(_FACE) and _can_drive(a.st, a.plate, a.m):
         yield from _turns(a.st, a.plate, a.m, a.seat, a.kind, hull=True, check=a.targets is not None)
 
 
 def _ab_turret(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(Do.TURRET) and a.v.turret is not None and _try(lambda: _turret_man(a.st, a.plate, a.m)):
+    if a.ok(_TURRET) and a.v.turret is not None and _try(lambda: _turret_man(a.st, a.plate, a.m)):
         yield from _turns(a.st, a.plate, a.m, a.seat, a.kind, hull=False, check=a.targets is not None)
 
 
 def _ab_fire(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(Do.SHOOT) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+    if a.ok(_SHOOT) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
         yield from _fire_options(a.st, a.plate, a.m, a.seat, a.kind, [w for w in a.loc.weapons], a.targets)
 
 
 def _ab_smoke(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(Do.SHOOT):
+    if a.ok(_SHOOT):
         yield from _popsmoke(a.st, a.m, a.seat, a.kind)  # issue 9: engine/vehicles/smoke.py
 
 
 def _ab_load(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(Do.LOAD):
+    if a.ok(_LOAD):
         yield from _load_options(a.st, a.plate, a.m, a.seat, a.kind)
 
 
 def _ab_acquire(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(Do.ACQUIRE) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+    if a.ok(_ACQUIRE) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
         yield from _acquire_options(a.st, a.plate, a.m, a.seat, a.kind, a.targets)
 
 
 def _ab_sight(a: _Aboard) -> Iterator[C.Cmd]:
     side = a.s.side
-    if a.ok(Do.SIGHT) and (a.targets is None or a.targets.unmarked(a.plate, side)):
+    if a.ok(_SIGHT) and (a.targets is None or a.targets.unmarked(a.plate, side)):
         must = VL.crew_sight_must(a.st, a.m, None if a.targets is None else a.targets.on_board(side))
         for t in must if len(must) > 1 else must[:1]:
             yield C.SightCmd(seat=a.seat, serial=a.m, target=t if len(must) > 1 else None, via=a.kind)
@@ -527,14 +552,14 @@ def _ab_sight(a: _Aboard) -> Iterator[C.Cmd]:
 
 def _ab_hatch(a: _Aboard) -> Iterator[C.Cmd]:
     loc, v = a.loc, a.v
-    if loc.hatch and a.ok(Do.UNBUTTON) and loc.id not in v.unbuttoned:
+    if loc.hatch and a.ok(_UNBUTTON) and loc.id not in v.unbuttoned:
         yield C.Unbutton(seat=a.seat, serial=a.m, via=a.kind)
-    if loc.hatch and a.ok(Do.BUTTON) and loc.id in v.unbuttoned:
+    if loc.hatch and a.ok(_BUTTON) and loc.id in v.unbuttoned:
         yield C.Button(seat=a.seat, serial=a.m, via=a.kind)
 
 
 def _ab_shift(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(Do.SHIFT):
+    if a.ok(_SHIFT):
         st, v, post = a.st, a.v, a.s.post
         for other in st.vehicle_def(a.plate).locations:
             if other.id == post or other.outside:
@@ -549,15 +574,15 @@ def _ab_shift(a: _Aboard) -> Iterator[C.Cmd]:
 def _ab_repairs(a: _Aboard) -> Iterator[C.Cmd]:
     post = a.s.post
     marks = a.v.damage.get(post or "", [])
-    if a.ok(Do.REPAIR) and "wreck" in marks and "fire" not in marks:
+    if a.ok(_REPAIR) and "wreck" in marks and "fire" not in marks:
         yield C.Repair(seat=a.seat, serial=a.m, location=post, via=a.kind)
-    if a.ok(Do.EXTINGUISH) and "fire" in marks:
+    if a.ok(_EXTINGUISH) and "fire" in marks:
         yield C.Extinguish(seat=a.seat, serial=a.m, location=post, via=a.kind)
 
 
 def _ab_small_arms(a: _Aboard) -> Iterator[C.Cmd]:
     st, m, side, targets = a.st, a.m, a.s.side, a.targets
-    if a.ok(Do.SHOOT) and (targets is None or targets.spotted(side)) \
+    if a.ok(_SHOOT) and (targets is None or targets.spotted(side)) \
             and VS.small_arms_shooter_problem(st, m, None if targets is None else targets.known) is None:
         for t in (_enemy_targets(st, side) if targets is None else targets.enemies(side)):
             if VS.small_arms_target_problem(st, m, t) is None:
@@ -566,17 +591,17 @@ def _ab_small_arms(a: _Aboard) -> Iterator[C.Cmd]:
 
 def _ab_dismount(a: _Aboard) -> Iterator[C.Cmd]:
     v = a.v
-    if a.ok(Do.DISMOUNT) and v.moved <= 1 and v.status == "board" and v.tile is not None \
+    if a.ok(_DISMOUNT) and v.moved <= 1 and v.status == "board" and v.tile is not None \
             and VM.dismount_cell(a.st, a.m) is not None:
         yield C.Dismount(seat=a.seat, serial=a.m, via=a.kind)
 
 
-_POST = ((SEARCH, (Do.MOVE,), _ab_moves), (CHECK, (Do.FACE,), _ab_turns), (CHECK, (Do.TURRET,), _ab_turret),
-         (SEARCH, (Do.SHOOT,), _ab_fire), (CHECK, (Do.SHOOT,), _ab_smoke), (CHEAP, (Do.LOAD,), _ab_load),
-         (SEARCH, (Do.ACQUIRE,), _ab_acquire), (SEARCH, (Do.SIGHT,), _ab_sight),
-         (CHEAP, (Do.UNBUTTON, Do.BUTTON), _ab_hatch))
-_CREW = ((CHECK, (Do.SHIFT,), _ab_shift), (CHEAP, (Do.REPAIR, Do.EXTINGUISH), _ab_repairs))
-_ANY = ((SEARCH, (Do.SHOOT,), _ab_small_arms), (CHECK, (Do.DISMOUNT,), _ab_dismount))
+_POST = ((SEARCH, (_MOVE,), _ab_moves), (CHECK, (_FACE,), _ab_turns), (CHECK, (_TURRET,), _ab_turret),
+         (SEARCH, (_SHOOT,), _ab_fire), (CHECK, (_SHOOT,), _ab_smoke), (CHEAP, (_LOAD,), _ab_load),
+         (SEARCH, (_ACQUIRE,), _ab_acquire), (SEARCH, (_SIGHT,), _ab_sight),
+         (CHEAP, (_UNBUTTON, _BUTTON), _ab_hatch))
+_CREW = ((CHECK, (_SHIFT,), _ab_shift), (CHEAP, (_REPAIR, _EXTINGUISH), _ab_repairs))
+_ANY = ((SEARCH, (_SHOOT,), _ab_small_arms), (CHECK, (_DISMOUNT,), _ab_dismount))
 
 
 def foot_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | None = None) -> Iterator[C.Cmd]:
@@ -588,7 +613,7 @@ def foot_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | 
 
 def foot_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do], targets: Targets) -> list[Check]:
     """Whether foot_options offers anything, as one question per part."""
-    return _checks(_foot_parts(st, active, kind, m, seat, acc, targets))
+    return _foot_parts(st, active, kind, m, seat, acc, targets)
 
 
 def _foot_parts(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | None,
@@ -597,10 +622,12 @@ def _foot_parts(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | N
     s = st.soldiers[m]
     if not s.free:
         return []
-    ok = oker(st, active, kind, m, acc)
-    if not ok.any:
+    if acc is None:
+        acc = _acc(st, active, kind, m)
+    if not acc:
         return []
-    return _bound(ok, (_FOOT,), lambda: _Foot(st, kind, m, seat, targets, ok, s))
+    return _bound(acc, (_FOOT,), lambda: _Foot(
+        st, kind, m, seat, targets, _ok(st, active, m, acc, {} if targets is None else targets.ok), s), targets is not None)
 
 
 class _Foot:
@@ -613,7 +640,7 @@ class _Foot:
 
 
 def _ft_mount(a: _Foot) -> Iterator[C.Cmd]:
-    if a.ok(Do.MOUNT):
+    if a.ok(_MOUNT):
         st, m = a.st, a.m
         for p in on_board(st, st.board.tile_at(a.s.at)):
             if _try(lambda: VM.mount_plan(st, m, p, None)):
@@ -622,7 +649,7 @@ def _ft_mount(a: _Foot) -> Iterator[C.Cmd]:
 
 def _ft_shift(a: _Foot) -> Iterator[C.Cmd]:
     st, s = a.st, a.s
-    if s.dismounted and s.vehicle in st.vehicles and st.vehicles[s.vehicle].status == "board" and a.ok(Do.SHIFT):
+    if s.dismounted and s.vehicle in st.vehicles and st.vehicles[s.vehicle].status == "board" and a.ok(_SHIFT):
         vdef = st.vehicle_def(s.vehicle)
         v = st.vehicles[s.vehicle]
         for loc in vdef.locations:
@@ -632,11 +659,11 @@ def _ft_shift(a: _Foot) -> Iterator[C.Cmd]:
 
 def _ft_shoot(a: _Foot) -> Iterator[C.Cmd]:
     st, m, side, targets = a.st, a.m, a.s.side, a.targets
-    if a.ok(Do.SHOOT) and (targets is None or targets.spotted(side, armour_only=True)) \
+    if a.ok(_SHOOT) and (targets is None or targets.spotted(side, armour_only=True)) \
             and VS.small_arms_shooter_problem(st, m, None if targets is None else targets.known) is None:
         for t in (_armour(st, _enemy_targets(st, side)) if targets is None else targets.armour(side)):
             if VS.small_arms_target_problem(st, m, t) is None:
                 yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
 
 
-_FOOT = ((CHECK, (Do.MOUNT,), _ft_mount), (CHEAP, (Do.SHIFT,), _ft_shift), (SEARCH, (Do.SHOOT,), _ft_shoot))
+_FOOT = ((CHECK, (_MOUNT,), _ft_mount), (CHEAP, (_SHIFT,), _ft_shift), (SEARCH, (_SHOOT,), _ft_shoot))

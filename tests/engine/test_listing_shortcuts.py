@@ -222,3 +222,29 @@ def test_a_tile_destination_read_from_the_tiles_own_cells_is_the_one_every_reach
                     assert got == want.get((tile, cover)), (m, tile, cover)
                 some += bool(want)
     assert some > 100
+
+
+PART_GAMES = [("fixtures", "teams-woods", 4), ("fixtures", "mined-motor", 3), ("fixtures", "advanced-skirmish", 2),
+              ("shipped", "hedgerow-dawn", 3), ("shipped", "tardieu-bombardment", 4), ("shipped", "mill-road-gun", 5)]
+
+
+@pytest.mark.parametrize(("content", "scenario", "seed"), PART_GAMES)
+def test_what_a_part_takes_from_each_man_is_what_its_rule_accepts(request, content, scenario, seed):
+    """sources.acceptor (a part's own facts read once; a 'soldier' entry's share, the same for
+    every man, read once) gives every man and plate exactly the sub-actions the part's rule
+    (_accepts) would take from him, on every part of every card in play."""
+    from engine.advanced.sources import _accepts, acceptor
+    from engine.core.content import Do
+    catalog = request.getfixturevalue("cat" if content == "fixtures" else "shipped")
+    some = 0
+    for st in _autoplayed(catalog, scenario, seed):
+        a = st.active
+        if a is None:
+            continue
+        for src in a.sources:
+            of = acceptor(st, a, src)
+            for m in [*st.soldiers, *st.vehicles]:
+                want = frozenset(d for d in Do if _accepts(st, a, src, m, d) is None)
+                assert of(m) == want, (src.kind, m)
+                some += bool(want)
+    assert some > 50
