@@ -551,8 +551,8 @@ def plan_options(st, force: str, limit: int = 400) -> list[C.Plan]:
 
 def plan_drafts(st, force: str, limit: int = 400) -> list[C.Plan]:
     """`plan_options`, for their words only (a placement prompt's lines and labels): the first
-    plan validated, the others copies of it with their own cards, not validated again (a
-    model's validation was half the search's time). Equal to `plan_options` (a property test
+    plan validated, the others copies of it with their own cards, not validated again (the
+    validation was some 40% of the search). Equal to `plan_options` (a property test
     holds us to it); a pressed answer is parsed from its line again before it is carried out."""
     seat, named, hand, phases, picks = _plan_picks(st, force, limit)
     if not picks:
@@ -574,7 +574,7 @@ def _plan_picks(st, force: str, limit: int) -> tuple[int, str | None, list[str],
     out: list[tuple[str | None, ...]] = []
     seat = f.seat
     named = force if len(st.force_of_seat(seat)) > 1 else None
-    live = [(c, st.card(c)) for c in hand if placeable(st, c, force)]  # `fits`, asked once a card, not once a phase
+    live = [(c, st.card(c)) for c in hand if placeable(st, c, force)]  # `fits` once a card, not once a phase
     fitting = [[c for c, card in live if matching(card, ph)] for ph in phases]
 
     def search(i: int, acc: tuple, filled: int) -> None:
