@@ -46,7 +46,7 @@ from engine.infantry.move import (
 from engine.infantry.shoot import check_can_shoot, shoot_targets, target_problem
 from engine.turn import fight as fights
 from engine.turn.cards import must_left
-from engine.turn.matching import fits
+from engine.turn.matching import fits, matching, placeable
 from engine.turn.officer import command_value
 from engine.turn.placement import auto_plan, max_filled
 from engine.vehicles import legal as vehicle_legal
@@ -563,30 +563,54 @@ def _exits_and_charges(st, m: int, seat: int, kind: str | None, costs) -> Iterat
 
 
 def plan_options(st, force: str, limit: int = 400) -> list[C.Plan]:
+    seat, named, hand, phases, picks = _plan_picks(st, force, limit)
+    out = [C.Plan(seat=seat, cards=list(cards), force=named) for cards in picks]
+    return out + _extra_plans(st, force, hand, phases, out[:20])
+
+
+def plan_drafts(st, force: str, limit: int = 400) -> list[C.Plan]:
+    """`plan_options`, for their words only (a placement prompt's lines and labels): the first
+    plan validated, the others copies of it with their own cards, not validated again (the
+    validation was some 40% of the search). Equal to `plan_options` (a property test
+    holds us to it); a pressed answer is parsed from its line again before it is carried out."""
+    seat, named, hand, phases, picks = _plan_picks(st, force, limit)
+    if not picks:
+        return _extra_plans(st, force, hand, phases, [])
+    first = C.Plan(seat=seat, cards=list(picks[0]), force=named)
+    out = [first] + [first.model_copy(update={"cards": list(cards), "declare": {}, "extra": {}})
+                     for cards in picks[1:]]
+    return out + _extra_plans(st, force, hand, phases, out[:20])
+
+
+def _plan_picks(st, force: str, limit: int) -> tuple[int, str | None, list[str], list, list[tuple[str | None, ...]]]:
+    """The plan search of `plan_options` as plain data: the seat, the deck a plan names (when the
+    seat has several), the cards to place from, the phases' story cards, and each plan's cards
+    (distinct, as many phases filled as the hand can fill, at most `limit`)."""
     f = st.forces[force]
     hand = f.hand + ([c for c in f.placed if c] + [c for c in f.extra if c] if f.planned else [])
     phases = [st.setup.story[c] for c in st.phase_cards]
     target = max_filled(st, hand, force)
-    out: list[C.Plan] = []
+    out: list[tuple[str | None, ...]] = []
     seat = f.seat
     named = force if len(st.force_of_seat(seat)) > 1 else None
-    fitting = [[c for c in hand if fits(st, c, ph, force)] for ph in phases]  # asked once per card and phase
+    live = [(c, st.card(c)) for c in hand if placeable(st, c, force)]  # `fits` once a card, not once a phase
+    fitting = [[c for c, card in live if matching(card, ph)] for ph in phases]
 
-    def search(i: int, acc: list, filled: int) -> None:
+    def search(i: int, acc: tuple, filled: int) -> None:
         if len(out) >= limit or filled + 3 - i < target:  # too few phases left to place enough cards
             return
         if i == 3:
             if filled == target:
-                out.append(C.Plan(seat=seat, cards=list(acc), force=named))
+                out.append(acc)
             return
         for c in fitting[i]:
             if c not in acc:
-                search(i + 1, acc + [c], filled + 1)
-        search(i + 1, acc + [None], filled)
+                search(i + 1, acc + (c,), filled + 1)
+        search(i + 1, acc + (None,), filled)
 
-    search(0, [], 0)
+    search(0, (), 0)
     del search  # it refers to itself: unbound now, it and the plans are freed at once, not by the collector
-    return out + _extra_plans(st, force, hand, phases, out[:20])
+    return seat, named, hand, phases, out
 
 
 def _extra_plans(st, force: str, hand: list[str], phases, base: list[C.Plan]) -> list[C.Plan]:

@@ -133,16 +133,16 @@ def plan(
     when he is away; `stretch` says whether his clock waits for his return or his defaults
     apply at once. `paused_at`: the clocks are stopped since then (new decisions start their
     whole time when they run again; each row keeps its time left)."""
-    kept: dict[tuple[str, int], datetime] = {}
+    kept: dict[tuple[str, int], Deadline | Awaited] = {}  # (key, user) -> its row
     legacy: dict[tuple[str, int, str, int], datetime] = {}  # (stage, seat, kind, user)
     for d in previous:
-        key = DeadlineKey.parse(d.key)
+        key = _parse_key(d.key)
         if key is None:
             continue
         if key.decision is None:
             legacy[(key.stage, key.seat, key.kind or "", d.user_id)] = d.due
         else:
-            kept[(d.key, d.user_id)] = d.due
+            kept[(d.key, d.user_id)] = d
     full = timedelta(hours=hours)
     short = None  # worked out for the first window decision
     clock = paused_at or now
@@ -160,11 +160,12 @@ def plan(
         else:
             span = full
         remind, expire = DeadlineKey.text("remind", a.seat, a.key), DeadlineKey.text("expire", a.seat, a.key)
-        due = kept.get((expire, user)) or legacy.get(("expire", a.seat, a.kind, user))
+        row_remind, row_expire = kept.get((remind, user)), kept.get((expire, user))
+        due = (row_expire.due if row_expire is not None else None) or legacy.get(("expire", a.seat, a.kind, user))
         if due is None:
             early, late = clock + span / 2, clock + span
         else:
-            was = kept.get((remind, user)) or legacy.get(("remind", a.seat, a.kind, user))
+            was = (row_remind.due if row_remind is not None else None) or legacy.get(("remind", a.seat, a.kind, user))
             early, late = was or due - span / 2, due
         until = away.get(user)
         if until is not None and until <= clock:
@@ -173,9 +174,18 @@ def plan(
             early = late = min(late, clock)
         elif until is not None:  # his clock waits for his return
             early, late = max(early, until + span / 2), max(late, until + span)
-        out += [Awaited(remind, user, early, None if paused_at is None else early - paused_at),
-                Awaited(expire, user, late, None if paused_at is None else late - paused_at)]
+        out += [_row(row_remind, remind, user, early, None if paused_at is None else early - paused_at),
+                _row(row_expire, expire, user, late, None if paused_at is None else late - paused_at)]
     return out
+
+
+def _row(was: Deadline | Awaited | None, key: str, user: int, due: datetime, left: timedelta | None) -> Awaited:
+    """`Awaited(key, user, due, left)`: the row `was` itself when it is that very row, its due
+    time the same object (a decision still awaited keeps its time: most rows after a command are
+    the ones before it; a frozen row is a value, and making one was most of `plan`'s work)."""
+    if type(was) is Awaited and was.due is due and was.left == left and was.key == key and was.user_id == user:
+        return was
+    return Awaited(key, user, due, left)
 
 
 def unchanged(previous: Iterable[Deadline | Awaited], new: Iterable[Awaited]) -> bool:
@@ -191,9 +201,24 @@ def due_of(deadlines: Iterable[Deadline | Awaited], a: Await) -> datetime | None
 
 def expiry_of(deadlines: Iterable[Deadline | Awaited], a: Await) -> Deadline | Awaited | None:
     """The expiry row of the awaited decision `a` (its due time, its time left while stopped)."""
+    return expiry_in(expiries(deadlines), a)
+
+
+def expiries(deadlines: Iterable[Deadline | Awaited]) -> list[tuple[DeadlineKey, Deadline | Awaited]]:
+    """The expiry rows among `deadlines`, each with its key, in their order: read once for the
+    many `expiry_in` of a command (each awaited decision's waiting line, each prompt)."""
+    out = []
     for d in deadlines:
-        key = DeadlineKey.parse(d.key)
-        if key is not None and key.stage == "expire" and key.names(a):
+        key = _parse_key(d.key)
+        if key is not None and key.stage == "expire":
+            out.append((key, d))
+    return out
+
+
+def expiry_in(rows: Iterable[tuple[DeadlineKey, Deadline | Awaited]], a: Await) -> Deadline | Awaited | None:
+    """`expiry_of` among the rows `expiries` read."""
+    for key, d in rows:
+        if key.names(a):
             return d
     return None
 

@@ -17,7 +17,7 @@ from engine import Await, GameState, awaiting, legal_commands
 from engine.battlefield import artillery
 from engine.core import commands as C
 from engine.core.views import CardView, Mine
-from engine.legal import plan_options
+from engine.legal import plan_drafts
 from engine.view import card_view, private_battlefield
 
 # the /vehicle subcommands, as a prompt names them (the console writes the script verbs instead)
@@ -203,8 +203,9 @@ def commands_for(st: GameState, decision: Await, limit: int = MAX_CHOICES) -> li
     """The commands a decision's answers are made of, before those that read the same are dropped."""
     seat, kind = decision.seat, decision.kind
     if kind == "place":
-        # the search's plans are distinct and come first, so it need find no more than are shown
-        return list(plan_options(st, decision.force, limit=limit))
+        # the search's plans are distinct and come first, so it need find no more than are shown;
+        # drafts (not validated again): a pressed answer is parsed from its line (`GameService.choose`)
+        return plan_drafts(st, decision.force, limit=limit)
     if kind == "act":
         # actions go by /act; the buttons only finish (the engine refuses a finish too early)
         return [C.Done(seat=seat), C.Pass(seat=seat)]

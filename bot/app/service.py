@@ -30,6 +30,8 @@ from bot.app.deadlines import (
     OPEN,
     DeadlineKey,
     Hours,
+    expiries,
+    expiry_in,
     expiry_of,
     plan,
     unchanged,
@@ -1005,11 +1007,14 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         if answer is not None:
             was = decisions.get(answer.seat, SeatDecision(answer.seat))
             used = answer.decision is not None and was.asked == answer.decision
-            decisions[answer.seat] = replace(
-                was, answered=answer.decision or was.answered, command=answer.command, sent_at=answer.sent_at,
+            # `replace(was, ...)` made directly (every field is named: a test holds the list to
+            # SeatDecision's), a third of its time
+            decisions[answer.seat] = SeatDecision(
+                was.seat,
                 # his prompt for the decision he has just settled is used up: should that decision
                 # come back (an undo), he is asked again
-                asked=None if used else was.asked, asked_version=None if used else was.asked_version)
+                asked=None if used else was.asked, asked_version=None if used else was.asked_version,
+                answered=answer.decision or was.answered, command=answer.command, sent_at=answer.sent_at)
         now_awaited = awaiting(after) if now_awaited is None else now_awaited
         awaited = [] if after.step == "over" else plan(
             now_awaited, users, [] if fresh else loaded.deadlines, now=self.clock(), hours=loaded.hours,
@@ -1017,8 +1022,9 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         waiting, asks = self._asks(loaded.id, version, after, users, awaited, decisions, everyone=fresh,
                                    now_awaited=now_awaited)
         for p in asks:
-            decisions[p.seat] = replace(decisions.get(p.seat, SeatDecision(p.seat)),
-                                        asked=p.decision, asked_version=version)
+            was = decisions.get(p.seat, SeatDecision(p.seat))
+            decisions[p.seat] = SeatDecision(was.seat, asked=p.decision, asked_version=version,
+                                             answered=was.answered, command=was.command, sent_at=was.sent_at)
         stored = loaded.decisions if baseline is None else baseline  # what the store holds now
         changed = [d for seat, d in sorted(decisions.items()) if stored.get(seat) != d]
         return _Next(awaited, waiting, asks, decisions, changed)
@@ -1054,7 +1060,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         last prompt (`held`) asked another decision than his first awaited one now — for every
         awaited seat if `everyone`. `now_awaited`: `awaiting(st)`, if the caller has it."""
         now_awaited = awaiting(st) if now_awaited is None else now_awaited
-        waiting = [_waiting(st, a, users.get(a.seat, OPEN), deadlines) for a in now_awaited]
+        rows = expiries(deadlines)  # read once for every waiting line and prompt
+        waiting = [_waiting(st, a, users.get(a.seat, OPEN), deadlines, rows) for a in now_awaited]
         asks: list[Prompt] = []
         asked: set[int] = set()
         for a in now_awaited:
@@ -1064,14 +1071,14 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             last = held.get(a.seat)
             if not everyone and last is not None and last.asked == a.key:
                 continue
-            asks.append(self._prompt(gid, version, st, a, users[a.seat], deadlines, now_awaited))
+            asks.append(self._prompt(gid, version, st, a, users[a.seat], deadlines, now_awaited, rows))
         return waiting, asks
 
     @staticmethod
     def _prompt(gid: int, version: int, st: GameState, a: Await, user: int, deadlines,
-                awaited: list[Await] | None = None) -> Prompt:
-        """`awaited`: `awaiting(st)`, if the caller has it."""
-        row = expiry_of(deadlines, a)
+                awaited: list[Await] | None = None, rows: list | None = None) -> Prompt:
+        """`awaited`: `awaiting(st)`, `rows`: `expiries(deadlines)`, if the caller has them."""
+        row = expiry_of(deadlines, a) if rows is None else expiry_in(rows, a)
         text = prompts.prompt_text(st, a.seat, a.kind, a.detail, awaited)
         if row is not None and row.left is not None:
             text += f"\nThe game's clocks are stopped; your time left is {span(row.left)}."
@@ -1704,10 +1711,11 @@ def same_game(before: GameState, after: GameState) -> bool:
     return type(after) is type(before) and all(a[f] == b[f] for f in _SAME_GAME_ORDER)
 
 
-def _waiting(st: GameState, a: Await, user: int, deadlines) -> Waiting:
+def _waiting(st: GameState, a: Await, user: int, deadlines, rows: list | None = None) -> Waiting:
     """One awaited decision for the table: whose (an open seat's user is OPEN), what, and when
-    its default applies (or, with the clocks stopped, the time left)."""
-    row = expiry_of(deadlines, a)
+    its default applies (or, with the clocks stopped, the time left). `rows`:
+    `expiries(deadlines)`, if the caller has it."""
+    row = expiry_of(deadlines, a) if rows is None else expiry_in(rows, a)
     return Waiting(user, a.seat, st.seats[a.seat].name, public_text(st, a.detail),
                    None if row is None else row.due, None if row is None else row.left)
 
