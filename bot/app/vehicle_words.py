@@ -87,9 +87,9 @@ def is_vehicle_command(st: GameState, cmd: C.Cmd) -> bool:
     a man aboard), or a soldier getting on."""
     if isinstance(cmd, C.VEHICLE_COMMANDS):
         return True
-    serial = getattr(cmd, "serial", None)
-    return isinstance(cmd, (C.SightCmd, C.ShootCmd, C.DrawCmd)) and serial is not None \
-        and plate_of(st, serial) is not None
+    if not isinstance(cmd, (C.SightCmd, C.ShootCmd, C.DrawCmd)):
+        return False  # asked after every command: no `serial` looked up through pydantic's miss path
+    return cmd.serial is not None and plate_of(st, cmd.serial) is not None
 
 
 def _what(st: GameState, cmd: C.Cmd, plate: int | None) -> str:
