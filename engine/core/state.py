@@ -9,9 +9,11 @@ owned by a dog tag (or, for vehicles, a license plate).
 # no `from __future__ import annotations`: pydantic reads these models' types, not strings to compile (docs/architecture.md)
 
 import hashlib
+from collections import deque
 from collections.abc import Callable, Iterable
 from enum import Enum
 from functools import cache, lru_cache
+from itertools import repeat
 from operator import eq, is_
 from types import UnionType
 from typing import Annotated, Literal, Union, get_args, get_origin
@@ -649,8 +651,7 @@ class GameState(Model):
         it (tests/engine/test_state_copy.py). The soldiers are the exception: the copy gets a
         new dict holding the same SoldierState objects, now read-only in both states, and a
         rule makes one its own with `changing` before it changes him."""
-        for s in self.soldiers.values():
-            _set(s, "_shared", True)
+        deque(map(_MARK_SHARED, self.soldiers.values(), repeat(True)), 0)  # each soldier's slot set, in C
         copy = _model_copier(GameState, _SHARED_FIELDS)(self)
         _set(copy, "_origin", self if getattr(self, "_texts", None) is not None else None)
         _set(copy, "_texts", None)
@@ -716,6 +717,7 @@ class GameState(Model):
         return s
 
 
+_MARK_SHARED = SoldierState.__dict__["_shared"].__set__  # the slot's own setter: no name lookup, no __setattr__
 _SHARED_FIELDS = frozenset({"soldiers"})  # GameState fields whose container clone copies but whose items it shares
 _ORDER = list(GameState.model_fields)  # the dump writes the fields in this order
 _KEYED = {"forces": ForceState, "vehicles": VehicleState}  # dicts whose items' texts a copy reuses
@@ -870,13 +872,21 @@ def _container_of(annotation) -> Callable:
     return origin
 
 
+# what a copier sets on the new model, each through its own slot's descriptor: a third cheaper a
+# model than object.__setattr__, which looks the name up on the class first (a copy makes some 20)
+_SETTERS = {"_new": object.__new__, "_set_dict": BaseModel.__dict__["__dict__"].__set__,
+            **{f"_set_{name}": BaseModel.__dict__[f"__pydantic_{name}__"].__set__
+               for name in ("fields_set", "extra", "private")}}
+_SETTERS["_set_fields"] = _SETTERS.pop("_set_fields_set")
+
+
 @cache
 def _model_copier(cls: type[BaseModel], shallow: frozenset[str] = frozenset()) -> Callable:
     """A copier for one model class, written out as straight Python for that class (as
     dataclasses writes its __init__): its __dict__ copied at once, then each field whose value
     is mutable copied (a None stays None); a field named in `shallow` gets a new container
     holding the same items. No loop over a plan, no call per field."""
-    names = {"_set": _set, "_cls": cls, "_AllFields": AllFields}
+    names = {"_cls": cls, "_AllFields": AllFields, **_SETTERS}
     lines = ["def copy(value):", "    d = value.__dict__", "    f = d.copy()"]
     for name, info in cls.model_fields.items():
         if name in shallow:
@@ -890,12 +900,12 @@ def _model_copier(cls: type[BaseModel], shallow: frozenset[str] = frozenset()) -
         else:
             lines += [f"    v = d[{name!r}]", "    if v is not None:", f"        f[{name!r}] = {expr}"]
     lines += [
-        "    new = _cls.__new__(_cls)",
-        "    _set(new, '__dict__', f)",
+        "    new = _new(_cls)",
+        "    _set_dict(new, f)",
         "    given = value.__pydantic_fields_set__",
-        "    _set(new, '__pydantic_fields_set__', given if type(given) is _AllFields else set(given))",
-        "    _set(new, '__pydantic_extra__', None)",
-        "    _set(new, '__pydantic_private__', None)",
+        "    _set_fields(new, given if type(given) is _AllFields else set(given))",
+        "    _set_extra(new, None)",
+        "    _set_private(new, None)",
         "    return new",
     ]
     names["__source__"] = source = "\n".join(lines) + "\n"
