@@ -925,10 +925,12 @@ def _copy_source(annotation, value: str, names: dict, depth: int = 0) -> str | N
     item = f"_{depth}"
     if origin is list:
         inner = _copy_source(args[0], item, names, depth + 1)
-        return f"[*{value}]" if inner is None else f"[{inner} for {item} in {value}]"
+        # an empty one without the comprehension's call (most of a state's lists of models are empty)
+        return f"[*{value}]" if inner is None else f"([{inner} for {item} in {value}] if {value} else [])"
     if origin is dict:
         inner = _copy_source(args[1], item, names, depth + 1)
-        return f"{{**{value}}}" if inner is None else f"{{_k{depth}: {inner} for _k{depth}, {item} in {value}.items()}}"
+        return f"{{**{value}}}" if inner is None else (
+            f"({{_k{depth}: {inner} for _k{depth}, {item} in {value}.items()}} if {value} else {{}})")
     if origin in (Union, UnionType):
         present = [a for a in args if a is not type(None)]
         inner = [_copy_source(a, value, names, depth) for a in present]
