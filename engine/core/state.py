@@ -12,9 +12,9 @@ import hashlib
 from collections import deque
 from collections.abc import Callable, Iterable
 from enum import Enum
-from functools import cache, lru_cache
+from functools import cache, lru_cache, reduce
 from itertools import compress, repeat
-from operator import eq, is_, not_
+from operator import eq, is_, not_, or_
 from types import UnionType
 from typing import Annotated, Literal, Union, get_args, get_origin
 
@@ -819,7 +819,7 @@ def _as_str(annotation):
     if origin is tuple:
         return annotation if Ellipsis in args else tuple[tuple(_as_str(a) for a in args)]
     if origin in (Union, UnionType):
-        return Union[tuple(_as_str(a) for a in args)]
+        return reduce(or_, [_as_str(a) for a in args])
     if origin is not None or annotation not in _IMMUTABLE:
         raise TypeError(f"{annotation}: not written by _flat_writer")
     return annotation
