@@ -109,8 +109,9 @@ class StateCodec:
                 table.popitem(last=False)
 
     def dumps(self, state: GameState) -> str:
-        rest = state.json_without_setup()
-        return '{"setup_ref":"' + self.digest(state.setup) + '",' + rest[1:]
+        """The stored document: the setup's digest first, then the state without its setup,
+        joined once after that head (`json_without_setup`), not copied again to prefix it."""
+        return state.json_without_setup('{"setup_ref":"' + self.digest(state.setup) + '",')
 
     def known(self, ref: str) -> GameSetup | None:
         return self._by_digest.get(ref)

@@ -9,10 +9,12 @@ owned by a dog tag (or, for vehicles, a license plate).
 # no `from __future__ import annotations`: pydantic reads these models' types, not strings to compile (docs/architecture.md)
 
 import hashlib
+from collections import deque
 from collections.abc import Callable, Iterable
 from enum import Enum
-from functools import cache, lru_cache
-from operator import eq, is_
+from functools import cache, lru_cache, reduce
+from itertools import compress, repeat
+from operator import eq, is_, not_, or_
 from types import UnionType
 from typing import Annotated, Literal, Union, get_args, get_origin
 
@@ -649,8 +651,7 @@ class GameState(Model):
         it (tests/engine/test_state_copy.py). The soldiers are the exception: the copy gets a
         new dict holding the same SoldierState objects, now read-only in both states, and a
         rule makes one its own with `changing` before it changes him."""
-        for s in self.soldiers.values():
-            _set(s, "_shared", True)
+        deque(map(_MARK_SHARED, self.soldiers.values(), repeat(True)), 0)  # each soldier's slot set, in C
         copy = _model_copier(GameState, _SHARED_FIELDS)(self)
         _set(copy, "_origin", self if getattr(self, "_texts", None) is not None else None)
         _set(copy, "_texts", None)
@@ -667,43 +668,42 @@ class GameState(Model):
                     _set(m, "__pydantic_fields_set__", every)
         return self
 
-    def json_without_setup(self) -> str:
+    def json_without_setup(self, head: str = "{") -> str:
         """The text of `model_dump_json(exclude={"setup"})`, made with less work: a shared soldier
         is read-only, so the text of his first dump is kept on him and written again for every
         state that shares him (a command changes a handful of some twenty men; the soldiers were
-        three quarters of the dump's work). Likewise the seats, a force or vehicle, and the run of
-        fields a command seldom changes (_STEADY, mines to VP) written alike (`_model_same`)
-        in the state this one was cloned from, if that state was written, and all the soldiers if
-        they are that state's very men: that state is a value, so the text it was written with is
-        still its text (docs/app.md, Performance). The other fields take two calls."""
+        three quarters of the dump's work). Likewise the seats, a force or vehicle, each soldier's
+        entry, and the run of fields a command seldom changes (_STEADY, mines to VP) written alike
+        (`_model_same`; a soldier: the very same man) in the state this one was cloned from, if
+        that state was written, and the whole soldiers', forces' or vehicles' text when nothing in
+        it changed: that state is a value, so the text it was written with is still its text
+        (docs/app.md, Performance). The other fields take two calls. The pieces are joined once,
+        after `head` (the opening brace, or the store's document head with it: StateCodec.dumps),
+        not copied again by each concatenation (a state is some 15 KB)."""
         fields = self.__dict__
         origin = getattr(self, "_origin", None)
         was, kept = (origin.__dict__, origin._texts) if origin is not None else ({}, {})
         rng_json, seats_json, seats_same, steady_same, before_steady, steady, after_steady = _writers()
         rng = fields["rng"]
-        parts = ['"rng":' + (str(rng) if type(rng) is int else rng_json(rng).decode())]
         seats = fields["seats"]
-        text = kept.get("seats")
-        if text is None or not seats_same(seats, was["seats"]):
-            text = seats_json(seats).decode()
-        texts = {"seats": text}
-        parts.append('"seats":' + text)
-        texts["forces"], text = _keyed_json(fields["forces"], was.get("forces"), kept.get("forces"), "forces")
-        parts.append('"forces":' + text)
-        texts["soldiers"] = text = _soldiers_json(self.soldiers, was.get("soldiers"), kept.get("soldiers"))
-        parts.append('"soldiers":' + text)
-        texts["vehicles"], text = _keyed_json(fields["vehicles"], was.get("vehicles"), kept.get("vehicles"), "vehicles")
-        parts.append('"vehicles":' + text)
-        parts.append(before_steady(fields))
-        text = kept.get("steady")
-        if text is None or not steady_same(fields, was):
-            text = steady(fields)
-        texts["steady"] = text
-        parts.append(text)
-        parts.append(after_steady(fields))
+        seats_text = kept.get("seats")
+        if seats_text is None or not seats_same(seats, was["seats"]):
+            seats_text = seats_json(seats).decode()
+        texts = {"seats": seats_text}
+        texts["forces"], forces = _keyed_json(fields["forces"], was, kept, "forces")
+        texts["forces:joined"] = forces
+        texts["soldiers"] = soldiers = _soldiers_json(self.soldiers, was.get("soldiers"), kept.get("soldiers"))
+        texts["vehicles"], vehicles = _keyed_json(fields["vehicles"], was, kept, "vehicles")
+        texts["vehicles:joined"] = vehicles
+        steady_text = kept.get("steady")
+        if steady_text is None or not steady_same(fields, was):
+            steady_text = steady(fields)
+        texts["steady"] = steady_text
         _set(self, "_texts", texts)
         _set(self, "_origin", None)  # its texts are taken: the older state may go
-        return "{" + ",".join(parts) + "}"
+        return "".join((head, '"rng":', str(rng) if type(rng) is int else rng_json(rng).decode(), ',"seats":', seats_text,
+                        ',"forces":{', forces, '},"soldiers":{', soldiers[1], '},"vehicles":{', vehicles, "},",
+                        before_steady(fields), ",", steady_text, ",", after_steady(fields), "}"))
 
     def changing(self, serial: int) -> SoldierState:
         """Soldier `serial`, writable: this state's own copy of him, made on first use if he
@@ -716,6 +716,7 @@ class GameState(Model):
         return s
 
 
+_MARK_SHARED = SoldierState.__dict__["_shared"].__set__  # the slot's own setter: no name lookup, no __setattr__
 _SHARED_FIELDS = frozenset({"soldiers"})  # GameState fields whose container clone copies but whose items it shares
 _ORDER = list(GameState.model_fields)  # the dump writes the fields in this order
 _KEYED = {"forces": ForceState, "vehicles": VehicleState}  # dicts whose items' texts a copy reuses
@@ -729,41 +730,68 @@ if (_ORDER[:_ORDER.index("vehicles") + 1] != ["setup", "rng", "seats", "forces",
     raise TypeError("json_without_setup writes the fields in GameState's order: update it with the fields")
 
 
-def _soldiers_json(soldiers: dict[int, SoldierState], was: dict | None, kept: str | None) -> str:
-    """The soldiers as the state's serializer writes them. The very soldiers of the state this one
-    was copied from, in the same order (shared, so read-only): that state's text. Otherwise each
-    shared soldier's own kept text, the others written."""
-    if (kept is not None and len(soldiers) == len(was) and all(map(is_, soldiers.values(), was.values()))
-            and all(map(eq, soldiers, was))):
-        return kept
-    out = []
-    for serial, s in soldiers.items():
-        if getattr(s, "_shared", False):
-            try:
-                text = s._json
-            except AttributeError:
-                text = _SOLDIER_JSON(s).decode()
-                _set(s, "_json", text)
-        else:
-            text = _SOLDIER_JSON(s).decode()
-        out.append(f'"{serial}":{text}')
-    return "{" + ",".join(out) + "}"
+def _soldiers_json(soldiers: dict[int, SoldierState], was: dict | None,
+                   kept: tuple[list[str], str] | None) -> tuple[list[str], str]:
+    """Each soldier's `"serial":{...}` entry as the state's serializer writes it, in their order,
+    and the entries joined (the soldiers' text without its braces). The very soldiers of the
+    state this one was copied from, in the same order (shared, so read-only): that state's
+    texts. The same serials in the same order: that state's entry for each man still the very
+    same object, the others written. Otherwise each shared soldier's own kept text, the others
+    written."""
+    if kept is not None and len(soldiers) == len(was) and all(map(eq, soldiers, was)):
+        alike = [*map(is_, soldiers.values(), was.values())]
+        if all(alike):
+            return kept
+        entries = [*kept[0]]
+        items = [*soldiers.items()]
+        for i in compress(range(len(items)), map(not_, alike)):
+            serial, s = items[i]
+            entries[i] = f'"{serial}":{_soldier_text(s)}'
+    else:
+        entries = [f'"{serial}":{_soldier_text(s)}' for serial, s in soldiers.items()]
+    return entries, ",".join(entries)
 
 
-def _keyed_json(items: dict, was: dict | None, kept: dict | None, name: str) -> tuple[dict, str]:
-    """A dict of forces or vehicles as the state's serializer writes it, and each item's text by
-    key: an item written alike (`_model_same`) with the item under its key in `was` (the state
-    it was copied from) takes that item's text from `kept`, the others are written."""
-    item_json = _ITEM_JSON[name]
-    same = _model_same(_KEYED[name])
+def _soldier_text(s: SoldierState) -> str:
+    """A soldier's text: a shared one's kept on him at its first writing (he is read-only)."""
+    if getattr(s, "_shared", False):
+        try:
+            return s._json
+        except AttributeError:
+            text = _flat_writer(SoldierState)(s)
+            _set(s, "_json", text)
+            return text
+    return _flat_writer(SoldierState)(s)
+
+
+def _keyed_json(items: dict, was: dict, kept: dict, name: str) -> tuple[dict, str]:
+    """The forces or the vehicles (`name`), each item's text by key and the items' entries
+    `"key":{...}` joined (the dict's text without its braces), as the state's serializer writes
+    them. An item written alike (`_model_same`) with the item under its key in `was` (the
+    __dict__ of the state this one was copied from, whose texts are `kept`) takes that item's
+    text, the others are written; every item's text taken, under the same keys in the same
+    order: that state's joined text too."""
+    cls = _KEYED[name]
+    item_json = _flat_writer(cls)
+    same = _model_same(cls)
+    old_texts = kept.get(name)
     texts = {}
-    for key, item in items.items():
-        old = was.get(key) if kept is not None else None
-        if old is not None and same(old, item):
-            texts[key] = kept[key]
-        else:
-            texts[key] = item_json(item).decode()
-    return texts, "{" + ",".join(f"{_key_json(key)}:{text}" for key, text in texts.items()) + "}"
+    taken = 0
+    if old_texts is None:
+        for key, item in items.items():
+            texts[key] = item_json(item)
+    else:
+        olds = was[name]
+        for key, item in items.items():
+            old = olds.get(key)
+            if old is not None and same(old, item):
+                texts[key] = old_texts[key]
+                taken += 1
+            else:
+                texts[key] = item_json(item)
+        if taken == len(texts) == len(old_texts) and all(map(eq, texts, old_texts)):
+            return texts, kept[name + ":joined"]
+    return texts, ",".join([f"{_key_json(key)}:{text}" for key, text in texts.items()])
 
 
 @lru_cache(maxsize=4096)
@@ -772,8 +800,66 @@ def _key_json(key: str | int) -> str:
     return TypeAdapter(str).serializer.to_json(str(key)).decode()
 
 
-_SOLDIER_JSON = SoldierState.__pydantic_serializer__.to_json
-_ITEM_JSON = {name: cls.__pydantic_serializer__.to_json for name, cls in _KEYED.items()}
+def _as_str(annotation):
+    """The annotation with each str enum and each Literal of strings read as plain str, through
+    lists, dicts, tuples and unions: what a value of it is written as in JSON is the same text (a
+    str enum member is a str holding its value), without the enum serializer's call for the
+    member's `value` in Python (a third of a force's or soldier's writing)."""
+    origin, args = get_origin(annotation), get_args(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        return str if issubclass(annotation, str) else annotation
+    if origin is Literal:
+        return str if all(type(a) is str for a in args) else annotation
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        raise TypeError(f"{annotation.__name__}: a nested model is not written by _flat_writer")
+    if origin is list:
+        return list[_as_str(args[0])]
+    if origin is dict:
+        return dict[_as_str(args[0]), _as_str(args[1])]
+    if origin is tuple:
+        return annotation if Ellipsis in args else tuple[tuple(_as_str(a) for a in args)]
+    if origin in (Union, UnionType):
+        return reduce(or_, [_as_str(a) for a in args])
+    if origin is not None or annotation not in _IMMUTABLE:
+        raise TypeError(f"{annotation}: not written by _flat_writer")
+    return annotation
+
+
+@cache
+def _flat_writer(cls: type[BaseModel]) -> Callable[[BaseModel], str]:
+    """A writer of a model of this class (its fields plain values, lists and dicts, no nested
+    model): the text its own serializer writes, by a serializer made for a TypedDict of its
+    fields with every str enum and str Literal read as str (`_as_str`), given its __dict__
+    (both write a __dict__'s items in their order). A trailing field with `exclude_if` (a
+    vehicle's mine load) is written after the others unless it is left out. Made on the first
+    dump, not at import."""
+    decorators = cls.__pydantic_decorators__
+    if decorators.field_serializers or decorators.model_serializers or cls.model_config.get("ser_json_timedelta"):
+        raise TypeError(f"{cls.__name__}: its own serializers would be lost by _flat_writer")
+    names = list(cls.model_fields)
+    tail = []
+    while cls.model_fields[names[-1]].exclude_if is not None:
+        tail.insert(0, names.pop())
+    for name in names + tail:
+        info = cls.model_fields[name]
+        if info.alias or info.serialization_alias or info.exclude or (info.exclude_if and name not in tail):
+            raise TypeError(f"{cls.__name__}.{name}: its Field settings would be lost by _flat_writer")
+    shape = TypedDict(f"_{cls.__name__}Text", {n: _as_str(cls.model_fields[n].annotation) for n in names})
+    to_json = TypeAdapter(shape).serializer.to_json
+    if not tail:
+        return lambda model: to_json(model.__dict__).decode()
+    ends = [(n, cls.model_fields[n].exclude_if, TypeAdapter(_as_str(cls.model_fields[n].annotation)).serializer.to_json,
+             _key_json(n)) for n in tail]
+
+    def write(model: BaseModel) -> str:
+        fields = model.__dict__
+        text = to_json(fields).decode()
+        for name, left_out, value_json, key in ends:
+            value = fields[name]
+            if not left_out(value):
+                text = f"{text[:-1]}{',' if len(text) > 2 else ''}{key}:{value_json(value).decode()}}}"
+        return text
+    return write
 
 
 def _part_writer(names: tuple[str, ...]) -> Callable[[dict], str]:
@@ -839,10 +925,12 @@ def _copy_source(annotation, value: str, names: dict, depth: int = 0) -> str | N
     item = f"_{depth}"
     if origin is list:
         inner = _copy_source(args[0], item, names, depth + 1)
-        return f"[*{value}]" if inner is None else f"[{inner} for {item} in {value}]"
+        # an empty one without the comprehension's call (most of a state's lists of models are empty)
+        return f"[*{value}]" if inner is None else f"([{inner} for {item} in {value}] if {value} else [])"
     if origin is dict:
         inner = _copy_source(args[1], item, names, depth + 1)
-        return f"{{**{value}}}" if inner is None else f"{{_k{depth}: {inner} for _k{depth}, {item} in {value}.items()}}"
+        return f"{{**{value}}}" if inner is None else (
+            f"({{_k{depth}: {inner} for _k{depth}, {item} in {value}.items()}} if {value} else {{}})")
     if origin in (Union, UnionType):
         present = [a for a in args if a is not type(None)]
         inner = [_copy_source(a, value, names, depth) for a in present]
@@ -870,13 +958,21 @@ def _container_of(annotation) -> Callable:
     return origin
 
 
+# what a copier sets on the new model, each through its own slot's descriptor: a third cheaper a
+# model than object.__setattr__, which looks the name up on the class first (a copy makes some 20)
+_SETTERS = {"_new": object.__new__, "_set_dict": BaseModel.__dict__["__dict__"].__set__,
+            **{f"_set_{name}": BaseModel.__dict__[f"__pydantic_{name}__"].__set__
+               for name in ("fields_set", "extra", "private")}}
+_SETTERS["_set_fields"] = _SETTERS.pop("_set_fields_set")
+
+
 @cache
 def _model_copier(cls: type[BaseModel], shallow: frozenset[str] = frozenset()) -> Callable:
     """A copier for one model class, written out as straight Python for that class (as
     dataclasses writes its __init__): its __dict__ copied at once, then each field whose value
     is mutable copied (a None stays None); a field named in `shallow` gets a new container
     holding the same items. No loop over a plan, no call per field."""
-    names = {"_set": _set, "_cls": cls, "_AllFields": AllFields}
+    names = {"_cls": cls, "_AllFields": AllFields, **_SETTERS}
     lines = ["def copy(value):", "    d = value.__dict__", "    f = d.copy()"]
     for name, info in cls.model_fields.items():
         if name in shallow:
@@ -890,12 +986,12 @@ def _model_copier(cls: type[BaseModel], shallow: frozenset[str] = frozenset()) -
         else:
             lines += [f"    v = d[{name!r}]", "    if v is not None:", f"        f[{name!r}] = {expr}"]
     lines += [
-        "    new = _cls.__new__(_cls)",
-        "    _set(new, '__dict__', f)",
+        "    new = _new(_cls)",
+        "    _set_dict(new, f)",
         "    given = value.__pydantic_fields_set__",
-        "    _set(new, '__pydantic_fields_set__', given if type(given) is _AllFields else set(given))",
-        "    _set(new, '__pydantic_extra__', None)",
-        "    _set(new, '__pydantic_private__', None)",
+        "    _set_fields(new, given if type(given) is _AllFields else set(given))",
+        "    _set_extra(new, None)",
+        "    _set_private(new, None)",
         "    return new",
     ]
     names["__source__"] = source = "\n".join(lines) + "\n"

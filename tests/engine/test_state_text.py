@@ -17,9 +17,11 @@ from engine.core.state import (
     GameState,
     Minefield,
     SmokeMarker,
+    SoldierState,
     TrailMark,
     VehicleState,
     VpEntry,
+    _flat_writer,
     _model_same,
 )
 from tests.engine.autoplay_kit import autoplayed
@@ -94,7 +96,15 @@ def _change(st: GameState, which: int) -> None:
     """One of the changes a rule may make to a copy, picked by number."""
     force = next(iter(st.forces.values()))
     vehicle = next(iter(st.vehicles.values()), None)
+    first, *_, last = st.soldiers
     changes = [
+        lambda: setattr(st.changing(first), "kills", st.soldiers[first].kills + 1),
+        lambda: st.changing(last).equipment.append("X-2"),
+        lambda: setattr(st.changing(last), "side", st.soldiers[first].side),
+        lambda: setattr(st, "soldiers", _reordered(st.soldiers)),
+        lambda: st.soldiers.pop(first),
+        lambda: vehicle is not None and setattr(vehicle, "mine_load", [*vehicle.mine_load, ["at", "gp"]]),
+        lambda: vehicle is not None and setattr(vehicle, "status", "exited"),
         lambda: setattr(st, "rng", st.rng + 1),
         lambda: setattr(st.seats[0], "order_done", not st.seats[0].order_done),
         lambda: force.hand.append("X-1"),
@@ -146,3 +156,51 @@ def test_vp_awards_and_trail_marks_are_shared_and_refuse_a_change(shipped):
         copy.vp[-1].amount = 5
     with pytest.raises(ValidationError):
         copy.last_trail[-1].target = 3
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(scenario=hs.sampled_from(SCENARIOS), seed=hs.integers(0, 2**31), commands=hs.integers(2, 120))
+def test_the_flat_writers_write_as_the_models_serializer_does(shipped, scenario, seed, commands):
+    """A force, vehicle or soldier written by `_flat_writer` (str enums read as str) is written
+    as its own serializer writes it, at every state of a game; a vehicle with minefields in its
+    load too (its trailing `mine_load` is left out only when empty)."""
+    for st in autoplayed(shipped, scenario, seed, commands):
+        for cls, models in ((ForceState, st.forces), (VehicleState, st.vehicles), (SoldierState, st.soldiers)):
+            for m in models.values():
+                assert _flat_writer(cls)(m) == m.model_dump_json()
+        for v in st.vehicles.values():
+            loaded = v.model_copy(update={"mine_load": [["at", "gp"], ["fake"]]})
+            assert _flat_writer(VehicleState)(loaded) == loaded.model_dump_json()
+            assert '"mine_load":[["at","gp"],["fake"]]}' in _flat_writer(VehicleState)(loaded)
+
+
+def test_a_soldier_not_changed_keeps_his_entry_of_the_state_copied_from(shipped):
+    """The soldiers' text of a copy that changed one man: every other man's entry is the very
+    text the original was written with; his own is written again, as pydantic writes it."""
+    st = _a_written_state(shipped)
+    work = st.clone()
+    serial = list(work.soldiers)[1]
+    work.changing(serial).kills += 1
+    assert work.json_without_setup() == _pydantic(work)
+    before, after = st._texts["soldiers"][0], work._texts["soldiers"][0]
+    assert [a is b for a, b in zip(before, after, strict=True)] == [s != serial for s in work.soldiers]
+    assert f'"kills":{work.soldiers[serial].kills}' in after[1]
+
+
+def test_an_unchanged_copy_takes_the_joined_texts_and_a_head_opens_the_text(shipped):
+    """A copy nobody changed takes the original's whole forces', soldiers' and vehicles' texts;
+    one force changed: the forces' text is joined again, the vehicles' still taken. The text
+    opens with the head it is given (the store's document head) and is otherwise the same."""
+    st = _a_written_state(shipped)
+    same = st.clone()
+    plain = same.json_without_setup()
+    assert plain == _pydantic(same)
+    for name in ("forces:joined", "vehicles:joined", "soldiers", "steady"):
+        assert same._texts[name] is st._texts[name]
+    work = same.clone()
+    next(iter(work.forces.values())).hand.append("X-1")
+    head = '{"setup_ref":"abc",'
+    text = work.json_without_setup(head)
+    assert text == head + _pydantic(work)[1:]
+    assert work._texts["forces:joined"] is not same._texts["forces:joined"]
+    assert work._texts["vehicles:joined"] is same._texts["vehicles:joined"]
