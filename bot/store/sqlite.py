@@ -7,7 +7,10 @@
 Two connections. Every write transaction runs whole, in one call, on the writer's own thread
 (`_Writer`), inside a SAVEPOINT of a batch that the thread commits at once (group commit):
 no other statement can land inside it, a failing one rolls back alone, and the event loop
-waits for it only once. Transactions run in the order they were asked for. Reads go through aiosqlite on the
+waits for it only once. A batch's consecutive `commit`s are applied by one statement
+(sqlite_commits.py), so the writer needs the GIL back a handful of times a batch rather than a
+dozen a commit; if it fails they run the slow way, each in its SAVEPOINT, and the guilty caller
+hears what he always heard. Transactions run in the order they were asked for. Reads go through aiosqlite on the
 reader, where WAL shows each statement the last committed data and never a half-done
 transaction.
 """
@@ -430,21 +433,21 @@ class _Writer:
         limit = conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
         for part in sqlite_commits.runs([tx for tx, _ in wanted], limit):
             items, wanted = wanted[:len(part)], wanted[len(part):]
-            if len(part[0].flat) + sqlite_commits.WIDTH <= limit:
-                try:
-                    found = sqlite_commits.apply(conn, part)
-                except Exception as exc:  # noqa: BLE001 (the slow way tells who is at fault)
-                    if is_unavailable(exc) or not conn.in_transaction:
-                        raise
-                else:
-                    for (tx, done), (current, applied, last_seq) in zip(items, found, strict=True):
-                        if applied:
-                            outcomes.append((done, last_seq, None))
-                        elif current is None:
-                            outcomes.append((done, None, GameNotFound(tx.game_id)))
-                        else:
-                            outcomes.append((done, None, VersionConflict(tx.game_id, tx.expected, current)))
-                    continue
+            try:
+                sqlite_commits.insert(conn, part)
+            except Exception as exc:  # noqa: BLE001 (the slow way tells who is at fault)
+                if is_unavailable(exc) or not conn.in_transaction:
+                    raise
+            else:  # written: from here a failure fails the batch (rolled back whole)
+                found = sqlite_commits.outcomes(conn, len(part))
+                for (tx, done), (current, applied, last_seq) in zip(items, found, strict=True):
+                    if applied:
+                        outcomes.append((done, last_seq, None))
+                    elif current is None:
+                        outcomes.append((done, None, GameNotFound(tx.game_id)))
+                    else:
+                        outcomes.append((done, None, VersionConflict(tx.game_id, tx.expected, current)))
+                continue
             for tx, done in items:
                 if not done.cancelled():
                     outcomes.append(self._run_one(conn, tx, done))
@@ -819,7 +822,7 @@ class SqliteStore:
             return last_seq
 
         try:  # the rows of the one-statement way (sqlite_commits.py); anything odd goes the slow way
-            flat = None if isinstance(events, str) else sqlite_commits.rows(
+            row = None if isinstance(events, str) else sqlite_commits.row(
                 game_id, expected_version, state, events,
                 status=None if status is None else GameStatus(status).value, now=now,
                 snapshot=snapshot, seats=seats,
@@ -832,10 +835,10 @@ class SqliteStore:
                 results=[(r.seat, r.user_id, r.guild_id, r.side, r.outcome, r.lost, r.killed, at)
                          for r, at in zip(results, ended, strict=True)])
         except Exception:  # noqa: BLE001 (the slow transaction raises it to the caller as before)
-            flat = None
-        if flat is None:
+            row = None
+        if row is None:
             return Committed(game_id, version, await self._write(tx))
-        return Committed(game_id, version, await self._write(FastCommit(tx, game_id, expected_version, flat)))
+        return Committed(game_id, version, await self._write(FastCommit(tx, game_id, expected_version, row)))
 
     async def rollback(
         self,

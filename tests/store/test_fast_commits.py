@@ -40,7 +40,7 @@ def _clock() -> datetime:
 
 
 class _Counted:
-    """sqlite_commits.apply, counting the commits it applied and the statements that failed."""
+    """sqlite_commits.insert, counting the commits it applied and the statements that failed."""
 
     def __init__(self, apply: Callable) -> None:
         self.apply, self.applied, self.failed = apply, 0, 0
@@ -118,18 +118,18 @@ def _play(store: SqliteStore, ops: Sequence[tuple]) -> list[Callable[[], Awaitab
 async def _apply(path: Path, ops: Sequence[tuple], monkeypatch: pytest.MonkeyPatch, *, fast: bool) -> list[Any]:
     with monkeypatch.context() as patch:
         if not fast:
-            patch.setattr(sqlite_commits, "rows", _no_rows)
+            patch.setattr(sqlite_commits, "row", _no_rows)
         async with SqliteStore(path, clock=_clock, busy_timeout=1.0, busy_backoff=()) as store:
             await _setup(store)
             return [_outcome(out) for out in await _in_one_batch(store, _play(store, ops))]
 
 
 def _compare(ops: Sequence[tuple], monkeypatch: pytest.MonkeyPatch) -> _Counted:
-    counted = _Counted(sqlite_commits.apply)
+    counted = _Counted(sqlite_commits.insert)
     with tempfile.TemporaryDirectory() as tmp:
         fast_db, slow_db = Path(tmp) / "fast.db", Path(tmp) / "slow.db"
         with monkeypatch.context() as patch:
-            patch.setattr(sqlite_commits, "apply", counted)
+            patch.setattr(sqlite_commits, "insert", counted)
             fast = asyncio.run(_apply(fast_db, ops, monkeypatch, fast=True))
             applied = counted.applied
             slow = asyncio.run(_apply(slow_db, ops, monkeypatch, fast=False))
@@ -141,7 +141,8 @@ def _compare(ops: Sequence[tuple], monkeypatch: pytest.MonkeyPatch) -> _Counted:
 
 # -- random commits ------------------------------------------------------------------------
 
-_JSON = S.sampled_from(['{"a": 1}', '{"type": "fire", "text": "caf\\u00e9 \u00e9\u2028"}', "[]", '"x"'])
+_JSON = S.sampled_from(['{"a": 1}', '{"type": "fire", "text": "caf\\u00e9 \u00e9\u2028 \U0001f600"}', "[]", '"x"',
+                        '{"t": "tab\\there \\"quoted\\" \\\\ back\\nline"}', '{"t":\n\t"raw \x7f\u0085"}'])
 _BAD_JSON = S.sampled_from(["{not json", ""])
 _TIMES = S.sampled_from([NOON, NOON + timedelta(hours=1)])
 _USERS = S.sampled_from([5, 6])
@@ -150,7 +151,7 @@ _MAYBE = S.booleans()
 _awaited = S.builds(Awaited, key=S.sampled_from(["orders", "place:1"]), user_id=_USERS, due=_TIMES,
                     left=S.none() | S.sampled_from([timedelta(0), timedelta(minutes=90, microseconds=3)]))
 _seat = S.builds(Seat, seat_index=S.integers(-1, 2), side=S.sampled_from(["US", "DE"]), user_id=_USERS,
-                 display_name=S.sampled_from(["Able", "Baker"]))
+                 display_name=S.sampled_from(["Able", "B\u00e4ker \U0001f600", 'Q"\\\t']))
 _decision = S.builds(SeatDecision, seat=S.integers(0, 2), asked=S.none() | S.just("d1"),
                      asked_version=S.none() | S.integers(1, 9), answered=S.none() | S.just("d0"),
                      command=S.none() | S.just("/fire 3"), sent_at=S.none() | _TIMES)
@@ -258,10 +259,10 @@ def test_a_failing_commit_in_a_run_is_told_the_slow_ways_error_and_only_it(monke
         ("commit", 2, 2, '{"n": 2}', {"events": ['{"a": 1}', "{broken"]}),  # events.body CHECK
         ("commit", 3, 2, '{"n": 2}', good),
     ]
-    counted = _Counted(sqlite_commits.apply)
+    counted = _Counted(sqlite_commits.insert)
     with tempfile.TemporaryDirectory() as tmp:
         with monkeypatch.context() as patch:
-            patch.setattr(sqlite_commits, "apply", counted)
+            patch.setattr(sqlite_commits, "insert", counted)
             outcomes = asyncio.run(_apply(Path(tmp) / "fast.db", ops, monkeypatch, fast=True))
         assert counted.failed == 1 and counted.applied == GAMES  # the setup's commits; the run tried once, then slowly
         assert outcomes[0] == Committed(1, 3, 2) and outcomes[2] == Committed(3, 3, 2)
