@@ -7,7 +7,10 @@
 Two connections. Every write transaction runs whole, in one call, on the writer's own thread
 (`_Writer`), inside a SAVEPOINT of a batch that the thread commits at once (group commit):
 no other statement can land inside it, a failing one rolls back alone, and the event loop
-waits for it only once. Transactions run in the order they were asked for. Reads go through aiosqlite on the
+waits for it only once. A batch's consecutive `commit`s are applied by one statement
+(sqlite_commits.py), so the writer needs the GIL back a handful of times a batch rather than a
+dozen a commit; if it fails they run the slow way, each in its SAVEPOINT, and the guilty caller
+hears what he always heard. Transactions run in the order they were asked for. Reads go through aiosqlite on the
 reader, where WAL shows each statement the last committed data and never a half-done
 transaction.
 """
@@ -28,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import aiosqlite
 
+from bot.store import sqlite_commits
 from bot.store.campaign_statuses import CampaignStatus, ResultStatus
 from bot.store.database_file import (
     check_file,
@@ -69,6 +73,7 @@ from bot.store.protocol import (
     StoreUnavailable,
     VersionConflict,
 )
+from bot.store.sqlite_commits import FastCommit
 from bot.store.trouble import Trouble
 
 if TYPE_CHECKING:
@@ -277,6 +282,7 @@ class _Writer:
         try:
             for pragma in self._pragmas:
                 conn.execute(pragma)
+            sqlite_commits.install(conn)
         except BaseException:
             conn.close()
             raise
@@ -375,21 +381,19 @@ class _Writer:
             if conn is None:
                 conn = self._connect()
             self._begin(conn)
-            for tx, done in batch:
-                if done.cancelled():  # its caller gave up before its turn came
+            start = 0
+            while start < len(batch):
+                end = start
+                while end < len(batch) and isinstance(batch[end][0], FastCommit):
+                    end += 1
+                if end > start:  # a run of commits: one statement (sqlite_commits.py)
+                    self._run_commits(conn, batch[start:end], outcomes)
+                    start = end
                     continue
-                conn.execute("SAVEPOINT one")
-                try:
-                    out = tx(conn)
-                except BaseException as exc:  # handed to its caller
-                    if is_unavailable(exc) or not conn.in_transaction:
-                        raise  # SQLite may have rolled the whole batch back: it cannot go on
-                    conn.execute("ROLLBACK TO one")
-                    conn.execute("RELEASE one")
-                    outcomes.append((done, None, _refusal(exc)))
-                else:
-                    conn.execute("RELEASE one")
-                    outcomes.append((done, out, None))
+                tx, done = batch[start]
+                start += 1
+                if not done.cancelled():  # else its caller gave up before its turn came
+                    outcomes.append(self._run_one(conn, tx, done))
             conn.execute("COMMIT")
         except BaseException as exc:  # noqa: BLE001 (nothing of this batch was written)
             failure = self._failure(exc)
@@ -402,6 +406,51 @@ class _Writer:
             self._trouble.ok()
         self._notify_all(outcomes)
         return conn, closing
+
+    @staticmethod
+    def _run_one(conn: sqlite3.Connection, tx: Callable[[sqlite3.Connection], Any],
+                 done: asyncio.Future) -> tuple[asyncio.Future, Any, BaseException | None]:
+        """One transaction inside its own SAVEPOINT: a failing one is rolled back alone."""
+        conn.execute("SAVEPOINT one")
+        try:
+            out = tx(conn)
+        except BaseException as exc:  # handed to its caller
+            if is_unavailable(exc) or not conn.in_transaction:
+                raise  # SQLite may have rolled the whole batch back: it cannot go on
+            conn.execute("ROLLBACK TO one")
+            conn.execute("RELEASE one")
+            return done, None, _refusal(exc)
+        conn.execute("RELEASE one")
+        return done, out, None
+
+    def _run_commits(self, conn: sqlite3.Connection, run: list,
+                     outcomes: list[tuple[asyncio.Future, Any, BaseException | None]]) -> None:
+        """A run of consecutive commits, each statement applying as many as its bound values
+        allow. A statement that fails has written nothing (SQLite undoes a failed statement
+        whole): its commits then run the slow way, one SAVEPOINT each, and the guilty one's
+        caller hears exactly what the slow way says."""
+        wanted = [(tx, done) for tx, done in run if not done.cancelled()]
+        limit = conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+        for part in sqlite_commits.runs([tx for tx, _ in wanted], limit):
+            items, wanted = wanted[:len(part)], wanted[len(part):]
+            try:
+                sqlite_commits.insert(conn, part)
+            except Exception as exc:  # noqa: BLE001 (the slow way tells who is at fault)
+                if is_unavailable(exc) or not conn.in_transaction:
+                    raise
+            else:  # written: from here a failure fails the batch (rolled back whole)
+                found = sqlite_commits.outcomes(conn, len(part))
+                for (tx, done), (current, applied, last_seq) in zip(items, found, strict=True):
+                    if applied:
+                        outcomes.append((done, last_seq, None))
+                    elif current is None:
+                        outcomes.append((done, None, GameNotFound(tx.game_id)))
+                    else:
+                        outcomes.append((done, None, VersionConflict(tx.game_id, tx.expected, current)))
+                continue
+            for tx, done in items:
+                if not done.cancelled():
+                    outcomes.append(self._run_one(conn, tx, done))
 
     def _begin(self, conn: sqlite3.Connection) -> None:
         """BEGIN IMMEDIATE, waiting out another connection's write lock: SQLite's busy handler
@@ -772,7 +821,24 @@ class SqliteStore:
                      for r, at in zip(results, ended, strict=True)])
             return last_seq
 
-        return Committed(game_id, version, await self._write(tx))
+        try:  # the rows of the one-statement way (sqlite_commits.py); anything odd goes the slow way
+            row = None if isinstance(events, str) else sqlite_commits.row(
+                game_id, expected_version, state, events,
+                status=None if status is None else GameStatus(status).value, now=now,
+                snapshot=snapshot, seats=seats,
+                awaited=None if awaited is None else [
+                    (a.key, a.user_id, stamp(a.due), microseconds(a.left)) for a in awaited],
+                decisions=[(d.seat, d.asked, d.asked_version, d.answered, d.command,
+                            None if d.sent_at is None else stamp(d.sent_at)) for d in decisions or ()],
+                organiser_id=organiser_id, paused=None if pause is None else (paused,),
+                seen=None if seen is None else (seen.users, seen_at),
+                results=[(r.seat, r.user_id, r.guild_id, r.side, r.outcome, r.lost, r.killed, at)
+                         for r, at in zip(results, ended, strict=True)])
+        except Exception:  # noqa: BLE001 (the slow transaction raises it to the caller as before)
+            row = None
+        if row is None:
+            return Committed(game_id, version, await self._write(tx))
+        return Committed(game_id, version, await self._write(FastCommit(tx, game_id, expected_version, row)))
 
     async def rollback(
         self,

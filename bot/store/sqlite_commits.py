@@ -1,0 +1,201 @@
+"""A run of `SqliteStore.commit` transactions applied by ONE SQL statement on the writer's thread.
+
+CPython's sqlite3 gives up the GIL around each SQLite call and the writer thread needs it back
+after each one; while the event loop runs Python it gets it back only at the switch interval
+(5 ms), so a dozen statements a commit kept the writer waiting on the loop and the two threads
+took turns (docs/app.md, "The two threads of a command do not overlap"). Here a batch's
+consecutive commits cost the writer one INSERT and one read-back, however many they are.
+
+Each commit becomes, on the event loop's side (`row`, called by `SqliteStore.commit`), one row
+of the TEMP view `fp_rows` (`COLUMNS`): the state and the scalars as they are, each list (events,
+seats, deadlines, decisions, seen users, results) as a JSON array. The view's one INSTEAD OF
+trigger (created on the writer's connection: TEMP objects need no migration) does what the slow
+transaction does, in its order, row after row: it records the game's version and last seq in
+temp `fp_out`, then every other statement acts only if that version was the expected one
+(`fp_out.ok` of the latest row), so a conflict or a missing game writes nothing and is read back
+as such while the other commits of the run go on. Anything else that goes wrong (a CHECK, a
+constraint, a trigger's refusal) aborts the one statement, which SQLite undoes whole; the writer
+then runs the run's transactions the slow way (`FastCommit.slow`, a SAVEPOINT each), which tells
+exactly the guilty caller exactly today's error.
+
+Event bodies (and every other text) go through `json.dumps(ensure_ascii=False)` and come back
+from `json_each` as the very text given: JSON escapes only quotes, backslashes and control
+characters, and the store refuses lone surrogates and NUL before this (keepable.py).
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Sequence
+from typing import Any
+
+# A row of fp_rows is a whole commit; what it writes in lists comes as JSON arrays (json_each):
+COLUMNS = ("game_id", "expected", "state", "status", "now", "events", "n_events", "snapshot", "version",
+           "seats", "awaited", "decisions", "organiser", "pause", "paused", "seen", "seen_at", "results")
+WIDTH = len(COLUMNS)
+
+# the outcome of the row being applied (the latest in fp_out)
+_LATEST = "(SELECT {col} FROM fp_out ORDER BY n DESC LIMIT 1)"
+_OK = _LATEST.format(col="ok")
+_BASE = _LATEST.format(col="base")
+_LAST = _LATEST.format(col="last")
+
+
+def _item(n: int) -> str:
+    return f"json_extract(value, '$[{n}]')"
+
+
+# The trigger's statements, in the slow transaction's order. A statement whose WHERE is false at
+# once still opens its tables, but one row a commit keeps that to a dozen statements a commit.
+_STATEMENTS = (
+    # the statement's first row (game_id NULL) empties fp_out; the others record their outcome
+    "DELETE FROM fp_out WHERE NEW.game_id IS NULL",
+    """INSERT INTO fp_out (cur, ok, base, last) SELECT v, coalesce(v = NEW.expected, 0), s, s + NEW.n_events
+         FROM (SELECT (SELECT version FROM games WHERE id = NEW.game_id) AS v,
+                      (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = NEW.game_id) AS s)
+         WHERE NEW.game_id IS NOT NULL""",
+    # the version check is in the UPDATE itself, as in the slow transaction; the status is set
+    # only when given (SQLite updates an index on a column set even to the same value)
+    """UPDATE games SET state = NEW.state, version = version + 1, updated_at = NEW.now
+         WHERE NEW.status IS NULL AND id = NEW.game_id AND version = NEW.expected""",
+    """UPDATE games SET state = NEW.state, version = version + 1, updated_at = NEW.now, status = NEW.status
+         WHERE NEW.status IS NOT NULL AND id = NEW.game_id AND version = NEW.expected""",
+    f"""INSERT INTO events (game_id, seq, body, created_at)
+         SELECT NEW.game_id, {_BASE} + key + 1, value, NEW.now FROM json_each(NEW.events) WHERE {_OK}""",
+    f"""INSERT INTO snapshots (game_id, label, seq, version, state, created_at)
+         SELECT NEW.game_id, NEW.snapshot, {_LAST}, NEW.version, NEW.state, NEW.now
+         WHERE NEW.snapshot IS NOT NULL AND {_OK}
+         ON CONFLICT (game_id, label) DO UPDATE SET seq = excluded.seq, version = excluded.version,
+         state = excluded.state, created_at = excluded.created_at""",
+    f"DELETE FROM seats WHERE NEW.seats IS NOT NULL AND {_OK} AND game_id = NEW.game_id",
+    f"""INSERT INTO seats (game_id, seat_index, side, user_id, display_name)
+         SELECT NEW.game_id, {_item(0)}, {_item(1)}, {_item(2)}, {_item(3)} FROM json_each(NEW.seats) WHERE {_OK}""",
+    # awaited: [key, user_id, due, left_us] each. The rows not named go; a named one is written
+    # only if new or changed (the upsert's WHERE), in order, as `_replace_deadlines` does
+    f"""DELETE FROM deadlines WHERE NEW.awaited IS NOT NULL AND {_OK} AND game_id = NEW.game_id
+         AND NOT EXISTS (SELECT 1 FROM json_each(NEW.awaited)
+                         WHERE {_item(0)} = deadlines.key AND {_item(1)} = deadlines.user_id)""",
+    f"""INSERT INTO deadlines (game_id, key, user_id, due, reminded, left_us)
+         SELECT NEW.game_id, {_item(0)}, {_item(1)}, {_item(2)}, 0, {_item(3)} FROM json_each(NEW.awaited)
+         WHERE {_OK}
+         ON CONFLICT (game_id, key, user_id) DO UPDATE SET due = excluded.due,
+         reminded = (deadlines.reminded AND deadlines.due = excluded.due),
+         claimed_until = CASE WHEN deadlines.due = excluded.due THEN deadlines.claimed_until END,
+         left_us = excluded.left_us
+         WHERE NOT (deadlines.due = excluded.due AND deadlines.left_us IS excluded.left_us)""",
+    f"""INSERT INTO seat_decisions (game_id, seat, asked, asked_version, answered, command, sent_at)
+         SELECT NEW.game_id, {_item(0)}, {_item(1)}, {_item(2)}, {_item(3)}, {_item(4)}, {_item(5)}
+         FROM json_each(NEW.decisions) WHERE {_OK}
+         ON CONFLICT (game_id, seat) DO UPDATE SET asked = excluded.asked,
+         asked_version = excluded.asked_version, answered = excluded.answered,
+         command = excluded.command, sent_at = excluded.sent_at""",
+    f"""UPDATE games SET organiser_id = NEW.organiser
+         WHERE NEW.organiser IS NOT NULL AND {_OK} AND id = NEW.game_id""",
+    f"UPDATE games SET paused_at = NEW.paused WHERE NEW.pause AND {_OK} AND id = NEW.game_id",
+    f"""INSERT INTO seen (game_id, user_id, seq, at)
+         SELECT NEW.game_id, value, {_LAST}, NEW.seen_at FROM json_each(NEW.seen) WHERE {_OK}
+         ON CONFLICT (game_id, user_id) DO UPDATE SET seq = max(seen.seq, excluded.seq),
+         at = max(seen.at, excluded.at)""",
+    f"""INSERT INTO player_results (game_id, seat, user_id, guild_id, side, outcome, lost, killed, ended_at)
+         SELECT NEW.game_id, {", ".join(_item(n) for n in range(8))} FROM json_each(NEW.results) WHERE {_OK}
+         ON CONFLICT (game_id, seat) DO NOTHING""",
+)
+
+SCHEMA: tuple[str, ...] = (
+    "CREATE TEMP TABLE fp_out (n INTEGER PRIMARY KEY, cur, ok, base, last)",
+    f"CREATE TEMP VIEW fp_rows ({', '.join(COLUMNS)}) AS SELECT {', '.join(['NULL'] * WIDTH)}",
+    "CREATE TEMP TRIGGER fp_apply INSTEAD OF INSERT ON fp_rows BEGIN\n"
+    + "".join(f"{statement};\n" for statement in _STATEMENTS) + "END",
+)
+
+_START = (None,) * WIDTH
+_OUTCOMES = "SELECT json_group_array(json_array(cur, ok, last)) FROM (SELECT cur, ok, last FROM fp_out ORDER BY n)"
+
+
+def install(conn: sqlite3.Connection) -> None:
+    """Create the TEMP view and its trigger on the writer's connection (each new connection)."""
+    for sql in SCHEMA:
+        conn.execute(sql)
+
+
+class FastCommit:
+    """One commit: its rows for the fast statement and its slow transaction (a function of the
+    connection returning the last seq, run inside a SAVEPOINT as any other transaction).
+
+    Calling it runs the slow transaction, so a writer that knows nothing of the fast path runs
+    it as any other."""
+
+    __slots__ = ("game_id", "expected", "row", "slow")
+
+    def __init__(self, slow: Callable[[sqlite3.Connection], int], game_id: int, expected: int,
+                 row: tuple) -> None:
+        self.slow = slow
+        self.game_id = game_id
+        self.expected = expected
+        self.row = row
+
+    def __call__(self, conn: sqlite3.Connection) -> int:
+        return self.slow(conn)
+
+
+def _json(values: Any) -> str:
+    # ensure_ascii=False: text other than quotes, backslashes and control characters is copied
+    # as it is, and SQLite's json_each gives back exactly the text it was given
+    return json.dumps(values, ensure_ascii=False, separators=(",", ":"))
+
+
+def row(
+    game_id: int, expected_version: int, state: str, events: Sequence[str], *, status: str | None, now: str,
+    snapshot: str | None, seats: Sequence[Any] | None, awaited: Sequence[tuple[str, int, str, int | None]] | None,
+    decisions: Sequence[tuple], organiser_id: int | None, paused: tuple[str | None] | None,
+    seen: tuple[Sequence[int], str] | None, results: Sequence[tuple],
+) -> tuple:
+    """A commit's row (COLUMNS) of fp_rows."""
+    return (
+        game_id, expected_version, state, status, now, _json(list(events)) if events else None, len(events),
+        snapshot, expected_version + 1,
+        None if seats is None else _json([(s.seat_index, s.side, s.user_id, s.display_name) for s in seats]),
+        None if awaited is None else _json(awaited),
+        _json(decisions) if decisions else None,
+        organiser_id, paused is not None, None if paused is None else paused[0],
+        None if seen is None or not seen[0] else _json(seen[0]), None if seen is None else seen[1],
+        _json(results) if results else None,
+    )
+
+
+_SQL: dict[int, str] = {}
+
+
+def _insert(count: int) -> str:
+    """The INSERT of `count` rows (texts kept: a batch's runs have a few sizes)."""
+    sql = _SQL.get(count)
+    if sql is None:
+        row = "(" + ", ".join("?" * WIDTH) + ")"
+        sql = _SQL[count] = "INSERT INTO fp_rows VALUES " + ", ".join([row] * count)
+        if len(_SQL) > 512:
+            _SQL.clear()
+    return sql
+
+
+def insert(conn: sqlite3.Connection, run: Sequence[FastCommit]) -> None:
+    """Apply the run with one INSERT. Raises whatever SQLite raised; the statement has then
+    written nothing (SQLite undoes a failed statement whole)."""
+    params: list = list(_START)
+    for commit in run:
+        params += commit.row
+    conn.execute(_insert(1 + len(run)), params)
+
+
+def outcomes(conn: sqlite3.Connection, count: int) -> list[tuple[int | None, bool, int | None]]:
+    """What the last `insert` did to each of its `count` commits: (version found, applied, last seq)."""
+    (found,), = conn.execute(_OUTCOMES).fetchall()
+    done = [(cur, bool(ok), last) for cur, ok, last in json.loads(found)]
+    if len(done) != count:  # cannot happen: every commit's row writes one outcome
+        raise RuntimeError(f"the fast commit read back {len(done)} outcomes for {count} commits")
+    return done
+
+
+def runs(run: Sequence[FastCommit], limit: int) -> list[Sequence[FastCommit]]:
+    """Split a run so that each part's statement binds at most `limit` values."""
+    size = max(1, limit // WIDTH - 1)
+    return [run[start:start + size] for start in range(0, len(run), size)]
