@@ -435,7 +435,7 @@ class _Writer:
             items, wanted = wanted[:len(part)], wanted[len(part):]
             try:
                 sqlite_commits.insert(conn, part)
-            except Exception as exc:  # noqa: BLE001 (the slow way tells who is at fault)
+            except Exception as exc:  # the slow way tells who is at fault
                 if is_unavailable(exc) or not conn.in_transaction:
                     raise
             else:  # written: from here a failure fails the batch (rolled back whole)

@@ -125,7 +125,7 @@ class FastCommit:
     Calling it runs the slow transaction, so a writer that knows nothing of the fast path runs
     it as any other."""
 
-    __slots__ = ("game_id", "expected", "row", "slow")
+    __slots__ = ("expected", "game_id", "row", "slow")
 
     def __init__(self, slow: Callable[[sqlite3.Connection], int], game_id: int, expected: int,
                  row: tuple) -> None:
@@ -196,6 +196,19 @@ def outcomes(conn: sqlite3.Connection, count: int) -> list[tuple[int | None, boo
 
 
 def runs(run: Sequence[FastCommit], limit: int) -> list[Sequence[FastCommit]]:
-    """Split a run so that each part's statement binds at most `limit` values."""
-    size = max(1, limit // WIDTH - 1)
-    return [run[start:start + size] for start in range(0, len(run), size)]
+    """Split a run into parts of a power of two commits each, largest first, none binding
+    more than `limit` values. Each size is a statement of its own, which sqlite3 keeps prepared
+    (with the trigger's program in it) per connection: with a part of every size up to a
+    batch's 64 that was some 10 MB kept; powers of two are 7 statements at most."""
+    most = 1
+    while (2 * most + 1) * WIDTH <= limit:
+        most *= 2
+    parts: list[Sequence[FastCommit]] = []
+    start = 0
+    while start < len(run):
+        size = most
+        while size > len(run) - start:
+            size //= 2
+        parts.append(run[start:start + size])
+        start += size
+    return parts

@@ -92,7 +92,7 @@ async def _setup(store: SqliteStore) -> None:
     """Games 1..3 at version 2 with deadlines, some reminded and some claimed."""
     for n in range(GAMES):
         game = await store.create_game(guild_id=1, channel_id=10 + n, scenario_id="s", organiser_id=7,
-                                       state='{"start": %d}' % n, seats=[Seat(0, "US", 5, "Able")],
+                                       state=f'{{"start": {n}}}', seats=[Seat(0, "US", 5, "Able")],
                                        events=['{"type": "created"}'], status=GameStatus.ACTIVE)
         await store.commit(game.id, 1, '{"n": 1}', awaited=[
             Awaited("orders", 5, NOON), Awaited("orders", 6, NOON + timedelta(hours=1)),
@@ -264,10 +264,24 @@ def test_a_failing_commit_in_a_run_is_told_the_slow_ways_error_and_only_it(monke
         with monkeypatch.context() as patch:
             patch.setattr(sqlite_commits, "insert", counted)
             outcomes = asyncio.run(_apply(Path(tmp) / "fast.db", ops, monkeypatch, fast=True))
-        assert counted.failed == 1 and counted.applied == GAMES  # the setup's commits; the run tried once, then slowly
+        # the setup's commits; the run of three goes as parts of two and one (sqlite_commits.runs):
+        # the part holding the broken commit tried once, then slowly; the last one applied at once
+        assert counted.failed == 1 and counted.applied == GAMES + 1
         assert outcomes[0] == Committed(1, 3, 2) and outcomes[2] == Committed(3, 3, 2)
         name, message, _ = outcomes[1]
         assert name == "IntegrityError" and "CHECK constraint failed" in message
         slow = asyncio.run(_apply(Path(tmp) / "slow.db", ops, monkeypatch, fast=False))
         assert outcomes == slow
         assert _tables(Path(tmp) / "fast.db") == _tables(Path(tmp) / "slow.db")
+
+
+@given(count=S.integers(0, 200), rows=S.integers(2, 80))
+def test_a_run_is_cut_into_parts_of_powers_of_two_that_fit_the_statement(count: int, rows: int) -> None:
+    run = list(range(count))
+    limit = rows * sqlite_commits.WIDTH  # the statement's own first row counts too
+    parts = sqlite_commits.runs(run, limit)
+    assert [c for part in parts for c in part] == run  # every commit once, in order
+    sizes = [len(part) for part in parts]
+    assert all(size & (size - 1) == 0 and (size + 1) * sqlite_commits.WIDTH <= limit for size in sizes)
+    smaller = [size for size in sizes if size != max(sizes)]
+    assert sizes == sorted(sizes, reverse=True) and len(set(smaller)) == len(smaller)  # largest first, the rest once
