@@ -145,7 +145,7 @@ class SharedSoldierError(RuntimeError):
 class SoldierState(Model):
     """One soldier's changing state. After GameState.clone he may be shared by two states: then
     he is read-only (`_shared`), and a rule changes him through GameState.changing. A shared
-    soldier keeps the JSON text of his first dump (`_json`, GameState.json_without_setup)."""
+    soldier keeps his `"serial":{...}` entry of his first dump (`_json`, GameState.json_without_setup)."""
 
     __slots__ = ("_shared", "_json")
 
@@ -745,23 +745,24 @@ def _soldiers_json(soldiers: dict[int, SoldierState], was: dict | None,
         entries = [*kept[0]]
         items = [*soldiers.items()]
         for i in compress(range(len(items)), map(not_, alike)):
-            serial, s = items[i]
-            entries[i] = f'"{serial}":{_soldier_text(s)}'
+            entries[i] = _soldier_entry(*items[i])
     else:
-        entries = [f'"{serial}":{_soldier_text(s)}' for serial, s in soldiers.items()]
+        entries = [_soldier_entry(serial, s) for serial, s in soldiers.items()]
     return entries, ",".join(entries)
 
 
-def _soldier_text(s: SoldierState) -> str:
-    """A soldier's text: a shared one's kept on him at its first writing (he is read-only)."""
+def _soldier_entry(serial: int, s: SoldierState) -> str:
+    """A soldier's `"serial":{...}` entry: a shared one's kept on him at its first writing (he
+    is read-only). The kept entry is the very string the states' entry lists hold, not a second
+    copy of his text (a copy each was 6 MB with 1,000 games cached)."""
     if getattr(s, "_shared", False):
         try:
             return s._json
         except AttributeError:
-            text = _flat_writer(SoldierState)(s)
+            text = f'"{serial}":{_flat_writer(SoldierState)(s)}'
             _set(s, "_json", text)
             return text
-    return _flat_writer(SoldierState)(s)
+    return f'"{serial}":{_flat_writer(SoldierState)(s)}'
 
 
 def _keyed_json(items: dict, was: dict, kept: dict, name: str) -> tuple[dict, str]:
