@@ -23,6 +23,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
+from functools import lru_cache
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from queue import Empty, SimpleQueue
@@ -135,8 +136,11 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+@lru_cache(maxsize=4096)
 def stamp(moment: datetime) -> str:
-    """UTC ISO 8601 with fixed microseconds, so comparing the text compares the times."""
+    """UTC ISO 8601 with fixed microseconds, so comparing the text compares the times.
+    Remembered: a game's deadlines and decisions carry the same moments from commit to commit
+    (equal instants make the same text whatever their zone; a naive one raises, never kept)."""
     return aware(moment).astimezone(UTC).isoformat(timespec="microseconds")
 
 

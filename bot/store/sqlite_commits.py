@@ -138,10 +138,10 @@ class FastCommit:
         return self.slow(conn)
 
 
-def _json(values: Any) -> str:
-    # ensure_ascii=False: text other than quotes, backslashes and control characters is copied
-    # as it is, and SQLite's json_each gives back exactly the text it was given
-    return json.dumps(values, ensure_ascii=False, separators=(",", ":"))
+# ensure_ascii=False: text other than quotes, backslashes and control characters is copied as it
+# is, and SQLite's json_each gives back exactly the text it was given. One encoder for every row
+# (json.dumps with these arguments would build one a call).
+_json: Callable[[Any], str] = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def row(
