@@ -3,7 +3,7 @@ p99 per scenario, RSS after many stored games, and the start times of `fieldpost
 `fieldpost play`'s first command.
 
     .venv/bin/python tests/benchmarks/bench_targets.py [--games 500] [--commands 30]
-        [--apply-games 10] [--rss-games 1000] [--starts 5] [--skip apply,rss,...]
+        [--processes 1] [--apply-games 10] [--rss-games 1000] [--starts 5] [--skip apply,rss,...]
 
 - throughput: for tardieu-bombardment (vehicles) and hedgerow-dawn (infantry), --games games
   are opened through the use-cases on a real SQLite file and all play their first --commands
@@ -11,6 +11,9 @@ p99 per scenario, RSS after many stored games, and the start times of `fieldpost
   process CPU time over the same span, split into the event loop's thread (the use-cases, the
   engine) and the rest (the store's writer thread). Each game's commands are worked out beforehand. This
   process settles as the bot does (bot.startup.settle) once the content is loaded.
+  `--processes 1,2` also runs 2 fresh processes on a copy of the same opened database, each
+  carrying out the commands of every other game (as shards would, each owning its servers'
+  games; docs/discord.md): commands/s from the first start to the last end, CPU summed.
 - apply: `apply` alone, --apply-games autoplayed games per scenario (every scenario, shipped
   content): median and p99 per scenario, and the worst p99, in CPU time of the thread (on a
   machine shared with other jobs a wall-clock p99 measures the others).
@@ -35,11 +38,13 @@ import json
 import os
 import random
 import resource
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,19 +110,81 @@ async def play_all(service: GameService, scripts: dict[int, list[tuple[int, str]
     return done
 
 
-async def throughput(catalog, scenario: str, games: int, commands: int) -> dict:
+async def throughput(catalog, scenario: str, games: int, commands: int,
+                     processes: Sequence[int] = (1,)) -> dict[int, dict]:
+    """Per process count: 1 is this process (as the bot unsharded); P > 1 is P fresh processes
+    on a copy of the same database, each carrying out the commands of every P-th game (as
+    shards would, each owning its servers' games)."""
+    out: dict[int, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        async with SqliteStore(Path(tmp) / "bench.db") as store:
+        db, opened = Path(tmp) / "bench.db", Path(tmp) / "opened.db"
+        async with SqliteStore(db) as store:
             seeds = iter(range(1, 10**6))
             service = GameService(store, catalog, seed=lambda: next(seeds), cache_size=max(2048, games))
             ids = await open_games(service, catalog, scenario, games)
             scripts = {gid: script(catalog, scenario, gid, commands) for gid in ids}
-            wall, cpu, main = time.perf_counter(), time.process_time(), time.thread_time()
-            done = await play_all(service, scripts)
-            wall, cpu, main = time.perf_counter() - wall, time.process_time() - cpu, time.thread_time() - main
-            for gid in ids:  # a refused command would be timed as if played: make sure none was
-                assert (await service.load_state(gid)).seq == len(scripts[gid]), gid
+            if any(p > 1 for p in processes):
+                with sqlite3.connect(db) as src, sqlite3.connect(opened) as dst:
+                    src.backup(dst)  # the opened games, before any is played
+            if 1 in processes:
+                wall, cpu, main = time.perf_counter(), time.process_time(), time.thread_time()
+                done = await play_all(service, scripts)
+                wall, cpu, main = time.perf_counter() - wall, time.process_time() - cpu, time.thread_time() - main
+                for gid in ids:  # a refused command would be timed as if played: make sure none was
+                    assert (await service.load_state(gid)).seq == len(scripts[gid]), gid
+                out[1] = {"commands": done, "per_s": done / wall, "cpu_ms": cpu * 1e3 / done,
+                          "main_ms": main * 1e3 / done}
+        for p in processes:
+            if p > 1:
+                out[p] = shards(opened, Path(tmp) / f"p{p}.db", scenario, scripts, p)
+    return out
+
+
+def shards(opened: Path, db: Path, scenario: str, scripts: dict[int, list], parts: int) -> dict:
+    """`parts` processes on one copy of `opened`, started together: commands/s over the span
+    from the first start to the last end; CPU summed over the processes."""
+    with sqlite3.connect(opened) as src, sqlite3.connect(db) as dst:
+        src.backup(dst)
+    plan = db.with_suffix(".json")
+    plan.write_text(json.dumps({"db": str(db), "scenario": scenario,
+                                "scripts": {str(gid): steps for gid, steps in scripts.items()}}))
+    children = [subprocess.Popen([PYTHON, __file__, "--shard-child", str(plan), "--shard", f"{k}/{parts}"],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                for k in range(parts)]
+    for c in children:  # each has loaded its content and read its games
+        assert c.stdout.readline().strip() == "ready"
+    for c in children:
+        c.stdin.write("go\n")
+        c.stdin.flush()
+    results = [json.loads(c.communicate()[0]) for c in children]
+    assert all(c.returncode == 0 for c in children)
+    done = sum(r["commands"] for r in results)
+    wall = max(r["end"] for r in results) - min(r["start"] for r in results)
+    cpu, main = sum(r["cpu"] for r in results), sum(r["main"] for r in results)
     return {"commands": done, "per_s": done / wall, "cpu_ms": cpu * 1e3 / done, "main_ms": main * 1e3 / done}
+
+
+async def shard_child(plan_file: Path, shard: str) -> None:
+    """One of the shards' processes: content, settle, its games read into the cache (as the
+    single process has them after opening), then on "go" its commands; prints its numbers."""
+    k, parts = map(int, shard.split("/"))
+    plan = json.loads(plan_file.read_text())
+    scripts = {int(gid): [tuple(step) for step in steps] for gid, steps in plan["scripts"].items()
+               if int(gid) % parts == k}
+    catalog = load_catalog()
+    settle()
+    async with SqliteStore(Path(plan["db"])) as store:
+        service = GameService(store, catalog, cache_size=max(2048, len(scripts)))
+        for gid in scripts:
+            await service.load_state(gid)
+        print("ready", flush=True)
+        sys.stdin.readline()
+        start, cpu, main = time.time(), time.process_time(), time.thread_time()
+        done = await play_all(service, scripts)
+        end, cpu, main = time.time(), time.process_time() - cpu, time.thread_time() - main
+        for gid in scripts:
+            assert (await service.load_state(gid)).seq == len(scripts[gid]), gid
+    print(json.dumps({"commands": done, "start": start, "end": end, "cpu": cpu, "main": main}), flush=True)
 
 
 def apply_latency(catalog, games: int) -> dict[str, tuple[float, float]]:
@@ -205,11 +272,18 @@ def main() -> int:
     ap.add_argument("--rss-seeds", type=int, default=50, help="distinct games (seeds) among --rss-games")
     ap.add_argument("--starts", type=int, default=5)
     ap.add_argument("--skip", default="", help="comma-separated: throughput,apply,rss,start")
+    ap.add_argument("--processes", default="1",
+                    help="comma-separated process counts for the throughput (P > 1: shards on one database)")
     ap.add_argument("--rss-child", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--shard-child", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--shard", default="0/1", help=argparse.SUPPRESS)
     ap.add_argument("--rss-scenario", default="tardieu-bombardment", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.rss_child:
         asyncio.run(rss_child(args.rss_scenario, args.rss_games, args.rss_child))
+        return 0
+    if args.shard_child:
+        asyncio.run(shard_child(args.shard_child, args.shard))
         return 0
     skip = set(filter(None, args.skip.split(",")))
     catalog = load_catalog()
@@ -225,12 +299,15 @@ def main() -> int:
             print(f"start: fieldpost {name} cache, first command {wall * 1e3:.0f} ms wall / {cpu * 1e3:.0f} ms CPU "
                   f"(target <= 500 ms wall)", flush=True)
     if "throughput" not in skip:
+        processes = [int(p) for p in args.processes.split(",")]
         for sc in THROUGHPUT_SCENARIOS:
-            r = asyncio.run(throughput(catalog, sc, args.games, args.commands))
-            print(f"throughput {sc}: {args.games} games live, {r['commands']} commands, "
-                  f"{r['per_s']:,.0f} commands/s, CPU {r['cpu_ms']:.2f} ms/command "
-                  f"({r['cpu_ms'] / 0.5:.1f}x the issue's 0.5 ms floor; the event loop's thread "
-                  f"{r['main_ms']:.2f} ms, the store's writer {r['cpu_ms'] - r['main_ms']:.2f} ms)", flush=True)
+            for p, r in asyncio.run(throughput(catalog, sc, args.games, args.commands, processes)).items():
+                who = "1 process" if p == 1 else f"{p} processes (shards, one SQLite file)"
+                threads = "the event loop's thread" if p == 1 else "the event loops' threads"
+                print(f"throughput {sc}, {who}: {args.games} games live, {r['commands']} commands, "
+                      f"{r['per_s']:,.0f} commands/s, CPU {r['cpu_ms']:.2f} ms/command "
+                      f"({r['cpu_ms'] / 0.5:.1f}x the issue's 0.5 ms floor; {threads} "
+                      f"{r['main_ms']:.2f} ms, the store's writer {r['cpu_ms'] - r['main_ms']:.2f} ms)", flush=True)
     if "apply" not in skip:
         lat = apply_latency(catalog, args.apply_games)
         for sc, (med, p99) in lat.items():
