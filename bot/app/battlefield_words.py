@@ -15,6 +15,8 @@ and bot/render (the picture's words), so every front end says the same thing.
 """
 from __future__ import annotations
 
+from bot.app import vehicle_words as W
+from engine.core import commands as C
 from engine.core.views import ArtilleryCallView, Mine, View
 
 MINE_KINDS = {"at": "anti-tank", "gp": "general purpose", "mixed": "mixed", "booby": "booby trap",
@@ -128,22 +130,36 @@ def view_names(v: View):
 
 
 def ordnance_names(st) -> dict[str, str]:
-    """Ordnance chart ids -> names, from a game's equipment cards (empty if it has none)."""
+    """Ordnance chart ids -> names, from a game's equipment cards (empty if it has none). Made
+    once per equipment dict (a game's setup is frozen and shared by all its states; the last
+    NAMES_REMEMBERED kept, each beside the very dict it was made of), so read it, never change it."""
     try:
-        return {k: e.name for k, e in st.setup.equipment.items()}
+        equipment = st.setup.equipment
     except AttributeError:
         return {}
+    held = _names.get(id(equipment))
+    if held is not None and held[0] is equipment:
+        return held[1]
+    names = {k: e.name for k, e in equipment.items()}
+    _names[id(equipment)] = (equipment, names)  # the dict kept alive with it: its id names no other
+    if len(_names) > NAMES_REMEMBERED:
+        del _names[next(iter(_names))]  # the oldest
+    return names
+
+
+NAMES_REMEMBERED = 64  # a process plays a few setups of a dozen scenarios
+_names: dict[int, tuple[object, dict[str, str]]] = {}
+
+
+BATTLEFIELD_COMMANDS = (C.AssailCmd, C.CallCmd, C.AdjustCmd, C.BarrageCmd, C.PopSmokeCmd, C.LayMinesCmd,
+                        C.ClearMinesCmd, C.HandOffCmd, C.RecoverCmd)
 
 
 def describe(st, cmd) -> str | None:
     """A battlefield command in the game's words, for its own player only (his buttons, his
     console options, his "Done:" reply): "Pvt. Avery (1) calls 81 mm mortar on 12A (a fake)".
     None for any other command."""
-    from bot.app import vehicle_words as W
-    from engine.core import commands as C
-
-    if not isinstance(cmd, (C.AssailCmd, C.CallCmd, C.AdjustCmd, C.BarrageCmd, C.PopSmokeCmd, C.LayMinesCmd,
-                            C.ClearMinesCmd, C.HandOffCmd, C.RecoverCmd)):
+    if not isinstance(cmd, BATTLEFIELD_COMMANDS):
         return None  # asked of every command's "Done:" reply and label: most are none of these
 
     def who(serial: int) -> str:

@@ -9,6 +9,8 @@ decision is still open and the same answer is on offer for it, whatever the vers
 from __future__ import annotations
 
 import hashlib
+from itertools import compress
+from operator import eq, is_not
 from types import SimpleNamespace
 
 from bot.app import battlefield_words, vehicle_words
@@ -359,16 +361,61 @@ def cards_arrived(before: GameState | None, after: GameState, *, was: dict[int, 
     return {seat for seat, cards in now.items() if not cards <= was.get(seat, set())}
 
 
-def cards_by_seat(st: GameState) -> dict[int, set[str]]:
-    """Each seat's cards in hand, held and in the fight pool, in one pass over the soldiers."""
-    seat_of = {f.id: f.seat for f in st.forces.values()}
-    out: dict[int, set[str]] = {}
-    for f in st.forces.values():
+class SeatCards(dict):
+    """`cards_by_seat`'s answer, seat -> his cards (a dict like any other), with what the next
+    command's answer may reuse: `seat_of` (force id -> seat) and `held` (seat -> each card his
+    soldiers hold -> by how many of them), read only."""
+
+    __slots__ = ("held", "seat_of")
+
+
+def cards_by_seat(st: GameState, before: GameState | None = None, was: SeatCards | None = None) -> SeatCards:
+    """Each seat's cards in hand, held and in the fight pool, in one pass over the soldiers.
+    `before`, `was`: a state `st` was made from and `cards_by_seat(before)`. A state shares with
+    the one it was copied from every man a command did not change, and a shared man is read only
+    (`GameState.clone`): so when `st` has the same serials in the same order, under the same
+    forces' seats, only the men who are not the very objects of `before` (found in C) are read,
+    and the held cards counted from `was`'s instead of reading every man again."""
+    forces = st.forces.values()
+    seat_of = {f.id: f.seat for f in forces}
+    out = SeatCards()
+    for f in forces:
         out.setdefault(f.seat, set()).update(f.hand, f.fight_pool)
-    for s in st.soldiers.values():
-        if s.held and s.force in seat_of:
-            out[seat_of[s.force]].update(s.held)
+    men = st.soldiers
+    old = before.soldiers if before is not None else None
+    if was is not None and old is not None and was.seat_of == seat_of and len(men) == len(old) \
+            and all(map(eq, men, old)):
+        changed = list(compress(men, map(is_not, men.values(), old.values())))  # serials, in C
+        if not changed:
+            held = was.held
+        else:
+            held = {seat: dict(counts) for seat, counts in was.held.items()}  # `was` stays as it is
+            for serial in changed:
+                _count(held, seat_of, old[serial], -1)
+                _count(held, seat_of, men[serial], 1)
+            held = {seat: counts for seat, counts in held.items() if counts}
+    else:
+        held = {}
+        for s in men.values():
+            if s.held:
+                _count(held, seat_of, s, 1)
+    for seat, counts in held.items():
+        out[seat].update(counts)
+    out.seat_of, out.held = seat_of, held
     return out
+
+
+def _count(held: dict[int, dict[str, int]], seat_of: dict[str, int], s, sign: int) -> None:
+    """Count a man's held cards in (`sign` 1) or out (-1) of his seat's."""
+    if not s.held or s.force not in seat_of:
+        return
+    counts = held.setdefault(seat_of[s.force], {})
+    for card in s.held:
+        n = counts.get(card, 0) + sign
+        if n:
+            counts[card] = n
+        else:
+            del counts[card]
 
 
 def prompt_text(st: GameState, seat: int, kind: str, detail: str, awaited: list[Await] | None = None) -> str:

@@ -22,6 +22,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from operator import eq
 
 from bot.app import battlefield_words, eventlog, prompts, suggest, vehicle_words
 from bot.app.clocks import Clocks
@@ -172,7 +173,7 @@ class _Cached:
     away: Away
     seen: dict[int, SeenMark]
     awaited: list[Await] | None = None  # awaiting(state) of this very state object, if worked out
-    cards: dict[int, set[str]] | None = None  # prompts.cards_by_seat(state) likewise; read, never changed
+    cards: prompts.SeatCards | None = None  # prompts.cards_by_seat(state) likewise; read, never changed
 
 
 @dataclass(slots=True)
@@ -186,7 +187,7 @@ class _Loaded:
     away: Away = field(default_factory=Away)
     seen: dict[int, SeenMark] = field(default_factory=dict)  # by user: how far he has read the log
     awaited: list[Await] | None = None  # awaiting(state), when the cache had it for this state object
-    cards: dict[int, set[str]] | None = None  # prompts.cards_by_seat(state) likewise
+    cards: prompts.SeatCards | None = None  # prompts.cards_by_seat(state) likewise
 
     @property
     def id(self) -> int:
@@ -399,7 +400,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
 
     def _remember(self, game: StoredGame, state: GameState, text: str, deadlines: list, hours: float,
                   decisions: dict[int, SeatDecision], away: Away, seen: dict[int, SeenMark],
-                  awaited: list[Await] | None = None, cards: dict[int, set[str]] | None = None) -> None:
+                  awaited: list[Await] | None = None, cards: prompts.SeatCards | None = None) -> None:
         """Cache the game at its new version; `awaited`: `awaiting(state)`, `cards`:
         `prompts.cards_by_seat(state)`, if the caller has them (the next command needs them of
         the state it starts from)."""
@@ -960,17 +961,17 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             decisions=nxt.changed,
             seen=Seen(readers, now) if readers else None,
             results=results_of(loaded.game, after, now) if over else ())
-        game = replace(loaded.game, version=done.version, state="",
-                       status=GameStatus.FINISHED if over else GameStatus.ACTIVE)
+        game = moved_on(loaded.game, done.version, GameStatus.FINISHED if over else GameStatus.ACTIVE)
         seen = dict(loaded.seen)
         for user in readers:
             was = seen.get(user)
             seen[user] = SeenMark(user, max(done.last_seq, was.seq if was else 0), now)
-        cards = None if over else prompts.cards_by_seat(after)
+        was_cards = loaded.cards if before is loaded.state else None
+        cards = None if over else prompts.cards_by_seat(after, before, was_cards)
         self._remember(game, after, text, list(nxt.awaited), loaded.hours, nxt.decisions, loaded.away, seen,
                        now_awaited, cards)
         r = self._outcome(game, before, after, events, version=done.version, nxt=nxt,
-                          board=phase_moved or over, cards=(loaded.cards if before is loaded.state else None, cards))
+                          board=phase_moved or over, cards=(was_cards, cards))
         r.prompts = await self._digests(gid, r.prompts, loaded.seen, now, loaded.away.digest)
         return r
 
@@ -1036,10 +1037,17 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         `cards`: `prompts.cards_by_seat` of `before` and `after`, where the caller has them."""
         users = {s.seat_index: s.user_id for s in getattr(game, "seats", ())}
         r = Replies(game_id=game.id, version=version, channel_id=game.thread_id or game.channel_id)
-        r.public = [e.text for e in events if e.to is None]
+        told: dict[int | None, list[str]] = {None: []}  # each event's text by whom it is for, in one pass
+        for e in events:
+            to = e.to
+            lines = told.get(to)
+            if lines is None:
+                lines = told[to] = []
+            lines.append(e.text)
+        r.public = told[None]
         arrived = prompts.cards_arrived(before, after, was=cards[0], now=cards[1]) if after.step != "over" else set()
         for seat in range(len(after.seats)):
-            lines = [e.text for e in events if e.to == seat]
+            lines = told.get(seat, [])
             if seat in arrived:
                 lines.append(prompts.private_desk(after, seat))
             if lines and users.get(seat, OPEN) != OPEN:
@@ -1702,13 +1710,27 @@ _SAME_GAME_ORDER = (*(f for f in GameState.model_fields if f not in {*_DEEP_FIEL
                     *_DEEP_FIELDS)
 
 
+def moved_on(game: StoredGame, version: int, status: GameStatus) -> StoredGame:
+    """`replace(game, version=version, state="", status=status)`, the game as a commit leaves it,
+    made naming every field (a test holds the list to StoredGame's): `dataclasses.replace` reads
+    the class's fields and each value by name on every command."""
+    if type(game) is not StoredGame:
+        return replace(game, version=version, state="", status=status)
+    return StoredGame(game.id, game.guild_id, game.channel_id, game.thread_id, game.scenario_id, status,
+                      game.organiser_id, version, game.created_at, game.updated_at, paused_at=game.paused_at,
+                      state="", seats=game.seats)
+
+
 def same_game(before: GameState, after: GameState) -> bool:
     """Whether a command left the game as it was: `after == before` but for the command count and
     clock (`seq`, `asked_at`). Pydantic's equality field by field (a field shared by both states
     is equal at once), without copying `after`, the cheap fields first: a changed number or card
     list answers no before the models are walked."""
     a, b = after.__dict__, before.__dict__
-    return type(after) is type(before) and all(a[f] == b[f] for f in _SAME_GAME_ORDER)
+    # `all(a[f] == b[f] for f in _SAME_GAME_ORDER)`, the loop in C: the same comparisons in the
+    # same order, stopping at the first unequal field (map is lazy)
+    return type(after) is type(before) and all(map(eq, map(a.__getitem__, _SAME_GAME_ORDER),
+                                                   map(b.__getitem__, _SAME_GAME_ORDER)))
 
 
 def _waiting(st: GameState, a: Await, user: int, deadlines, rows: list | None = None) -> Waiting:

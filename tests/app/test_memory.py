@@ -87,6 +87,7 @@ async def test_what_is_kept_worked_out_with_a_cached_state_is_that_states(store,
                 assert entry.state is not None
                 assert entry.awaited == awaiting(entry.state)
                 assert entry.cards == cards_by_seat(entry.state)
+                assert entry.cards.held == cards_by_seat(entry.state).held
             if entry.state is None:
                 assert entry.awaited is None and entry.cards is None
     assert kept >= 8, "the game played last keeps what its commit worked out"

@@ -112,3 +112,118 @@ def test_a_seats_decision_record_made_field_by_field_is_replaces(shipped):
                         command=was.command, sent_at=was.sent_at)
     assert made == replace(was, asked="fight:T1:P1:3", asked_version=9)
     assert awaiting  # the engine's awaited decisions are what the records name
+
+
+@pytest.mark.parametrize("scenario", ["tardieu-bombardment", "hedgerow-dawn", "croix-verte-ridge", "night-orchard"])
+def test_each_seats_cards_from_the_state_before_are_the_cards_read_afresh(shipped, scenario):
+    """`cards_by_seat(after, before, was)` counts the held cards from `was`, reading only the men
+    who are not the very soldiers of `before`: along real games (each answer made from the one
+    before, as the service chains them), the same cards per seat, and the same held counts, as a
+    fresh read; both shortcuts are taken (no man changed: `was`'s counts themselves; some did)."""
+    from bot.app.prompts import cards_by_seat
+
+    whole = partly = 0
+    for seed in (2, 5):
+        prev = was = None
+        for st in autoplayed(shipped, scenario, seed, 80):
+            fresh = cards_by_seat(st)
+            chained = cards_by_seat(st, prev, was)
+            assert chained == fresh and dict(chained) == dict(fresh)
+            assert chained.held == fresh.held and chained.seat_of == fresh.seat_of
+            if prev is not None and list(st.soldiers) == list(prev.soldiers):
+                same = all(a is b for a, b in zip(st.soldiers.values(), prev.soldiers.values(), strict=True))
+                assert (chained.held is was.held) == same
+                whole += same
+                partly += not same
+            prev, was = st, chained
+    assert whole > 5 and partly > 5
+    # a man given a held card in a copy, another's taken away: counted in and out
+    copy = prev.clone()
+    ours = [s.serial for s in copy.soldiers.values() if s.force in was.seat_of]
+    card = next(c for f in copy.forces.values() for c in f.hand)
+    copy.changing(ours[0]).held.append(card)
+    copy.changing(ours[1]).held.append(card)  # twice held (no rule does it): counted twice, out once
+    again = cards_by_seat(copy, prev, was)
+    assert again == cards_by_seat(copy) and again.held == cards_by_seat(copy).held
+    assert card in again[was.seat_of[copy.soldiers[ours[0]].force]]
+    later = copy.clone()
+    later.changing(ours[0]).held.remove(card)
+    assert cards_by_seat(later, copy, again) == cards_by_seat(later)
+    assert cards_by_seat(later, copy, again).held == cards_by_seat(later).held
+    assert card in cards_by_seat(later, copy, again)[was.seat_of[copy.soldiers[ours[1]].force]]
+    for serial in ours[:2]:
+        later.changing(serial).held.clear()
+    assert cards_by_seat(later, copy, again).held == cards_by_seat(later).held
+    assert cards_by_seat(later, copy, again) == cards_by_seat(later)
+
+
+def test_ordnance_names_made_once_per_equipment_are_the_names_made_afresh(shipped):
+    """`battlefield_words.ordnance_names` made once per setup's equipment: the same names as a
+    fresh read for every scenario, the one dict again for another state of the same game, and
+    a state without a setup has none."""
+    from bot.app.battlefield_words import ordnance_names
+
+    for scenario in sorted(shipped.scenarios):
+        states = list(autoplayed(shipped, scenario, 1, 3))
+        first = ordnance_names(states[0])
+        assert first == {k: e.name for k, e in states[0].setup.equipment.items()}
+        assert ordnance_names(states[-1]) is first
+    assert ordnance_names(object()) == {}
+
+
+ROWS = [Awaited(f"{stage}:{seat}:{key}", user, T0 + timedelta(hours=h), left)
+        for stage in ("remind", "expire") for seat, key in enumerate(KEYS[:3]) for user in (11, 12)
+        for h, left in ((1, None), (2, timedelta(minutes=5)))]
+
+
+@settings(max_examples=300, deadline=None)
+@given(before=S.lists(S.sampled_from(ROWS), max_size=8), how=S.sampled_from(["same", "copies", "other", "shuffled"]),
+       other=S.lists(S.sampled_from(ROWS), max_size=8), seed=S.randoms())
+def test_deadlines_unchanged_by_their_very_rows_answers_as_the_sets(before, how, other, seed):
+    """`unchanged` answers at once for the very rows of before in their order; every answer is
+    the one its comparison of (key, user, due, time left) sets gives."""
+    from bot.app.deadlines import unchanged
+
+    after = {"same": list(before), "copies": [replace(r) for r in before], "other": other,
+             "shuffled": seed.sample(before, len(before))}[how]
+    sets = ({(d.key, d.user_id, d.due, d.left) for d in before}
+            == {(a.key, a.user_id, a.due, a.left) for a in after})
+    assert unchanged(before, after) == sets
+    assert unchanged(iter(before), iter(after)) == sets
+    stored = [Deadline(7, r.key, r.user_id, r.due, False, r.left) for r in before]
+    assert unchanged(stored, after) == sets
+
+
+def test_a_game_moved_on_by_a_commit_made_field_by_field_is_replaces():
+    """`service.moved_on` names every field of StoredGame (a test of the list, so none is
+    dropped) and makes the game `dataclasses.replace` makes."""
+    from bot.app.service import moved_on
+    from bot.store import GameStatus, Seat, StoredGame
+
+    assert [f.name for f in fields(StoredGame)] == ["id", "guild_id", "channel_id", "thread_id", "scenario_id",
+                                                    "status", "organiser_id", "version", "created_at",
+                                                    "updated_at", "paused_at", "state", "seats"]
+    for paused in (None, T0):
+        game = StoredGame(4, 5, 6, None, "yard", GameStatus.ACTIVE, 11, 9, T0, T0 + timedelta(hours=1),
+                          paused_at=paused, state='{"x":1}', seats=(Seat(0, "US", 11, "Ann"),))
+        for status in (GameStatus.ACTIVE, GameStatus.FINISHED):
+            assert moved_on(game, 10, status) == replace(game, version=10, state="", status=status)
+
+
+@pytest.mark.parametrize("scenario", ["tardieu-bombardment", "hedgerow-dawn", "night-orchard", "chapel-gun"])
+def test_the_logged_texts_are_model_dump_jsons(shipped, scenario):
+    """The event log's envelopes call each model's serializer directly: the very text of
+    `model_dump_json()` for every command and event of real games."""
+    from bot.app.eventlog import command_envelope, engine_events
+    from engine import apply
+    from engine.agent import RandomAgent
+
+    agent, n = RandomAgent(4), 0
+    for st in autoplayed(shipped, scenario, 4, 60):
+        cmd = agent.choose(st, agent.seat_to_act(st))
+        _, events = apply(st, cmd)
+        assert engine_events(events) == ['{"type":"engine",' + e.model_dump_json()[1:] for e in events]
+        assert command_envelope(cmd, seat=cmd.seat, user=9, by="player", undoable=True).endswith(
+            ',"cmd":' + cmd.model_dump_json() + "}")
+        n += len(events)
+    assert n > 50
