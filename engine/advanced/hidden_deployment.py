@@ -281,6 +281,8 @@ def screen(st, events: list[Event]) -> list[Event]:
         if public is e:
             continue
         for side in sides:
+            if hidden_from[side] == secret:  # none of his own men hidden: he reads the public line
+                continue
             theirs = _as_seen(st, e, hidden_from[side], words_for(side), named, read)
             if theirs.text == public.text and theirs.data == public.data:
                 continue
