@@ -125,15 +125,18 @@ class Words:
         self.lengths = {ch: sorted(ns, reverse=True) for ch, ns in lengths.items()}
         self.every = every if self.words else None
 
-    def _found(self, text: str) -> Iterator[tuple[int, str]]:
+    def _found(self, text: str, matches: list[re.Match] | None = None) -> Iterator[tuple[int, str]]:
         """(where, word) for each of the hidden men's words in the text, left to right, none
         overlapping. A word of theirs starts where some soldier's word does, so at the start of
-        a match of the setup's pattern or inside one: only those places are looked at."""
+        a match of the setup's pattern or inside one: only those places are looked at.
+        `matches`: that pattern's matches in the text when the caller has them (`screen` reads
+        one text for several readers: the matches are the setup's, whoever is hidden)."""
         resume = 0
-        for m in self.every.finditer(text):
-            at = max(m.start(), resume)
-            while at < m.end():
-                word = self._word_at(text, at)
+        starts = self.lengths  # a place no word of theirs starts at is passed over without a call
+        for m in self.every.finditer(text) if matches is None else matches:
+            at, end = max(m.start(), resume), m.end()
+            while at < end:
+                word = self._word_at(text, at) if text[at] in starts else None
                 if word is None:
                     at += 1
                 else:
@@ -151,14 +154,16 @@ class Words:
                 return text[at:end]
         return None
 
-    def mentions(self, text: str) -> bool:
-        return self.every is not None and next(self._found(text), None) is not None
+    def mentions(self, text: str, matches: list[re.Match] | None = None) -> bool:
+        return self.every is not None and next(self._found(text, matches), None) is not None
 
-    def scrub(self, text: str) -> str:
+    def scrub(self, text: str, matches: list[re.Match] | None = None) -> str:
+        """The text with the hidden men's words blanked; the very same text object when it
+        names none of them (so `scrub(t) is t` says `not mentions(t)`)."""
         if self.every is None:
             return text
         out, last = [], 0
-        for at, word in self._found(text):
+        for at, word in self._found(text, matches):
             out += [text[last:at], HIDDEN_CARD if word in self.cards else HIDDEN_NAME]
             last = at + len(word)
         return "".join(out) + text[last:] if out else text
@@ -257,40 +262,82 @@ def screen(st, events: list[Event]) -> list[Event]:
     if not secret:
         return events
     sides = sorted({seat.side for seat in st.seats})
+    hidden_from = {side: {n for n in secret if st.soldiers[n].side != side} for side in sides}  # once, not per event
     words: dict[str | None, Words] = {}
 
     def words_for(side: str | None) -> Words:  # built only when a line needs them
         if side not in words:
-            words[side] = words_of(st, {n for n in secret if st.soldiers[n].side != side})
+            words[side] = words_of(st, secret if side is None else hidden_from[side])
         return words[side]
     out: list[Event] = []
+    read = _Reading(_every_word(st.setup))
     for e in events:
         if e.to is not None:
             out.append(e)
             continue
-        public = _as_seen(st, e, secret, words_for(None))
+        named = _soldiers_in(e.data)  # the event's men, the same for every reader
+        public = _as_seen(st, e, secret, words_for(None), named, read)
         out.append(public)
         if public is e:
             continue
         for side in sides:
-            theirs = _as_seen(st, e, {n for n in secret if st.soldiers[n].side != side}, words_for(side))
+            if hidden_from[side] == secret:  # none of his own men hidden: he reads the public line
+                continue
+            theirs = _as_seen(st, e, hidden_from[side], words_for(side), named, read)
             if theirs.text == public.text and theirs.data == public.data:
                 continue
             out.extend(theirs.model_copy(update={"to": seat.index}) for seat in st.seats if seat.side == side)
     return out
 
 
-def _as_seen(st, e: Event, secret: set[int], words: Words) -> Event:
-    """Event `e` as read by someone from whom the men in `secret` are hidden."""
-    about = sorted(_soldiers_in(e.data) & secret)
+class _Reading:
+    """One screening's texts read once: where the setup's pattern of soldiers' words matches in
+    each (the same whoever reads it; Words._found looks for a reader's hidden men's words only
+    there), and each event's data as text (`repr`, made once for every reader). Dropped with
+    the screening."""
+
+    __slots__ = ("every", "_matches", "_reprs")
+
+    def __init__(self, every: re.Pattern) -> None:
+        self.every = every
+        self._matches: dict[str, list[re.Match]] = {}
+        self._reprs: dict[int, tuple[Event, str]] = {}
+
+    def matches(self, text: str) -> list[re.Match]:
+        got = self._matches.get(text)
+        if got is None:
+            got = self._matches[text] = list(self.every.finditer(text))
+        return got
+
+    def data_text(self, e: Event) -> str:
+        got = self._reprs.get(id(e))
+        if got is None or got[0] is not e:
+            got = self._reprs[id(e)] = (e, repr(e.data))
+        return got[1]
+
+
+def _as_seen(st, e: Event, secret: set[int], words: Words, named: set[int] | None = None,
+             read: _Reading | None = None) -> Event:
+    """Event `e` as read by someone from whom the men in `secret` are hidden. `named`: the
+    men its data names (_soldiers_in), `read`: the screening's texts read once, when the
+    caller has them."""
+    about = sorted((_soldiers_in(e.data) if named is None else named) & secret)
     if about:
         return Event(kind=e.kind, text=cover_sentence(st, e.kind, about),
                      data={"hidden": len(about), "sides": sorted({st.soldiers[n].side for n in about}),
                            "tiles": sorted({tile_of(st, n) for n in about})})
-    if not (words.mentions(e.text) or words.mentions(repr(e.data))):
-        return e
+    if read is None or words.every is not read.every:
+        read = _Reading(words.every) if words.every is not None else None
+
+    def scrub(text: str) -> str:
+        return words.scrub(text, read.matches(text) if read is not None else None)
+    text = scrub(e.text)  # the very same text when it names none of them (Words.scrub)
+    if text is e.text:
+        data_text = read.data_text(e) if read is not None else repr(e.data)
+        if not words.mentions(data_text, read.matches(data_text) if read is not None else None):
+            return e
     data = {k: v for k, v in e.data.items() if k not in SOLDIER_KEYS or not (_soldiers_in({k: v}) & secret)}
-    return Event(kind=e.kind, text=words.scrub(e.text), data=_strings_clean(data, words.scrub))
+    return Event(kind=e.kind, text=text, data=_strings_clean(data, scrub))
 
 
 def public_text(st, text: str) -> str:

@@ -283,3 +283,91 @@ def test_a_hidden_word_running_on_past_another_word_is_blanked_once():
     words = Words(["b a", "a"], set(), pattern_of(("a", "a b", "b a")))
     _, blanked = _alone(["b a", "a"], set())
     assert words.scrub("a b a") == blanked("a b a") == f"{HIDDEN_NAME} {HIDDEN_NAME}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(S.data())
+def test_words_given_the_setup_patterns_matches_read_once_find_what_they_find_alone(data):
+    """`screen` reads a text once for every reader (the setup's pattern's matches, handed to
+    Words): the blanking and the finding must be what Words works out reading it itself, and a
+    text naming none of the hidden words comes back as the very same object."""
+    from engine.advanced.hidden_deployment import Words, pattern_of
+    every = data.draw(S.lists(WORDLIKE, min_size=1, max_size=8, unique=True), label="every word")
+    hidden = data.draw(S.lists(S.sampled_from(every), min_size=1, unique=True), label="hidden words")
+    cards = set(data.draw(S.lists(S.sampled_from(hidden), unique=True), label="card ids"))
+    text = "".join(data.draw(S.lists(S.one_of(S.sampled_from(every), S.sampled_from(["a", "b", " ", "-", ".", "_", "é"])),
+                                     max_size=10), label="text"))
+    pattern = pattern_of(tuple(sorted(every)))
+    words = Words(hidden, cards, pattern)
+    matches = list(pattern.finditer(text))
+    assert words.scrub(text, matches) == words.scrub(text)
+    assert words.mentions(text, matches) == words.mentions(text)
+    assert (words.scrub(text, matches) is text) == (not words.mentions(text))
+
+
+def _screened_reading_each_text_per_reader(st, events):
+    """`screen` as it was before it read each text once for all its readers: every reader's
+    Words reads the text and the data's repr itself (the answer the one reading must give)."""
+    from engine.advanced.hidden_deployment import (
+        Event,
+        _soldiers_in,
+        _strings_clean,
+        active,
+        cover_sentence,
+        hidden,
+        tile_of,
+        words_of,
+    )
+
+    def as_seen(e, secret, words):
+        about = sorted(_soldiers_in(e.data) & secret)
+        if about:
+            return Event(kind=e.kind, text=cover_sentence(st, e.kind, about),
+                         data={"hidden": len(about), "sides": sorted({st.soldiers[n].side for n in about}),
+                               "tiles": sorted({tile_of(st, n) for n in about})})
+        if not (words.mentions(e.text) or words.mentions(repr(e.data))):
+            return e
+        data = {k: v for k, v in e.data.items() if k not in SOLDIER_KEYS or not (_soldiers_in({k: v}) & secret)}
+        return Event(kind=e.kind, text=words.scrub(e.text), data=_strings_clean(data, words.scrub))
+
+    if not active(st) or not events:
+        return events
+    secret = hidden(st)
+    if not secret:
+        return events
+    out = []
+    for e in events:
+        if e.to is not None:
+            out.append(e)
+            continue
+        public = as_seen(e, secret, words_of(st, secret))
+        out.append(public)
+        if public is e:
+            continue
+        for side in sorted({seat.side for seat in st.seats}):
+            theirs_hidden = {n for n in secret if st.soldiers[n].side != side}
+            theirs = as_seen(e, theirs_hidden, words_of(st, theirs_hidden))
+            if theirs.text == public.text and theirs.data == public.data:
+                continue
+            out.extend(theirs.model_copy(update={"to": seat.index}) for seat in st.seats if seat.side == side)
+    return out
+
+
+def test_the_screened_events_of_whole_games_are_those_of_each_reader_reading_alone(monkeypatch):
+    """Every apply's events of night-orchard games (hidden deployment, shipped), screened as
+    `screen` does (each text read once for every reader) and as each reader reading alone."""
+    from engine.core import rulebook
+    from tests.engine.autoplay_kit import autoplayed, shipped_catalog
+    screen = rulebook.screen_events
+    compared = []
+
+    def both(st, events):
+        got = screen(st, events)
+        assert got == _screened_reading_each_text_per_reader(st, events)
+        compared.append(len(got) != len(events) or any(a is not b for a, b in zip(got, events)))
+        return got
+    monkeypatch.setattr(rulebook, "screen_events", both)
+    for seed in range(3):
+        for _ in autoplayed(shipped_catalog(), "night-orchard", seed, 200):
+            pass
+    assert sum(compared) > 50  # screening changed lines in many applies: the comparison was put to work
