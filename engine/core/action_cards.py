@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.core import commands as C
 from engine.core import per_setup
-from engine.core.content import ACTION_OF, Action, Do, subactions
+from engine.core.content import ACTION_OF, DO_FACE, DO_MOVE, DO_SHOOT, DO_TOSS, Action, Do, subactions
 from engine.core.crew import is_crew_of, position_of, trained_at
 from engine.core.state import ActiveCard
 
@@ -40,7 +40,7 @@ VEHICLE_DOS = {Do.ACQUIRE, Do.UNBUTTON, Do.BUTTON, Do.HULLDOWN, Do.TURRET, Do.MO
 def entry_accepts(entry_do: Do, do: Do) -> bool:
     """A 'move' entry also lets a soldier just turn; a 'shoot' entry lets him toss a grenade; a
     plain entry allows the vehicle sub-actions of the same action."""
-    if entry_do == do or (entry_do == Do.MOVE and do == Do.FACE) or (entry_do == Do.SHOOT and do == Do.TOSS):
+    if entry_do == do or (entry_do == DO_MOVE and do == DO_FACE) or (entry_do == DO_SHOOT and do == DO_TOSS):
         return True
     return entry_do in GENERIC and do in VEHICLE_DOS and ACTION_OF[entry_do] == ACTION_OF[do]
 
