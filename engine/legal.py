@@ -85,7 +85,8 @@ def decision_key(st, kind: str, force: str | None) -> str:
         # a card by how many came before it in the slot: a hidden man's card id is secret (a
         # react card is played openly, and several may interrupt one card)
         card = a.card if a.react else len(st.done_cards)
-        return f"act:T{st.turn}:P{st.phase}:S{st.slot}:{a.force}:{card}:{a.action.value}:{finished}"
+        # (a StrEnum formats as its value, without enum's `.value` descriptor)
+        return f"act:T{st.turn}:P{st.phase}:S{st.slot}:{a.force}:{card}:{a.action}:{finished}"
     return f"{kind}:T{st.turn}:P{st.phase}:{st.asked_at}"
 
 
@@ -170,7 +171,7 @@ def _awaiting(st) -> list[Await]:
     if st.step == "slot" and st.active is not None:
         a = st.active
         return [Await(seat=st.forces[a.force].seat, kind="act", force=a.force,
-                      detail=f"carry out {a.card} ({a.action.value.upper()})")]
+                      detail=f"carry out {a.card} ({a.action.upper()})")]
     if st.step == "fighting" and st.fight is not None:
         f = fights.whose_turn(st)
         if f:
