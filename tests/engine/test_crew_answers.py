@@ -125,3 +125,30 @@ def test_a_refusal_keeps_its_words(shipped):
     with pytest.raises(RuleError) as refused:
         actor(st, plate, plate, weapon="no-such-gun", what="fire")
     assert str(refused.value) == f"nobody is at the {name}'s no-such-gun position to fire."
+
+
+def test_a_dog_tags_sub_actions_are_its_actions_read_afresh(cat, shipped):
+    """tag_subactions (worked out once per card's actions) answers as reading the card each time:
+    every sub-action of the card's actions (a multi-action card) or of the action in use, less
+    what a license plate never does when the owner is a vehicle."""
+    from engine.core.action_cards import NOT_FOR_VEHICLES, tag_subactions
+    from engine.core.content import subactions
+    from engine.core.state import ActiveCard
+
+    class St:  # the two things tag_subactions reads of a state
+        def __init__(self, card, vehicles):
+            self.card, self.vehicles = (lambda cid: card), vehicles
+
+    asked = 0
+    for catalog in (cat, shipped):
+        for cid, card in catalog.cards.items():
+            for action in Action:
+                for vehicles in ({}, {card.owner: None}):
+                    active = ActiveCard(card=cid, force="f", phase=1, action=action, sources=[])
+                    acts = card.actions if card.multi else [action]
+                    want = {d for a in acts for d in subactions(a)}
+                    want = want - NOT_FOR_VEHICLES if vehicles else want
+                    got = tag_subactions(St(card, vehicles), active)
+                    assert got == want and isinstance(got, frozenset)
+                    asked += 1
+    assert asked > 100
