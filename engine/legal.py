@@ -27,7 +27,19 @@ from engine.core import commands as C
 from engine.core import rulebook
 from engine.core.action_cards import DO_OF, owner_can_act
 from engine.core.board import DIRS, SQRT2, direction_to, exact_inches
-from engine.core.content import ACTION_OF, Do
+from engine.core.content import (
+    ACTION_OF,
+    DO_COVER,
+    DO_DRAW,
+    DO_FACE,
+    DO_HOLD,
+    DO_MOVE,
+    DO_RALLY,
+    DO_SHOOT,
+    DO_SIGHT,
+    DO_TOSS,
+    Do,
+)
 from engine.core.errors import RuleError
 from engine.core.ratings import current
 from engine.core.state import Source
@@ -52,12 +64,6 @@ from engine.turn.placement import auto_plan, max_filled
 from engine.vehicles import legal as vehicle_legal
 from engine.vehicles.legal import CHEAP, CHECK, SEARCH, Check
 
-# the sub-actions as plain names, for the checks asked many times a command: a member read
-# through its enum class (Do.MOVE) passes the class's attribute hook at every read
-(_COVER, _DRAW, _FACE, _HOLD, _MOVE, _RALLY, _SHOOT, _SIGHT, _TOSS) = (
-    Do.COVER, Do.DRAW, Do.FACE, Do.HOLD, Do.MOVE, Do.RALLY, Do.SHOOT, Do.SIGHT, Do.TOSS,
-)
-
 # Commands a player may give while another decision is open, answering none
 FREE_COMMANDS = (C.AlwaysPass, C.Reslot, C.SeatName, *C.BATTLEFIELD_FREE)
 
@@ -79,7 +85,8 @@ def decision_key(st, kind: str, force: str | None) -> str:
         # a card by how many came before it in the slot: a hidden man's card id is secret (a
         # react card is played openly, and several may interrupt one card)
         card = a.card if a.react else len(st.done_cards)
-        return f"act:T{st.turn}:P{st.phase}:S{st.slot}:{a.force}:{card}:{a.action.value}:{finished}"
+        # (a StrEnum formats as its value, without enum's `.value` descriptor)
+        return f"act:T{st.turn}:P{st.phase}:S{st.slot}:{a.force}:{card}:{a.action}:{finished}"
     return f"{kind}:T{st.turn}:P{st.phase}:{st.asked_at}"
 
 
@@ -164,7 +171,7 @@ def _awaiting(st) -> list[Await]:
     if st.step == "slot" and st.active is not None:
         a = st.active
         return [Await(seat=st.forces[a.force].seat, kind="act", force=a.force,
-                      detail=f"carry out {a.card} ({a.action.value.upper()})")]
+                      detail=f"carry out {a.card} ({a.action.upper()})")]
     if st.step == "fighting" and st.fight is not None:
         f = fights.whose_turn(st)
         if f:
@@ -293,7 +300,7 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
                                    is not None))
             else:
                 acc = of(m)
-                if not calls and (not acc or (_MOVE not in acc and s.status == "waiting")):
+                if not calls and (not acc or (DO_MOVE not in acc and s.status == "waiting")):
                     continue  # nothing for him to be asked (a man still to enter may only MOVE)
                 checks = _soldier_checks(st, active, kind, m, seat, acc, foes)
                 if vehicular:
@@ -357,19 +364,19 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
     s = st.soldiers[m]
     ok = acc.__contains__
     if s.status == "waiting":
-        return [(SEARCH, lambda: _can_move(st, m, seat, kind))] if ok(_MOVE) else []
-    if ok(_FACE):
+        return [(SEARCH, lambda: _can_move(st, m, seat, kind))] if ok(DO_MOVE) else []
+    if ok(DO_FACE):
         return [(CHEAP, lambda: True)]  # a quarter turn is always offered
     known = foes.targets.known
     out: list[Check] = []  # (a man in contact may do none of these: asked last, only if there are any)
-    if ok(_COVER) or ok(_DRAW) or ok(_HOLD):
+    if ok(DO_COVER) or ok(DO_DRAW) or ok(DO_HOLD):
         f = st.forces[active.force]
-        out.append((CHEAP, lambda: (ok(_COVER) and s.spotted and st.board.in_cover(s.at))
-                    or (ok(_DRAW) and bool(f.deck or f.discard))
-                    or (ok(_HOLD) and bool(f.hand) and current(st, m, "hold") > len(s.held))))
-    if ok(_RALLY):
+        out.append((CHEAP, lambda: (ok(DO_COVER) and s.spotted and st.board.in_cover(s.at))
+                    or (ok(DO_DRAW) and bool(f.deck or f.discard))
+                    or (ok(DO_HOLD) and bool(f.hand) and current(st, m, "hold") > len(s.held))))
+    if ok(DO_RALLY):
         out.append((CHECK, lambda: _can_rally(st, active, kind, m)))
-    aims = foes.spotted(s.side) if ok(_SHOOT) or ok(_TOSS) else None
+    aims = foes.spotted(s.side) if ok(DO_SHOOT) or ok(DO_TOSS) else None
     if aims:
         def shoots() -> bool:
             try:
@@ -381,9 +388,9 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
         def tosses() -> bool:
             return s.grenades > 0 and thrower_problem(st, m, known) is None \
                 and any(aim_problem(st, m, t) is None for t in aims)
-        out.append((SEARCH, lambda: (ok(_SHOOT) and foes.once(("shoot", m), shoots))
-                    or (ok(_TOSS) and foes.once(("toss", m), tosses))))
-    if ok(_SIGHT) and foes.unseen(s.side):
+        out.append((SEARCH, lambda: (ok(DO_SHOOT) and foes.once(("shoot", m), shoots))
+                    or (ok(DO_TOSS) and foes.once(("toss", m), tosses))))
+    if ok(DO_SIGHT) and foes.unseen(s.side):
         def sight() -> bool:
             try:
                 check_can_look(st, m, known)
@@ -391,9 +398,9 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
             except RuleError:
                 return False
         out.append((SEARCH, lambda: foes.once(("sight", m), sight)))
-    if ok(_TOSS) and s.equipment:
+    if ok(DO_TOSS) and s.equipment:
         out.append((SEARCH, lambda: bool(use_options(st, m, seat, kind))))
-    if ok(_MOVE):
+    if ok(DO_MOVE):
         def moves() -> bool:
             if not s.dismounted and not (m in active.moved_escorts and known.escorting(m)):
                 if _can_move(st, m, seat, kind):
@@ -429,7 +436,7 @@ def _can_rally(st, active, kind: str, m: int) -> bool:
 def _lay_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
     """Mines from a vehicle's load (engine/battlefield/mines.py): a MOVE of its plate or a man aboard."""
     plate = m if m in st.vehicles else st.soldiers[m].vehicle
-    if st.vehicles[plate].mine_load and vehicle_legal.oker(st, active, kind, m)(_MOVE):
+    if st.vehicles[plate].mine_load and vehicle_legal.oker(st, active, kind, m)(DO_MOVE):
         yield from lay_options(st, m, seat, kind)
 
 
@@ -439,11 +446,11 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do
         return
     ok = acc.__contains__
     if s.status == "waiting":
-        if ok(_MOVE):
+        if ok(DO_MOVE):
             yield from _moves(st, m, seat, kind)
         return
     contact = None
-    if ok(_FACE):
+    if ok(DO_FACE):
         # a quarter turn (always possible, and cheap to offer first), then turns toward an
         # enemy in contact or the nearest enemies
         quarter = DIRS[(DIRS.index(s.facing) + 2) % 8]
@@ -455,15 +462,15 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do
             yield C.Face(seat=seat, serial=m, facing=d, via=kind)
     if s.free and (in_contact(st, m) if contact is None else contact):
         return
-    if ok(_MOVE) and not s.dismounted and not (m in active.moved_escorts and escorting(st, m)):
+    if ok(DO_MOVE) and not s.dismounted and not (m in active.moved_escorts and escorting(st, m)):
         yield from _moves(st, m, seat, kind)
         if st.vehicles:  # onto an enemy vehicle's deck to fight at its hatches (engine/battlefield/close_combat.py)
             yield from climb_options(st, m, seat, kind)
-    if ok(_MOVE):  # issue 9: handing off equipment, searching for it, taking over a vehicle
+    if ok(DO_MOVE):  # issue 9: handing off equipment, searching for it, taking over a vehicle
         yield from move_options(st, m, seat, kind)
         if st.minefields or st.mines:  # lifting mines with a detector (engine/battlefield/mines.py)
             yield from clear_options(st, m, seat, kind)
-    if ok(_SIGHT):
+    if ok(DO_SIGHT):
         try:
             check_can_look(st, m)
             must = sight_must(st, m)
@@ -474,22 +481,22 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do
         else:
             for t in must:
                 yield C.SightCmd(seat=seat, serial=m, target=t, via=kind)
-    if ok(_SHOOT):
+    if ok(DO_SHOOT):
         try:
             check_can_shoot(st, m)
             for t in shoot_targets(st, m):
                 yield C.ShootCmd(seat=seat, serial=m, target=t, via=kind)
         except RuleError:
             pass
-    if ok(_TOSS) and s.grenades > 0 and thrower_problem(st, m) is None:
+    if ok(DO_TOSS) and s.grenades > 0 and thrower_problem(st, m) is None:
         for t in enemies_of(st, m):
             if aim_problem(st, m, t) is None:
                 yield C.TossCmd(seat=seat, serial=m, target=t, via=kind)
-    if ok(_TOSS) and s.equipment:  # equipment: smoke and weapons (engine/infantry/equipment.py)
+    if ok(DO_TOSS) and s.equipment:  # equipment: smoke and weapons (engine/infantry/equipment.py)
         yield from use_options(st, m, seat, kind)
-    if ok(_COVER) and s.spotted and st.board.in_cover(s.at):
+    if ok(DO_COVER) and s.spotted and st.board.in_cover(s.at):
         yield C.CoverCmd(seat=seat, serial=m, via=kind)
-    if ok(_RALLY):
+    if ok(DO_RALLY):
         src = next(x for x in active.sources if x.kind == kind)
         for t in sorted(o.serial for o in st.soldiers.values() if o.free and o.pinned and o.controller == s.controller):
             if t in src.rallied:
@@ -501,11 +508,11 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do
             except RuleError:
                 continue
             yield C.RallyCmd(seat=seat, serial=m, target=t, via=kind)
-    if ok(_DRAW):
+    if ok(DO_DRAW):
         f = st.forces[active.force]
         if f.deck or f.discard:
             yield C.DrawCmd(seat=seat, serial=m, via=kind)
-    if ok(_HOLD):
+    if ok(DO_HOLD):
         f = st.forces[active.force]
         room = current(st, m, "hold") - len(s.held)
         if room > 0 and f.hand:

@@ -23,20 +23,26 @@ from engine.core.action_cards import (
     owner_can_act,
     tag_subactions,
 )
-from engine.core.content import ACTION_OF, Action, Do
+from engine.core.content import (
+    ACTION_MOVE,
+    ACTION_OF,
+    ACTION_SHOOT,
+    DO_COVER,
+    DO_DRAW,
+    DO_FACE,
+    DO_MOVE,
+    DO_RALLY,
+    DO_SHOOT,
+    DO_SIGHT,
+    Do,
+)
 from engine.core.errors import RuleError
 from engine.core.ratings import current
 from engine.core.state import SUBACTION_WORDS, ActiveCard, Source
 from engine.core.vehicle_geometry import enemy_vehicle_with
 
-# the sub-actions as plain names, for the checks asked many times a command: a member read
-# through its enum class (Do.MOVE) passes the class's attribute hook at every read
-(_COVER, _DRAW, _FACE, _MOVE, _RALLY, _SHOOT, _SIGHT) = (
-    Do.COVER, Do.DRAW, Do.FACE, Do.MOVE, Do.RALLY, Do.SHOOT, Do.SIGHT,
-)
-
 # what a man aboard may do from there: his vehicle's work and a few of his own
-_FROM_ABOARD = frozenset({_SIGHT, _SHOOT, _MOVE, _FACE, _COVER, _DRAW} | VEHICLE_DOS)
+_FROM_ABOARD = frozenset({DO_SIGHT, DO_SHOOT, DO_MOVE, DO_FACE, DO_COVER, DO_DRAW} | VEHICLE_DOS)
 
 
 def _soldier_ok(st, active: ActiveCard, serial: int, do: Do) -> None:
@@ -47,7 +53,7 @@ def _soldier_ok(st, active: ActiveCard, serial: int, do: Do) -> None:
     if s is None:
         raise RuleError(f"there is no soldier {serial} in this game.")
     if s.status == "waiting" and s.force == active.force:
-        if do != _MOVE:
+        if do != DO_MOVE:
             raise RuleError(f"{st.name(serial)} has not entered the board yet: his first action is a MOVE onto it.")
         return
     if s.status == "aboard" and s.controller == active.force and s.captor is None:
@@ -66,7 +72,7 @@ def _vehicle_ok(st, active: ActiveCard, plate: int, do: Do) -> None:
     if v.controller != active.force:
         raise RuleError(f"the {st.name(plate)} is not commanded by this deck.")
     if v.status == "waiting":
-        if do != _MOVE:
+        if do != DO_MOVE:
             raise RuleError(f"the {st.name(plate)} has not entered the board yet: its first action is a MOVE onto it.")
         return
     if v.status != "board":
@@ -76,7 +82,7 @@ def _vehicle_ok(st, active: ActiveCard, plate: int, do: Do) -> None:
 
 def _same_square(st, plate: int, do: Do) -> None:
     """With an enemy vehicle in its tile a vehicle may only MOVE and SHOOT (Same Square)."""
-    if ACTION_OF[do] not in (Action.MOVE, Action.SHOOT) and enemy_vehicle_with(st, plate):
+    if ACTION_OF[do] not in (ACTION_MOVE, ACTION_SHOOT) and enemy_vehicle_with(st, plate):
         raise RuleError(f"an enemy vehicle shares {st.vehicles[plate].tile} with the {st.name(plate)}: "
                         f"it may only MOVE or SHOOT.")
 
@@ -93,7 +99,7 @@ def _accepts(st, active: ActiveCard, src: Source, serial: int, do: Do) -> str | 
             return "the dog tag owner is out of the game, so the dog tag action is lost"
         if do not in tag_subactions(st, active):
             return "the dog tag allows " + "/".join(sorted(d.value for d in tag_subactions(st, active)))
-        if src.uses and do != _RALLY:
+        if src.uses and do != DO_RALLY:
             return "the dog tag action is used"
         return _rally_room(st, active, src, do)
     if src.kind == "team":
@@ -113,7 +119,7 @@ def _accepts(st, active: ActiveCard, src: Source, serial: int, do: Do) -> str | 
         return "the narrator box's soldier is out of the game"
     if not entry_accepts(Do(note.kind), do) or (serial in st.vehicles and do in NOT_FOR_VEHICLES):
         return f"the narrator box allows {note.kind}"
-    if src.uses and do != _RALLY:
+    if src.uses and do != DO_RALLY:
         return "the narrator box is used"
     return _rally_room(st, active, src, do)
 
@@ -181,9 +187,9 @@ def _owner_dos(st, active: ActiveCard, src: Source, card, serial: int) -> frozen
     if serial in st.vehicles:
         dos = dos - NOT_FOR_VEHICLES
     if src.uses:
-        dos = dos & {_RALLY}
-    if _RALLY in dos and _rally_room(st, active, src, _RALLY) is not None:
-        dos = dos - {_RALLY}
+        dos = dos & {DO_RALLY}
+    if DO_RALLY in dos and _rally_room(st, active, src, DO_RALLY) is not None:
+        dos = dos - {DO_RALLY}
     return frozenset(dos)
 
 
@@ -199,7 +205,7 @@ def team_entry(st, card, src: Source, serial: int, do: Do) -> int | None:
 
 
 def _rally_room(st, active: ActiveCard, src: Source, do: Do) -> str | None:
-    if do != _RALLY:
+    if do != DO_RALLY:
         return None
     limit = _rally_limit(st, active, src)
     if len(src.rallied) >= limit:
@@ -285,7 +291,7 @@ def spend(st, active: ActiveCard, src: Source, entry: int | None, serial: int, d
             src.state = "closed"
     else:
         src.uses += 1
-        if do == _RALLY:
+        if do == DO_RALLY:
             if len(src.rallied) >= _rally_limit(st, active, src):
                 src.state = "closed"
         else:
@@ -297,8 +303,8 @@ def second_move_problem(st, active: ActiveCard, src: Source, serial: int) -> str
     one, or None: a Move++ marker costs two MOVE actions (Hell on Wheels, How to Move; ruling V2),
     both of one part, as an action never spans two parts (R62)."""
     after = src.model_copy(deep=True)
-    spend(st, active, after, enter(st, st.card(active.card), after, serial, _MOVE), serial, _MOVE)
-    why = _accepts(st, active, after, serial, _MOVE)
+    spend(st, active, after, enter(st, st.card(active.card), after, serial, DO_MOVE), serial, DO_MOVE)
+    why = _accepts(st, active, after, serial, DO_MOVE)
     if why is None:
         return None
     return (f"a Move++ costs two MOVE actions of one part of the card, and after one the {src.kind} part "

@@ -4,9 +4,11 @@ answers about cards, read by the card in play (engine/turn/cards.py), the routin
 a part (engine/advanced/sources.py), the tactics modules and the option listing."""
 from __future__ import annotations
 
+from functools import cache
+
 from engine.core import commands as C
 from engine.core import per_setup
-from engine.core.content import ACTION_OF, Action, Do, subactions
+from engine.core.content import ACTION_OF, DO_FACE, DO_MOVE, DO_SHOOT, DO_TOSS, Action, Do, subactions
 from engine.core.crew import is_crew_of, position_of, trained_at
 from engine.core.state import ActiveCard
 
@@ -40,7 +42,7 @@ VEHICLE_DOS = {Do.ACQUIRE, Do.UNBUTTON, Do.BUTTON, Do.HULLDOWN, Do.TURRET, Do.MO
 def entry_accepts(entry_do: Do, do: Do) -> bool:
     """A 'move' entry also lets a soldier just turn; a 'shoot' entry lets him toss a grenade; a
     plain entry allows the vehicle sub-actions of the same action."""
-    if entry_do == do or (entry_do == Do.MOVE and do == Do.FACE) or (entry_do == Do.SHOOT and do == Do.TOSS):
+    if entry_do == do or (entry_do == DO_MOVE and do == DO_FACE) or (entry_do == DO_SHOOT and do == DO_TOSS):
         return True
     return entry_do in GENERIC and do in VEHICLE_DOS and ACTION_OF[entry_do] == ACTION_OF[do]
 
@@ -94,12 +96,18 @@ def entry_allows(st, e, serial: int) -> frozenset[Do]:
 _SUBACTIONS = {a: subactions(a) for a in Action}  # each action's sub-actions, read once (every question asks)
 
 
-def tag_subactions(st, active: ActiveCard) -> set[Do]:
+def tag_subactions(st, active: ActiveCard) -> frozenset[Do]:
     """A multi-action card's dog tag may use any of its actions, whatever the phase (Multi-Action Cards)."""
     card = st.card(active.card)
-    acts = card.actions if card.multi else [active.action]
-    dos = {d for a in acts for d in _SUBACTIONS[a]}
-    return dos - NOT_FOR_VEHICLES if card.owner in st.vehicles else dos
+    return _tag_dos(tuple(card.actions) if card.multi else active.action, card.owner in st.vehicles)
+
+
+@cache
+def _tag_dos(actions: tuple[Action, ...] | Action, vehicle: bool) -> frozenset[Do]:
+    """tag_subactions for a card's actions (or the one in use), worked out once: a handful of keys,
+    and every question about a dog tag asks."""
+    dos = frozenset(d for a in (actions if isinstance(actions, tuple) else (actions,)) for d in _SUBACTIONS[a])
+    return dos - NOT_FOR_VEHICLES if vehicle else dos
 
 
 # What a license plate never does itself: a vehicle has no rally, hold or grenade.

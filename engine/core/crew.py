@@ -7,7 +7,7 @@ any other soldier — only actions that name a Soldier, never crew actions or pl
 from __future__ import annotations
 
 from engine.core.errors import RuleError
-from engine.core.vehicle_content import Location, Role
+from engine.core.vehicle_content import ROLE_COMMANDER, Location, Role
 
 
 def aboard(st, serial: int):
@@ -42,7 +42,7 @@ def is_crew_of(st, serial: int, plate: int) -> bool:
 def trained_at(st, serial: int, plate: int, loc: Location) -> bool:
     """Trained for this position: his role on this vehicle, or a Commander anywhere."""
     t = training(st, serial)
-    return t is not None and t.vehicle == st.vehicles[plate].vehicle and t.role in (loc.role, Role.COMMANDER)
+    return t is not None and t.vehicle == st.vehicles[plate].vehicle and t.role in (loc.role, ROLE_COMMANDER)
 
 
 def man_at(st, plate: int, role: Role) -> int | None:
@@ -64,29 +64,55 @@ def server_of(st, plate: int, weapon: str) -> int | None:
     return None
 
 
+# Why a man may not carry out a vehicle action (actor words it): the rule itself lives in _serve,
+# asked by actor for a command and by crewman for a yes/no (the option lists ask it many times a
+# command, and most answers are "no": no formatted error built and caught for them)
+_NOBODY, _UNTRAINED, _NOT_AT_POST, _NOT_SERVING, _WRONG_ROLE = range(1, 6)
+
+
+def _serve(st, plate: int, who: int, role: Role | None, weapon: str | None) -> tuple[int | None, int, Location | None]:
+    """(the crewman, 0 or why not, his position) for actor and crewman."""
+    if who == plate:
+        man = server_of(st, plate, weapon) if weapon else man_at(st, plate, role)
+        if man is None:
+            return None, _NOBODY, None
+        loc = position_of(st, man)
+        return man, (0 if trained_at(st, man, plate, loc) else _UNTRAINED), loc
+    loc = position_of(st, who)
+    if loc is None or st.soldiers[who].vehicle != plate:
+        return who, _NOT_AT_POST, loc
+    if weapon and weapon not in loc.weapons:
+        return who, _NOT_SERVING, loc
+    if role and loc.role != role:
+        return who, _WRONG_ROLE, loc
+    return who, 0, loc
+
+
+def crewman(st, plate: int, who: int, *, role: Role | None = None, weapon: str | None = None) -> int | None:
+    """The crewman actor would name, or None where actor refuses (the same rule, without the words)."""
+    man, why, _ = _serve(st, plate, who, role, weapon)
+    return None if why else man
+
+
 def actor(st, plate: int, who: int, *, role: Role | None = None, weapon: str | None = None,
           what: str) -> int:
     """The crewman who carries out a vehicle action. `who` is the command's actor: the plate
     (then the man at the needed position acts, and he must be trained there: the license plate
     is never used for a cross-trained role) or a crewman (then he must sit at that position)."""
-    vdef = st.vehicle_def(plate)
-    if who == plate:
-        man = server_of(st, plate, weapon) if weapon else man_at(st, plate, role)
-        if man is None:
-            raise RuleError(f"nobody is at the {vdef.name}'s {weapon or role.value} position to {what}.")
-        loc = position_of(st, man)
-        if not trained_at(st, man, plate, loc):
-            raise RuleError(f"{st.name(man)} is not trained as its {loc.role.value}: the license plate "
-                            f"cannot make him {what}.")
+    man, why, loc = _serve(st, plate, who, role, weapon)
+    if not why:
         return man
-    loc = position_of(st, who)
-    if loc is None or st.soldiers[who].vehicle != plate:
+    vdef = st.vehicle_def(plate)
+    if why == _NOBODY:
+        raise RuleError(f"nobody is at the {vdef.name}'s {weapon or role.value} position to {what}.")
+    if why == _UNTRAINED:
+        raise RuleError(f"{st.name(man)} is not trained as its {loc.role.value}: the license plate "
+                        f"cannot make him {what}.")
+    if why == _NOT_AT_POST:
         raise RuleError(f"{st.name(who)} is not at a crew position of the {vdef.name}.")
-    if weapon and weapon not in loc.weapons:
+    if why == _NOT_SERVING:
         raise RuleError(f"{st.name(who)}'s position ({loc.name}) does not serve the {weapon}.")
-    if role and loc.role != role:
-        raise RuleError(f"{st.name(who)} is at the {loc.name}; {what} needs the {role.value}'s position.")
-    return who
+    raise RuleError(f"{st.name(who)} is at the {loc.name}; {what} needs the {role.value}'s position.")
 
 
 def is_open(st, plate: int, post: str | None) -> bool:

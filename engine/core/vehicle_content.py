@@ -9,6 +9,7 @@ the same file. Loaded and checked by engine.core.content.load_catalog like every
 # no `from __future__ import annotations`: pydantic reads these models' types, not strings to compile (docs/architecture.md)
 
 from enum import StrEnum
+from functools import cached_property
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -35,6 +36,13 @@ class Role(StrEnum):
     COMMANDER = "commander"
     RADIO = "radio"
     SPOTTER = "spotter"
+
+
+# each role as a plain name for the checks asked many times a command (as DO_MOVE beside Do,
+# engine/core/content.py: a member read through its enum class passes enum's attribute hook)
+ROLE_DRIVER, ROLE_GUNNER, ROLE_LOADER, ROLE_COMMANDER, ROLE_RADIO, ROLE_SPOTTER = (
+    Role.DRIVER, Role.GUNNER, Role.LOADER, Role.COMMANDER, Role.RADIO, Role.SPOTTER,
+)
 
 
 class Aspect(StrEnum):
@@ -267,9 +275,11 @@ class VehicleDef(Frozen):
         """Whether `plate` is one the scheme gives a vehicle of this type (its own, + PLATE_STEP ...)."""
         return self.plate <= plate <= MAX_PLATE and (plate - self.plate) % PLATE_STEP == 0
 
-    @property
-    def crew_positions(self) -> list[Location]:
-        return [loc for loc in self.locations if loc.kind == "crew"]
+    @cached_property
+    def crew_positions(self) -> tuple[Location, ...]:
+        """The panel's crew positions in panel order: worked out once (content is frozen, and crew
+        checks ask for them many times a command), a tuple so no caller can change them."""
+        return tuple(loc for loc in self.locations if loc.kind == "crew")
 
     @property
     def has_turret(self) -> bool:

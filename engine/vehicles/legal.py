@@ -11,10 +11,29 @@ from typing import TypeVar
 from engine.advanced.sources import _soldier_ok, accepted, second_move_problem
 from engine.core import commands as C
 from engine.core.board import DIRS
-from engine.core.content import Do
-from engine.core.crew import actor, position_of
+from engine.core.content import (
+    DO_ACQUIRE,
+    DO_BUTTON,
+    DO_COVER,
+    DO_DISMOUNT,
+    DO_EXTINGUISH,
+    DO_FACE,
+    DO_HULLDOWN,
+    DO_LOAD,
+    DO_MOUNT,
+    DO_MOVE,
+    DO_REPAIR,
+    DO_SHIFT,
+    DO_SHOOT,
+    DO_SIGHT,
+    DO_TURRET,
+    DO_UNBUTTON,
+    DO_UNPIN,
+    Do,
+)
+from engine.core.crew import crewman, position_of
 from engine.core.errors import RuleError
-from engine.core.vehicle_content import Role
+from engine.core.vehicle_content import ROLE_GUNNER
 from engine.core.vehicle_geometry import neighbours, on_board
 from engine.infantry.contact import Known
 from engine.vehicles import look as VL
@@ -22,14 +41,6 @@ from engine.vehicles import move as VM
 from engine.vehicles import shoot as VS
 from engine.vehicles.damage import exposed_protection, position_ok
 from engine.vehicles.smoke import options
-
-# the sub-actions as plain names, for the checks asked many times a command: a member read
-# through its enum class (Do.MOVE) passes the class's attribute hook at every read
-(_ACQUIRE, _BUTTON, _COVER, _DISMOUNT, _EXTINGUISH, _FACE, _HULLDOWN, _LOAD, _MOUNT, _MOVE, _REPAIR, _SHIFT,
- _SHOOT, _SIGHT, _TURRET, _UNBUTTON, _UNPIN) = (
-    Do.ACQUIRE, Do.BUTTON, Do.COVER, Do.DISMOUNT, Do.EXTINGUISH, Do.FACE, Do.HULLDOWN, Do.LOAD, Do.MOUNT, Do.MOVE,
-    Do.REPAIR, Do.SHIFT, Do.SHOOT, Do.SIGHT, Do.TURRET, Do.UNBUTTON, Do.UNPIN,
-)
 
 MAX_MOVES = 8  # destinations listed per kind of move (nearest first)
 T = TypeVar("T")
@@ -100,7 +111,7 @@ def _armour(st, targets: list[int]) -> list[int]:
 
 
 def _can_drive(st, plate: int, who: int) -> bool:
-    return _try(lambda: VM.driver(st, plate, who, "drive")) and VM._hull_problem(st, plate) is None
+    return VM.drives(st, plate, who) and VM._hull_problem(st, plate) is None
 
 
 def _moves(st, active, kind: str, plate: int, who: int, seat: int) -> Iterator[C.Cmd]:
@@ -306,48 +317,48 @@ class _Plate:
 
 
 def _pl_moves(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(_MOVE):
+    if a.ok(DO_MOVE):
         yield from _moves(a.st, a.active, a.kind, a.plate, a.plate, a.seat)
 
 
 def _pl_unpin(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(_UNPIN) and a.v.pins and _try(lambda: VM.driver(a.st, a.plate, a.plate, "unpin")):
+    if a.ok(DO_UNPIN) and a.v.pins and VM.drives(a.st, a.plate, a.plate):
         yield C.Unpin(seat=a.seat, serial=a.plate, via=a.kind)
 
 
 def _pl_turns(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(_FACE) and _can_drive(a.st, a.plate, a.plate) and not (a.kind == "tag" and a.v.hull_moved):
+    if a.ok(DO_FACE) and _can_drive(a.st, a.plate, a.plate) and not (a.kind == "tag" and a.v.hull_moved):
         yield from _turns(a.st, a.plate, a.plate, a.seat, a.kind, hull=True, check=a.targets is not None)
 
 
 def _pl_turret(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(_TURRET) and a.v.turret is not None and _try(lambda: _turret_man(a.st, a.plate, a.plate)):
+    if a.ok(DO_TURRET) and a.v.turret is not None and _turret_man(a.st, a.plate, a.plate) is not None:
         yield from _turns(a.st, a.plate, a.plate, a.seat, a.kind, hull=False, check=a.targets is not None)
 
 
 def _pl_fire(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(_SHOOT) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+    if a.ok(DO_SHOOT) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
         yield from _fire_options(a.st, a.plate, a.plate, a.seat, a.kind, VS.weapon_ids(a.st.vehicle_def(a.plate)),
                                  a.targets)
 
 
 def _pl_smoke(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(_SHOOT):
+    if a.ok(DO_SHOOT):
         yield from _popsmoke(a.st, a.plate, a.seat, a.kind)  # issue 9: engine/vehicles/smoke.py
 
 
 def _pl_load(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(_LOAD):
+    if a.ok(DO_LOAD):
         yield from _load_options(a.st, a.plate, a.plate, a.seat, a.kind)
 
 
 def _pl_acquire(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(_ACQUIRE) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+    if a.ok(DO_ACQUIRE) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
         yield from _acquire_options(a.st, a.plate, a.plate, a.seat, a.kind, a.targets)
 
 
 def _pl_sight(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(_SIGHT):
+    if a.ok(DO_SIGHT):
         st, targets = a.st, a.targets
         eye = VL.best_eye(st, a.plate)
         side = None if eye is None else st.soldiers[eye].side
@@ -358,14 +369,14 @@ def _pl_sight(a: _Plate) -> Iterator[C.Cmd]:
 
 
 def _pl_hatches(a: _Plate) -> Iterator[C.Cmd]:
-    for do, cls, opening in ((_UNBUTTON, C.Unbutton, True), (_BUTTON, C.Button, False)):
+    for do, cls, opening in ((DO_UNBUTTON, C.Unbutton, True), (DO_BUTTON, C.Button, False)):
         if a.ok(do) and _try(lambda: VL._hatch_man(a.st, a.plate, a.plate, opening)):
             yield cls(seat=a.seat, serial=a.plate, via=a.kind)
 
 
 def _pl_hull_down(a: _Plate) -> Iterator[C.Cmd]:
     v = a.v
-    if a.ok(_HULLDOWN) and not v.hull_down and _can_drive(a.st, a.plate, a.plate):
+    if a.ok(DO_HULLDOWN) and not v.hull_down and _can_drive(a.st, a.plate, a.plate):
         mods = a.st.board.tiles[v.tile].mods
         if (mods.look or 0) < 0 and (mods.move or 0) < 0:
             yield C.HullDown(seat=a.seat, serial=a.plate, via=a.kind)
@@ -373,28 +384,27 @@ def _pl_hull_down(a: _Plate) -> Iterator[C.Cmd]:
 
 def _pl_cover(a: _Plate) -> Iterator[C.Cmd]:
     v = a.v
-    if a.ok(_COVER) and (v.spotted or v.spotted_by) and (a.st.board.tiles[v.tile].mods.hide or 0) <= -3 \
-            and _try(lambda: VM.driver(a.st, a.plate, a.plate, "cover")):
+    if a.ok(DO_COVER) and (v.spotted or v.spotted_by) and (a.st.board.tiles[v.tile].mods.hide or 0) <= -3 \
+            and VM.drives(a.st, a.plate, a.plate):
         yield C.VCover(seat=a.seat, serial=a.plate, via=a.kind)
 
 
-_WAITING = ((SEARCH, (_MOVE,), _pl_moves),)  # a vehicle still to enter: its MOVE onto the board
-_PLATE = ((SEARCH, (_MOVE,), _pl_moves), (CHEAP, (_UNPIN,), _pl_unpin), (CHECK, (_FACE,), _pl_turns),
-          (CHECK, (_TURRET,), _pl_turret), (SEARCH, (_SHOOT,), _pl_fire), (CHECK, (_SHOOT,), _pl_smoke),
-          (CHEAP, (_LOAD,), _pl_load), (SEARCH, (_ACQUIRE,), _pl_acquire), (SEARCH, (_SIGHT,), _pl_sight),
-          (CHECK, (_UNBUTTON, _BUTTON), _pl_hatches), (CHECK, (_HULLDOWN,), _pl_hull_down),
-          (CHECK, (_COVER,), _pl_cover))
+_WAITING = ((SEARCH, (DO_MOVE,), _pl_moves),)  # a vehicle still to enter: its MOVE onto the board
+_PLATE = ((SEARCH, (DO_MOVE,), _pl_moves), (CHEAP, (DO_UNPIN,), _pl_unpin), (CHECK, (DO_FACE,), _pl_turns),
+          (CHECK, (DO_TURRET,), _pl_turret), (SEARCH, (DO_SHOOT,), _pl_fire), (CHECK, (DO_SHOOT,), _pl_smoke),
+          (CHEAP, (DO_LOAD,), _pl_load), (SEARCH, (DO_ACQUIRE,), _pl_acquire), (SEARCH, (DO_SIGHT,), _pl_sight),
+          (CHECK, (DO_UNBUTTON, DO_BUTTON), _pl_hatches), (CHECK, (DO_HULLDOWN,), _pl_hull_down),
+          (CHECK, (DO_COVER,), _pl_cover))
 
 
 def _popsmoke(st, who: int, seat: int, kind: str) -> list:
     return options(st, who, seat, kind)
 
 
-def _turret_man(st, plate: int, who: int) -> int:
-    vdef = st.vehicle_def(plate)
-    if any(p.role == Role.GUNNER for p in vdef.crew_positions):
-        return actor(st, plate, who, role=Role.GUNNER, what="turn")
-    return actor(st, plate, who, weapon="main", what="turn")
+def _turret_man(st, plate: int, who: int) -> int | None:
+    """The man move.turret would have turn the turret, or None (crewman: no refusal's words)."""
+    role, weapon = VM.turret_post(st.vehicle_def(plate))
+    return crewman(st, plate, who, role=role, weapon=weapon)
 
 
 def _fire_options(st, plate: int, who: int, seat: int, kind: str, weapons: list[str],
@@ -403,9 +413,8 @@ def _fire_options(st, plate: int, who: int, seat: int, kind: str, weapons: list[
     v = st.vehicles[plate]
     targets = None  # the same for every weapon: found once, when a weapon has a gunner
     for wid in weapons:
-        try:
-            gunner = actor(st, plate, who, weapon=wid, what="fire")
-        except RuleError:
+        gunner = crewman(st, plate, who, weapon=wid)
+        if gunner is None:
             continue
         if targets is None:
             targets = _enemy_targets(st, v.side) if known is None else known.enemies(v.side)
@@ -417,7 +426,7 @@ def _fire_options(st, plate: int, who: int, seat: int, kind: str, weapons: list[
 def _load_options(st, plate: int, who: int, seat: int, kind: str) -> Iterator[C.Cmd]:
     v = st.vehicles[plate]
     vdef = st.vehicle_def(plate)
-    if vdef.main_gun is None or not _try(lambda: VS.loader(st, plate, who)):
+    if vdef.main_gun is None or not VS.can_load(st, plate, who):
         return
     if v.in_hand or v.in_breach:
         yield C.Load(seat=seat, serial=who, back=True, via=kind)
@@ -453,18 +462,19 @@ def _acquire_options(st, plate: int, who: int, seat: int, kind: str, known: Targ
         if not VL.marked_by(st, marker_on, plate) or VS.in_weapon_arc(st, plate, wid, t):
             continue
         if ready is None:
-            ready = (turret or _can_drive(st, plate, plate)) and _try(lambda: _acquirer(st, plate, who))
+            ready = (turret or _can_drive(st, plate, plate)) and _acquirer(st, plate, who) is not None
         if not ready:
             return
         if VL.arc_facing(st, plate, t, v.turret if turret else v.facing):
             yield C.Acquire(seat=seat, serial=who, target=t, via=kind)
 
 
-def _acquirer(st, plate: int, who: int) -> int:
+def _acquirer(st, plate: int, who: int) -> int | None:
+    """The man look.acquire would have acquire, or None (crewman: no refusal's words)."""
     vdef = st.vehicle_def(plate)
-    if any(p.role == Role.GUNNER for p in vdef.crew_positions):
-        return actor(st, plate, who, role=Role.GUNNER, what="acquire")
-    return actor(st, plate, who, weapon="main" if vdef.main_gun else vdef.mgs[0].id, what="acquire")
+    if any(p.role == ROLE_GUNNER for p in vdef.crew_positions):
+        return crewman(st, plate, who, role=ROLE_GUNNER)
+    return crewman(st, plate, who, weapon="main" if vdef.main_gun else vdef.mgs[0].id)
 
 
 def aboard_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:
@@ -508,43 +518,43 @@ class _Aboard:
 
 
 def _ab_moves(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(_MOVE):
+    if a.ok(DO_MOVE):
         yield from _moves(a.st, a.active, a.kind, a.plate, a.m, a.seat)
 
 
 def _ab_turns(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(_FACE) and _can_drive(a.st, a.plate, a.m):
+    if a.ok(DO_FACE) and _can_drive(a.st, a.plate, a.m):
         yield from _turns(a.st, a.plate, a.m, a.seat, a.kind, hull=True, check=a.targets is not None)
 
 
 def _ab_turret(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(_TURRET) and a.v.turret is not None and _try(lambda: _turret_man(a.st, a.plate, a.m)):
+    if a.ok(DO_TURRET) and a.v.turret is not None and _turret_man(a.st, a.plate, a.m) is not None:
         yield from _turns(a.st, a.plate, a.m, a.seat, a.kind, hull=False, check=a.targets is not None)
 
 
 def _ab_fire(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(_SHOOT) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+    if a.ok(DO_SHOOT) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
         yield from _fire_options(a.st, a.plate, a.m, a.seat, a.kind, [w for w in a.loc.weapons], a.targets)
 
 
 def _ab_smoke(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(_SHOOT):
+    if a.ok(DO_SHOOT):
         yield from _popsmoke(a.st, a.m, a.seat, a.kind)  # issue 9: engine/vehicles/smoke.py
 
 
 def _ab_load(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(_LOAD):
+    if a.ok(DO_LOAD):
         yield from _load_options(a.st, a.plate, a.m, a.seat, a.kind)
 
 
 def _ab_acquire(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(_ACQUIRE) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
+    if a.ok(DO_ACQUIRE) and (a.targets is None or a.targets.marked(a.plate, a.v.side)):
         yield from _acquire_options(a.st, a.plate, a.m, a.seat, a.kind, a.targets)
 
 
 def _ab_sight(a: _Aboard) -> Iterator[C.Cmd]:
     side = a.s.side
-    if a.ok(_SIGHT) and (a.targets is None or a.targets.unmarked(a.plate, side)):
+    if a.ok(DO_SIGHT) and (a.targets is None or a.targets.unmarked(a.plate, side)):
         must = VL.crew_sight_must(a.st, a.m, None if a.targets is None else a.targets.on_board(side))
         for t in must if len(must) > 1 else must[:1]:
             yield C.SightCmd(seat=a.seat, serial=a.m, target=t if len(must) > 1 else None, via=a.kind)
@@ -552,14 +562,14 @@ def _ab_sight(a: _Aboard) -> Iterator[C.Cmd]:
 
 def _ab_hatch(a: _Aboard) -> Iterator[C.Cmd]:
     loc, v = a.loc, a.v
-    if loc.hatch and a.ok(_UNBUTTON) and loc.id not in v.unbuttoned:
+    if loc.hatch and a.ok(DO_UNBUTTON) and loc.id not in v.unbuttoned:
         yield C.Unbutton(seat=a.seat, serial=a.m, via=a.kind)
-    if loc.hatch and a.ok(_BUTTON) and loc.id in v.unbuttoned:
+    if loc.hatch and a.ok(DO_BUTTON) and loc.id in v.unbuttoned:
         yield C.Button(seat=a.seat, serial=a.m, via=a.kind)
 
 
 def _ab_shift(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(_SHIFT):
+    if a.ok(DO_SHIFT):
         st, v, post = a.st, a.v, a.s.post
         for other in st.vehicle_def(a.plate).locations:
             if other.id == post or other.outside:
@@ -574,15 +584,15 @@ def _ab_shift(a: _Aboard) -> Iterator[C.Cmd]:
 def _ab_repairs(a: _Aboard) -> Iterator[C.Cmd]:
     post = a.s.post
     marks = a.v.damage.get(post or "", [])
-    if a.ok(_REPAIR) and "wreck" in marks and "fire" not in marks:
+    if a.ok(DO_REPAIR) and "wreck" in marks and "fire" not in marks:
         yield C.Repair(seat=a.seat, serial=a.m, location=post, via=a.kind)
-    if a.ok(_EXTINGUISH) and "fire" in marks:
+    if a.ok(DO_EXTINGUISH) and "fire" in marks:
         yield C.Extinguish(seat=a.seat, serial=a.m, location=post, via=a.kind)
 
 
 def _ab_small_arms(a: _Aboard) -> Iterator[C.Cmd]:
     st, m, side, targets = a.st, a.m, a.s.side, a.targets
-    if a.ok(_SHOOT) and (targets is None or targets.spotted(side)) \
+    if a.ok(DO_SHOOT) and (targets is None or targets.spotted(side)) \
             and VS.small_arms_shooter_problem(st, m, None if targets is None else targets.known) is None:
         for t in (_enemy_targets(st, side) if targets is None else targets.enemies(side)):
             if VS.small_arms_target_problem(st, m, t) is None:
@@ -591,17 +601,17 @@ def _ab_small_arms(a: _Aboard) -> Iterator[C.Cmd]:
 
 def _ab_dismount(a: _Aboard) -> Iterator[C.Cmd]:
     v = a.v
-    if a.ok(_DISMOUNT) and v.moved <= 1 and v.status == "board" and v.tile is not None \
+    if a.ok(DO_DISMOUNT) and v.moved <= 1 and v.status == "board" and v.tile is not None \
             and VM.dismount_cell(a.st, a.m) is not None:
         yield C.Dismount(seat=a.seat, serial=a.m, via=a.kind)
 
 
-_POST = ((SEARCH, (_MOVE,), _ab_moves), (CHECK, (_FACE,), _ab_turns), (CHECK, (_TURRET,), _ab_turret),
-         (SEARCH, (_SHOOT,), _ab_fire), (CHECK, (_SHOOT,), _ab_smoke), (CHEAP, (_LOAD,), _ab_load),
-         (SEARCH, (_ACQUIRE,), _ab_acquire), (SEARCH, (_SIGHT,), _ab_sight),
-         (CHEAP, (_UNBUTTON, _BUTTON), _ab_hatch))
-_CREW = ((CHECK, (_SHIFT,), _ab_shift), (CHEAP, (_REPAIR, _EXTINGUISH), _ab_repairs))
-_ANY = ((SEARCH, (_SHOOT,), _ab_small_arms), (CHECK, (_DISMOUNT,), _ab_dismount))
+_POST = ((SEARCH, (DO_MOVE,), _ab_moves), (CHECK, (DO_FACE,), _ab_turns), (CHECK, (DO_TURRET,), _ab_turret),
+         (SEARCH, (DO_SHOOT,), _ab_fire), (CHECK, (DO_SHOOT,), _ab_smoke), (CHEAP, (DO_LOAD,), _ab_load),
+         (SEARCH, (DO_ACQUIRE,), _ab_acquire), (SEARCH, (DO_SIGHT,), _ab_sight),
+         (CHEAP, (DO_UNBUTTON, DO_BUTTON), _ab_hatch))
+_CREW = ((CHECK, (DO_SHIFT,), _ab_shift), (CHEAP, (DO_REPAIR, DO_EXTINGUISH), _ab_repairs))
+_ANY = ((SEARCH, (DO_SHOOT,), _ab_small_arms), (CHECK, (DO_DISMOUNT,), _ab_dismount))
 
 
 def foot_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | None = None) -> Iterator[C.Cmd]:
@@ -640,7 +650,7 @@ class _Foot:
 
 
 def _ft_mount(a: _Foot) -> Iterator[C.Cmd]:
-    if a.ok(_MOUNT):
+    if a.ok(DO_MOUNT):
         st, m = a.st, a.m
         for p in on_board(st, st.board.tile_at(a.s.at)):
             if _try(lambda: VM.mount_plan(st, m, p, None)):
@@ -649,7 +659,7 @@ def _ft_mount(a: _Foot) -> Iterator[C.Cmd]:
 
 def _ft_shift(a: _Foot) -> Iterator[C.Cmd]:
     st, s = a.st, a.s
-    if s.dismounted and s.vehicle in st.vehicles and st.vehicles[s.vehicle].status == "board" and a.ok(_SHIFT):
+    if s.dismounted and s.vehicle in st.vehicles and st.vehicles[s.vehicle].status == "board" and a.ok(DO_SHIFT):
         vdef = st.vehicle_def(s.vehicle)
         v = st.vehicles[s.vehicle]
         for loc in vdef.locations:
@@ -659,11 +669,11 @@ def _ft_shift(a: _Foot) -> Iterator[C.Cmd]:
 
 def _ft_shoot(a: _Foot) -> Iterator[C.Cmd]:
     st, m, side, targets = a.st, a.m, a.s.side, a.targets
-    if a.ok(_SHOOT) and (targets is None or targets.spotted(side, armour_only=True)) \
+    if a.ok(DO_SHOOT) and (targets is None or targets.spotted(side, armour_only=True)) \
             and VS.small_arms_shooter_problem(st, m, None if targets is None else targets.known) is None:
         for t in (_armour(st, _enemy_targets(st, side)) if targets is None else targets.armour(side)):
             if VS.small_arms_target_problem(st, m, t) is None:
                 yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
 
 
-_FOOT = ((CHECK, (_MOUNT,), _ft_mount), (CHEAP, (_SHIFT,), _ft_shift), (SEARCH, (_SHOOT,), _ft_shoot))
+_FOOT = ((CHECK, (DO_MOUNT,), _ft_mount), (CHEAP, (DO_SHIFT,), _ft_shift), (SEARCH, (DO_SHOOT,), _ft_shoot))

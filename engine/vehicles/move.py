@@ -9,12 +9,12 @@ import heapq
 from engine.core import rulebook
 from engine.core.board import DIRS
 from engine.core.content import Damage
-from engine.core.crew import actor, position_of
+from engine.core.crew import actor, crewman, position_of
 from engine.core.deck import check
 from engine.core.errors import RuleError
 from engine.core.log import Ctx
 from engine.core.state import TrailMark
-from engine.core.vehicle_content import Role
+from engine.core.vehicle_content import ROLE_DRIVER, ROLE_GUNNER, Role
 from engine.core.vehicle_geometry import (
     SIDES,
     centre_point,
@@ -84,7 +84,7 @@ def entry_problem(st, tid: str) -> str | None:
 
 
 def driver_role(vdef) -> Role | None:
-    return Role.DRIVER if any(loc.role == Role.DRIVER for loc in vdef.crew_positions) else None
+    return ROLE_DRIVER if any(loc.role == ROLE_DRIVER for loc in vdef.crew_positions) else None
 
 
 def driver(st, plate: int, who: int, what: str) -> int:
@@ -93,14 +93,37 @@ def driver(st, plate: int, who: int, what: str) -> int:
     role = driver_role(vdef)
     if role is not None:
         return actor(st, plate, who, role=role, what=what)
+    man = _gun_crewman(st, plate, who, vdef)
+    if man is None:
+        raise RuleError(f"nobody crews the {vdef.name} to {what}." if who == plate
+                        else f"{st.name(who)} is not at a post on the {vdef.name}.")
+    return man
+
+
+def turret_post(vdef) -> tuple:
+    """Who turns the turret (role, weapon): the Gunner's position, else whoever serves the main gun."""
+    return (ROLE_GUNNER, None) if any(p.role == ROLE_GUNNER for p in vdef.crew_positions) else (None, "main")
+
+
+def drives(st, plate: int, who: int) -> bool:
+    """Whether driver names a man: the option lists' yes/no, without a refusal's words."""
+    vdef = st.vehicle_def(plate)
+    role = driver_role(vdef)
+    if role is not None:
+        return crewman(st, plate, who, role=role) is not None
+    return _gun_crewman(st, plate, who, vdef) is not None
+
+
+def _gun_crewman(st, plate: int, who: int, vdef) -> int | None:
+    """Who moves a gun with no driver: the plate's first man at a working post, or `who` at a post."""
     if who == plate:
         v = st.vehicles[plate]
         for loc in vdef.crew_positions:
             if loc.id in v.crew and position_ok(st, plate, loc.id):
                 return v.crew[loc.id]
-        raise RuleError(f"nobody crews the {vdef.name} to {what}.")
+        return None
     if position_of(st, who) is None or st.soldiers[who].vehicle != plate:
-        raise RuleError(f"{st.name(who)} is not at a post on the {vdef.name}.")
+        return None
     return who
 
 
@@ -560,10 +583,8 @@ def turret(ctx: Ctx, plate: int, who: int, facing: str) -> None:
         raise RuleError(f"the {name} is not on the board.")
     if v.turret is None:
         raise RuleError(f"the {name} has no turret: turn the hull instead (vturn).")
-    if any(p.role == Role.GUNNER for p in vdef.crew_positions):
-        by = actor(st, plate, who, role=Role.GUNNER, what="turn the turret")
-    else:
-        by = actor(st, plate, who, weapon="main", what="turn the turret")
+    role, weapon = turret_post(vdef)
+    by = actor(st, plate, who, role=role, weapon=weapon, what="turn the turret")
     steps = turn_steps(v.turret, facing)
     if steps == 0:
         raise RuleError(f"the {name}'s turret faces {facing.upper()} already.")

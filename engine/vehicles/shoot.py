@@ -9,15 +9,15 @@ from __future__ import annotations
 from engine.core import commands as C
 from engine.core import rulebook
 from engine.core.board import in_arc, inches
-from engine.core.content import Action
-from engine.core.crew import actor, is_open, position_of
+from engine.core.content import ACTION_SHOOT
+from engine.core.crew import actor, crewman, is_open, position_of
 from engine.core.deck import check
 from engine.core.errors import RuleError
 from engine.core.line_of_sight import at_of, vehicle_cell
 from engine.core.log import Ctx
 from engine.core.ratings import current
 from engine.core.state import HitPlusPending, SmokeMarker, TrailMark
-from engine.core.vehicle_content import Role
+from engine.core.vehicle_content import ROLE_LOADER
 from engine.core.vehicle_geometry import (
     arc_takes_in,
     aspect,
@@ -104,11 +104,11 @@ def in_weapon_arc(st, plate: int, wid: str, target: int) -> bool:
 def shoot_mods_for(st, a, b, optics: int = 0) -> int:
     """SHOOT modifiers on the line, tiles of -1 to -optics ignored (Optics)."""
     total = 0
-    for lt in st.board.line(a, b, Action.SHOOT, smoke=st.smoke_map()):
+    for lt in st.board.line(a, b, ACTION_SHOOT, smoke=st.smoke_map()):
         if optics and -optics <= lt.mod < 0:
             continue
         total += lt.mod
-    return total + st.weather.shoot + st.lasting_weather.shoot + _roadblock(st, a, b, Action.SHOOT, optics)
+    return total + st.weather.shoot + st.lasting_weather.shoot + _roadblock(st, a, b, ACTION_SHOOT, optics)
 
 
 def hull_down_against(st, target: int, shooter_point) -> bool:
@@ -131,7 +131,7 @@ def _tile_of(st, serial: int) -> str | None:
 def geometry(st, shooter: int, target: int, long: int, short: int, close: int, optics: int = 0):
     """(squares, inches, SHOOT modifiers, bands) from a shooter (soldier, crewman or vehicle) to a target."""
     a, b = target_cell(st, shooter), target_cell(st, target)
-    sq = st.board.squares(a, b, Action.SHOOT)
+    sq = st.board.squares(a, b, ACTION_SHOOT)
     # close range counts from a vehicle's nearest edge (Distance Moved; ruling V1)
     inch = nearest_inches(st.board, _tile_of(st, shooter), a, _tile_of(st, target), b)
     mods = shoot_mods_for(st, a, b, optics)
@@ -366,7 +366,7 @@ def fire_at_square(ctx: Ctx, plate: int, who: int, wid: str, tile: str) -> None:
     if not tile_in_arc(st.board, v.tile, arc_facing(st, plate, wid) or v.facing, tile):
         raise RuleError(f"{tile} is outside the arc of the {w.name}.")
     a, b = vehicle_cell(st, plate), st.board.tile_centre(tile)
-    sq = st.board.squares(a, b, Action.SHOOT)
+    sq = st.board.squares(a, b, ACTION_SHOOT)
     mods = shoot_mods_for(st, a, b, (position_of(st, gunner).optics if position_of(st, gunner) else 0))
     bands = bands_in_range(w.long, w.short, 0, mods, sq, 10 ** 6)
     if not bands:
@@ -459,11 +459,20 @@ def _area_effects(ctx: Ctx, plate: int, gunner: int, target: int, ammo, band: st
 # --------------------------------------------------------------------------- loading
 
 
+def _loads(vdef) -> tuple:
+    """Who loads the main gun (role, weapon): the Loader's position, else whoever serves the gun."""
+    return (ROLE_LOADER, None) if any(p.role == ROLE_LOADER for p in vdef.crew_positions) else (None, "main")
+
+
 def loader(st, plate: int, who: int) -> int:
-    vdef = st.vehicle_def(plate)
-    if any(p.role == Role.LOADER for p in vdef.crew_positions):
-        return actor(st, plate, who, role=Role.LOADER, what="load")
-    return actor(st, plate, who, weapon="main", what="load")
+    role, weapon = _loads(st.vehicle_def(plate))
+    return actor(st, plate, who, role=role, weapon=weapon, what="load")
+
+
+def can_load(st, plate: int, who: int) -> bool:
+    """Whether loader names a man: the option lists' yes/no, without a refusal's words."""
+    role, weapon = _loads(st.vehicle_def(plate))
+    return crewman(st, plate, who, role=role, weapon=weapon) is not None
 
 
 def _at_the_gun(st, plate: int, who: int, verb: str):
