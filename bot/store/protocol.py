@@ -185,16 +185,22 @@ class StoreError(Exception):
 
 class StoreUnavailable(StoreError):
     """The database cannot take or give data right now (a lock held elsewhere past the busy
-    timeout, a full disk, an I/O error). Nothing was changed. `str()` is safe to show a player;
-    `reason` is for the admin log."""
+    timeout, a full disk, an I/O error). Nothing was changed, unless `written`: the write was
+    committed but its outcome could not be read back (SQLite's commits alone, docs/store.md).
+    `str()` is safe to show a player; `reason` is for the admin log."""
 
-    def __init__(self, reason: str, *, busy: bool = False) -> None:
-        super().__init__(
-            "The bot cannot save right now (the database is busy); nothing was changed. Try again in a moment."
-            if busy else "The bot cannot save right now; nothing was changed. The bot's admin has been told why."
-        )
+    def __init__(self, reason: str, *, busy: bool = False, written: bool = False) -> None:
+        if written:  # the one exception to "nothing was changed" (SQLite, docs/store.md)
+            told = ("The bot saved this but could not confirm it; look at the game before you try again."
+                    " The bot's admin has been told why.")
+        elif busy:
+            told = "The bot cannot save right now (the database is busy); nothing was changed. Try again in a moment."
+        else:
+            told = "The bot cannot save right now; nothing was changed. The bot's admin has been told why."
+        super().__init__(told)
         self.reason = reason
         self.busy = busy
+        self.written = written
 
 
 class BadDatabase(StoreError):

@@ -379,6 +379,10 @@ class _Writer:
     ) -> tuple[sqlite3.Connection | None, asyncio.Future | None]:
         """Run and commit one batch; return the connection for the next one (None: reconnect)
         and close()'s marker if failing the waiting transactions reached it."""
+        if conn is not None and all(type(item[0]) is FastCommit for item in batch):
+            batch = self._commits_alone(conn, batch)
+            if not batch:
+                return conn, None
         outcomes: list[tuple[asyncio.Future, Any, BaseException | None]] = []
         closing = None
         try:
@@ -455,6 +459,49 @@ class _Writer:
             for tx, done in items:
                 if not done.cancelled():
                     outcomes.append(self._run_one(conn, tx, done))
+
+    def _commits_alone(self, conn: sqlite3.Connection, batch: list) -> list:
+        """A batch of commits only: each part (sqlite_commits.runs) is its own transaction, the
+        one INSERT run outside BEGIN ... COMMIT, so SQLite takes the write lock and commits
+        inside that one call. In a transaction the writer held the lock while it waited for the
+        GIL after BEGIN, after the INSERT and after reading the outcomes, and another process on
+        the file waited that long for it (docs/store.md, "Several processes"). The outcomes are
+        read after, from temp `fp_out`. Returns what is left for the usual way (a transaction
+        with a SAVEPOINT each): from a part whose INSERT failed on, that part's commits the
+        slow way unless the failure was another connection's lock (then it is waited for
+        there, as any batch's)."""
+        outcomes: list[tuple[asyncio.Future, Any, BaseException | None]] = []
+        wanted = [(tx, done) for tx, done in batch if not done.cancelled()]
+        left: list = []
+        for part in sqlite_commits.runs([tx for tx, _ in wanted], conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)):
+            items, wanted = wanted[:len(part)], wanted[len(part):]
+            try:
+                sqlite_commits.insert(conn, part)
+            except Exception as exc:  # noqa: BLE001 (nothing of the part was written)
+                left = items if is_busy(exc) else [(tx.slow, done) for tx, done in items]
+                left += wanted
+                break
+            try:
+                found = sqlite_commits.outcomes(conn, len(part))
+            except Exception as exc:  # noqa: BLE001 (written, but not known how: told to try again)
+                log.error("a write on %s was committed but its outcome could not be read; its callers"
+                          " are told to try again", self.path, exc_info=exc)
+                failure = StoreUnavailable(f"{self.path}: a write was committed but its outcome could not be"
+                                           f" read ({exc!r})", written=True)
+                outcomes += [(done, None, failure) for _, done in items]
+                left = wanted
+                break
+            self._trouble.ok()
+            for (tx, done), (current, applied, last_seq) in zip(items, found, strict=True):
+                if applied:
+                    outcomes.append((done, last_seq, None))
+                elif current is None:
+                    outcomes.append((done, None, GameNotFound(tx.game_id)))
+                else:
+                    outcomes.append((done, None, VersionConflict(tx.game_id, tx.expected, current)))
+        if outcomes:
+            self._notify_all(outcomes)
+        return left
 
     def _begin(self, conn: sqlite3.Connection) -> None:
         """BEGIN IMMEDIATE, waiting out another connection's write lock: SQLite's busy handler

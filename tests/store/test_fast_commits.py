@@ -285,3 +285,85 @@ def test_a_run_is_cut_into_parts_of_powers_of_two_that_fit_the_statement(count: 
     assert all(size & (size - 1) == 0 and (size + 1) * sqlite_commits.WIDTH <= limit for size in sizes)
     smaller = [size for size in sizes if size != max(sizes)]
     assert sizes == sorted(sizes, reverse=True) and len(set(smaller)) == len(smaller)  # largest first, the rest once
+
+
+def _traced(statements: list[str]) -> Callable[[sqlite3.Connection], None]:
+    """sqlite_commits.install that also records every statement the writer's connection runs."""
+    install = sqlite_commits.install
+
+    def traced(conn: sqlite3.Connection) -> None:
+        install(conn)
+        conn.set_trace_callback(statements.append)
+
+    return traced
+
+
+def test_a_batch_of_commits_alone_holds_the_write_lock_only_inside_its_inserts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """No BEGIN ... COMMIT around the INSERT: the lock is taken and given back inside one call,
+    never across the writer's waits for the GIL (docs/store.md, "Several processes"). A batch
+    with any other transaction in it is still one transaction."""
+    statements: list[str] = []
+    ops = [("commit", 1, 2, '{"n": 2}', {"events": ['{"a": 1}']}),
+           ("commit", 2, 2, '{"n": 2}', {"awaited": [Awaited("orders", 5, NOON)]}),
+           ("commit", 3, 9, '{"n": 2}', {})]  # a conflict, told as before
+    mixed = [*ops[:2], ("claim",)]
+    with tempfile.TemporaryDirectory() as tmp:
+        with monkeypatch.context() as patch:
+            patch.setattr(sqlite_commits, "install", _traced(statements))
+
+            async def run(path: Path, batch: Sequence[tuple]) -> list[Any]:
+                async with SqliteStore(path, clock=_clock, busy_timeout=1.0, busy_backoff=()) as store:
+                    await _setup(store)
+                    statements.clear()
+                    return [_outcome(out) for out in await _in_one_batch(store, _play(store, batch))]
+
+            outcomes = asyncio.run(run(Path(tmp) / "alone.db", ops))
+            alone = [s for s in statements if not s.startswith("--")]  # not the trigger's own lines
+            mixed_outcomes = asyncio.run(run(Path(tmp) / "mixed.db", mixed))
+            in_mixed = [s for s in statements if not s.startswith("--")]
+        assert outcomes[:2] == [Committed(1, 3, 2), Committed(2, 3, 1)]
+        assert outcomes[2][0] == "VersionConflict"
+        # the holding transaction's BEGIN and COMMIT, then the commits' INSERT and nothing around it
+        after_hold = alone[alone.index("COMMIT") + 1:]
+        assert any(s.startswith("INSERT INTO fp_rows") for s in after_hold)
+        assert not any(s.startswith(("BEGIN", "COMMIT", "SAVEPOINT")) for s in after_hold), after_hold
+        assert mixed_outcomes[:2] == outcomes[:2]
+        after_hold = in_mixed[in_mixed.index("COMMIT") + 1:]
+        assert after_hold[0] == "BEGIN IMMEDIATE" and after_hold[-1] == "COMMIT"
+        slow = asyncio.run(_apply(Path(tmp) / "slow.db", ops, monkeypatch, fast=False))
+        assert outcomes == slow
+        assert _tables(Path(tmp) / "alone.db") == _tables(Path(tmp) / "slow.db")
+
+
+def test_commits_whose_outcome_cannot_be_read_are_told_to_try_again_and_the_rest_go_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The INSERT of a part is committed when its call returns; if reading its outcomes then
+    fails, its callers hear StoreUnavailable (their commits are written: a retry finds the game
+    moved on), and the batch's other commits are carried out."""
+    ops = [("commit", 1, 2, '{"n": 2}', {}), ("commit", 2, 2, '{"n": 2}', {}), ("commit", 3, 2, '{"n": 2}', {})]
+    read = sqlite_commits.outcomes
+    failed: list[int] = []
+
+    def first_read_fails(conn: sqlite3.Connection, count: int) -> Any:
+        if not failed:
+            failed.append(count)
+            raise sqlite3.OperationalError("disk I/O error")
+        return read(conn, count)
+
+    async def run(path: Path) -> tuple[list[Any], list[int]]:
+        async with SqliteStore(path, clock=_clock, busy_timeout=1.0, busy_backoff=()) as store:
+            await _setup(store)
+            with monkeypatch.context() as patch:
+                patch.setattr(sqlite_commits, "outcomes", first_read_fails)
+                outcomes = await _in_one_batch(store, _play(store, ops))
+            return outcomes, [(await store.load_game(n)).version for n in range(1, GAMES + 1)]
+
+    with tempfile.TemporaryDirectory() as tmp:
+        outcomes, versions = asyncio.run(run(Path(tmp) / "fast.db"))
+    assert failed == [2]  # the run of three goes as parts of two and one (sqlite_commits.runs)
+    assert [type(o).__name__ for o in outcomes] == ["StoreUnavailable", "StoreUnavailable", "Committed"]
+    assert outcomes[2] == Committed(3, 3, 1)
+    assert outcomes[0].written and "saved this but could not confirm it" in str(outcomes[0])
+    assert "nothing was changed" not in str(outcomes[0]) and "could not be read" in outcomes[0].reason
+    assert versions == [3, 3, 3]  # every commit written, the first two told to try again
