@@ -23,8 +23,8 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
-from functools import lru_cache
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from pathlib import Path
 from queue import Empty, SimpleQueue
 from types import TracebackType
@@ -228,6 +228,21 @@ def _refusal(exc: BaseException) -> BaseException:
         refused.__cause__ = exc
         return refused
     return exc
+
+
+def _told(items: Sequence[tuple[FastCommit, asyncio.Future]], found: Sequence[tuple[int | None, bool, int | None]]
+          ) -> list[tuple[asyncio.Future, Any, BaseException | None]]:
+    """What each caller of a part of fast commits hears, from its outcome read back
+    (sqlite_commits.outcomes): his last seq, or the conflict or missing game the slow way names."""
+    told: list[tuple[asyncio.Future, Any, BaseException | None]] = []
+    for (tx, done), (current, applied, last_seq) in zip(items, found, strict=True):
+        if applied:
+            told.append((done, last_seq, None))
+        elif current is None:
+            told.append((done, None, GameNotFound(tx.game_id)))
+        else:
+            told.append((done, None, VersionConflict(tx.game_id, tx.expected, current)))
+    return told
 
 
 class _Writer:
@@ -447,14 +462,7 @@ class _Writer:
                 if is_unavailable(exc) or not conn.in_transaction:
                     raise
             else:  # written: from here a failure fails the batch (rolled back whole)
-                found = sqlite_commits.outcomes(conn, len(part))
-                for (tx, done), (current, applied, last_seq) in zip(items, found, strict=True):
-                    if applied:
-                        outcomes.append((done, last_seq, None))
-                    elif current is None:
-                        outcomes.append((done, None, GameNotFound(tx.game_id)))
-                    else:
-                        outcomes.append((done, None, VersionConflict(tx.game_id, tx.expected, current)))
+                outcomes += _told(items, sqlite_commits.outcomes(conn, len(part)))
                 continue
             for tx, done in items:
                 if not done.cancelled():
@@ -483,22 +491,16 @@ class _Writer:
                 break
             try:
                 found = sqlite_commits.outcomes(conn, len(part))
-            except Exception as exc:  # noqa: BLE001 (written, but not known how: told to try again)
-                log.error("a write on %s was committed but its outcome could not be read; its callers"
-                          " are told to try again", self.path, exc_info=exc)
+            except Exception as exc:
+                log.error("a write on %s was committed but its outcome could not be read; its callers are"
+                          " told it was saved but not confirmed", self.path, exc_info=exc)
                 failure = StoreUnavailable(f"{self.path}: a write was committed but its outcome could not be"
                                            f" read ({exc!r})", written=True)
                 outcomes += [(done, None, failure) for _, done in items]
                 left = wanted
                 break
             self._trouble.ok()
-            for (tx, done), (current, applied, last_seq) in zip(items, found, strict=True):
-                if applied:
-                    outcomes.append((done, last_seq, None))
-                elif current is None:
-                    outcomes.append((done, None, GameNotFound(tx.game_id)))
-                else:
-                    outcomes.append((done, None, VersionConflict(tx.game_id, tx.expected, current)))
+            outcomes += _told(items, found)
         if outcomes:
             self._notify_all(outcomes)
         return left
