@@ -26,10 +26,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.app import Caller, GameService, Where  # noqa: E402
-from bot.app.errors import Refused  # noqa: E402
-from bot.store import SqliteStore  # noqa: E402
-from engine import awaiting, legal_commands, load_catalog  # noqa: E402
+from bot.app import Caller, GameService, Where
+from bot.app.errors import Refused
+from bot.store import SqliteStore
+from engine import awaiting, legal_commands, load_catalog
 
 SCENARIOS = ("tardieu-bombardment", "hedgerow-dawn", "croix-verte-ridge", "night-orchard", "chapel-gun",
              "mill-at-tardieu", "crossroads-roadblock", "vautrin-pair")
@@ -42,7 +42,7 @@ def said(r) -> str:
         return "None"
     if isinstance(r, list):
         return "[" + "|".join(said(x) for x in r) + "]"
-    imgs = lambda xs: [(i.kind, i.seat, i.serial, i.plate, i.caption) for i in xs]  # noqa: E731
+    imgs = lambda xs: [(i.kind, i.seat, i.serial, i.plate, i.caption) for i in xs]
     return repr((r.game_id, r.version, r.channel_id, r.public, imgs(r.images), r.waiting,
                  [(p.user_id, p.seat, p.text, imgs(p.images)) for p in r.private], r.prompts, r.ephemeral,
                  imgs(r.ephemeral_images), r.ended, r.join_sides, r.undoable, r.public_text()))

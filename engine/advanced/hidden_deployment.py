@@ -87,7 +87,7 @@ def _cards_of(setup) -> dict[int, list[str]]:
     return memo["cards"]
 
 
-def words_of(st, men: set[int]) -> "Words":
+def words_of(st, men: set[int]) -> Words:
     """The Words for these hidden men, built once per game for each set of men and ranks (a
     name carries the rank's title)."""
     words: dict[tuple, Words] = _memo(st.setup).setdefault("words", {})
@@ -100,7 +100,7 @@ def words_of(st, men: set[int]) -> "Words":
     return hit
 
 
-def _words_for(st, men: set[int]) -> "Words":
+def _words_for(st, men: set[int]) -> Words:
     """The men's names (with and without their title) and their cards' ids."""
     owned = _cards_of(st.setup)
     cards = {cid for n in men for cid in owned.get(n, ())}
@@ -296,7 +296,7 @@ class _Reading:
     there), and each event's data as text (`repr`, made once for every reader). Dropped with
     the screening."""
 
-    __slots__ = ("every", "_matches", "_reprs")
+    __slots__ = ("_matches", "_reprs", "every")
 
     def __init__(self, every: re.Pattern) -> None:
         self.every = every

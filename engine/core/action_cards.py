@@ -8,7 +8,16 @@ from functools import cache
 
 from engine.core import commands as C
 from engine.core import per_setup
-from engine.core.content import ACTION_OF, DO_FACE, DO_MOVE, DO_SHOOT, DO_TOSS, Action, Do, subactions
+from engine.core.content import (
+    ACTION_OF,
+    DO_FACE,
+    DO_MOVE,
+    DO_SHOOT,
+    DO_TOSS,
+    Action,
+    Do,
+    subactions,
+)
 from engine.core.crew import is_crew_of, position_of, trained_at
 from engine.core.state import ActiveCard
 

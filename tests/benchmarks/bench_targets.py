@@ -182,8 +182,8 @@ async def shard_child(plan_file: Path, shard: str) -> None:
         start, cpu, main = time.time(), time.process_time(), time.thread_time()
         done = await play_all(service, scripts)
         end, cpu, main = time.time(), time.process_time() - cpu, time.thread_time() - main
-        for gid in scripts:
-            assert (await service.load_state(gid)).seq == len(scripts[gid]), gid
+        for gid, steps in scripts.items():
+            assert (await service.load_state(gid)).seq == len(steps), gid
     print(json.dumps({"commands": done, "start": start, "end": end, "cpu": cpu, "main": main}), flush=True)
 
 

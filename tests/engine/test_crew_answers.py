@@ -6,6 +6,7 @@ the commands' own rule (actor, loader, driver), which names a man or refuses."""
 from __future__ import annotations
 
 import ast
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -101,15 +102,15 @@ def test_the_yes_no_answers_agree_with_the_rule_that_words_a_refusal(request, co
                     for weapon in weapons:
                         if who == plate and role is None and weapon is None:
                             continue  # the plate needs a post named (no command asks without one)
-                        want = _named(lambda: actor(st, plate, who, role=role, weapon=weapon, what="x"))
+                        want = _named(partial(actor, st, plate, who, role=role, weapon=weapon, what="x"))
                         assert crewman(st, plate, who, role=role, weapon=weapon) == want, (plate, who, role, weapon)
                         asked[want is not None] += 1
                 if vdef.main_gun is not None:
-                    assert VS.can_load(st, plate, who) == (_named(lambda: VS.loader(st, plate, who)) is not None)
+                    assert VS.can_load(st, plate, who) == (_named(partial(VS.loader, st, plate, who)) is not None)
                     role, weapon = VM.turret_post(vdef)
                     assert vehicle_legal._turret_man(st, plate, who) == \
-                        _named(lambda: actor(st, plate, who, role=role, weapon=weapon, what="x"))
-                assert VM.drives(st, plate, who) == (_named(lambda: VM.driver(st, plate, who, "x")) is not None)
+                        _named(partial(actor, st, plate, who, role=role, weapon=weapon, what="x"))
+                assert VM.drives(st, plate, who) == (_named(partial(VM.driver, st, plate, who, "x")) is not None)
     assert asked[True] > 20 and asked[False] > 20, asked
 
 
