@@ -33,7 +33,6 @@ from engine.core.content import (
 )
 from engine.core.crew import crewman, position_of
 from engine.core.errors import RuleError
-from engine.core.vehicle_content import ROLE_GUNNER
 from engine.core.vehicle_geometry import neighbours, on_board
 from engine.infantry.contact import Known
 from engine.vehicles import look as VL
@@ -471,10 +470,8 @@ def _acquire_options(st, plate: int, who: int, seat: int, kind: str, known: Targ
 
 def _acquirer(st, plate: int, who: int) -> int | None:
     """The man look.acquire would have acquire, or None (crewman: no refusal's words)."""
-    vdef = st.vehicle_def(plate)
-    if any(p.role == ROLE_GUNNER for p in vdef.crew_positions):
-        return crewman(st, plate, who, role=ROLE_GUNNER)
-    return crewman(st, plate, who, weapon="main" if vdef.main_gun else vdef.mgs[0].id)
+    role, weapon = VL.acquiring_post(st.vehicle_def(plate))
+    return crewman(st, plate, who, role=role, weapon=weapon)
 
 
 def aboard_options(st, active, kind: str, m: int, seat: int) -> Iterator[C.Cmd]:

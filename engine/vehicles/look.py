@@ -18,7 +18,7 @@ from engine.core.line_of_sight import (
 )
 from engine.core.log import Ctx
 from engine.core.ratings import current
-from engine.core.vehicle_content import Role
+from engine.core.vehicle_content import ROLE_GUNNER, Role
 from engine.core.vehicle_geometry import cell_in_arc, tile_in_arc
 from engine.infantry.look import sight
 from engine.vehicles.damage import machinery_ok
@@ -236,15 +236,22 @@ def arc_facing(st, plate: int, target: int, current_facing: str) -> str | None:
     return None
 
 
+def acquiring_post(vdef) -> tuple[Role | None, str | None]:
+    """Who takes Acquiring a Target's free Sight, as actor's role and weapon: the Gunner's post
+    if the vehicle has one, else the man at its main gun (or its first machine gun)."""
+    if any(p.role == ROLE_GUNNER for p in vdef.crew_positions):
+        return ROLE_GUNNER, None
+    return None, "main" if vdef.main_gun else vdef.mgs[0].id
+
+
 def acquire(ctx: Ctx, plate: int, who: int, target: int) -> bool:
     """The Gunner takes a free Sight at a target his vehicle has marked; seen, the turret (or the
     hull, with a Driver at his post) swings to bring it into the arc (Acquiring a Target)."""
     st = ctx.st
     vdef = st.vehicle_def(plate)
     v = st.vehicles[plate]
-    role = Role.GUNNER if any(p.role == Role.GUNNER for p in vdef.crew_positions) else None
-    gunner = actor(st, plate, who, role=role, what="acquire a target") if role else \
-        actor(st, plate, who, weapon="main" if vdef.main_gun else vdef.mgs[0].id, what="acquire a target")
+    role, weapon = acquiring_post(vdef)
+    gunner = actor(st, plate, who, role=role, weapon=weapon, what="acquire a target")
     if target not in st.vehicles and (target not in st.soldiers or not st.soldiers[target].free):
         raise RuleError(f"{target} is not a soldier on foot or a vehicle on the board.")
     if not marked_by(st, target, plate):
