@@ -60,7 +60,7 @@ class Do(StrEnum):
 # Each action and sub-action as a plain name, for the checks asked many times a command: imported
 # (`from engine.core.content import DO_MOVE`) it is a global of the module reading it, while a
 # member read through its class (Do.MOVE) passes enum's attribute hook, ~0.15 µs a read on Python
-# 3.11. The one home of these names (tests/engine/test_enum_names.py holds them to their members).
+# 3.11. The one home of these names (tests/engine/test_crew_answers.py holds them to their members).
 ACTION_LOOK, ACTION_HIDE, ACTION_MOVE, ACTION_SHOOT = Action.LOOK, Action.HIDE, Action.MOVE, Action.SHOOT
 (DO_DRAW, DO_SIGHT, DO_COVER, DO_RALLY, DO_HOLD, DO_MOVE, DO_FACE, DO_SHOOT, DO_TOSS, DO_ACQUIRE, DO_UNBUTTON,
  DO_BUTTON, DO_HULLDOWN, DO_TURRET, DO_MOUNT, DO_DISMOUNT, DO_SHIFT, DO_REPAIR, DO_EXTINGUISH, DO_UNPIN, DO_LOAD) = (

@@ -115,6 +115,18 @@ def actor(st, plate: int, who: int, *, role: Role | None = None, weapon: str | N
     raise RuleError(f"{st.name(who)} is at the {loc.name}; {what} needs the {role.value}'s position.")
 
 
+def has_post(vdef, role: Role) -> bool:
+    """Whether the vehicle's panel has a crew position of this role."""
+    return any(loc.role == role for loc in vdef.crew_positions)
+
+
+def post_for(vdef, role: Role, weapon: str) -> tuple[Role | None, str | None]:
+    """The position a vehicle action needs, as actor's and crewman's `role` and `weapon`: the
+    role's own position where the panel has one, else whoever serves the weapon (a gun without
+    a Gunner or Loader is turned, loaded and aimed by its crew at the gun)."""
+    return (role, None) if has_post(vdef, role) else (None, weapon)
+
+
 def is_open(st, plate: int, post: str | None) -> bool:
     """Is a man at this place unbuttoned: his hatch open, or his compartment roofless (open_top)?"""
     v = st.vehicles[plate]

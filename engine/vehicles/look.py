@@ -7,7 +7,7 @@ from engine.core import commands as C
 from engine.core import rulebook
 from engine.core.board import DIRS
 from engine.core.content import Action
-from engine.core.crew import actor, is_open, man_at, position_of
+from engine.core.crew import actor, has_post, is_open, man_at, position_of
 from engine.core.errors import RuleError
 from engine.core.line_of_sight import (
     at_of,
@@ -239,7 +239,7 @@ def arc_facing(st, plate: int, target: int, current_facing: str) -> str | None:
 def acquiring_post(vdef) -> tuple[Role | None, str | None]:
     """Who takes Acquiring a Target's free Sight, as actor's role and weapon: the Gunner's post
     if the vehicle has one, else the man at its main gun (or its first machine gun)."""
-    if any(p.role == ROLE_GUNNER for p in vdef.crew_positions):
+    if has_post(vdef, ROLE_GUNNER):  # the gun is named only for a vehicle without one
         return ROLE_GUNNER, None
     return None, "main" if vdef.main_gun else vdef.mgs[0].id
 

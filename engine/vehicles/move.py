@@ -9,7 +9,7 @@ import heapq
 from engine.core import rulebook
 from engine.core.board import DIRS
 from engine.core.content import Damage
-from engine.core.crew import actor, crewman, position_of
+from engine.core.crew import actor, crewman, has_post, position_of, post_for
 from engine.core.deck import check
 from engine.core.errors import RuleError
 from engine.core.log import Ctx
@@ -84,7 +84,7 @@ def entry_problem(st, tid: str) -> str | None:
 
 
 def driver_role(vdef) -> Role | None:
-    return ROLE_DRIVER if any(loc.role == ROLE_DRIVER for loc in vdef.crew_positions) else None
+    return ROLE_DRIVER if has_post(vdef, ROLE_DRIVER) else None
 
 
 def driver(st, plate: int, who: int, what: str) -> int:
@@ -102,7 +102,7 @@ def driver(st, plate: int, who: int, what: str) -> int:
 
 def turret_post(vdef) -> tuple:
     """Who turns the turret (role, weapon): the Gunner's position, else whoever serves the main gun."""
-    return (ROLE_GUNNER, None) if any(p.role == ROLE_GUNNER for p in vdef.crew_positions) else (None, "main")
+    return post_for(vdef, ROLE_GUNNER, "main")
 
 
 def drives(st, plate: int, who: int) -> bool:

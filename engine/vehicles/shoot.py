@@ -10,7 +10,7 @@ from engine.core import commands as C
 from engine.core import rulebook
 from engine.core.board import in_arc, inches
 from engine.core.content import ACTION_SHOOT
-from engine.core.crew import actor, crewman, is_open, position_of
+from engine.core.crew import actor, crewman, is_open, position_of, post_for
 from engine.core.deck import check
 from engine.core.errors import RuleError
 from engine.core.line_of_sight import at_of, vehicle_cell
@@ -461,7 +461,7 @@ def _area_effects(ctx: Ctx, plate: int, gunner: int, target: int, ammo, band: st
 
 def _loads(vdef) -> tuple:
     """Who loads the main gun (role, weapon): the Loader's position, else whoever serves the gun."""
-    return (ROLE_LOADER, None) if any(p.role == ROLE_LOADER for p in vdef.crew_positions) else (None, "main")
+    return post_for(vdef, ROLE_LOADER, "main")
 
 
 def loader(st, plate: int, who: int) -> int:
