@@ -907,7 +907,8 @@ def _plain_loader() -> type:
     - a document made only of strings, numbers, booleans, nulls, lists and maps with scalar keys
       is built in one walk, without the constructor's per-node dispatch, generators and hashable
       checks; anything else (another tag, a merge key, a collection as a key, nesting too deep to
-      walk) is built again by SafeConstructor from the start, so it ends as PyYAML ends."""
+      walk, a value its constructor refuses) is built again by SafeConstructor from the start, so
+      it ends as PyYAML ends."""
     from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
     base = _safe_loader()
@@ -938,7 +939,9 @@ def _plain_loader() -> type:
         def construct_document(self, node):
             try:
                 return _build(self, node, {})
-            except (_NotPlain, RecursionError):
+            except Exception:  # noqa: BLE001 - not plain, too deep, or wrong (`!!int x`): PyYAML's
+                # constructor builds it from the start, so it fails where and as PyYAML fails
+                # (the walk goes depth first, PyYAML's constructor does not)
                 return base.construct_document(self, node)
 
     def _scalar(loader, node):

@@ -130,6 +130,21 @@ def test_the_content_loader_reads_dumped_data_as_the_safe_loader(data, flow_styl
     assert outcome(text, PLAIN) == outcome(text, SAFE)
 
 
+@given(st.one_of(st.sampled_from(SCALARS), WORDS), st.tuples(st.booleans(), st.booleans()))
+@settings(max_examples=300, deadline=None)
+def test_a_scalars_tag_kept_per_text_is_the_resolvers_answer(text, implicit):
+    """The first answer for a text is kept (the memo) and every later one must still be PyYAML's."""
+    ours, theirs = PLAIN(""), SAFE("")
+    try:
+        for _ in range(2):
+            assert ours.resolve(yaml.ScalarNode, text, implicit) == theirs.resolve(yaml.ScalarNode, text, implicit)
+        for kind in (yaml.SequenceNode, yaml.MappingNode):
+            assert ours.resolve(kind, None, implicit[0]) == theirs.resolve(kind, None, implicit[0])
+    finally:
+        ours.dispose()
+        theirs.dispose()
+
+
 def test_an_alias_is_the_same_object_and_a_deep_nesting_is_read_as_pyyaml_reads_it():
     shared = yaml.load("a: &x [1, 2]\nb: *x\n", Loader=PLAIN)
     assert shared == {"a": [1, 2], "b": [1, 2]} and shared["a"] is shared["b"]
