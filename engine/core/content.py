@@ -6,6 +6,7 @@ a message naming the file, the entry and the field.
 """
 # no `from __future__ import annotations`: pydantic reads these models' types, not strings to compile (docs/architecture.md)
 
+import operator
 import os
 from enum import StrEnum
 from functools import cache, cached_property
@@ -890,6 +891,118 @@ def __getattr__(name: str) -> type:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+class _NotPlain(Exception):
+    """A node the plain-data path leaves to PyYAML's own constructor (see _plain_loader)."""
+
+
+@cache
+def _plain_loader() -> type:
+    """_safe_loader() made quicker for plain data, giving what it gives, errors included
+    (tests/content/test_yaml_loader.py: every content file and generated documents). Parsing the
+    shipped content is most of a cold start (docs/content.md), and of that PyYAML's Python half:
+    - a plain scalar's tag is the resolver's answer for its text (no path resolvers here, so
+      nothing else decides it), kept per text instead of trying the regular expressions of its
+      first letter each time; the content repeats its words (about 1,300 distinct of 30,000);
+    - no path resolvers, so the composer's calls to descend and ascend have nothing to do;
+    - a document made only of strings, numbers, booleans, nulls, lists and maps with scalar keys
+      is built in one walk, without the constructor's per-node dispatch, generators and hashable
+      checks; anything else (another tag, a merge key, a collection as a key, nesting too deep to
+      walk, a value its constructor refuses) is built again by SafeConstructor from the start, so
+      it ends as PyYAML ends."""
+    from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+    base = _safe_loader()
+    if base.yaml_path_resolvers:  # what the overrides below rely on there being none of
+        return base
+    prefix = "tag:yaml.org,2002:"
+    STR, INT, FLOAT, BOOL, NULL, SEQ, MAP = (prefix + t for t in ("str", "int", "float", "bool", "null", "seq", "map"))
+    keyed = {INT, FLOAT, BOOL, NULL}
+    tags: dict[str, str] = {}
+
+    class PlainLoader(base):
+        def resolve(self, kind, value, implicit, _scalar=ScalarNode, _tags=tags):
+            if kind is _scalar and implicit[0]:
+                tag = _tags.get(value)
+                if tag is None:
+                    if len(_tags) > 50_000:  # a bound, should someone parse something huge with it
+                        _tags.clear()
+                    tag = _tags[value] = base.resolve(self, kind, value, implicit)
+                return tag
+            return base.resolve(self, kind, value, implicit)
+
+        # The composer calls these two around every node, for path resolvers, and there are none:
+        # builtins that do nothing with what they are given (20 M instructions fewer over the
+        # content than Python functions that `pass`)
+        descend_resolver = operator.is_  # (current_node, current_index) -> a bool, unused
+        ascend_resolver = type(None)  # () -> None
+
+        def construct_document(self, node):
+            try:
+                return _build(self, node, {})
+            except Exception:  # noqa: BLE001 - not plain, too deep, or wrong (`!!int x`): PyYAML's
+                # constructor builds it from the start, so it fails where and as PyYAML fails
+                # (the walk goes depth first, PyYAML's constructor does not)
+                return base.construct_document(self, node)
+
+    def _scalar(loader, node):
+        tag = node.tag
+        if tag == STR:
+            return node.value
+        if tag == INT:
+            v = node.value
+            if v.isdigit() and v.isascii() and (v[0] != "0" or v == "0"):
+                return int(v)
+            return loader.construct_yaml_int(node)
+        if tag == NULL:
+            return None
+        if tag == BOOL:
+            return loader.construct_yaml_bool(node)
+        if tag == FLOAT:
+            return loader.construct_yaml_float(node)
+        raise _NotPlain
+
+    def _build(loader, node, made: dict):
+        cls = node.__class__
+        if cls is ScalarNode:
+            return _scalar(loader, node)
+        data = made.get(node)  # an alias: the same object, as PyYAML gives
+        if data is not None:
+            return data
+        tag = node.tag
+        if cls is SequenceNode and tag == SEQ:
+            made[node] = data = []
+            for item in node.value:
+                if item.__class__ is not ScalarNode:
+                    item = _build(loader, item, made)
+                elif item.tag == STR:
+                    item = item.value
+                else:
+                    item = _scalar(loader, item)
+                data.append(item)
+            return data
+        if cls is MappingNode and tag == MAP:
+            made[node] = data = {}
+            for key, value in node.value:
+                if key.__class__ is not ScalarNode:
+                    raise _NotPlain  # a collection as a key: PyYAML's error
+                if key.tag == STR:
+                    key = key.value
+                elif key.tag in keyed:
+                    key = _scalar(loader, key)
+                else:
+                    raise _NotPlain  # a merge key, '=': PyYAML's rules
+                if value.__class__ is not ScalarNode:
+                    data[key] = _build(loader, value, made)
+                elif value.tag == STR:
+                    data[key] = value.value
+                else:
+                    data[key] = _scalar(loader, value)
+            return data
+        raise _NotPlain
+
+    return PlainLoader
+
+
 def _read_yaml(path: Path, tree: ParsedTree | None = None):
     """The data in a YAML file; through `tree` (the shipped content's cache) when given."""
     raw = path.read_bytes()
@@ -898,7 +1011,7 @@ def _read_yaml(path: Path, tree: ParsedTree | None = None):
         import yaml
 
         try:
-            return yaml.load(raw.decode("utf-8"), Loader=_safe_loader())
+            return yaml.load(raw.decode("utf-8"), Loader=_plain_loader())
         except yaml.YAMLError as exc:  # one line: the file, where in it, and what PyYAML found
             mark = getattr(exc, "problem_mark", None)
             where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
