@@ -10,6 +10,12 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as S
 
+from engine.core.crew import position_of
+from engine.core.errors import RuleError
+from engine.core.vehicle_content import Role
+from engine.vehicles.damage import position_ok
+from engine.vehicles.move import climb_to
+
 WORDLIKE = S.text(alphabet="ab -.\n", min_size=1, max_size=5)
 FILLER = ["a", "b", " ", "-", ".", "_", "é", "\n", "'"]
 
@@ -130,3 +136,131 @@ def test_an_event_told_to_one_seat_is_the_copy_pydantic_makes():
             assert mine.model_fields_set == theirs.model_fields_set
             assert mine.model_dump_json(exclude_unset=True) == theirs.model_dump_json(exclude_unset=True)
             assert mine.data is e.data and theirs.data is e.data
+
+
+# ------------------------------------------------------------------ the vehicles' yes/no rules
+
+def _old_climb_needed(st, serial: int, plate: int, climb: int) -> None:
+    d = st.setup.soldiers[serial]
+    if d.crew is not None and d.crew.vehicle == st.vehicles[plate].vehicle:
+        return
+    have = st.stats(serial).climb
+    if have < climb:
+        raise RuleError(f"{st.name(serial)} has Climb {have}; getting on the {st.name(plate)} there needs Climb {climb}.")
+
+
+def _old_mount_plan(st, serial: int, plate: int, post: str | None) -> str:
+    """mount_plan as it was written (before _boarding): every refusal a RuleError made and raised."""
+    s = st.soldiers[serial]
+    v = st.vehicles.get(plate)
+    if v is None:
+        raise RuleError(f"there is no vehicle {plate} in this game.")
+    vdef = st.vehicle_def(plate)
+    name = st.name(plate)
+    if not s.free:
+        raise RuleError(f"{st.name(serial)} is not on the board on foot.")
+    if v.status != "board" or v.tile is None:
+        raise RuleError(f"the {name} is not on the board.")
+    if v.side != s.side:
+        raise RuleError(f"the {name} is the enemy's.")
+    if st.board.tile_at(s.at) != v.tile:
+        raise RuleError(f"{st.name(serial)} must be in {v.tile}, the {name}'s tile, to get on.")
+    if v.moved or v.move_plus:
+        raise RuleError(f"the {name} is moving (it moved this phase or holds Move+ markers): nobody gets on.")
+    crewman = s.dismounted and s.vehicle == plate
+    positions = {loc.id: loc for loc in vdef.crew_positions}
+    if post is None:
+        if crewman:
+            empty = [p for p in positions if p not in v.crew and position_ok(st, plate, p)]
+            if not empty:
+                raise RuleError(f"every crew position of the {name} is taken.")
+            post = next((p for p in empty if st.setup.soldiers[serial].crew
+                         and positions[p].role == st.setup.soldiers[serial].crew.role), empty[0])
+        else:
+            post = "cabin" if vdef.passengers else "deck"
+    if post in positions:
+        if not crewman:
+            raise RuleError(f"only the {name}'s own crew take its crew positions; {st.name(serial)} rides as a "
+                            f"passenger (cabin) or on the deck or turret.")
+        if post in v.crew:
+            raise RuleError(f"{positions[post].name} is taken by {st.name(v.crew[post])}.")
+        if not position_ok(st, plate, post):
+            raise RuleError(f"the {positions[post].name} is on fire.")
+        _old_climb_needed(st, serial, plate, climb_to("turret" if positions[post].compartment == "turret" else "hull"))
+    elif post == "cabin":
+        if not vdef.passengers:
+            raise RuleError(f"the {name} has no cabin; ride on the deck or turret.")
+        if len(v.passengers) >= vdef.passengers:
+            raise RuleError(f"the {name}'s cabin is full ({vdef.passengers}).")
+        _old_climb_needed(st, serial, plate, climb_to("hull"))
+    elif post in ("deck", "turret"):
+        if post == "turret" and not vdef.has_turret:
+            raise RuleError(f"the {name} has no turret.")
+        if len(v.riders) >= vdef.rider_limit:
+            raise RuleError(f"the {name} carries no more tank riders (at most {vdef.rider_limit}).")
+        _old_climb_needed(st, serial, plate, climb_to("turret" if post == "turret" else "hull"))
+    else:
+        raise RuleError(f"{post!r} is not a place on the {name}: a crew position ("
+                        + ", ".join(positions) + "), cabin, deck or turret.")
+    return post
+
+
+def _old_hatch_man(st, plate: int, who: int, opening: bool) -> tuple[int, str]:
+    """_hatch_man as it was written (before _hatch)."""
+    vdef = st.vehicle_def(plate)
+    v = st.vehicles[plate]
+    if who != plate:
+        loc = position_of(st, who)
+        if loc is None or st.soldiers[who].vehicle != plate:
+            raise RuleError(f"{st.name(who)} is not at a crew position of the {vdef.name}.")
+        if not loc.hatch:
+            raise RuleError(f"the {loc.name} has no hatch.")
+        return who, loc.id
+    order = sorted(vdef.crew_positions, key=lambda p: p.role != Role.COMMANDER)
+    for loc in order:
+        if loc.hatch and loc.id in v.crew and ((loc.id not in v.unbuttoned) == opening):
+            return v.crew[loc.id], loc.id
+    raise RuleError(f"the {vdef.name} has no crewed hatch to " + ("open." if opening else "close."))
+
+
+def _outcome(fn, *args):
+    try:
+        return "ok", fn(*args)
+    except RuleError as e:
+        return "refused", str(e)
+
+
+def _vehicle_states():
+    from tests.engine.autoplay_kit import autoplayed, shipped_catalog, vehicle_scenarios
+    cat = shipped_catalog()
+    for sc in vehicle_scenarios(cat):
+        for seed in range(2):
+            yield from autoplayed(cat, sc, seed, 120)
+
+
+def test_getting_on_and_the_hatches_say_yes_or_no_by_the_rule_that_words_the_refusal():
+    """mount_post / hatch_man (no words made) against mount_plan / _hatch_man, and those against
+    the functions as they were written before the rule was shared: in every state of vehicle
+    games, for every man on foot and every vehicle, every place to get on, every hatch."""
+    from engine.vehicles import look, move
+    asked = {"ok": 0, "refused": 0}
+    for st in _vehicle_states():
+        plates = list(st.vehicles)
+        for plate in plates:
+            crew = list(st.vehicles[plate].crew.values())
+            places = [None, "cabin", "deck", "turret", "roof"] + [p.id for p in st.vehicle_def(plate).crew_positions]
+            for serial, s in st.soldiers.items():
+                if s.status != "board" or s.at is None:
+                    continue
+                for post in places:
+                    was = _outcome(_old_mount_plan, st, serial, plate, post)
+                    assert _outcome(move.mount_plan, st, serial, plate, post) == was
+                    assert move.mount_post(st, serial, plate, post) == (was[1] if was[0] == "ok" else None)
+                    asked[was[0]] += 1
+            for who in [plate, *crew, *[n for n in st.soldiers if n not in crew][:2]]:
+                for opening in (True, False):
+                    was = _outcome(_old_hatch_man, st, plate, who, opening)
+                    assert _outcome(look._hatch_man, st, plate, who, opening) == was
+                    assert look.hatch_man(st, plate, who, opening) == (was[1] if was[0] == "ok" else None)
+                    asked[was[0]] += 1
+    assert asked["ok"] > 100 and asked["refused"] > 1000, asked
