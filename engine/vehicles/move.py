@@ -687,34 +687,32 @@ def _boarding(st, serial: int, plate: int, post: str | None) -> tuple[str | None
     if v is None:
         return None, lambda: f"there is no vehicle {plate} in this game."
     vdef = st.vehicle_def(plate)
-
-    def name() -> str:
-        return st.name(plate)
     if not s.free:
         return None, lambda: f"{st.name(serial)} is not on the board on foot."
     if v.status != "board" or v.tile is None:
-        return None, lambda: f"the {name()} is not on the board."
+        return None, lambda: f"the {st.name(plate)} is not on the board."
     if v.side != s.side:
-        return None, lambda: f"the {name()} is the enemy's."
+        return None, lambda: f"the {st.name(plate)} is the enemy's."
     if st.board.tile_at(s.at) != v.tile:
-        return None, lambda: f"{st.name(serial)} must be in {v.tile}, the {name()}'s tile, to get on."
+        return None, lambda: f"{st.name(serial)} must be in {v.tile}, the {st.name(plate)}'s tile, to get on."
     if v.moved or v.move_plus:
-        return None, lambda: f"the {name()} is moving (it moved this phase or holds Move+ markers): nobody gets on."
+        return None, lambda: (f"the {st.name(plate)} is moving (it moved this phase or holds Move+ markers): "
+                              "nobody gets on.")
     crewman = s.dismounted and s.vehicle == plate
     positions = {loc.id: loc for loc in vdef.crew_positions}
     if post is None:
         if crewman:
             empty = [p for p in positions if p not in v.crew and position_ok(st, plate, p)]
             if not empty:
-                return None, lambda: f"every crew position of the {name()} is taken."
+                return None, lambda: f"every crew position of the {st.name(plate)} is taken."
             post = next((p for p in empty if st.setup.soldiers[serial].crew
                          and positions[p].role == st.setup.soldiers[serial].crew.role), empty[0])
         else:
             post = "cabin" if vdef.passengers else "deck"
     if post in positions:
         if not crewman:
-            return None, lambda: (f"only the {name()}'s own crew take its crew positions; {st.name(serial)} rides "
-                                  f"as a passenger (cabin) or on the deck or turret.")
+            return None, lambda: (f"only the {st.name(plate)}'s own crew take its crew positions; "
+                                  f"{st.name(serial)} rides as a passenger (cabin) or on the deck or turret.")
         if post in v.crew:
             return None, lambda: f"{positions[post].name} is taken by {st.name(v.crew[post])}."
         if not position_ok(st, plate, post):
@@ -722,18 +720,18 @@ def _boarding(st, serial: int, plate: int, post: str | None) -> tuple[str | None
         climb = climb_to("turret" if positions[post].compartment == "turret" else "hull")
     elif post == "cabin":
         if not vdef.passengers:
-            return None, lambda: f"the {name()} has no cabin; ride on the deck or turret."
+            return None, lambda: f"the {st.name(plate)} has no cabin; ride on the deck or turret."
         if len(v.passengers) >= vdef.passengers:
-            return None, lambda: f"the {name()}'s cabin is full ({vdef.passengers})."
+            return None, lambda: f"the {st.name(plate)}'s cabin is full ({vdef.passengers})."
         climb = climb_to("hull")
     elif post in ("deck", "turret"):
         if post == "turret" and not vdef.has_turret:
-            return None, lambda: f"the {name()} has no turret."
+            return None, lambda: f"the {st.name(plate)} has no turret."
         if len(v.riders) >= vdef.rider_limit:
-            return None, lambda: f"the {name()} carries no more tank riders (at most {vdef.rider_limit})."
+            return None, lambda: f"the {st.name(plate)} carries no more tank riders (at most {vdef.rider_limit})."
         climb = climb_to("turret" if post == "turret" else "hull")
     else:
-        return None, lambda: (f"{post!r} is not a place on the {name()}: a crew position ("
+        return None, lambda: (f"{post!r} is not a place on the {st.name(plate)}: a crew position ("
                               + ", ".join(positions) + "), cabin, deck or turret.")
     if not climbs(st, serial, plate, climb):
         return None, lambda: climb_problem(st, serial, plate, climb)

@@ -146,7 +146,8 @@ def _old_climb_needed(st, serial: int, plate: int, climb: int) -> None:
         return
     have = st.stats(serial).climb
     if have < climb:
-        raise RuleError(f"{st.name(serial)} has Climb {have}; getting on the {st.name(plate)} there needs Climb {climb}.")
+        raise RuleError(f"{st.name(serial)} has Climb {have}; getting on the {st.name(plate)} there needs "
+                        f"Climb {climb}.")
 
 
 def _old_mount_plan(st, serial: int, plate: int, post: str | None) -> str:
