@@ -16,10 +16,11 @@ from functools import lru_cache
 from typing import Any
 
 from engine.core import per_setup, rulebook
-from engine.core.log import Event
+from engine.core.log import Event, said, told
 
 # event data keys that name a soldier by his dog tag
 SOLDIER_KEYS = ("serial", "target", "prisoner", "victim", "victims", "members", "by", "escort", "shooter")
+_SOLDIER_KEYS = frozenset(SOLDIER_KEYS)
 HIDDEN_NAME = "a hidden soldier"
 HIDDEN_CARD = "a hidden soldier's card"
 
@@ -124,24 +125,56 @@ class Words:
             lengths.setdefault(w[0], set()).add(len(w))
         self.lengths = {ch: sorted(ns, reverse=True) for ch, ns in lengths.items()}
         self.every = every if self.words else None
+        self._inner: dict[str, tuple[int, ...]] = {}  # by matched word (the setup's few): _inner_of
 
-    def _found(self, text: str, matches: list[re.Match] | None = None) -> Iterator[tuple[int, str]]:
+    def _found(self, text: str, matches: list[re.Match] | None = None,
+               found: set[str] | None = None) -> Iterator[tuple[int, str]]:
         """(where, word) for each of the hidden men's words in the text, left to right, none
         overlapping. A word of theirs starts where some soldier's word does, so at the start of
-        a match of the setup's pattern or inside one: only those places are looked at.
-        `matches`: that pattern's matches in the text when the caller has them (`screen` reads
-        one text for several readers: the matches are the setup's, whoever is hidden)."""
+        a match of the setup's pattern or inside one: only those places are looked at, and
+        inside a match only where a word could stand alone (`_inner`, worked out once a matched
+        word). `matches`: that pattern's matches in the text when the caller has them (`screen`
+        reads one text for several readers: the matches are the setup's, whoever is hidden).
+        `found`: a set the words found are added to (`screen` compares readers by them)."""
         resume = 0
-        starts = self.lengths  # a place no word of theirs starts at is passed over without a call
+        words, inner = self.words, self._inner
         for m in self.every.finditer(text) if matches is None else matches:
-            at, end = max(m.start(), resume), m.end()
-            while at < end:
-                word = self._word_at(text, at) if text[at] in starts else None
-                if word is None:
-                    at += 1
-                else:
-                    yield at, word
-                    at = resume = at + len(word)
+            start = m.start()
+            if start >= resume:
+                g = m.group()
+                if g in words:  # the longest word of anyone's standing alone here, so the longest of theirs
+                    if found is not None:
+                        found.add(g)
+                    yield start, g
+                    resume = m.end()
+                    continue
+                word = self._word_at(text, start)
+                if word is not None:
+                    if found is not None:
+                        found.add(word)
+                    yield start, word
+                    resume = start + len(word)
+            else:
+                g = m.group()
+            offsets = inner.get(g)
+            if offsets is None:
+                offsets = inner[g] = self._inner_of(g)
+            for k in offsets:
+                at = start + k
+                if at >= resume:
+                    word = self._word_at(text, at)
+                    if word is not None:
+                        if found is not None:
+                            found.add(word)
+                        yield at, word
+                        resume = at + len(word)
+
+    def _inner_of(self, g: str) -> tuple[int, ...]:
+        """The places inside a matched word `g` (not its start) where one of the hidden men's
+        words could stand alone: after a character that does not join a word, at one of their
+        words' first letters. Everywhere else `_word_at` says None whatever text `g` stands in."""
+        starts = self.lengths
+        return tuple(k for k in range(1, len(g)) if g[k] in starts and not _joins(g[k - 1]))
 
     def _word_at(self, text: str, at: int) -> str | None:
         """The longest of the hidden men's words standing alone at `at`, or None."""
@@ -157,13 +190,13 @@ class Words:
     def mentions(self, text: str, matches: list[re.Match] | None = None) -> bool:
         return self.every is not None and next(self._found(text, matches), None) is not None
 
-    def scrub(self, text: str, matches: list[re.Match] | None = None) -> str:
+    def scrub(self, text: str, matches: list[re.Match] | None = None, found: set[str] | None = None) -> str:
         """The text with the hidden men's words blanked; the very same text object when it
-        names none of them (so `scrub(t) is t` says `not mentions(t)`)."""
+        names none of them (so `scrub(t) is t` says `not mentions(t)`). `found`: as _found's."""
         if self.every is None:
             return text
         out, last = [], 0
-        for at, word in self._found(text, matches):
+        for at, word in self._found(text, matches, found):
             out += [text[last:at], HIDDEN_CARD if word in self.cards else HIDDEN_NAME]
             last = at + len(word)
         return "".join(out) + text[last:] if out else text
@@ -192,14 +225,32 @@ def _every_word(setup) -> re.Pattern:
 @lru_cache(maxsize=16)
 def pattern_of(words: tuple[str, ...]) -> re.Pattern:
     """The words as one pattern, spelled as a tree of their common beginnings so that matching
-    tries a few letters at a place, not every word (games of one scenario share it)."""
+    tries a few letters at a place, not every word (games of one scenario share it): each
+    standing alone, `(?<![\\w-])(?:tree)(?![\\w-])`. The look behind is written after each
+    first letter instead (`_first_letters`), which is the same test but lets the expression
+    engine skip to a first letter of some word before trying anything: half the time a text."""
+    return re.compile(_first_letters(_tree(words)) + r"(?![\w-])")
+
+
+def _tree(words: Iterable[str]) -> dict[str, dict]:
     tree: dict[str, dict] = {}
     for w in words:
         node = tree
         for ch in w:
             node = node.setdefault(ch, {})
         node[""] = {}
-    return re.compile(r"(?<![\w-])(?:" + _spelled(tree) + r")(?![\w-])")
+    return tree
+
+
+def _first_letters(tree: dict[str, dict]) -> str:
+    """The tree as a pattern whose every branch starts with its first letter, then the test
+    that no `[\\w-]` stands before that letter (a look behind two characters wide: it cannot
+    fail at the text's start, as `(?<![\\w-])` cannot). An empty word (none is) keeps the
+    look behind in front."""
+    if "" in tree or not tree:
+        return r"(?<![\w-])(?:" + _spelled(tree) + ")"
+    return "(?:" + "|".join(re.escape(ch) + r"(?<![\w-][\s\S])" + _spelled(child)
+                            for ch, child in sorted(tree.items())) + ")"
 
 
 def _spelled(node: dict[str, dict]) -> str:
@@ -213,11 +264,13 @@ def _spelled(node: dict[str, dict]) -> str:
 
 def _soldiers_in(data: dict[str, Any]) -> set[int]:
     out: set[int] = set()
-    for k in SOLDIER_KEYS:
+    for k in _SOLDIER_KEYS.intersection(data) if len(data) < len(SOLDIER_KEYS) else SOLDIER_KEYS:
         v = data.get(k)
-        if isinstance(v, bool):
+        if type(v) is int:  # the common case, what the checks below take an int for
+            out.add(v)
+        elif isinstance(v, bool):
             continue
-        if isinstance(v, int):
+        elif isinstance(v, int):
             out.add(v)
         elif isinstance(v, (list, tuple)):
             out |= {x for x in v if isinstance(x, int) and not isinstance(x, bool)}
@@ -276,17 +329,21 @@ def screen(st, events: list[Event]) -> list[Event]:
             out.append(e)
             continue
         named = _soldiers_in(e.data)  # the event's men, the same for every reader
-        public = _as_seen(st, e, secret, words_for(None), named, read)
+        found: set[str] = set()
+        public = _as_seen(st, e, secret, words_for(None), named, read, found)
         out.append(public)
         if public is e:
             continue
+        about = named & secret
         for side in sides:
             if hidden_from[side] == secret:  # none of his own men hidden: he reads the public line
+                continue
+            if _reads_as_public(about, hidden_from[side], words_for(side), found):
                 continue
             theirs = _as_seen(st, e, hidden_from[side], words_for(side), named, read)
             if theirs.text == public.text and theirs.data == public.data:
                 continue
-            out.extend(theirs.model_copy(update={"to": seat.index}) for seat in st.seats if seat.side == side)
+            out.extend(told(theirs, seat.index) for seat in st.seats if seat.side == side)
     return out
 
 
@@ -317,27 +374,53 @@ class _Reading:
 
 
 def _as_seen(st, e: Event, secret: set[int], words: Words, named: set[int] | None = None,
-             read: _Reading | None = None) -> Event:
+             read: _Reading | None = None, found: set[str] | None = None) -> Event:
     """Event `e` as read by someone from whom the men in `secret` are hidden. `named`: the
     men its data names (_soldiers_in), `read`: the screening's texts read once, when the
-    caller has them."""
+    caller has them. `found`: a set given for the public reading, to which the hidden words
+    that made its line are added: those found in the text, in the data's strings, and, when
+    the text names none, every one in the data's text (for `screen`'s _reads_as_public)."""
     about = sorted((_soldiers_in(e.data) if named is None else named) & secret)
     if about:
-        return Event(kind=e.kind, text=cover_sentence(st, e.kind, about),
-                     data={"hidden": len(about), "sides": sorted({st.soldiers[n].side for n in about}),
-                           "tiles": sorted({tile_of(st, n) for n in about})})
+        return said(e.kind, cover_sentence(st, e.kind, about),
+                    {"hidden": len(about), "sides": sorted({st.soldiers[n].side for n in about}),
+                     "tiles": sorted({tile_of(st, n) for n in about})})
     if read is None or words.every is not read.every:
         read = _Reading(words.every) if words.every is not None else None
 
     def scrub(text: str) -> str:
-        return words.scrub(text, read.matches(text) if read is not None else None)
+        return words.scrub(text, read.matches(text) if read is not None else None, found)
     text = scrub(e.text)  # the very same text when it names none of them (Words.scrub)
     if text is e.text:
         data_text = read.data_text(e) if read is not None else repr(e.data)
-        if not words.mentions(data_text, read.matches(data_text) if read is not None else None):
+        matches = read.matches(data_text) if read is not None else None
+        if found is None:
+            if not words.mentions(data_text, matches):
+                return e
+        elif words.every is None or not _all_found(words._found(data_text, matches, found)):
             return e
     data = {k: v for k, v in e.data.items() if k not in SOLDIER_KEYS or not (_soldiers_in({k: v}) & secret)}
-    return Event(kind=e.kind, text=text, data=_strings_clean(data, scrub))
+    return said(e.kind, text, _strings_clean(data, scrub))
+
+
+def _all_found(finds: Iterator[tuple[int, str]]) -> bool:
+    """Whether there is any, reading them all (so that each adds its word to `found`)."""
+    return sum(1 for _ in finds) > 0
+
+
+def _reads_as_public(about: set[int], theirs: set[int], theirs_words: Words, found: set[str]) -> bool:
+    """Whether a side from whom the men in `theirs` are hidden (`theirs_words` their words)
+    reads an event as the public does, judged without reading it again: `about` the hidden
+    men its data names, `found` as the public reading left it (_as_seen).
+
+    The public line covers the event (its data names hidden men): the side's covers the same
+    men when all of them are hidden from it too. Else the public line blanked words: a word
+    found where every word of a larger set was looked for, and the longest there, is found
+    where only the side's words are looked for and is the longest of them, and a place where
+    no word of the larger set stands alone has none of the side's either; so when each word
+    the public reading found is one of the side's, the side finds the very same words in
+    every text read, and takes the same turns."""
+    return about <= theirs if about else found <= theirs_words.words
 
 
 def public_text(st, text: str) -> str:

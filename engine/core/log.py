@@ -56,6 +56,24 @@ _SAID = ("kind", "text", "data")
 _TOLD = ("kind", "text", "to", "data")
 
 
+def said(kind: str, text: str, data: dict[str, Any]) -> Event:
+    """Event(kind=kind, text=text, data=data) for a fresh dict `data` made by the caller (as
+    Ctx.say makes one), without BaseModel.__init__ around it (_made)."""
+    return _made(kind, text, None, data, _SAID)
+
+
+def told(e: Event, seat: int) -> Event:
+    """`e.model_copy(update={"to": seat})`, the same event told to one seat alone (its data
+    the same dict, as the copy's is), without pydantic's copy around it (hidden deployment
+    tells several lines a screening to the seats that may read more)."""
+    c = _new(Event)
+    _put(c, "__dict__", {**e.__dict__, "to": seat})
+    _put(c, "__pydantic_fields_set__", e.__pydantic_fields_set__ | {"to"})
+    _put(c, "__pydantic_extra__", None)
+    _put(c, "__pydantic_private__", None)
+    return c
+
+
 class Ctx:
     """One apply call's working set: the state copy being changed, its RNG and the events."""
 

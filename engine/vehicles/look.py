@@ -3,6 +3,8 @@ unbuttoned, optics), the vehicle's own Spotted markers, acquiring a target, Unbu
 Up, and radio contact. Line of sight by Climb values and Visibility: engine/core/line_of_sight.py."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.core import commands as C
 from engine.core import rulebook
 from engine.core.board import DIRS
@@ -294,20 +296,35 @@ def _driver_of(st, plate: int) -> int:
 
 
 def _hatch_man(st, plate: int, who: int, opening: bool) -> tuple[int, str]:
+    """(the man, his position) whose hatch a LOOK opens (`opening`) or a HIDE shuts, or a RuleError."""
+    man, post, why = _hatch(st, plate, who, opening)
+    if why is not None:
+        raise RuleError(why())
+    return man, post
+
+
+def hatch_man(st, plate: int, who: int, opening: bool) -> tuple[int, str] | None:
+    """(the man, his position) as _hatch_man names them, or None where it refuses: the same rule
+    (_hatch), its words never made (the option lists ask it for every vehicle a card moves)."""
+    man, post, why = _hatch(st, plate, who, opening)
+    return None if why is not None else (man, post)
+
+
+def _hatch(st, plate: int, who: int, opening: bool) -> tuple[int | None, str | None, Callable[[], str] | None]:
+    """(the man, his position, None), or (None, None, what makes the words saying why not)."""
     vdef = st.vehicle_def(plate)
     v = st.vehicles[plate]
     if who != plate:
         loc = position_of(st, who)
         if loc is None or st.soldiers[who].vehicle != plate:
-            raise RuleError(f"{st.name(who)} is not at a crew position of the {vdef.name}.")
+            return None, None, lambda: f"{st.name(who)} is not at a crew position of the {vdef.name}."
         if not loc.hatch:
-            raise RuleError(f"the {loc.name} has no hatch.")
-        return who, loc.id
-    order = sorted(vdef.crew_positions, key=lambda p: p.role != Role.COMMANDER)
-    for loc in order:
+            return None, None, lambda: f"the {loc.name} has no hatch."
+        return who, loc.id, None
+    for loc in sorted(vdef.crew_positions, key=lambda p: p.role != Role.COMMANDER):
         if loc.hatch and loc.id in v.crew and ((loc.id not in v.unbuttoned) == opening):
-            return v.crew[loc.id], loc.id
-    raise RuleError(f"the {vdef.name} has no crewed hatch to " + ("open." if opening else "close."))
+            return v.crew[loc.id], loc.id, None
+    return None, None, lambda: f"the {vdef.name} has no crewed hatch to " + ("open." if opening else "close.")
 
 
 def unbutton(ctx: Ctx, plate: int, who: int) -> None:

@@ -5,6 +5,7 @@ docs/vehicles.md (V1 on)."""
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 
 from engine.core import rulebook
 from engine.core.board import DIRS
@@ -651,75 +652,90 @@ def climb_to(part: str, start: str | None = None) -> int:
 
 def climb_problem(st, serial: int, plate: int, climb: int) -> str | None:
     """Why he cannot climb this high on the vehicle (his Climb rating against the level), or None."""
+    if climbs(st, serial, plate, climb):
+        return None
+    return (f"{st.name(serial)} has Climb {st.stats(serial).climb}; getting on the {st.name(plate)} there "
+            f"needs Climb {climb}.")
+
+
+def climbs(st, serial: int, plate: int, climb: int) -> bool:
+    """Whether he can climb this high on the vehicle: climb_problem's rule, without its words."""
     d = st.setup.soldiers[serial]
     if d.crew is not None and d.crew.vehicle == st.vehicles[plate].vehicle:
-        return None  # trained crew ignore Climb (Mount and Dismount)
-    have = st.stats(serial).climb
-    if have < climb:
-        return f"{st.name(serial)} has Climb {have}; getting on the {st.name(plate)} there needs Climb {climb}."
-    return None
-
-
-def _climb_needed(st, serial: int, plate: int, climb: int) -> None:
-    problem = climb_problem(st, serial, plate, climb)
-    if problem:
-        raise RuleError(problem)
+        return True  # trained crew ignore Climb (Mount and Dismount)
+    return st.stats(serial).climb >= climb
 
 
 def mount_plan(st, serial: int, plate: int, post: str | None) -> str:
     """Where he would get on (a crew position, "cabin", "deck" or "turret"), or a RuleError."""
+    where, why = _boarding(st, serial, plate, post)
+    if why is not None:
+        raise RuleError(why())
+    return where
+
+
+def mount_post(st, serial: int, plate: int, post: str | None) -> str | None:
+    """Where he would get on, or None where mount_plan refuses: the same rule (_boarding), its
+    words never made (the option lists ask it for every man and vehicle in a tile)."""
+    return _boarding(st, serial, plate, post)[0]
+
+
+def _boarding(st, serial: int, plate: int, post: str | None) -> tuple[str | None, Callable[[], str] | None]:
+    """(where he would get on, None) or (None, what makes the words saying why not)."""
     s = st.soldiers[serial]
     v = st.vehicles.get(plate)
     if v is None:
-        raise RuleError(f"there is no vehicle {plate} in this game.")
+        return None, lambda: f"there is no vehicle {plate} in this game."
     vdef = st.vehicle_def(plate)
-    name = st.name(plate)
     if not s.free:
-        raise RuleError(f"{st.name(serial)} is not on the board on foot.")
+        return None, lambda: f"{st.name(serial)} is not on the board on foot."
     if v.status != "board" or v.tile is None:
-        raise RuleError(f"the {name} is not on the board.")
+        return None, lambda: f"the {st.name(plate)} is not on the board."
     if v.side != s.side:
-        raise RuleError(f"the {name} is the enemy's.")
+        return None, lambda: f"the {st.name(plate)} is the enemy's."
     if st.board.tile_at(s.at) != v.tile:
-        raise RuleError(f"{st.name(serial)} must be in {v.tile}, the {name}'s tile, to get on.")
+        return None, lambda: f"{st.name(serial)} must be in {v.tile}, the {st.name(plate)}'s tile, to get on."
     if v.moved or v.move_plus:
-        raise RuleError(f"the {name} is moving (it moved this phase or holds Move+ markers): nobody gets on.")
+        return None, lambda: (f"the {st.name(plate)} is moving (it moved this phase or holds Move+ markers): "
+                              "nobody gets on.")
     crewman = s.dismounted and s.vehicle == plate
     positions = {loc.id: loc for loc in vdef.crew_positions}
     if post is None:
         if crewman:
             empty = [p for p in positions if p not in v.crew and position_ok(st, plate, p)]
             if not empty:
-                raise RuleError(f"every crew position of the {name} is taken.")
+                return None, lambda: f"every crew position of the {st.name(plate)} is taken."
             post = next((p for p in empty if st.setup.soldiers[serial].crew
                          and positions[p].role == st.setup.soldiers[serial].crew.role), empty[0])
         else:
             post = "cabin" if vdef.passengers else "deck"
     if post in positions:
         if not crewman:
-            raise RuleError(f"only the {name}'s own crew take its crew positions; {st.name(serial)} rides as a "
-                            f"passenger (cabin) or on the deck or turret.")
+            return None, lambda: (f"only the {st.name(plate)}'s own crew take its crew positions; "
+                                  f"{st.name(serial)} rides as a passenger (cabin) or on the deck or turret.")
         if post in v.crew:
-            raise RuleError(f"{positions[post].name} is taken by {st.name(v.crew[post])}.")
+            return None, lambda: f"{positions[post].name} is taken by {st.name(v.crew[post])}."
         if not position_ok(st, plate, post):
-            raise RuleError(f"the {positions[post].name} is on fire.")
-        _climb_needed(st, serial, plate, climb_to("turret" if positions[post].compartment == "turret" else "hull"))
+            return None, lambda: f"the {positions[post].name} is on fire."
+        climb = climb_to("turret" if positions[post].compartment == "turret" else "hull")
     elif post == "cabin":
         if not vdef.passengers:
-            raise RuleError(f"the {name} has no cabin; ride on the deck or turret.")
+            return None, lambda: f"the {st.name(plate)} has no cabin; ride on the deck or turret."
         if len(v.passengers) >= vdef.passengers:
-            raise RuleError(f"the {name}'s cabin is full ({vdef.passengers}).")
-        _climb_needed(st, serial, plate, climb_to("hull"))
+            return None, lambda: f"the {st.name(plate)}'s cabin is full ({vdef.passengers})."
+        climb = climb_to("hull")
     elif post in ("deck", "turret"):
         if post == "turret" and not vdef.has_turret:
-            raise RuleError(f"the {name} has no turret.")
+            return None, lambda: f"the {st.name(plate)} has no turret."
         if len(v.riders) >= vdef.rider_limit:
-            raise RuleError(f"the {name} carries no more tank riders (at most {vdef.rider_limit}).")
-        _climb_needed(st, serial, plate, climb_to("turret" if post == "turret" else "hull"))
+            return None, lambda: f"the {st.name(plate)} carries no more tank riders (at most {vdef.rider_limit})."
+        climb = climb_to("turret" if post == "turret" else "hull")
     else:
-        raise RuleError(f"{post!r} is not a place on the {name}: a crew position ("
-                        + ", ".join(positions) + "), cabin, deck or turret.")
-    return post
+        return None, lambda: (f"{post!r} is not a place on the {st.name(plate)}: a crew position ("
+                              + ", ".join(positions) + "), cabin, deck or turret.")
+    if not climbs(st, serial, plate, climb):
+        return None, lambda: climb_problem(st, serial, plate, climb)
+    return post, None
 
 
 def mount(ctx: Ctx, serial: int, plate: int, post: str | None) -> None:
