@@ -120,12 +120,29 @@ def crew(st, plate: int, part: str) -> list[int]:
     return sorted(inside, key=rank)[:PER_OPENING * len(openings(st, plate, part))]
 
 
-def enemies_in_tile(st, plate: int) -> list[int]:
+def enemies_in_tile(st, plate: int, by_tile: dict | None = None) -> list[int]:
+    """The enemy soldiers free on the board in the vehicle's tile, by serial. `by_tile`
+    (`free_by_tile`, read once for every vehicle a phase's end asks about) answers the same."""
     v = st.vehicles[plate]
+    if by_tile is not None:
+        return [s.serial for s in by_tile.get(v.tile, ()) if s.side != v.side]
     board = st.board
     # the cheap tests first: the other side (half the roster), on a cell, then free and the tile
     return sorted(s.serial for s in st.soldiers.values()
                   if s.side != v.side and s.at is not None and s.free and board.tile_at(s.at) == v.tile)
+
+
+def free_by_tile(st) -> dict:
+    """The soldiers free on the board, by the tile they stand in, each tile's by serial: what
+    enemies_in_tile reads, read once for all the vehicles (a phase's end asks about each vehicle
+    and each chosen attack). Valid while no man moves, is freed or taken."""
+    tiles: dict = {}
+    board = st.board
+    for serial in sorted(st.soldiers):
+        s = st.soldiers[serial]
+        if s.at is not None and s.free:
+            tiles.setdefault(board.tile_at(s.at), []).append(s)
+    return tiles
 
 
 def deck_of(st, serial: int) -> str | None:
@@ -183,12 +200,12 @@ def spot_on_contact(ctx: Ctx, *, serial: int | None = None, plate: int | None = 
                 f"contact: all are spotted.", plate=p, serials=men)
 
 
-def assignments(st, plate: int) -> dict[str, list[Attacker]]:
+def assignments(st, plate: int, by_tile: dict | None = None) -> dict[str, list[Attacker]]:
     """Which soldiers in the tile attack which compartment through which opening. Chosen ones
     (`assail`) first; everyone else by default: open openings before shut ones, hull before
     turret before cabin, two men per opening; the hull and turret only for men up there (`reaches`);
-    who finds no room waits."""
-    men = enemies_in_tile(st, plate)
+    who finds no room waits. `by_tile`: see enemies_in_tile."""
+    men = enemies_in_tile(st, plate, by_tile)
     parts = contested(st, plate) if men else []  # no one in the tile to attack: the crew need not be read
     room = {p: {o: [] for o in openings(st, plate, p)} for p in parts}
     waiting = []
@@ -213,10 +230,11 @@ def assignments(st, plate: int) -> dict[str, list[Attacker]]:
 def due(st) -> list[tuple[int, str]]:
     """The close combats to fight at this phase's end, in the book's order (after forgetting the
     choices and decks of men no longer there)."""
-    tidy(st)
+    by_tile = free_by_tile(st)  # tidy steps men down from decks: none moves, is freed or taken
+    tidy(st, by_tile)
     out = []
     for plate in sorted(st.vehicles):
-        for part, men in assignments(st, plate).items():
+        for part, men in assignments(st, plate, by_tile).items():
             if men:
                 out.append((plate, part))
     return out
@@ -225,11 +243,11 @@ def due(st) -> list[tuple[int, str]]:
 # --------------------------------------------------------------------------- the assail command
 
 
-def tidy(st) -> None:
+def tidy(st, by_tile: dict | None = None) -> None:
     """Forget the choices of men no longer free in their vehicle's tile (they chose anew on return),
-    and the decks of men no longer up there."""
+    and the decks of men no longer up there. `by_tile`: see enemies_in_tile."""
     for n, a in list(st.assaults.items()):
-        if a.plate not in st.vehicles or n not in enemies_in_tile(st, a.plate):
+        if a.plate not in st.vehicles or n not in enemies_in_tile(st, a.plate, by_tile):
             del st.assaults[n]
     forget_fallen(st)
 
