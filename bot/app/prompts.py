@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from itertools import compress
-from operator import eq, is_not
+from operator import eq, is_, is_not
 from types import SimpleNamespace
 
 from bot.app import battlefield_words, vehicle_words
@@ -383,8 +383,10 @@ def cards_by_seat(st: GameState, before: GameState | None = None, was: SeatCards
         out.setdefault(f.seat, set()).update(f.hand, f.fight_pool)
     men = st.soldiers
     old = before.soldiers if before is not None else None
+    # the serials compared as objects first (a copy's dict holds the very key objects of the
+    # dict it was copied from), which reads none of them; by value only if that fails
     if was is not None and old is not None and was.seat_of == seat_of and len(men) == len(old) \
-            and all(map(eq, men, old)):
+            and (all(map(is_, men, old)) or all(map(eq, men, old))):
         changed = list(compress(men, map(is_not, men.values(), old.values())))  # serials, in C
         if not changed:
             held = was.held
