@@ -106,3 +106,26 @@ def test_the_already_done_test_takes_a_shared_field_as_equal_as_pydantic_does(sh
         for name in ("forces", "setup", "active", "weather"):
             deep = st.model_copy(update={name: st.model_copy(deep=True).__dict__[name]})
             assert same_game(st, deep) is (deep == st)
+
+
+def test_an_act_decisions_answers_from_the_seats_finishing_words_are_the_ones_made_afresh(shipped):
+    """A new `act` key's answers are the seat's finishing lines, made once per seat, stamped for
+    the key: the same as made from its commands there and then, for every act decision of two
+    games, the words made once and then read for later keys."""
+    from bot.app import prompts
+    from engine import awaiting
+
+    prompts._finishes.clear()
+    prompts._finish_words.clear()
+    keys = 0
+    for scenario in ("tardieu-bombardment", "hedgerow-dawn"):
+        for st in autoplayed(shipped, scenario, 6, 120):
+            for a in awaiting(st):
+                if a.kind != "act":
+                    continue
+                for limit in (prompts.MAX_CHOICES, 400, 1):
+                    fresh = prompts.answers(st, a.key, prompts.commands_for(st, a, limit), limit)
+                    assert prompts.choices(st, a, limit=limit) == fresh
+                    assert len({c.stamp for c in fresh}) == len(fresh)
+                keys += 1
+    assert keys > 20 and len(prompts._finish_words) <= 2 * 3  # two seats, three limits: the words made once each
