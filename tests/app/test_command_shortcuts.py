@@ -129,3 +129,20 @@ def test_an_act_decisions_answers_from_the_seats_finishing_words_are_the_ones_ma
                     assert len({c.stamp for c in fresh}) == len(fresh)
                 keys += 1
     assert keys > 20 and len(prompts._finish_words) <= 2 * 3  # two seats, three limits: the words made once each
+
+
+def test_a_command_envelope_names_who_gave_it_as_json_does():
+    """The envelope's `by`, read from the words made beforehand or written for any other word,
+    is `json.dumps`'s text, and the envelope is JSON of those fields."""
+    import json
+
+    from bot.app.eventlog import command_envelope
+    from engine.core.commands import Done
+
+    cmd = Done(seat=1)
+    for by in ("player", "deadline", "organiser", "seat", "someone \"else\"", "é"):
+        for undoable in (True, False):
+            text = command_envelope(cmd, seat=1, user=7, by=by, undoable=undoable)
+            assert f'"by":{json.dumps(by)},' in text
+            assert json.loads(text) == {"type": "command", "seat": 1, "user": 7, "by": by, "undoable": undoable,
+                                        "cmd": json.loads(cmd.model_dump_json())}
