@@ -1027,7 +1027,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             decisions[p.seat] = SeatDecision(was.seat, asked=p.decision, asked_version=version,
                                              answered=was.answered, command=was.command, sent_at=was.sent_at)
         stored = loaded.decisions if baseline is None else baseline  # what the store holds now
-        changed = [d for seat, d in sorted(decisions.items()) if stored.get(seat) != d]
+        # a record still the very one the store holds is unchanged without its dataclass __eq__
+        changed = [d for seat, d in sorted(decisions.items()) if (kept := stored.get(seat)) is not d and kept != d]
         return _Next(awaited, waiting, asks, decisions, changed)
 
     def _outcome(self, game: GameSummary, before: GameState | None, after: GameState, events, *,

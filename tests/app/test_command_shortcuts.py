@@ -146,3 +146,19 @@ def test_a_command_envelope_names_who_gave_it_as_json_does():
             assert f'"by":{json.dumps(by)},' in text
             assert json.loads(text) == {"type": "command", "seat": 1, "user": 7, "by": by, "undoable": undoable,
                                         "cmd": json.loads(cmd.model_dump_json())}
+
+
+def test_a_seats_decision_record_equals_itself_so_the_very_record_held_is_unchanged():
+    """`_next` takes a record that is the very one the store holds as unchanged without comparing
+    it: a SeatDecision's equality is the dataclass's, of its fields, every one of which equals
+    itself (numbers, texts, a time or None)."""
+    from dataclasses import fields
+
+    from bot.store import SeatDecision
+
+    assert SeatDecision.__dataclass_params__.eq
+    d = SeatDecision(1, asked="act:T1:P1:S0:US-1:0:move:0", asked_version=3, answered="place:T1:US-1",
+                     command="pass", sent_at=T0)
+    assert d == d and not (d != d)
+    assert all(getattr(d, f.name) == getattr(d, f.name) for f in fields(SeatDecision))
+    assert {type(getattr(d, f.name)) for f in fields(SeatDecision)} <= {int, str, datetime, type(None)}
