@@ -95,7 +95,9 @@ def test_the_already_done_test_takes_a_shared_field_as_equal_as_pydantic_does(sh
     """Every field of real states equals itself, so taking a field both states share as equal
     (the tuple comparison's identity step) answers as comparing it: `same_game` of a state and
     its copy with every field shared is True, and with one field another but equal object too."""
-    from bot.app.service import _SAME_GAME_ORDER, same_game
+    from bot.app.service import _DEEP_FIELDS, _SAME_GAME_ORDER, _SAME_GAME_PLAIN, same_game
+
+    assert (*_SAME_GAME_PLAIN, *_DEEP_FIELDS) == _SAME_GAME_ORDER  # the plain fields lazily, then the deep ones
 
     for st in list(autoplayed(shipped, "hedgerow-dawn", 2, 30))[::5]:
         for name in _SAME_GAME_ORDER:
