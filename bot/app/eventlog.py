@@ -47,9 +47,13 @@ def _json(model) -> str:
     return model.__pydantic_serializer__.to_json(model).decode()
 
 
+# `json.dumps(by)` of the service's own words (every command's envelope names one)
+_BY = {by: json.dumps(by) for by in ("player", "deadline", "organiser", "seat")}
+
+
 def command_envelope(cmd: Cmd, *, seat: int, user: int, by: str, undoable: bool) -> str:
     return ('{"type":"command","seat":%d,"user":%d,"by":%s,"undoable":%s,"cmd":%s}'
-            % (seat, user, json.dumps(by), "true" if undoable else "false", _json(cmd)))
+            % (seat, user, _BY.get(by) or json.dumps(by), "true" if undoable else "false", _json(cmd)))
 
 
 def engine_events(events: Sequence[Event]) -> list[str]:

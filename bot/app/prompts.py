@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from itertools import compress
-from operator import eq, is_not
+from operator import eq, is_, is_not
 from types import SimpleNamespace
 
 from bot.app import battlefield_words, vehicle_words
@@ -191,7 +191,15 @@ def choices(st: GameState, decision: Await, limit: int = MAX_CHOICES) -> tuple[C
     held = (decision.key, decision.seat, limit)
     out = _finishes.get(held)
     if out is None:
-        out = _finishes[held] = answers(st, decision.key, commands_for(st, decision, limit), limit)
+        # a new key's answers are the seat's finishing lines (labels and commands: the same for
+        # every act decision of that seat, made once) stamped for this key
+        words = _finish_words.get((decision.seat, limit))
+        if words is None:
+            words = _finish_words[(decision.seat, limit)] = tuple(
+                (c.label, c.command) for c in answers(st, "", commands_for(st, decision, limit), limit))
+        head = tag(decision.key)
+        out = _finishes[held] = tuple(Choice(label=label_, command=text, stamp=stamp(decision.key, text, head))
+                                      for label_, text in words)
         if len(_finishes) > FINISHES_REMEMBERED:
             del _finishes[next(iter(_finishes))]  # the oldest
     return out
@@ -199,6 +207,7 @@ def choices(st: GameState, decision: Await, limit: int = MAX_CHOICES) -> tuple[C
 
 FINISHES_REMEMBERED = 1024
 _finishes: dict[tuple[str, int, int], tuple[Choice, ...]] = {}
+_finish_words: dict[tuple[int, int], tuple[tuple[str, str], ...]] = {}  # (seat, limit) -> (label, command)s
 
 
 def commands_for(st: GameState, decision: Await, limit: int = MAX_CHOICES) -> list[C.Cmd]:
@@ -383,8 +392,10 @@ def cards_by_seat(st: GameState, before: GameState | None = None, was: SeatCards
         out.setdefault(f.seat, set()).update(f.hand, f.fight_pool)
     men = st.soldiers
     old = before.soldiers if before is not None else None
+    # the serials compared as objects first (a copy's dict holds the very key objects of the
+    # dict it was copied from), which reads none of them; by value only if that fails
     if was is not None and old is not None and was.seat_of == seat_of and len(men) == len(old) \
-            and all(map(eq, men, old)):
+            and (all(map(is_, men, old)) or all(map(eq, men, old))):
         changed = list(compress(men, map(is_not, men.values(), old.values())))  # serials, in C
         if not changed:
             held = was.held

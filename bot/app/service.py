@@ -22,7 +22,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from operator import eq
+from operator import eq, itemgetter
 
 from bot.app import battlefield_words, eventlog, prompts, suggest, vehicle_words
 from bot.app.clocks import Clocks
@@ -1027,7 +1027,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             decisions[p.seat] = SeatDecision(was.seat, asked=p.decision, asked_version=version,
                                              answered=was.answered, command=was.command, sent_at=was.sent_at)
         stored = loaded.decisions if baseline is None else baseline  # what the store holds now
-        changed = [d for seat, d in sorted(decisions.items()) if stored.get(seat) != d]
+        # a record still the very one the store holds is unchanged without its dataclass __eq__
+        changed = [d for seat, d in sorted(decisions.items()) if (kept := stored.get(seat)) is not d and kept != d]
         return _Next(awaited, waiting, asks, decisions, changed)
 
     def _outcome(self, game: GameSummary, before: GameState | None, after: GameState, events, *,
@@ -1708,6 +1709,8 @@ _DEEP_FIELDS = ("setup", "soldiers", "weather", "lasting_weather", "active", "se
 _CLOCK_FIELDS = frozenset({"seq", "asked_at"})  # what every applied command moves on
 _SAME_GAME_ORDER = (*(f for f in GameState.model_fields if f not in {*_DEEP_FIELDS, *_CLOCK_FIELDS}),
                     *_DEEP_FIELDS)
+_SAME_GAME_PLAIN = _SAME_GAME_ORDER[:-len(_DEEP_FIELDS)]
+_SAME_GAME_DEEP = itemgetter(*_DEEP_FIELDS)  # a state's __dict__ -> the deep fields' values, in C
 
 
 def moved_on(game: StoredGame, version: int, status: GameStatus) -> StoredGame:
@@ -1728,9 +1731,14 @@ def same_game(before: GameState, after: GameState) -> bool:
     list answers no before the models are walked."""
     a, b = after.__dict__, before.__dict__
     # `all(a[f] == b[f] for f in _SAME_GAME_ORDER)`, the loop in C: the same comparisons in the
-    # same order, stopping at the first unequal field (map is lazy)
-    return type(after) is type(before) and all(map(eq, map(a.__getitem__, _SAME_GAME_ORDER),
-                                                   map(b.__getitem__, _SAME_GAME_ORDER)))
+    # same order, stopping at the first unequal field (map is lazy). The deep fields as one tuple
+    # each: a tuple's equality compares its items in order, stopping likewise, and takes an item
+    # that is the very same object as equal without calling its __eq__ (every field's value equals
+    # itself: a model, list or dict equals itself). The setup and the models a command left alone
+    # are shared by both states, and pydantic compared each of them in Python.
+    return (type(after) is type(before)
+            and all(map(eq, map(a.__getitem__, _SAME_GAME_PLAIN), map(b.__getitem__, _SAME_GAME_PLAIN)))
+            and _SAME_GAME_DEEP(a) == _SAME_GAME_DEEP(b))
 
 
 def _waiting(st: GameState, a: Await, user: int, deadlines, rows: list | None = None) -> Waiting:
