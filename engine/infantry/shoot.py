@@ -122,7 +122,8 @@ def target_fault(st, shooter: int, target: int, known: Known | None = None) -> t
 
 
 def shoot_targets(st, shooter: int) -> list[int]:
-    return [e for e in enemies_of(st, shooter) if target_problem(st, shooter, e) is None]
+    """The enemies he may shoot at (target_fault: no refusal's words built for the others)."""
+    return [e for e in enemies_of(st, shooter) if target_fault(st, shooter, e) is None]
 
 
 def shoot(ctx: Ctx, shooter: int, target: int) -> None:
