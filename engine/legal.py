@@ -55,7 +55,7 @@ from engine.infantry.move import (
     some_destination,
     walk_allowance,
 )
-from engine.infantry.shoot import check_can_shoot, shoot_targets, target_problem
+from engine.infantry.shoot import check_can_shoot, shoot_targets, target_fault
 from engine.turn import fight as fights
 from engine.turn.cards import must_left
 from engine.turn.matching import fits, matching, placeable
@@ -268,9 +268,10 @@ def _parts(st, active, force: str, only_source: str | None, vehicular: bool) -> 
 def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
     """Whether the card in play (or its part `only_source`) gives `force` anything to do: exactly
     whether action_options lists a command (tests/engine/test_anything_to_do.py holds the two
-    together), answered without listing: every man's and part's cheap questions first, then the
-    rest cheapest first; a SHOOT, toss or Sight is asked only when an enemy it could aim at exists
-    at all, and each search stops at its first find (docs/architecture.md)."""
+    together), answered without listing: each man (or plate) of each part in turn, his questions
+    cheapest first, stopping at the first yes, so the men after him are never asked; a SHOOT,
+    toss or Sight is asked only when an enemy it could aim at exists at all, and each search
+    stops at its first find (docs/architecture.md)."""
     active = st.active
     if active is None or active.force != force:
         return False
@@ -283,7 +284,6 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
     foes = _Foes(st)
     targets = foes.targets
     vehicles, soldiers = st.vehicles, st.soldiers
-    later: list[vehicle_legal.Check] = []  # every man's cheap questions first, then these cheapest first
     for kind, src, men in _parts(st, active, force, only_source, vehicular):
         of = acceptor(st, active, src)  # what the part takes from each man, its own facts read once
         for m in men:
@@ -308,19 +308,17 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
             if calls:
                 checks.append((SEARCH, lambda m=m, kind=kind: next(adjust_options(st, active, kind, m, seat), None)
                                is not None))
-            for check in checks:
-                if check[0] != CHEAP:
-                    later.append(check)
-                elif check[1]():
+            checks.sort(key=itemgetter(0))  # his questions cheapest first
+            for _, ask in checks:
+                if ask():
                     return True
-    later.sort(key=itemgetter(0))
-    return any(ask() for _, ask in later)
+    return False
 
 
 class _Foes:
     """The enemies a man's SHOOT, toss or Sight could aim at, per side, found once per question:
     a shot and a toss need a spotted enemy soldier on the board, a Sight an enemy not yet spotted
-    (the rules' own first tests, target_problem, aim_problem and sight_must). Each man's contact
+    (the rules' own first tests, target_fault, aim_problem and sight_must). Each man's contact
     and escort, asked by several rule checks, are remembered in `targets.known` (contact.Known)."""
 
     def __init__(self, st) -> None:
@@ -381,7 +379,7 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
         def shoots() -> bool:
             try:
                 check_can_shoot(st, m, known)
-                return any(target_problem(st, m, t) is None for t in aims)
+                return any(target_fault(st, m, t, known) is None for t in aims)
             except RuleError:
                 return False
 

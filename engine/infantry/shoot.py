@@ -62,38 +62,68 @@ def check_can_shoot(st, shooter: int, known: Known | None = None) -> None:
         raise RuleError(f"{st.name(shooter)} is escorting a prisoner and cannot shoot.")
 
 
-def share_list(st, shooter: int, target: int) -> list[int]:
-    """Who else takes hits in turn: friends in a fight with the target, or the escort's prisoners."""
+def share_list(st, shooter: int, target: int, known: Known | None = None) -> list[int]:
+    """Who else takes hits in turn: friends in a fight with the target, or the escort's prisoners.
+    `known`: a question's contact.Known, whose answers are read instead of asked again."""
     me = st.soldiers[shooter]
-    prisoners = escorting(st, target)
-    if prisoners:
-        return prisoners
-    return sorted(f for f in in_contact(st, target) if st.soldiers[f].side == me.side)
+    if known is None or known.escorting(target):
+        prisoners = escorting(st, target)
+        if prisoners:
+            return prisoners
+    contact = in_contact(st, target) if known is None else known.contact(target)
+    return sorted(f for f in contact if st.soldiers[f].side == me.side)
 
 
 def target_problem(st, shooter: int, target: int) -> str | None:
-    """Why the shooter cannot shoot at the target, or None when he can."""
-    me, t = st.soldiers[shooter], st.soldiers.get(target)
-    if t is None or not t.free or t.side == me.side:
+    """Why the shooter cannot shoot at the target, or None when he can (the rule: target_fault)."""
+    fault = target_fault(st, shooter, target)
+    if fault is None:
+        return None
+    kind, geometry = fault
+    if kind == "enemy":
         return f"{target} is not an enemy soldier on the board."
-    if not t.spotted:
+    if kind == "unspotted":
         return f"{st.name(target)} is not spotted; only spotted soldiers may be shot at."
-    if not in_arc(me.facing, me.at, t.at):
-        return f"{st.name(target)} is outside {st.name(shooter)}'s shooting arc (he faces {me.facing.upper()})."
-    sq, inch, mods, bands = shot_geometry(st, shooter, target)
-    if not bands:
+    if kind == "arc":
+        facing = st.soldiers[shooter].facing
+        return f"{st.name(target)} is outside {st.name(shooter)}'s shooting arc (he faces {facing.upper()})."
+    if kind == "range":
+        sq, inch, mods, _ = geometry
         return (f"{st.name(target)} is out of range: {sq} squares / {inch}\" with SHOOT modifiers {mods:+d} against "
                 f"Long {current(st, shooter, 'long')}, Short {current(st, shooter, 'short')} squares and "
                 f"Close {current(st, shooter, 'close')}\".")
-    if "close" not in bands and escorting(st, target):
+    if kind == "escort":
         return f"{st.name(target)} escorts a prisoner: he may be fired on only at Close range."
-    if "close" not in bands and share_list(st, shooter, target):
-        return f"{st.name(target)} is in a fight with your men: you may fire into it only at Close range."
+    return f"{st.name(target)} is in a fight with your men: you may fire into it only at Close range."
+
+
+def target_fault(st, shooter: int, target: int, known: Known | None = None) -> tuple[str, tuple | None] | None:
+    """The rule target_problem words: the first test the shot at this target fails, as a key
+    (and the shot's geometry, for the words of 'range'), or None when he can shoot at him.
+    Without the words, so a check (engine/legal.py anything_to_do) may ask it of every enemy;
+    `known`: that question's contact.Known, whose in_contact and escorting answers it reads."""
+    me, t = st.soldiers[shooter], st.soldiers.get(target)
+    if t is None or not t.free or t.side == me.side:
+        return "enemy", None
+    if not t.spotted:
+        return "unspotted", None
+    if not in_arc(me.facing, me.at, t.at):
+        return "arc", None
+    geometry = shot_geometry(st, shooter, target)
+    bands = geometry[3]
+    if not bands:
+        return "range", geometry
+    if "close" not in bands:
+        if known.escorting(target) if known is not None else escorting(st, target):
+            return "escort", None
+        if share_list(st, shooter, target, known):
+            return "fight", None
     return None
 
 
 def shoot_targets(st, shooter: int) -> list[int]:
-    return [e for e in enemies_of(st, shooter) if target_problem(st, shooter, e) is None]
+    """The enemies he may shoot at (target_fault: no refusal's words built for the others)."""
+    return [e for e in enemies_of(st, shooter) if target_fault(st, shooter, e) is None]
 
 
 def shoot(ctx: Ctx, shooter: int, target: int) -> None:
