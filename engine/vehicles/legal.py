@@ -86,14 +86,6 @@ def _ok(st, active, serial: int, acc: frozenset[Do], memo: dict) -> Callable[[Do
     return ok
 
 
-def _try(fn) -> bool:
-    try:
-        fn()
-        return True
-    except (RuleError, KeyError):
-        return False
-
-
 def _enemy_targets(st, side: str, on_board: list[int] | None = None) -> list[int]:
     """What a man's own weapon may aim at: enemy soldiers on foot and vehicles on the board
     (`on_board`, when the caller has them) and enemy crewmen exposed on their vehicles."""
@@ -369,7 +361,7 @@ def _pl_sight(a: _Plate) -> Iterator[C.Cmd]:
 
 def _pl_hatches(a: _Plate) -> Iterator[C.Cmd]:
     for do, cls, opening in ((DO_UNBUTTON, C.Unbutton, True), (DO_BUTTON, C.Button, False)):
-        if a.ok(do) and _try(lambda: VL._hatch_man(a.st, a.plate, a.plate, opening)):
+        if a.ok(do) and VL.hatch_man(a.st, a.plate, a.plate, opening) is not None:
             yield cls(seat=a.seat, serial=a.plate, via=a.kind)
 
 
@@ -650,7 +642,7 @@ def _ft_mount(a: _Foot) -> Iterator[C.Cmd]:
     if a.ok(DO_MOUNT):
         st, m = a.st, a.m
         for p in on_board(st, st.board.tile_at(a.s.at)):
-            if _try(lambda: VM.mount_plan(st, m, p, None)):
+            if VM.mount_post(st, m, p, None) is not None:
                 yield C.Mount(seat=a.seat, serial=m, plate=p, via=a.kind)
 
 

@@ -50,7 +50,7 @@ def test_deadlines_of_decisions_still_awaited_are_the_rows_the_long_way_makes(
              "other": other}[how]
     users2 = users if users_after == "same" else {seat: 12 if user == 11 else 11 for seat, user in users.items()}
     for when in (now, T0):
-        args = dict(now=when, hours=hours, away=gone, stretch=stretch, paused_at=paused_at)
+        args = {"now": when, "hours": hours, "away": gone, "stretch": stretch, "paused_at": paused_at}
         quick, slow = plan(after, users2, rows, **args), _planned(after, users2, rows, **args)
         assert quick == slow
         kept = lambda out: [any(x is r for r in rows) for x in out]
@@ -95,14 +95,19 @@ def test_the_already_done_test_takes_a_shared_field_as_equal_as_pydantic_does(sh
     """Every field of real states equals itself, so taking a field both states share as equal
     (the tuple comparison's identity step) answers as comparing it: `same_game` of a state and
     its copy with every field shared is True, and with one field another but equal object too."""
-    from bot.app.service import _DEEP_FIELDS, _SAME_GAME_ORDER, _SAME_GAME_PLAIN, same_game
+    from bot.app.service import (
+        _DEEP_FIELDS,
+        _SAME_GAME_ORDER,
+        _SAME_GAME_PLAIN,
+        same_game,
+    )
 
     assert (*_SAME_GAME_PLAIN, *_DEEP_FIELDS) == _SAME_GAME_ORDER  # the plain fields lazily, then the deep ones
 
     for st in list(autoplayed(shipped, "hedgerow-dawn", 2, 30))[::5]:
         for name in _SAME_GAME_ORDER:
             value = st.__dict__[name]
-            assert value == value
+            assert value == value  # noqa: PLR0124 (every field equals itself: what the identity step assumes)
         twin = st.model_copy()
         assert same_game(st, twin) and same_game(twin, st)
         for name in ("forces", "setup", "active", "weather"):
@@ -161,6 +166,6 @@ def test_a_seats_decision_record_equals_itself_so_the_very_record_held_is_unchan
     assert SeatDecision.__dataclass_params__.eq
     d = SeatDecision(1, asked="act:T1:P1:S0:US-1:0:move:0", asked_version=3, answered="place:T1:US-1",
                      command="pass", sent_at=T0)
-    assert d == d and not (d != d)
+    assert d == d and not (d != d)  # noqa: PLR0124, SIM202 (reflexive, both ways: what the identity step assumes)
     assert all(getattr(d, f.name) == getattr(d, f.name) for f in fields(SeatDecision))
     assert {type(getattr(d, f.name)) for f in fields(SeatDecision)} <= {int, str, datetime, type(None)}
