@@ -56,6 +56,15 @@ def autoplayed(cat, scenario: str, seed: int, commands: int, play: Callable | No
         st, _ = play(st, agent.choose(st, agent.seat_to_act(st)))
 
 
+def vehicle_states(seeds: int, commands: int) -> Iterator:
+    """Each state of the autoplayed games of every vehicle scenario, seeds 0 to `seeds` - 1, up
+    to `commands` commands each: the states the vehicles' shortcuts are compared on."""
+    cat = shipped_catalog()
+    for scenario in vehicle_scenarios(cat):
+        for seed in range(seeds):
+            yield from autoplayed(cat, scenario, seed, commands)
+
+
 def play_batch(cat, scenario: str, players: int, seeds: Iterable[int], *, watch: Iterable[str] = (),
                label: str = "", max_commands: int = 5000,
                each: Callable[[object, object, list, Counter, int], None] | None = None) -> tuple[list[str], Counter]:

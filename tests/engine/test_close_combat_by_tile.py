@@ -6,6 +6,7 @@ forgotten."""
 from __future__ import annotations
 
 from engine.battlefield import close_combat as cc
+from tests.engine.autoplay_kit import vehicle_states
 
 
 def _due_one_by_one(st) -> list[tuple[int, str]]:
@@ -15,17 +16,9 @@ def _due_one_by_one(st) -> list[tuple[int, str]]:
             for part, men in cc.assignments(st, plate).items() if men]
 
 
-def _vehicle_states():
-    from tests.engine.autoplay_kit import autoplayed, shipped_catalog, vehicle_scenarios
-    cat = shipped_catalog()
-    for sc in vehicle_scenarios(cat):
-        for seed in range(3):
-            yield from autoplayed(cat, sc, seed, 150)
-
-
 def test_the_tiles_read_once_find_every_vehicles_enemies_attackers_and_fights_as_reading_each_soldier():
     seen = {"states": 0, "enemies": 0, "attackers": 0, "assaults": 0}
-    for st in _vehicle_states():
+    for st in vehicle_states(3, 150):
         seen["states"] += 1
         by_tile = cc.free_by_tile(st)
         for plate in st.vehicles:

@@ -15,6 +15,7 @@ from engine.core.errors import RuleError
 from engine.core.vehicle_content import Role
 from engine.vehicles.damage import position_ok
 from engine.vehicles.move import climb_to
+from tests.engine.autoplay_kit import vehicle_states
 
 WORDLIKE = S.text(alphabet="ab -.\n", min_size=1, max_size=5)
 FILLER = ["a", "b", " ", "-", ".", "_", "é", "\n", "'"]
@@ -231,21 +232,13 @@ def _outcome(fn, *args):
         return "refused", str(e)
 
 
-def _vehicle_states():
-    from tests.engine.autoplay_kit import autoplayed, shipped_catalog, vehicle_scenarios
-    cat = shipped_catalog()
-    for sc in vehicle_scenarios(cat):
-        for seed in range(2):
-            yield from autoplayed(cat, sc, seed, 120)
-
-
 def test_getting_on_and_the_hatches_say_yes_or_no_by_the_rule_that_words_the_refusal():
     """mount_post / hatch_man (no words made) against mount_plan / _hatch_man, and those against
     the functions as they were written before the rule was shared: in every state of vehicle
     games, for every man on foot and every vehicle, every place to get on, every hatch."""
     from engine.vehicles import look, move
     asked = {"ok": 0, "refused": 0}
-    for st in _vehicle_states():
+    for st in vehicle_states(2, 120):
         plates = list(st.vehicles)
         for plate in plates:
             crew = list(st.vehicles[plate].crew.values())
