@@ -10,7 +10,7 @@ from engine.battlefield import artillery, close_combat
 from engine.core import initiative, rulebook
 from engine.core.content import Action
 from engine.core.log import Ctx
-from engine.core.ratings import current
+from engine.core.ratings import draws_by_controller
 from engine.core.state import HoldPending, Weather
 from engine.infantry import orders
 from engine.infantry.blast import blast_tile
@@ -48,8 +48,9 @@ def _advance(ctx: Ctx) -> None:
         elif step == "place":
             if not all(f.planned for f in st.forces.values()):
                 return
-            for fid in initiative.order(st):
-                placement.shortfall(ctx, fid)
+            if any(None in f.placed for f in st.forces.values()):  # shortfall has work only for a gap
+                for fid in initiative.order(st):
+                    placement.shortfall(ctx, fid)
             st.phase = 1
             st.step = "phase_start"
         elif step == "phase_start":
@@ -121,15 +122,25 @@ def _why_nothing_left(st) -> str:
     used = any(s.state != "ready" for s in a.sources)
     name = st.seats[st.forces[a.force].seat].name
     act = a.action.value.upper()
-    ours = [s for s in st.soldiers.values() if s.controller == a.force or (s.status == "waiting" and s.force == a.force)]
-    present = any(s.status in ("board", "aboard") for s in ours) or any(
-        v.controller == a.force and v.status == "board" for v in st.vehicles.values())
+    # his men (those he controls, and his own still to enter), read only as far as needed: the
+    # first of them (his side) and whether any stands on the board or aboard, else any waits
+    first, present, waiting, fid = None, False, False, a.force
+    for s in st.soldiers.values():
+        status = s.status
+        if s.controller == fid or (status == "waiting" and s.force == fid):
+            if first is None:
+                first = s
+            if status in ("board", "aboard"):
+                present = True
+                break
+            waiting = waiting or status == "waiting"
+    present = present or any(v.controller == fid and v.status == "board" for v in st.vehicles.values())
     if not present and not used:
-        if any(s.status == "waiting" for s in ours) and a.action != Action.MOVE:
+        if waiting and a.action != Action.MOVE:
             return f"none of {name}'s men is on the board yet, and only a MOVE brings them on"
         return f"none of {name}'s men or vehicles is on the board"
-    if a.action == Action.SHOOT and not (ours and any(
-            s.spotted and s.on_board and s.side != ours[0].side for s in st.soldiers.values())):
+    if a.action == Action.SHOOT and not (first is not None and any(
+            s.spotted and s.on_board and s.side != first.side for s in st.soldiers.values())):
         return "no enemy is spotted, and only a spotted enemy may be shot at"
     owner = st.soldiers.get(st.card(a.card).owner)
     tag_left = any(s.kind == "tag" and s.state != "closed" for s in a.sources)
@@ -146,12 +157,12 @@ def _turn_start(ctx: Ctx) -> None:
     st.turn += 1
     st.weather = Weather()
     ctx.say("turn", f"Turn {st.turn} begins.", turn=st.turn)
-    # 1. draw: the scenario's base draw plus every soldier's LOOK draw value
+    # 1. draw: the scenario's base draw plus every soldier's LOOK draw value (summed for every
+    # force in one pass: drawing cards changes no soldier)
+    draws = draws_by_controller(st)
+    base = st.setup.scenario.base_draw
     for fid in sorted(st.forces):
-        f = st.forces[fid]
-        men = [s for s in st.soldiers.values() if s.controller == fid and s.in_play]
-        n = st.setup.scenario.base_draw + sum(current(st, s.serial, "draw") for s in men)
-        look_draw(ctx, fid, n, st.seats[f.seat].name)
+        look_draw(ctx, fid, base + draws.get(fid, 0), st.seats[st.forces[fid].seat].name)
     # 2. reveal three phase cards
     st.story_discard.extend(st.phase_cards)
     st.phase_cards = st.story_deck[:3]
@@ -167,6 +178,7 @@ def _turn_start(ctx: Ctx) -> None:
     _smoke_schedule(ctx)
     artillery.turn_start(ctx)
     # 4-5. initiative follows the hands; every force places its cards
+    able = {s.controller for s in st.soldiers.values() if s.in_play}  # one pass over the men, not one a force
     for f in st.forces.values():
         f.placed = [None, None, None]
         f.extra = [None, None, None]
@@ -174,8 +186,7 @@ def _turn_start(ctx: Ctx) -> None:
         f.face_up = [False, False, False]
         f.shown = [None, None, None]
         f.declared = {}
-        able = any(s.controller == f.id and s.in_play for s in st.soldiers.values())
-        f.planned = not able
+        f.planned = f.id not in able
     st.phase = 0
     st.step = "place"
 
