@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine.advanced import preempt, react
 from engine.battlefield import artillery, close_combat
 from engine.core import initiative, rulebook
-from engine.core.content import Action
+from engine.core.content import ACTION_MOVE, ACTION_SHOOT
 from engine.core.log import Ctx
 from engine.core.ratings import draws_by_controller
 from engine.core.state import HoldPending, Weather
@@ -43,7 +43,20 @@ def _advance(ctx: Ctx) -> None:
             st.pending = st.pending_queue.pop(0)
             continue
         step = st.step
-        if step == "turn_start":
+        if step == "slot":  # the card parts: most of the rounds of this loop, so asked first
+            if st.active is not None and preempt.then_due(ctx):
+                continue  # a preempt's follow-up comes right after the named men have acted
+            if st.react_after is not None:
+                react.open_window(ctx)  # an action has just been completed: reacts, if anyone can
+                continue
+            if st.active is not None:
+                if _has_options(st):
+                    return
+                ctx.say("nothing_left", f"Nothing more can be done with {st.active.card}: {_why_nothing_left(st)}.")
+                finish(ctx)
+                continue
+            _next_source(ctx)
+        elif step == "turn_start":
             _turn_start(ctx)
         elif step == "place":
             if not all(f.planned for f in st.forces.values()):
@@ -73,19 +86,6 @@ def _advance(ctx: Ctx) -> None:
                 blast_tile(ctx, tile, checks=1, by_force=None, cause="event", what="Fire", quiet_if_empty=True)
             st.slot, st.done_sources, st.done_cards = 0, [], []
             st.step = "slot"
-        elif step == "slot":
-            if st.active is not None and preempt.then_due(ctx):
-                continue  # a preempt's follow-up comes right after the named men have acted
-            if st.react_after is not None:
-                react.open_window(ctx)  # an action has just been completed: reacts, if anyone can
-                continue
-            if st.active is not None:
-                if _has_options(st):
-                    return
-                ctx.say("nothing_left", f"Nothing more can be done with {st.active.card}: {_why_nothing_left(st)}.")
-                finish(ctx)
-                continue
-            _next_source(ctx)
         elif step == "fights":
             fight.start_fights(ctx)
             st.step = "fighting"
@@ -122,24 +122,29 @@ def _why_nothing_left(st) -> str:
     used = any(s.state != "ready" for s in a.sources)
     name = st.seats[st.forces[a.force].seat].name
     act = a.action.value.upper()
-    # his men (those he controls, and his own still to enter), read only as far as needed: the
-    # first of them (his side) and whether any stands on the board or aboard, else any waits
-    first, present, waiting, fid = None, False, False, a.force
-    for s in st.soldiers.values():
-        status = s.status
-        if s.controller == fid or (status == "waiting" and s.force == fid):
-            if first is None:
-                first = s
-            if status in ("board", "aboard"):
-                present = True
-                break
-            waiting = waiting or status == "waiting"
-    present = present or any(v.controller == fid and v.status == "board" for v in st.vehicles.values())
+    # whether any of his vehicles or men (those he controls, and his own still to enter) is on the
+    # board, else whether any man waits; for a SHOOT the first of his men (his side). The men are
+    # read only as far as that needs: not at all for a vehicle on the board and no SHOOT.
+    fid, shoot = a.force, a.action == ACTION_SHOOT
+    present = any(v.controller == fid and v.status == "board" for v in st.vehicles.values())
+    first, waiting = None, False
+    if shoot or not present:
+        for s in st.soldiers.values():
+            status = s.status
+            if s.controller == fid or (status == "waiting" and s.force == fid):
+                if first is None:
+                    first = s
+                    if present:
+                        break
+                if status in ("board", "aboard"):
+                    present = True
+                    break
+                waiting = waiting or status == "waiting"
     if not present and not used:
-        if waiting and a.action != Action.MOVE:
+        if waiting and a.action != ACTION_MOVE:
             return f"none of {name}'s men is on the board yet, and only a MOVE brings them on"
         return f"none of {name}'s men or vehicles is on the board"
-    if a.action == Action.SHOOT and not (first is not None and any(
+    if shoot and not (first is not None and any(
             s.spotted and s.on_board and s.side != first.side for s in st.soldiers.values())):
         return "no enemy is spotted, and only a spotted enemy may be shot at"
     owner = st.soldiers.get(st.card(a.card).owner)
@@ -218,11 +223,8 @@ def _next_source(ctx: Ctx) -> None:
     due: dict[str, str] = {}  # each force's next card for this action (an officer's two back to back)
     phase, done = st.phase, st.done_cards
     for fid, f in st.forces.items():
-        if f.revealed[phase - 1]:
-            for c in placement.phase_cards_of(st, fid, phase):
-                if c not in done and placement.card_action(st, fid, phase, c) == action:
-                    due[fid] = c
-                    break
+        if f.revealed[phase - 1] and (c := placement.next_card(st, fid, phase, action, done)) is not None:
+            due[fid] = c
     if due:  # initiative, which may read every soldier, only to choose among several, and only among them
         fid = next(iter(due)) if len(due) == 1 else initiative.order(st, list(due))[0]
         start(ctx, fid, st.phase, action, card=due[fid])

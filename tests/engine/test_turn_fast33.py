@@ -23,7 +23,7 @@ from engine.turn import placement
 from engine.turn.sequence import _why_nothing_left
 from tests.engine.autoplay_kit import autoplayed, shipped_catalog
 
-SCENARIOS = ("hedgerow-dawn", "tardieu-bombardment", "vautrin-crossroads")
+SCENARIOS = ("hedgerow-dawn", "tardieu-bombardment", "vautrin-crossroads", "croix-verte-ridge")  # the last: officers
 
 
 @functools.cache
@@ -116,3 +116,28 @@ def test_shortfall_has_nothing_to_do_for_a_force_with_a_card_on_every_phase():
             assert ctx.events == [] and copy.json_without_setup() == st.json_without_setup()
             asked += 1
     assert asked > 10
+
+
+def next_card_the_long_way(st, fid: str, phase: int, action, done) -> str | None:
+    """The next card part's pick for one force as first written: its cards on the phase, each one's action."""
+    for c in placement.phase_cards_of(st, fid, phase):
+        if c not in done and placement.card_action(st, fid, phase, c) == action:
+            return c
+    return None
+
+
+def test_a_forces_next_card_for_an_action_is_its_first_card_on_the_phase_used_so():
+    found = extras = 0
+    for st in _states():
+        if not 1 <= st.phase <= 3:
+            continue
+        p = st.setup.story[st.phase_cards[st.phase - 1]]
+        for fid, f in st.forces.items():
+            placed = placement.phase_cards_of(st, fid, st.phase)
+            extras += len(placed) > 1
+            for action in {p.top, p.bottom, *Action}:
+                for done in (st.done_cards, [], placed[:1], placed):
+                    want = next_card_the_long_way(st, fid, st.phase, action, done)
+                    assert placement.next_card(st, fid, st.phase, action, done) == want
+                    found += want is not None
+    assert found > 100 and extras > 10  # officers' extra cards among them
