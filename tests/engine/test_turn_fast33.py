@@ -132,7 +132,7 @@ def test_a_forces_next_card_for_an_action_is_its_first_card_on_the_phase_used_so
         if not 1 <= st.phase <= 3:
             continue
         p = st.setup.story[st.phase_cards[st.phase - 1]]
-        for fid, f in st.forces.items():
+        for fid in st.forces:
             placed = placement.phase_cards_of(st, fid, st.phase)
             extras += len(placed) > 1
             for action in {p.top, p.bottom, *Action}:
