@@ -102,6 +102,19 @@ def test_the_words_for_a_card_ending_by_itself_are_the_first_versions():
     assert {"none", "no", "nobody", "its"} <= set(said), said
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hs.data())
+def test_the_words_match_for_any_action_and_parts_left_of_the_card_in_play(data):
+    """Each branch the men are read for (a vehicle on the board or not, SHOOT or not, parts used or
+    not) on any card in play of the autoplayed states, its action and its parts' states drawn."""
+    states = [st for st in _states() if st.active is not None]
+    st = states[data.draw(hs.integers(0, len(states) - 1))].clone()
+    st.active.action = data.draw(hs.sampled_from(list(Action)))
+    for part in st.active.sources:
+        part.state = data.draw(hs.sampled_from(["ready", "open", "closed"]))
+    assert _why_nothing_left(st) == why_the_long_way(st)
+
+
 def test_shortfall_has_nothing_to_do_for_a_force_with_a_card_on_every_phase():
     asked = 0
     for st in _states():
