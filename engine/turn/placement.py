@@ -190,6 +190,20 @@ def phase_cards_of(st, force_id: str, phase: int) -> list[str]:
     return cards
 
 
+def next_card(st, force_id: str, phase: int, action: Action, done: list[str]) -> str | None:
+    """The force's first card on the phase, in phase_cards_of's order (its ordinary card, then an
+    officer's extra), that is not in `done` and is used for `action` (card_action); None if none.
+    The play sequence asks it for every revealed force at each card part: read in place."""
+    f = st.forces[force_id]
+    i = phase - 1
+    for c in (f.placed[i], f.extra[i]):
+        if c and c not in done:
+            used = f.declared.get(c)  # card_action's first answer
+            if (used if used is not None else card_action(st, force_id, phase, c)) == action:
+                return c
+    return None
+
+
 def reveal(ctx: Ctx, phase: int, order: list[str]) -> None:
     """Every player reveals his card for the phase in initiative order; a multi-action card that
     fits both actions must be declared as it is revealed (Multi-Action Cards)."""

@@ -8,9 +8,9 @@ from __future__ import annotations
 from engine.advanced import preempt, react
 from engine.battlefield import artillery, close_combat
 from engine.core import initiative, rulebook
-from engine.core.content import Action
+from engine.core.content import ACTION_MOVE, ACTION_SHOOT
 from engine.core.log import Ctx
-from engine.core.ratings import current
+from engine.core.ratings import draws_by_controller
 from engine.core.state import HoldPending, Weather
 from engine.infantry import orders
 from engine.infantry.blast import blast_tile
@@ -43,13 +43,27 @@ def _advance(ctx: Ctx) -> None:
             st.pending = st.pending_queue.pop(0)
             continue
         step = st.step
-        if step == "turn_start":
+        if step == "slot":  # the card parts: most of the rounds of this loop, so asked first
+            if st.active is not None and preempt.then_due(ctx):
+                continue  # a preempt's follow-up comes right after the named men have acted
+            if st.react_after is not None:
+                react.open_window(ctx)  # an action has just been completed: reacts, if anyone can
+                continue
+            if st.active is not None:
+                if _has_options(st):
+                    return
+                ctx.say("nothing_left", f"Nothing more can be done with {st.active.card}: {_why_nothing_left(st)}.")
+                finish(ctx)
+                continue
+            _next_source(ctx)
+        elif step == "turn_start":
             _turn_start(ctx)
         elif step == "place":
             if not all(f.planned for f in st.forces.values()):
                 return
-            for fid in initiative.order(st):
-                placement.shortfall(ctx, fid)
+            if any(None in f.placed for f in st.forces.values()):  # shortfall has work only for a gap
+                for fid in initiative.order(st):
+                    placement.shortfall(ctx, fid)
             st.phase = 1
             st.step = "phase_start"
         elif step == "phase_start":
@@ -72,19 +86,6 @@ def _advance(ctx: Ctx) -> None:
                 blast_tile(ctx, tile, checks=1, by_force=None, cause="event", what="Fire", quiet_if_empty=True)
             st.slot, st.done_sources, st.done_cards = 0, [], []
             st.step = "slot"
-        elif step == "slot":
-            if st.active is not None and preempt.then_due(ctx):
-                continue  # a preempt's follow-up comes right after the named men have acted
-            if st.react_after is not None:
-                react.open_window(ctx)  # an action has just been completed: reacts, if anyone can
-                continue
-            if st.active is not None:
-                if _has_options(st):
-                    return
-                ctx.say("nothing_left", f"Nothing more can be done with {st.active.card}: {_why_nothing_left(st)}.")
-                finish(ctx)
-                continue
-            _next_source(ctx)
         elif step == "fights":
             fight.start_fights(ctx)
             st.step = "fighting"
@@ -121,15 +122,30 @@ def _why_nothing_left(st) -> str:
     used = any(s.state != "ready" for s in a.sources)
     name = st.seats[st.forces[a.force].seat].name
     act = a.action.value.upper()
-    ours = [s for s in st.soldiers.values() if s.controller == a.force or (s.status == "waiting" and s.force == a.force)]
-    present = any(s.status in ("board", "aboard") for s in ours) or any(
-        v.controller == a.force and v.status == "board" for v in st.vehicles.values())
+    # whether any of his vehicles or men (those he controls, and his own still to enter) is on the
+    # board, else whether any man waits; for a SHOOT the first of his men (his side). The men are
+    # read only as far as that needs: not at all for a vehicle on the board and no SHOOT.
+    fid, shoot = a.force, a.action == ACTION_SHOOT
+    present = any(v.controller == fid and v.status == "board" for v in st.vehicles.values())
+    first, waiting = None, False
+    if shoot or not present:
+        for s in st.soldiers.values():
+            status = s.status
+            if s.controller == fid or (status == "waiting" and s.force == fid):
+                if first is None:
+                    first = s
+                    if present:
+                        break
+                if status in ("board", "aboard"):
+                    present = True
+                    break
+                waiting = waiting or status == "waiting"
     if not present and not used:
-        if any(s.status == "waiting" for s in ours) and a.action != Action.MOVE:
+        if waiting and a.action != ACTION_MOVE:
             return f"none of {name}'s men is on the board yet, and only a MOVE brings them on"
         return f"none of {name}'s men or vehicles is on the board"
-    if a.action == Action.SHOOT and not (ours and any(
-            s.spotted and s.on_board and s.side != ours[0].side for s in st.soldiers.values())):
+    if shoot and not (first is not None and any(
+            s.spotted and s.on_board and s.side != first.side for s in st.soldiers.values())):
         return "no enemy is spotted, and only a spotted enemy may be shot at"
     owner = st.soldiers.get(st.card(a.card).owner)
     tag_left = any(s.kind == "tag" and s.state != "closed" for s in a.sources)
@@ -146,12 +162,12 @@ def _turn_start(ctx: Ctx) -> None:
     st.turn += 1
     st.weather = Weather()
     ctx.say("turn", f"Turn {st.turn} begins.", turn=st.turn)
-    # 1. draw: the scenario's base draw plus every soldier's LOOK draw value
+    # 1. draw: the scenario's base draw plus every soldier's LOOK draw value (summed for every
+    # force in one pass: drawing cards changes no soldier)
+    draws = draws_by_controller(st)
+    base = st.setup.scenario.base_draw
     for fid in sorted(st.forces):
-        f = st.forces[fid]
-        men = [s for s in st.soldiers.values() if s.controller == fid and s.in_play]
-        n = st.setup.scenario.base_draw + sum(current(st, s.serial, "draw") for s in men)
-        look_draw(ctx, fid, n, st.seats[f.seat].name)
+        look_draw(ctx, fid, base + draws.get(fid, 0), st.seats[st.forces[fid].seat].name)
     # 2. reveal three phase cards
     st.story_discard.extend(st.phase_cards)
     st.phase_cards = st.story_deck[:3]
@@ -167,6 +183,7 @@ def _turn_start(ctx: Ctx) -> None:
     _smoke_schedule(ctx)
     artillery.turn_start(ctx)
     # 4-5. initiative follows the hands; every force places its cards
+    able = {s.controller for s in st.soldiers.values() if s.in_play}  # one pass over the men, not one a force
     for f in st.forces.values():
         f.placed = [None, None, None]
         f.extra = [None, None, None]
@@ -174,8 +191,7 @@ def _turn_start(ctx: Ctx) -> None:
         f.face_up = [False, False, False]
         f.shown = [None, None, None]
         f.declared = {}
-        able = any(s.controller == f.id and s.in_play for s in st.soldiers.values())
-        f.planned = not able
+        f.planned = f.id not in able
     st.phase = 0
     st.step = "place"
 
@@ -207,11 +223,8 @@ def _next_source(ctx: Ctx) -> None:
     due: dict[str, str] = {}  # each force's next card for this action (an officer's two back to back)
     phase, done = st.phase, st.done_cards
     for fid, f in st.forces.items():
-        if f.revealed[phase - 1]:
-            for c in placement.phase_cards_of(st, fid, phase):
-                if c not in done and placement.card_action(st, fid, phase, c) == action:
-                    due[fid] = c
-                    break
+        if f.revealed[phase - 1] and (c := placement.next_card(st, fid, phase, action, done)) is not None:
+            due[fid] = c
     if due:  # initiative, which may read every soldier, only to choose among several, and only among them
         fid = next(iter(due)) if len(due) == 1 else initiative.order(st, list(due))[0]
         start(ctx, fid, st.phase, action, card=due[fid])
