@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import lru_cache, partial
+from itertools import islice
 from typing import TypeVar
 
 from engine.advanced.sources import _soldier_ok, accepted, second_move_problem
@@ -101,15 +102,17 @@ def _armour(st, targets: list[int]) -> list[int]:
     return [t for t in targets if t in st.vehicles or st.soldiers[t].status == "aboard"]
 
 
-def _can_drive(st, plate: int, who: int) -> bool:
-    return VM.drives(st, plate, who) and VM._hull_problem(st, plate) is None
+def _can_drive(st, plate: int, who: int, known: Targets | None = None) -> bool:
+    """`who` drives the plate and its hull may move (move.hull_fault: no refusal's words);
+    `known`: the question's Targets, which asks the hull once a plate for all its crew."""
+    return VM.drives(st, plate, who) and (VM.hull_fault(st, plate) is None if known is None else known.hull_free(plate))
 
 
-def _moves(st, active, kind: str, plate: int, who: int, seat: int) -> Iterator[C.Cmd]:
+def _moves(st, active, kind: str, plate: int, who: int, seat: int, known: Targets | None = None) -> Iterator[C.Cmd]:
     v = st.vehicles[plate]
     if kind == "tag" and who == plate and v.hull_moved:
         return
-    if not _can_drive(st, plate, who):
+    if not _can_drive(st, plate, who, known):
         return
     if v.status == "board" and VM._dismounted_crew(st, plate):
         return
@@ -224,6 +227,16 @@ class Targets:
         return self._ask(("unmarked", plate, side), lambda: any(
             not VL.marked_by(self.st, t, plate) for t in self.on_board(side)))
 
+    def first(self, key: tuple, found: Callable[[], Iterator[int]]) -> tuple[int, ...]:
+        """The first of what `found` finds (or nothing), worked out once per question: for a
+        search whose answer does not depend on the part of the card a man is asked through (his
+        own weapon's shots), so a second part asks nothing again."""
+        return self._ask(key, lambda: tuple(islice(found(), 1)))
+
+    def hull_free(self, plate: int) -> bool:
+        """The plate's hull may move (move.hull_fault), asked once a plate for all its crew."""
+        return self._ask(("hull", plate), lambda: VM.hull_fault(self.st, plate) is None)
+
     def spotted(self, side: str, armour_only: bool = False) -> bool:
         """A spotted target for a man's own weapon: an enemy soldier on foot, an enemy vehicle, or a
         man aboard a spotted vehicle (`armour_only`: the last two alone)."""
@@ -309,7 +322,7 @@ class _Plate:
 
 def _pl_moves(a: _Plate) -> Iterator[C.Cmd]:
     if a.ok(DO_MOVE):
-        yield from _moves(a.st, a.active, a.kind, a.plate, a.plate, a.seat)
+        yield from _moves(a.st, a.active, a.kind, a.plate, a.plate, a.seat, a.targets)
 
 
 def _pl_unpin(a: _Plate) -> Iterator[C.Cmd]:
@@ -318,7 +331,7 @@ def _pl_unpin(a: _Plate) -> Iterator[C.Cmd]:
 
 
 def _pl_turns(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(DO_FACE) and _can_drive(a.st, a.plate, a.plate) and not (a.kind == "tag" and a.v.hull_moved):
+    if a.ok(DO_FACE) and _can_drive(a.st, a.plate, a.plate, a.targets) and not (a.kind == "tag" and a.v.hull_moved):
         yield from _turns(a.st, a.plate, a.plate, a.seat, a.kind, hull=True, check=a.targets is not None)
 
 
@@ -367,7 +380,7 @@ def _pl_hatches(a: _Plate) -> Iterator[C.Cmd]:
 
 def _pl_hull_down(a: _Plate) -> Iterator[C.Cmd]:
     v = a.v
-    if a.ok(DO_HULLDOWN) and not v.hull_down and _can_drive(a.st, a.plate, a.plate):
+    if a.ok(DO_HULLDOWN) and not v.hull_down and _can_drive(a.st, a.plate, a.plate, a.targets):
         mods = a.st.board.tiles[v.tile].mods
         if (mods.look or 0) < 0 and (mods.move or 0) < 0:
             yield C.HullDown(seat=a.seat, serial=a.plate, via=a.kind)
@@ -453,7 +466,7 @@ def _acquire_options(st, plate: int, who: int, seat: int, kind: str, known: Targ
         if not VL.marked_by(st, marker_on, plate) or VS.in_weapon_arc(st, plate, wid, t):
             continue
         if ready is None:
-            ready = (turret or _can_drive(st, plate, plate)) and _acquirer(st, plate, who) is not None
+            ready = (turret or _can_drive(st, plate, plate, known)) and _acquirer(st, plate, who) is not None
         if not ready:
             return
         if VL.arc_facing(st, plate, t, v.turret if turret else v.facing):
@@ -508,11 +521,11 @@ class _Aboard:
 
 def _ab_moves(a: _Aboard) -> Iterator[C.Cmd]:
     if a.ok(DO_MOVE):
-        yield from _moves(a.st, a.active, a.kind, a.plate, a.m, a.seat)
+        yield from _moves(a.st, a.active, a.kind, a.plate, a.m, a.seat, a.targets)
 
 
 def _ab_turns(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(DO_FACE) and _can_drive(a.st, a.plate, a.m):
+    if a.ok(DO_FACE) and _can_drive(a.st, a.plate, a.m, a.targets):
         yield from _turns(a.st, a.plate, a.m, a.seat, a.kind, hull=True, check=a.targets is not None)
 
 
@@ -581,11 +594,16 @@ def _ab_repairs(a: _Aboard) -> Iterator[C.Cmd]:
 
 def _ab_small_arms(a: _Aboard) -> Iterator[C.Cmd]:
     st, m, side, targets = a.st, a.m, a.s.side, a.targets
-    if a.ok(DO_SHOOT) and (targets is None or targets.spotted(side)) \
-            and VS.small_arms_shooter_problem(st, m, None if targets is None else targets.known) is None:
-        for t in (_enemy_targets(st, side) if targets is None else targets.enemies(side)):
-            if VS.small_arms_target_problem(st, m, t) is None:
-                yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
+    if not a.ok(DO_SHOOT):
+        return
+    if targets is None:
+        aims = _small_arms(st, m, _enemy_targets(st, side))
+    elif targets.spotted(side):
+        aims = targets.first(("small arms", m), lambda: _small_arms(st, m, targets.enemies(side), targets.known))
+    else:
+        return
+    for t in aims:
+        yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
 
 
 def _ab_dismount(a: _Aboard) -> Iterator[C.Cmd]:
@@ -658,11 +676,25 @@ def _ft_shift(a: _Foot) -> Iterator[C.Cmd]:
 
 def _ft_shoot(a: _Foot) -> Iterator[C.Cmd]:
     st, m, side, targets = a.st, a.m, a.s.side, a.targets
-    if a.ok(DO_SHOOT) and (targets is None or targets.spotted(side, armour_only=True)) \
-            and VS.small_arms_shooter_problem(st, m, None if targets is None else targets.known) is None:
-        for t in (_armour(st, _enemy_targets(st, side)) if targets is None else targets.armour(side)):
-            if VS.small_arms_target_problem(st, m, t) is None:
-                yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
+    if not a.ok(DO_SHOOT):
+        return
+    if targets is None:
+        aims = _small_arms(st, m, _armour(st, _enemy_targets(st, side)))
+    elif targets.spotted(side, armour_only=True):
+        aims = targets.first(("small arms", m), lambda: _small_arms(st, m, targets.armour(side), targets.known))
+    else:
+        return
+    for t in aims:
+        yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
+
+
+def _small_arms(st, m: int, targets: list[int], known: Known | None = None) -> Iterator[int]:
+    """The targets a man's own weapon may fire at, of `targets` (vehicles/shoot.py's rules, asked
+    through their yes/no paths); `known`: the question's contact.Known."""
+    if VS.small_arms_shooter_problem(st, m, known) is None:
+        for t in targets:
+            if VS.small_arms_target_fault(st, m, t) is None:
+                yield t
 
 
 _FOOT = ((CHECK, (DO_MOUNT,), _ft_mount), (CHEAP, (DO_SHIFT,), _ft_shift), (SEARCH, (DO_SHOOT,), _ft_shoot))
