@@ -451,26 +451,38 @@ def _load_options(st, plate: int, who: int, seat: int, kind: str) -> Iterator[C.
 
 
 def _acquire_options(st, plate: int, who: int, seat: int, kind: str, known: Targets | None = None) -> Iterator[C.Cmd]:
-    """`known`: the question's Targets (a check), whose enemy list is the one made here."""
+    """`known`: the question's Targets (a check), whose enemy list is the one made here, and which
+    finds the plate's first target once for all its crew (Targets.first)."""
     v = st.vehicles[plate]
     vdef = st.vehicle_def(plate)
     wid = "main" if vdef.main_gun else (vdef.mgs[0].id if vdef.mgs else None)
     if wid is None:
         return
     turret = v.turret is not None and (vdef.main_gun is None or vdef.main_gun.mount == "turret")
+    if known is None:
+        aims = _acquirable(st, plate, wid, turret, _enemy_targets(st, v.side))
+    else:
+        aims = known.first(("acquire", plate), lambda: _acquirable(st, plate, wid, turret, known.enemies(v.side)))
     ready = None  # a man to acquire and, for a hull gun, a hull free to turn: the same for every target
-    for t in (_enemy_targets(st, v.side) if known is None else known.enemies(v.side)):
-        marker_on = st.soldiers[t].vehicle if t in st.soldiers and st.soldiers[t].status == "aboard" else t
-        if t in st.soldiers and st.soldiers[t].status == "aboard":
-            continue
-        if not VL.marked_by(st, marker_on, plate) or VS.in_weapon_arc(st, plate, wid, t):
-            continue
+    for t in aims:
         if ready is None:
             ready = (turret or _can_drive(st, plate, plate, known)) and _acquirer(st, plate, who) is not None
         if not ready:
             return
+        yield C.Acquire(seat=seat, serial=who, target=t, via=kind)
+
+
+def _acquirable(st, plate: int, wid: str, turret: bool, targets: list[int]) -> Iterator[int]:
+    """The targets the plate may acquire, of `targets`, whoever does it: marked by it, outside the
+    weapon's arc and brought into it by a turn (of the turret, `turret`, or else of the hull)."""
+    v = st.vehicles[plate]
+    for t in targets:
+        if t in st.soldiers and st.soldiers[t].status == "aboard":
+            continue
+        if not VL.marked_by(st, t, plate) or VS.in_weapon_arc(st, plate, wid, t):
+            continue
         if VL.arc_facing(st, plate, t, v.turret if turret else v.facing):
-            yield C.Acquire(seat=seat, serial=who, target=t, via=kind)
+            yield t
 
 
 def _acquirer(st, plate: int, who: int) -> int | None:
