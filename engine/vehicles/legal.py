@@ -293,21 +293,33 @@ def _bound(acc: frozenset[Do], tables: tuple, facts: Callable[[], object], check
     """The parts of these tables offering a sub-action the card takes from him (`acc`: each part
     asks `ok` for its own before anything else, so the others would offer nothing), each bound
     to the facts it reads, made once at the first; `check`: each as its question (_offers)."""
-    me = None
-    out: list = []
-    for table in tables:
-        for cost, part in _offering(table, acc):
-            if me is None:
-                me = facts()
-            out.append((cost, partial(_offers, part, me) if check else partial(part, me)))
-    return out
+    offered = _offering(tables, acc)
+    if not offered:
+        return []
+    me = facts()
+    if check:
+        return [(cost, partial(_offers, part, me)) for cost, part in offered]
+    return [(cost, partial(part, me)) for cost, part in offered]
 
 
 @lru_cache(maxsize=512)
-def _offering(table: tuple, acc: frozenset[Do]) -> tuple[tuple[int, Callable], ...]:
-    """The parts of a table (a constant) offering a sub-action of `acc`, with their costs: a pure
-    function of the two, so remembered (a few tables, the few sets of sub-actions cards give)."""
-    return tuple((cost, part) for cost, dos, part in table if not acc.isdisjoint(dos))
+def _offering(tables: tuple[_Table, ...], acc: frozenset[Do]) -> tuple[tuple[int, Callable], ...]:
+    """The parts of these tables (constants) offering a sub-action of `acc`, with their costs, in
+    the tables' order: a pure function of the two, so remembered (a few tables, the few sets of
+    sub-actions cards give)."""
+    return tuple((cost, part) for table in tables for cost, dos, part in table if not acc.isdisjoint(dos))
+
+
+class _Table(tuple):
+    """A table of parts, written once: hashed and compared as itself, so _offering's memo finds
+    it without hashing each of its parts at every ask."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    __hash__ = object.__hash__
 
 
 class _Plate:
@@ -393,12 +405,12 @@ def _pl_cover(a: _Plate) -> Iterator[C.Cmd]:
         yield C.VCover(seat=a.seat, serial=a.plate, via=a.kind)
 
 
-_WAITING = ((SEARCH, (DO_MOVE,), _pl_moves),)  # a vehicle still to enter: its MOVE onto the board
-_PLATE = ((SEARCH, (DO_MOVE,), _pl_moves), (CHEAP, (DO_UNPIN,), _pl_unpin), (CHECK, (DO_FACE,), _pl_turns),
-          (CHECK, (DO_TURRET,), _pl_turret), (SEARCH, (DO_SHOOT,), _pl_fire), (CHECK, (DO_SHOOT,), _pl_smoke),
-          (CHEAP, (DO_LOAD,), _pl_load), (SEARCH, (DO_ACQUIRE,), _pl_acquire), (SEARCH, (DO_SIGHT,), _pl_sight),
-          (CHECK, (DO_UNBUTTON, DO_BUTTON), _pl_hatches), (CHECK, (DO_HULLDOWN,), _pl_hull_down),
-          (CHECK, (DO_COVER,), _pl_cover))
+_WAITING = _Table(((SEARCH, (DO_MOVE,), _pl_moves),))  # a vehicle still to enter: its MOVE onto the board
+_PLATE = _Table(((SEARCH, (DO_MOVE,), _pl_moves), (CHEAP, (DO_UNPIN,), _pl_unpin), (CHECK, (DO_FACE,), _pl_turns),
+                 (CHECK, (DO_TURRET,), _pl_turret), (SEARCH, (DO_SHOOT,), _pl_fire), (CHECK, (DO_SHOOT,), _pl_smoke),
+                 (CHEAP, (DO_LOAD,), _pl_load), (SEARCH, (DO_ACQUIRE,), _pl_acquire), (SEARCH, (DO_SIGHT,), _pl_sight),
+                 (CHECK, (DO_UNBUTTON, DO_BUTTON), _pl_hatches), (CHECK, (DO_HULLDOWN,), _pl_hull_down),
+                 (CHECK, (DO_COVER,), _pl_cover)))
 
 
 def _popsmoke(st, who: int, seat: int, kind: str) -> list:
@@ -515,8 +527,7 @@ def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | N
         return []
     loc = position_of(st, m)
     crewman = m not in v.passengers and m not in v.riders
-    # the work of a post only at one, a crewman's only for the crew
-    return _bound(acc, (_POST if loc is not None else (), _CREW if crewman else (), _ANY), lambda: _Aboard(
+    return _bound(acc, _ABOARD[loc is not None, crewman], lambda: _Aboard(
         st, active, kind, m, seat, targets, _ok(st, active, m, acc, {} if targets is None else targets.ok), s, v, loc),
         targets is not None)
 
@@ -625,12 +636,15 @@ def _ab_dismount(a: _Aboard) -> Iterator[C.Cmd]:
         yield C.Dismount(seat=a.seat, serial=a.m, via=a.kind)
 
 
-_POST = ((SEARCH, (DO_MOVE,), _ab_moves), (CHECK, (DO_FACE,), _ab_turns), (CHECK, (DO_TURRET,), _ab_turret),
-         (SEARCH, (DO_SHOOT,), _ab_fire), (CHECK, (DO_SHOOT,), _ab_smoke), (CHEAP, (DO_LOAD,), _ab_load),
-         (SEARCH, (DO_ACQUIRE,), _ab_acquire), (SEARCH, (DO_SIGHT,), _ab_sight),
-         (CHEAP, (DO_UNBUTTON, DO_BUTTON), _ab_hatch))
-_CREW = ((CHECK, (DO_SHIFT,), _ab_shift), (CHEAP, (DO_REPAIR, DO_EXTINGUISH), _ab_repairs))
-_ANY = ((SEARCH, (DO_SHOOT,), _ab_small_arms), (CHECK, (DO_DISMOUNT,), _ab_dismount))
+_POST = _Table(((SEARCH, (DO_MOVE,), _ab_moves), (CHECK, (DO_FACE,), _ab_turns), (CHECK, (DO_TURRET,), _ab_turret),
+                (SEARCH, (DO_SHOOT,), _ab_fire), (CHECK, (DO_SHOOT,), _ab_smoke), (CHEAP, (DO_LOAD,), _ab_load),
+                (SEARCH, (DO_ACQUIRE,), _ab_acquire), (SEARCH, (DO_SIGHT,), _ab_sight),
+                (CHEAP, (DO_UNBUTTON, DO_BUTTON), _ab_hatch)))
+_CREW = _Table(((CHECK, (DO_SHIFT,), _ab_shift), (CHEAP, (DO_REPAIR, DO_EXTINGUISH), _ab_repairs)))
+_ANY = _Table(((SEARCH, (DO_SHOOT,), _ab_small_arms), (CHECK, (DO_DISMOUNT,), _ab_dismount)))
+# an aboard man's tables: (at a post, a crewman) -> the work of a post only at one, a crewman's only for the crew
+_ABOARD = {(post, crew): (_POST,) * post + (_CREW,) * crew + (_ANY,)
+           for post in (True, False) for crew in (True, False)}
 
 
 def foot_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | None = None) -> Iterator[C.Cmd]:
@@ -709,4 +723,4 @@ def _small_arms(st, m: int, targets: list[int], known: Known | None = None) -> I
                 yield t
 
 
-_FOOT = ((CHECK, (DO_MOUNT,), _ft_mount), (CHEAP, (DO_SHIFT,), _ft_shift), (SEARCH, (DO_SHOOT,), _ft_shoot))
+_FOOT = _Table(((CHECK, (DO_MOUNT,), _ft_mount), (CHEAP, (DO_SHIFT,), _ft_shift), (SEARCH, (DO_SHOOT,), _ft_shoot)))
