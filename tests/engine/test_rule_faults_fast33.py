@@ -11,7 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
+from engine.advanced.equipment_use import smoke_problem, use_options, weapon_problem
 from engine.infantry.blast import aim_fault, aim_problem
+from engine.infantry.equipment import carried
 from engine.infantry.contact import Known
 from engine.infantry.look import sight_any, sight_must
 from engine.vehicles import legal as VLg
@@ -45,6 +47,28 @@ def _infantry_faults(st, seen: Counter) -> None:
             assert (fault is None) == (words is None), (m, t, fault, words)
             assert words is None or words.strip(), (m, t, fault)
             seen["aim ok" if fault is None else f"aim {fault[0]}"] += 1
+
+
+def _equipment(st, seen: Counter) -> None:
+    """use_options (what stops a man using an item asked once an item) lists exactly the targets
+    and cells weapon_problem and smoke_problem, each asked whole, allow."""
+    for s in st.soldiers.values():
+        if not s.free or not s.equipment:
+            continue
+        m = s.serial
+        want = []
+        for item in dict.fromkeys(carried(st, m)):
+            eq = st.setup.equipment.get(item)
+            if eq is not None and eq.kind == "weapon":
+                targets = sorted([e.serial for e in st.soldiers.values() if e.free and e.side != s.side]
+                                 + [p for p, v in st.vehicles.items() if v.status == "board" and v.side != s.side])
+                want += [(item, t, None) for t in targets if weapon_problem(st, m, item, t) is None]
+            elif eq is not None and eq.kind == "smoke":
+                cells = [st.board.tile_centre(tid) for tid in st.board.origin]
+                want += [(item, None, tuple(c)) for c in cells if smoke_problem(st, m, item, c) is None]
+        got = [(c.item, c.target, None if c.at is None else tuple(c.at)) for c in use_options(st, m, 0, "team")]
+        assert got == want, m
+        seen[f"use {bool(got)}"] += 1
 
 
 def _vehicle_faults(st, seen: Counter) -> None:
@@ -98,8 +122,10 @@ def test_the_infantry_yes_no_paths_refuse_what_the_rules_word():
     seen: Counter = Counter()
     for st in _states(INFANTRY, range(2), 120, 3):
         _infantry_faults(st, seen)
+        _equipment(st, seen)
     # the tests are met both ways, and the refusals the option lists meet most (arc, range, unspotted)
-    for key in ("aim ok", "aim enemy", "aim unspotted", "aim arc", "aim range", "sight True", "sight False"):
+    for key in ("aim ok", "aim enemy", "aim unspotted", "aim arc", "aim range", "sight True", "sight False",
+                "use True", "use False"):
         assert seen[key] > 0, (key, seen)
 
 
@@ -108,6 +134,7 @@ def test_the_vehicle_yes_no_paths_refuse_what_the_rules_word():
     for st in _states(VEHICLES, range(1), 150, 6):
         _vehicle_faults(st, seen)
         _infantry_faults(st, seen)
+        _equipment(st, seen)
     for key in ("small arms ok", "small arms enemy", "small arms unspotted vehicle", "small arms arc",
                 "small arms shut", "pop ok", "pop popper", "hull ok", "acquire True", "acquire False"):
         assert seen[key] > 0, (key, seen)
@@ -119,6 +146,7 @@ def test_the_yes_no_paths_at_drawn_games(scenario, seed):
     seen: Counter = Counter()
     for st in _states([scenario], range(seed, seed + 1), 120, 7):
         _infantry_faults(st, seen)
+        _equipment(st, seen)
         if st.vehicles:
             _vehicle_faults(st, seen)
     assert sum(seen.values()) > 0
