@@ -284,7 +284,6 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
     foes = _Foes(st)
     targets = foes.targets
     vehicles, soldiers = st.vehicles, st.soldiers
-    later: list[Check] = []
     for kind, src, men in _parts(st, active, force, only_source, vehicular):
         of = acceptor(st, active, src)  # what the part takes from each man, its own facts read once
         for m in men:
@@ -309,16 +308,10 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
             if calls:
                 checks.append((SEARCH, lambda m=m, kind=kind: next(adjust_options(st, active, kind, m, seat), None)
                                is not None))
-            for check in checks:  # his cheap questions at once, the others once every man's cheap ones are asked
-                if check[0] == CHEAP:
-                    if check[1]():
-                        return True
-                else:
-                    later.append(check)
-    later.sort(key=itemgetter(0))  # the rest cheapest first, each cost in the men's order
-    for _, ask in later:
-        if ask():
-            return True
+            checks.sort(key=itemgetter(0))  # his questions cheapest first
+            for _, ask in checks:
+                if ask():
+                    return True
     return False
 
 

@@ -172,3 +172,18 @@ def test_each_hull_fault_has_its_words(fault):
     assert {"pins": "bogged down under 2 Pin markers", "immobilised": "is immobilised",
             "drive": "drive is wrecked"}[fault] in words
     assert VLg.Targets(st).hull_free(plate) is False
+
+
+@settings(max_examples=60, deadline=None)
+@given(dos=hs.frozensets(hs.sampled_from(sorted({do for table in (VLg._PLATE, VLg._POST, VLg._CREW, VLg._ANY,
+                                                                  VLg._FOOT) for _, dos, _ in table for do in dos},
+                                                 key=str))),
+       post=hs.booleans(), crew=hs.booleans())
+def test_the_remembered_offering_is_the_tables_filtered_afresh(dos, post, crew):
+    """_offering (remembered by the tables' identity, _Table) answers what filtering the tables'
+    parts by the sub-actions gives, in the tables' order, for every set asked twice."""
+    for tables in (VLg._ABOARD[post, crew], (VLg._PLATE,), (VLg._FOOT,), (VLg._WAITING,)):
+        want = tuple((cost, part) for table in tables for cost, offers, part in table if set(offers) & dos)
+        assert VLg._offering(tables, dos) == want
+        assert VLg._offering(tuple(tables), frozenset(dos)) == want
+    assert VLg._ABOARD[post, crew] == (VLg._POST,) * post + (VLg._CREW,) * crew + (VLg._ANY,)
