@@ -176,13 +176,9 @@ def _listed(parts: list[Part]) -> Iterator[C.Cmd]:
 Check = tuple[int, Callable[[], bool]]
 
 
-def _offers(parts: tuple[Callable[[object], Iterator[C.Cmd]], ...], me: object) -> bool:
-    """A check's question: does one of these parts (of one cost), bound to what they read, offer
-    a command? Asked in the tables' order, stopping at the first that does."""
-    for part in parts:
-        if next(part(me), None) is not None:
-            return True
-    return False
+def _offers(part: Callable[[object], Iterator[C.Cmd]], me: object) -> bool:
+    """A check's question: does this part, bound to what it reads, offer a command?"""
+    return next(part(me), None) is not None
 
 
 class Targets:
@@ -296,18 +292,13 @@ def _acc(st, active, kind: str, serial: int) -> frozenset[Do]:
 def _bound(acc: frozenset[Do], tables: tuple, facts: Callable[[], object], check: bool = False) -> list:
     """The parts of these tables offering a sub-action the card takes from him (`acc`: each part
     asks `ok` for its own before anything else, so the others would offer nothing), each bound
-    to the facts it reads, made once at the first; `check`: the parts of each cost as one
-    question (_offers, _asking), so a man has at most three questions made, not one a part."""
-    if check:
-        asked = _asking(tables, acc)
-        if not asked:
-            return []
-        me = facts()
-        return [(cost, partial(_offers, parts, me)) for cost, parts in asked]
+    to the facts it reads, made once at the first; `check`: each as its question (_offers)."""
     offered = _offering(tables, acc)
     if not offered:
         return []
     me = facts()
+    if check:
+        return [(cost, partial(_offers, part, me)) for cost, part in offered]
     return [(cost, partial(part, me)) for cost, part in offered]
 
 
@@ -317,14 +308,6 @@ def _offering(tables: tuple[_Table, ...], acc: frozenset[Do]) -> tuple[tuple[int
     the tables' order: a pure function of the two, so remembered (a few tables, the few sets of
     sub-actions cards give)."""
     return tuple((cost, part) for table in tables for cost, dos, part in table if not acc.isdisjoint(dos))
-
-
-@lru_cache(maxsize=512)
-def _asking(tables: tuple[_Table, ...], acc: frozenset[Do]) -> tuple[tuple[int, tuple[Callable, ...]], ...]:
-    """_offering's parts by cost, cheapest first, each cost's in the tables' order: a check's
-    questions (remembered as _offering is)."""
-    offered = _offering(tables, acc)
-    return tuple((cost, tuple(part for c, part in offered if c == cost)) for cost in sorted({c for c, _ in offered}))
 
 
 class _Table(tuple):

@@ -186,6 +186,4 @@ def test_the_remembered_offering_is_the_tables_filtered_afresh(dos, post, crew):
         want = tuple((cost, part) for table in tables for cost, offers, part in table if set(offers) & dos)
         assert VLg._offering(tables, dos) == want
         assert VLg._offering(tuple(tables), frozenset(dos)) == want
-        costs = sorted({cost for cost, _ in want})
-        assert VLg._asking(tables, dos) == tuple((c, tuple(part for cost, part in want if cost == c)) for c in costs)
     assert VLg._ABOARD[post, crew] == (VLg._POST,) * post + (VLg._CREW,) * crew + (VLg._ANY,)
