@@ -13,8 +13,8 @@ from hypothesis import strategies as hs
 
 from engine.advanced.equipment_use import smoke_problem, use_options, weapon_problem
 from engine.infantry.blast import aim_fault, aim_problem
-from engine.infantry.equipment import carried
 from engine.infantry.contact import Known
+from engine.infantry.equipment import carried
 from engine.infantry.look import sight_any, sight_must
 from engine.vehicles import legal as VLg
 from engine.vehicles import move as VM
