@@ -44,10 +44,10 @@ from engine.core.errors import RuleError
 from engine.core.ratings import current
 from engine.core.state import Source
 from engine.core.views import Await
-from engine.infantry.blast import aim_problem, thrower_problem
+from engine.infantry.blast import aim_fault, thrower_problem
 from engine.infantry.contact import enemies_of, escorting, in_contact
 from engine.infantry.hide import rally_check
-from engine.infantry.look import check_can_look, sight_must
+from engine.infantry.look import check_can_look, sight_any, sight_must
 from engine.infantry.move import (
     charge_cell,
     destination_cells,
@@ -318,7 +318,7 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
 class _Foes:
     """The enemies a man's SHOOT, toss or Sight could aim at, per side, found once per question:
     a shot and a toss need a spotted enemy soldier on the board, a Sight an enemy not yet spotted
-    (the rules' own first tests, target_fault, aim_problem and sight_must). Each man's contact
+    (the rules' own first tests, target_fault, aim_fault and sight_any). Each man's contact
     and escort, asked by several rule checks, are remembered in `targets.known` (contact.Known)."""
 
     def __init__(self, st) -> None:
@@ -385,14 +385,14 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
 
         def tosses() -> bool:
             return s.grenades > 0 and thrower_problem(st, m, known) is None \
-                and any(aim_problem(st, m, t) is None for t in aims)
+                and any(aim_fault(st, m, t) is None for t in aims)
         out.append((SEARCH, lambda: (ok(DO_SHOOT) and foes.once(("shoot", m), shoots))
                     or (ok(DO_TOSS) and foes.once(("toss", m), tosses))))
     if ok(DO_SIGHT) and foes.unseen(s.side):
         def sight() -> bool:
             try:
                 check_can_look(st, m, known)
-                return bool(sight_must(st, m))
+                return sight_any(st, m)
             except RuleError:
                 return False
         out.append((SEARCH, lambda: foes.once(("sight", m), sight)))
@@ -488,7 +488,7 @@ def _soldier_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do
             pass
     if ok(DO_TOSS) and s.grenades > 0 and thrower_problem(st, m) is None:
         for t in enemies_of(st, m):
-            if aim_problem(st, m, t) is None:
+            if aim_fault(st, m, t) is None:
                 yield C.TossCmd(seat=seat, serial=m, target=t, via=kind)
     if ok(DO_TOSS) and s.equipment:  # equipment: smoke and weapons (engine/infantry/equipment.py)
         yield from use_options(st, m, seat, kind)

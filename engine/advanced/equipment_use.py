@@ -50,26 +50,29 @@ def _ready_problem(st, serial: int, item: str, kind: str, wrong_kind: str, none_
 # --------------------------------------------------------------------------- thrown smoke
 
 
-def smoke_problem(st, serial: int, item: str, cell) -> str | None:
-    """Why the soldier cannot throw smoke to that cell, or None."""
+def _smoke_ready(st, serial: int, item: str) -> str | None:
+    return _ready_problem(st, serial, item, "smoke", "does not make smoke", "has no {} left", "cannot throw anything")
+
+
+def smoke_problem(st, serial: int, item: str, cell, ready: bool = False) -> str | None:
+    """Why the soldier cannot throw smoke to that cell, or None. `ready`: the caller has found
+    _smoke_ready's None already (use_options, once a man and item rather than once a cell)."""
     me = st.soldiers[serial]
-    name = st.name(serial)
-    problem = _ready_problem(st, serial, item, "smoke", "does not make smoke", "has no {} left",
-                             "cannot throw anything")
+    problem = None if ready else _smoke_ready(st, serial, item)
     if problem:
         return problem
     cell = tuple(cell)
     if not st.board.on_board(cell):
         return "the smoke must land on the board."
     if not in_arc(me.facing, me.at, cell):
-        return f"{cell[0]},{cell[1]} is outside {name}'s arc (he faces {me.facing.upper()})."
+        return f"{cell[0]},{cell[1]} is outside {st.name(serial)}'s arc (he faces {me.facing.upper()})."
     toss = current(st, serial, "toss")
     if toss <= 0:
-        return f"{name} cannot throw."
+        return f"{st.name(serial)} cannot throw."
     reach = toss_range(toss, shoot_mods(st, me.at, cell))
     dist = inches(me.at, cell)
     if dist > reach:
-        return f"that is {dist}\" away; {name}'s modified toss range is {reach}\"."
+        return f"that is {dist}\" away; {st.name(serial)}'s modified toss range is {reach}\"."
     return None
 
 
@@ -107,13 +110,17 @@ def weapon_reach(st, serial: int, eq: EquipmentDef, cell) -> int:
     return base + shoot_mods(st, st.soldiers[serial].at, cell)
 
 
-def weapon_problem(st, serial: int, item: str, target: int) -> str | None:
+def _weapon_ready(st, serial: int, item: str) -> str | None:
+    return _ready_problem(st, serial, item, "weapon", "is not a weapon", "has nothing left to fire from the {}",
+                          "cannot use his weapons")
+
+
+def weapon_problem(st, serial: int, item: str, target: int, ready: bool = False) -> str | None:
     """Why the soldier cannot fire the weapon at that target (a spotted enemy soldier, or an enemy
-    vehicle for an anti-tank weapon), or None."""
+    vehicle for an anti-tank weapon), or None. `ready`: the caller has found _weapon_ready's None
+    already (use_options, once a man and item rather than once a target)."""
     me = st.soldiers[serial]
-    name = st.name(serial)
-    problem = _ready_problem(st, serial, item, "weapon", "is not a weapon", "has nothing left to fire from the {}",
-                             "cannot use his weapons")
+    problem = None if ready else _weapon_ready(st, serial, item)
     if problem:
         return problem
     eq = st.setup.equipment[item]
@@ -136,7 +143,7 @@ def weapon_problem(st, serial: int, item: str, target: int) -> str | None:
             return f"the {eq.name} is for vehicles."
         cell = t.at
     if not in_arc(me.facing, me.at, cell):
-        return f"{st.name(target)} is outside {name}'s shooting arc (he faces {me.facing.upper()})."
+        return f"{st.name(target)} is outside {st.name(serial)}'s shooting arc (he faces {me.facing.upper()})."
     reach = weapon_reach(st, serial, eq, cell)
     dist = inches(me.at, cell)
     if dist > reach:
@@ -234,16 +241,17 @@ def use_options(st, serial: int, seat: int, via) -> list:
         eq = st.setup.equipment.get(item)
         if eq is None:
             continue
-        if eq.kind == "weapon":
+        # what stops him using the item at all is asked once, not once a target or a cell
+        if eq.kind == "weapon" and _weapon_ready(st, serial, item) is None:
             targets = [e.serial for e in st.soldiers.values() if e.free and e.side != s.side]
             targets += [p for p, v in st.vehicles.items() if v.status == "board" and v.side != s.side]
             for t in sorted(targets):
-                if weapon_problem(st, serial, item, t) is None:
+                if weapon_problem(st, serial, item, t, ready=True) is None:
                     out.append(C.UseCmd(seat=seat, serial=serial, item=item, target=t, via=via))
-        elif eq.kind == "smoke":
+        elif eq.kind == "smoke" and _smoke_ready(st, serial, item) is None:
             for tid in st.board.origin:
                 cell = st.board.tile_centre(tid)
-                if smoke_problem(st, serial, item, cell) is None:
+                if smoke_problem(st, serial, item, cell, ready=True) is None:
                     out.append(C.UseCmd(seat=seat, serial=serial, item=item, at=cell, via=via))
     return out
 

@@ -52,25 +52,49 @@ def toss_problem(st, thrower: int, target: int, centre=None) -> str | None:
     return thrower_problem(st, thrower) or aim_problem(st, thrower, target, centre)
 
 
-def aim_problem(st, thrower: int, target: int, centre=None) -> str | None:
-    """Why a man able to toss cannot toss at this target (and centre), or None."""
+def aim_fault(st, thrower: int, target: int, centre=None) -> tuple[str, tuple[int, int] | None] | None:
+    """The rule aim_problem words: the first test a toss at this target (and centre) fails, as a
+    key (with the distance and the modified toss range, for the words of 'range'), or None when
+    he can toss there. Without the words, so the option lists (engine/legal.py) may ask it of
+    every enemy."""
     me, t = st.soldiers[thrower], st.soldiers.get(target)
     if t is None or not t.free or t.side == me.side:
-        return f"{target} is not an enemy soldier on the board."
+        return "enemy", None
     if not t.spotted:
-        return f"{st.name(target)} is not spotted; a grenade needs one spotted enemy to aim at."
+        return "unspotted", None
     if not in_arc(me.facing, me.at, t.at):
-        return f"{st.name(target)} is outside {st.name(thrower)}'s shooting arc (he faces {me.facing.upper()})."
+        return "arc", None
     centre = tuple(centre) if centre else t.at
     if max(abs(centre[0] - t.at[0]), abs(centre[1] - t.at[1])) > 1:
-        return "the blast may be moved at most one cell off the target, so it still covers him."
+        return "off", None
     if not st.board.on_board(centre):
-        return "the blast centre must be on the board."
+        return "centre", None
     reach = toss_range(current(st, thrower, "toss"), shoot_mods(st, me.at, centre))
     dist = inches(me.at, centre)
     if dist > reach:
-        return f"that is {dist}\" away; {st.name(thrower)}'s modified toss range is {reach}\"."
+        return "range", (dist, reach)
     return None
+
+
+def aim_problem(st, thrower: int, target: int, centre=None) -> str | None:
+    """Why a man able to toss cannot toss at this target (and centre), or None (the rule: aim_fault)."""
+    fault = aim_fault(st, thrower, target, centre)
+    if fault is None:
+        return None
+    kind, far = fault
+    if kind == "enemy":
+        return f"{target} is not an enemy soldier on the board."
+    if kind == "unspotted":
+        return f"{st.name(target)} is not spotted; a grenade needs one spotted enemy to aim at."
+    if kind == "arc":
+        facing = st.soldiers[thrower].facing
+        return f"{st.name(target)} is outside {st.name(thrower)}'s shooting arc (he faces {facing.upper()})."
+    if kind == "off":
+        return "the blast may be moved at most one cell off the target, so it still covers him."
+    if kind == "centre":
+        return "the blast centre must be on the board."
+    dist, reach = far
+    return f"that is {dist}\" away; {st.name(thrower)}'s modified toss range is {reach}\"."
 
 
 def toss(ctx: Ctx, thrower: int, target: int, centre=None) -> None:

@@ -1,6 +1,8 @@
 """LOOK (core manual, LOOK): Draw and Sight."""
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 from engine.core import commands as C
 from engine.core import rulebook
 from engine.core.content import Action
@@ -76,36 +78,44 @@ def _least_cover(st, tied: list[int]) -> list[int]:
 def sight_must(st, looker: int) -> list[int]:
     """sight_options' first part alone (for listing options): the distance is asked first, and
     the range (and a vehicle's line of sight) only of an enemy no farther than the nearest in
-    range found so far."""
+    range found so far (_unspotted, _seen)."""
+    nearest, tied = None, []
+    for e, d, seen in _unspotted(st, looker):
+        if (nearest is None or d <= nearest) and seen():
+            if nearest is None or d < nearest:
+                nearest, tied = d, []
+            tied.append(e)
+    return _least_cover(st, tied)
+
+
+def sight_any(st, looker: int) -> bool:
+    """Whether sight_must names anyone (a check's yes/no): the first enemy in sight answers."""
+    return any(seen() for _, _, seen in _unspotted(st, looker))
+
+
+def _unspotted(st, looker: int) -> Iterator[tuple[int, int, Callable[[], bool]]]:
+    """Each enemy the looker could sight (soldiers, then vehicles by plate): his serial, his
+    distance in squares, and the question whether he is in the looker's sight (in modified range;
+    a vehicle also on a line of sight), asked only when wanted."""
     me = st.soldiers[looker]
     board = st.board
     sight = current(st, looker, "sight")
     glass = optics.ignore(st, looker, Action.LOOK)
-    nearest, tied = None, []
-
-    def take(serial: int, d: int) -> None:
-        nonlocal nearest, tied
-        if nearest is None or d < nearest:
-            nearest, tied = d, []
-        tied.append(serial)
-
+    here = me.at
     for e in enemies_of(st, looker):
         en = st.soldiers[e]
         if en.spotted:
             continue
-        d = board.squares(me.at, en.at, Action.LOOK)
-        if (nearest is None or d <= nearest) and d <= sight_range(sight, look_mods(st, me.at, en.at, glass)):
-            take(e, d)
+        there = en.at
+        d = board.squares(here, there, Action.LOOK)
+        yield e, d, lambda d=d, there=there: d <= sight_range(sight, look_mods(st, here, there, glass))
     for p, v in sorted(st.vehicles.items()):
         if v.status != "board" or v.side == me.side or v.spotted:
             continue
         there = at_of(st, p)[0]
-        d = board.squares(me.at, there, Action.LOOK)
-        if nearest is not None and d > nearest:
-            continue
-        if d <= sight * visibility(st, p) + look_mods_for(st, me.at, there, glass) and not los_blocker(st, looker, p):
-            take(p, d)
-    return _least_cover(st, tied)
+        d = board.squares(here, there, Action.LOOK)
+        yield p, d, lambda p=p, d=d, there=there: (d <= sight * visibility(st, p) + look_mods_for(st, here, there, glass)
+                                                   and not los_blocker(st, looker, p))
 
 
 def _vehicle_rows(st, looker: int, sight: int) -> list[tuple[int, int, int, bool]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import lru_cache, partial
+from itertools import islice
 from typing import TypeVar
 
 from engine.advanced.sources import _soldier_ok, accepted, second_move_problem
@@ -101,15 +102,17 @@ def _armour(st, targets: list[int]) -> list[int]:
     return [t for t in targets if t in st.vehicles or st.soldiers[t].status == "aboard"]
 
 
-def _can_drive(st, plate: int, who: int) -> bool:
-    return VM.drives(st, plate, who) and VM._hull_problem(st, plate) is None
+def _can_drive(st, plate: int, who: int, known: Targets | None = None) -> bool:
+    """`who` drives the plate and its hull may move (move.hull_fault: no refusal's words);
+    `known`: the question's Targets, which asks the hull once a plate for all its crew."""
+    return VM.drives(st, plate, who) and (VM.hull_fault(st, plate) is None if known is None else known.hull_free(plate))
 
 
-def _moves(st, active, kind: str, plate: int, who: int, seat: int) -> Iterator[C.Cmd]:
+def _moves(st, active, kind: str, plate: int, who: int, seat: int, known: Targets | None = None) -> Iterator[C.Cmd]:
     v = st.vehicles[plate]
     if kind == "tag" and who == plate and v.hull_moved:
         return
-    if not _can_drive(st, plate, who):
+    if not _can_drive(st, plate, who, known):
         return
     if v.status == "board" and VM._dismounted_crew(st, plate):
         return
@@ -224,6 +227,16 @@ class Targets:
         return self._ask(("unmarked", plate, side), lambda: any(
             not VL.marked_by(self.st, t, plate) for t in self.on_board(side)))
 
+    def first(self, key: tuple, found: Callable[[], Iterator[int]]) -> tuple[int, ...]:
+        """The first of what `found` finds (or nothing), worked out once per question: for a
+        search whose answer does not depend on the part of the card a man is asked through (his
+        own weapon's shots), so a second part asks nothing again."""
+        return self._ask(key, lambda: tuple(islice(found(), 1)))
+
+    def hull_free(self, plate: int) -> bool:
+        """The plate's hull may move (move.hull_fault), asked once a plate for all its crew."""
+        return self._ask(("hull", plate), lambda: VM.hull_fault(self.st, plate) is None)
+
     def spotted(self, side: str, armour_only: bool = False) -> bool:
         """A spotted target for a man's own weapon: an enemy soldier on foot, an enemy vehicle, or a
         man aboard a spotted vehicle (`armour_only`: the last two alone)."""
@@ -280,21 +293,33 @@ def _bound(acc: frozenset[Do], tables: tuple, facts: Callable[[], object], check
     """The parts of these tables offering a sub-action the card takes from him (`acc`: each part
     asks `ok` for its own before anything else, so the others would offer nothing), each bound
     to the facts it reads, made once at the first; `check`: each as its question (_offers)."""
-    me = None
-    out: list = []
-    for table in tables:
-        for cost, part in _offering(table, acc):
-            if me is None:
-                me = facts()
-            out.append((cost, partial(_offers, part, me) if check else partial(part, me)))
-    return out
+    offered = _offering(tables, acc)
+    if not offered:
+        return []
+    me = facts()
+    if check:
+        return [(cost, partial(_offers, part, me)) for cost, part in offered]
+    return [(cost, partial(part, me)) for cost, part in offered]
 
 
 @lru_cache(maxsize=512)
-def _offering(table: tuple, acc: frozenset[Do]) -> tuple[tuple[int, Callable], ...]:
-    """The parts of a table (a constant) offering a sub-action of `acc`, with their costs: a pure
-    function of the two, so remembered (a few tables, the few sets of sub-actions cards give)."""
-    return tuple((cost, part) for cost, dos, part in table if not acc.isdisjoint(dos))
+def _offering(tables: tuple[_Table, ...], acc: frozenset[Do]) -> tuple[tuple[int, Callable], ...]:
+    """The parts of these tables (constants) offering a sub-action of `acc`, with their costs, in
+    the tables' order: a pure function of the two, so remembered (a few tables, the few sets of
+    sub-actions cards give)."""
+    return tuple((cost, part) for table in tables for cost, dos, part in table if not acc.isdisjoint(dos))
+
+
+class _Table(tuple):
+    """A table of parts, written once: hashed and compared as itself, so _offering's memo finds
+    it without hashing each of its parts at every ask."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    __hash__ = object.__hash__
 
 
 class _Plate:
@@ -309,7 +334,7 @@ class _Plate:
 
 def _pl_moves(a: _Plate) -> Iterator[C.Cmd]:
     if a.ok(DO_MOVE):
-        yield from _moves(a.st, a.active, a.kind, a.plate, a.plate, a.seat)
+        yield from _moves(a.st, a.active, a.kind, a.plate, a.plate, a.seat, a.targets)
 
 
 def _pl_unpin(a: _Plate) -> Iterator[C.Cmd]:
@@ -318,7 +343,7 @@ def _pl_unpin(a: _Plate) -> Iterator[C.Cmd]:
 
 
 def _pl_turns(a: _Plate) -> Iterator[C.Cmd]:
-    if a.ok(DO_FACE) and _can_drive(a.st, a.plate, a.plate) and not (a.kind == "tag" and a.v.hull_moved):
+    if a.ok(DO_FACE) and _can_drive(a.st, a.plate, a.plate, a.targets) and not (a.kind == "tag" and a.v.hull_moved):
         yield from _turns(a.st, a.plate, a.plate, a.seat, a.kind, hull=True, check=a.targets is not None)
 
 
@@ -367,7 +392,7 @@ def _pl_hatches(a: _Plate) -> Iterator[C.Cmd]:
 
 def _pl_hull_down(a: _Plate) -> Iterator[C.Cmd]:
     v = a.v
-    if a.ok(DO_HULLDOWN) and not v.hull_down and _can_drive(a.st, a.plate, a.plate):
+    if a.ok(DO_HULLDOWN) and not v.hull_down and _can_drive(a.st, a.plate, a.plate, a.targets):
         mods = a.st.board.tiles[v.tile].mods
         if (mods.look or 0) < 0 and (mods.move or 0) < 0:
             yield C.HullDown(seat=a.seat, serial=a.plate, via=a.kind)
@@ -380,12 +405,12 @@ def _pl_cover(a: _Plate) -> Iterator[C.Cmd]:
         yield C.VCover(seat=a.seat, serial=a.plate, via=a.kind)
 
 
-_WAITING = ((SEARCH, (DO_MOVE,), _pl_moves),)  # a vehicle still to enter: its MOVE onto the board
-_PLATE = ((SEARCH, (DO_MOVE,), _pl_moves), (CHEAP, (DO_UNPIN,), _pl_unpin), (CHECK, (DO_FACE,), _pl_turns),
-          (CHECK, (DO_TURRET,), _pl_turret), (SEARCH, (DO_SHOOT,), _pl_fire), (CHECK, (DO_SHOOT,), _pl_smoke),
-          (CHEAP, (DO_LOAD,), _pl_load), (SEARCH, (DO_ACQUIRE,), _pl_acquire), (SEARCH, (DO_SIGHT,), _pl_sight),
-          (CHECK, (DO_UNBUTTON, DO_BUTTON), _pl_hatches), (CHECK, (DO_HULLDOWN,), _pl_hull_down),
-          (CHECK, (DO_COVER,), _pl_cover))
+_WAITING = _Table(((SEARCH, (DO_MOVE,), _pl_moves),))  # a vehicle still to enter: its MOVE onto the board
+_PLATE = _Table(((SEARCH, (DO_MOVE,), _pl_moves), (CHEAP, (DO_UNPIN,), _pl_unpin), (CHECK, (DO_FACE,), _pl_turns),
+                 (CHECK, (DO_TURRET,), _pl_turret), (SEARCH, (DO_SHOOT,), _pl_fire), (CHECK, (DO_SHOOT,), _pl_smoke),
+                 (CHEAP, (DO_LOAD,), _pl_load), (SEARCH, (DO_ACQUIRE,), _pl_acquire), (SEARCH, (DO_SIGHT,), _pl_sight),
+                 (CHECK, (DO_UNBUTTON, DO_BUTTON), _pl_hatches), (CHECK, (DO_HULLDOWN,), _pl_hull_down),
+                 (CHECK, (DO_COVER,), _pl_cover)))
 
 
 def _popsmoke(st, who: int, seat: int, kind: str) -> list:
@@ -438,26 +463,38 @@ def _load_options(st, plate: int, who: int, seat: int, kind: str) -> Iterator[C.
 
 
 def _acquire_options(st, plate: int, who: int, seat: int, kind: str, known: Targets | None = None) -> Iterator[C.Cmd]:
-    """`known`: the question's Targets (a check), whose enemy list is the one made here."""
+    """`known`: the question's Targets (a check), whose enemy list is the one made here, and which
+    finds the plate's first target once for all its crew (Targets.first)."""
     v = st.vehicles[plate]
     vdef = st.vehicle_def(plate)
     wid = "main" if vdef.main_gun else (vdef.mgs[0].id if vdef.mgs else None)
     if wid is None:
         return
     turret = v.turret is not None and (vdef.main_gun is None or vdef.main_gun.mount == "turret")
+    if known is None:
+        aims = _acquirable(st, plate, wid, turret, _enemy_targets(st, v.side))
+    else:
+        aims = known.first(("acquire", plate), lambda: _acquirable(st, plate, wid, turret, known.enemies(v.side)))
     ready = None  # a man to acquire and, for a hull gun, a hull free to turn: the same for every target
-    for t in (_enemy_targets(st, v.side) if known is None else known.enemies(v.side)):
-        marker_on = st.soldiers[t].vehicle if t in st.soldiers and st.soldiers[t].status == "aboard" else t
-        if t in st.soldiers and st.soldiers[t].status == "aboard":
-            continue
-        if not VL.marked_by(st, marker_on, plate) or VS.in_weapon_arc(st, plate, wid, t):
-            continue
+    for t in aims:
         if ready is None:
-            ready = (turret or _can_drive(st, plate, plate)) and _acquirer(st, plate, who) is not None
+            ready = (turret or _can_drive(st, plate, plate, known)) and _acquirer(st, plate, who) is not None
         if not ready:
             return
+        yield C.Acquire(seat=seat, serial=who, target=t, via=kind)
+
+
+def _acquirable(st, plate: int, wid: str, turret: bool, targets: list[int]) -> Iterator[int]:
+    """The targets the plate may acquire, of `targets`, whoever does it: marked by it, outside the
+    weapon's arc and brought into it by a turn (of the turret, `turret`, or else of the hull)."""
+    v = st.vehicles[plate]
+    for t in targets:
+        if t in st.soldiers and st.soldiers[t].status == "aboard":
+            continue
+        if not VL.marked_by(st, t, plate) or VS.in_weapon_arc(st, plate, wid, t):
+            continue
         if VL.arc_facing(st, plate, t, v.turret if turret else v.facing):
-            yield C.Acquire(seat=seat, serial=who, target=t, via=kind)
+            yield t
 
 
 def _acquirer(st, plate: int, who: int) -> int | None:
@@ -490,8 +527,7 @@ def _aboard_parts(st, active, kind: str, m: int, seat: int, targets: Targets | N
         return []
     loc = position_of(st, m)
     crewman = m not in v.passengers and m not in v.riders
-    # the work of a post only at one, a crewman's only for the crew
-    return _bound(acc, (_POST if loc is not None else (), _CREW if crewman else (), _ANY), lambda: _Aboard(
+    return _bound(acc, _ABOARD[loc is not None, crewman], lambda: _Aboard(
         st, active, kind, m, seat, targets, _ok(st, active, m, acc, {} if targets is None else targets.ok), s, v, loc),
         targets is not None)
 
@@ -508,11 +544,11 @@ class _Aboard:
 
 def _ab_moves(a: _Aboard) -> Iterator[C.Cmd]:
     if a.ok(DO_MOVE):
-        yield from _moves(a.st, a.active, a.kind, a.plate, a.m, a.seat)
+        yield from _moves(a.st, a.active, a.kind, a.plate, a.m, a.seat, a.targets)
 
 
 def _ab_turns(a: _Aboard) -> Iterator[C.Cmd]:
-    if a.ok(DO_FACE) and _can_drive(a.st, a.plate, a.m):
+    if a.ok(DO_FACE) and _can_drive(a.st, a.plate, a.m, a.targets):
         yield from _turns(a.st, a.plate, a.m, a.seat, a.kind, hull=True, check=a.targets is not None)
 
 
@@ -581,11 +617,16 @@ def _ab_repairs(a: _Aboard) -> Iterator[C.Cmd]:
 
 def _ab_small_arms(a: _Aboard) -> Iterator[C.Cmd]:
     st, m, side, targets = a.st, a.m, a.s.side, a.targets
-    if a.ok(DO_SHOOT) and (targets is None or targets.spotted(side)) \
-            and VS.small_arms_shooter_problem(st, m, None if targets is None else targets.known) is None:
-        for t in (_enemy_targets(st, side) if targets is None else targets.enemies(side)):
-            if VS.small_arms_target_problem(st, m, t) is None:
-                yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
+    if not a.ok(DO_SHOOT):
+        return
+    if targets is None:
+        aims = _small_arms(st, m, _enemy_targets(st, side))
+    elif targets.spotted(side):
+        aims = targets.first(("small arms", m), lambda: _small_arms(st, m, targets.enemies(side), targets.known))
+    else:
+        return
+    for t in aims:
+        yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
 
 
 def _ab_dismount(a: _Aboard) -> Iterator[C.Cmd]:
@@ -595,12 +636,15 @@ def _ab_dismount(a: _Aboard) -> Iterator[C.Cmd]:
         yield C.Dismount(seat=a.seat, serial=a.m, via=a.kind)
 
 
-_POST = ((SEARCH, (DO_MOVE,), _ab_moves), (CHECK, (DO_FACE,), _ab_turns), (CHECK, (DO_TURRET,), _ab_turret),
-         (SEARCH, (DO_SHOOT,), _ab_fire), (CHECK, (DO_SHOOT,), _ab_smoke), (CHEAP, (DO_LOAD,), _ab_load),
-         (SEARCH, (DO_ACQUIRE,), _ab_acquire), (SEARCH, (DO_SIGHT,), _ab_sight),
-         (CHEAP, (DO_UNBUTTON, DO_BUTTON), _ab_hatch))
-_CREW = ((CHECK, (DO_SHIFT,), _ab_shift), (CHEAP, (DO_REPAIR, DO_EXTINGUISH), _ab_repairs))
-_ANY = ((SEARCH, (DO_SHOOT,), _ab_small_arms), (CHECK, (DO_DISMOUNT,), _ab_dismount))
+_POST = _Table(((SEARCH, (DO_MOVE,), _ab_moves), (CHECK, (DO_FACE,), _ab_turns), (CHECK, (DO_TURRET,), _ab_turret),
+                (SEARCH, (DO_SHOOT,), _ab_fire), (CHECK, (DO_SHOOT,), _ab_smoke), (CHEAP, (DO_LOAD,), _ab_load),
+                (SEARCH, (DO_ACQUIRE,), _ab_acquire), (SEARCH, (DO_SIGHT,), _ab_sight),
+                (CHEAP, (DO_UNBUTTON, DO_BUTTON), _ab_hatch)))
+_CREW = _Table(((CHECK, (DO_SHIFT,), _ab_shift), (CHEAP, (DO_REPAIR, DO_EXTINGUISH), _ab_repairs)))
+_ANY = _Table(((SEARCH, (DO_SHOOT,), _ab_small_arms), (CHECK, (DO_DISMOUNT,), _ab_dismount)))
+# an aboard man's tables: (at a post, a crewman) -> the work of a post only at one, a crewman's only for the crew
+_ABOARD = {(post, crew): (_POST,) * post + (_CREW,) * crew + (_ANY,)
+           for post in (True, False) for crew in (True, False)}
 
 
 def foot_options(st, active, kind: str, m: int, seat: int, acc: frozenset[Do] | None = None) -> Iterator[C.Cmd]:
@@ -658,11 +702,25 @@ def _ft_shift(a: _Foot) -> Iterator[C.Cmd]:
 
 def _ft_shoot(a: _Foot) -> Iterator[C.Cmd]:
     st, m, side, targets = a.st, a.m, a.s.side, a.targets
-    if a.ok(DO_SHOOT) and (targets is None or targets.spotted(side, armour_only=True)) \
-            and VS.small_arms_shooter_problem(st, m, None if targets is None else targets.known) is None:
-        for t in (_armour(st, _enemy_targets(st, side)) if targets is None else targets.armour(side)):
-            if VS.small_arms_target_problem(st, m, t) is None:
-                yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
+    if not a.ok(DO_SHOOT):
+        return
+    if targets is None:
+        aims = _small_arms(st, m, _armour(st, _enemy_targets(st, side)))
+    elif targets.spotted(side, armour_only=True):
+        aims = targets.first(("small arms", m), lambda: _small_arms(st, m, targets.armour(side), targets.known))
+    else:
+        return
+    for t in aims:
+        yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
 
 
-_FOOT = ((CHECK, (DO_MOUNT,), _ft_mount), (CHEAP, (DO_SHIFT,), _ft_shift), (SEARCH, (DO_SHOOT,), _ft_shoot))
+def _small_arms(st, m: int, targets: list[int], known: Known | None = None) -> Iterator[int]:
+    """The targets a man's own weapon may fire at, of `targets` (vehicles/shoot.py's rules, asked
+    through their yes/no paths); `known`: the question's contact.Known."""
+    if VS.small_arms_shooter_problem(st, m, known) is None:
+        for t in targets:
+            if VS.small_arms_target_fault(st, m, t) is None:
+                yield t
+
+
+_FOOT = _Table(((CHECK, (DO_MOUNT,), _ft_mount), (CHEAP, (DO_SHIFT,), _ft_shift), (SEARCH, (DO_SHOOT,), _ft_shoot)))

@@ -138,16 +138,30 @@ def check_vehicle(st, plate: int, force: str) -> None:
         raise RuleError(f"the {st.name(plate)} is {v.status}.")
 
 
-def _hull_problem(st, plate: int) -> str | None:
-    v = st.vehicles[plate]
-    name = st.name(plate)
-    if v.pins:
-        return f"the {name} is bogged down under {v.pins} Pin marker{'s' if v.pins != 1 else ''}: shed them first (unpin)"
+def hull_fault(st, plate: int) -> str | None:
+    """The rule _hull_problem words: why the hull may not move or turn now, as a key ("pins",
+    "immobilised", "drive"), or None. Without the words, so the option lists (engine/vehicles/legal.py)
+    may ask it of every plate and crewman."""
+    if st.vehicles[plate].pins:
+        return "pins"
     if immobilised(st, plate):
-        return f"the {name} is immobilised (a Critical on its drive)"
+        return "immobilised"
     if not drive_ok(st, plate):
-        return f"the {name}'s drive is wrecked: repair it first"
+        return "drive"
     return None
+
+
+def _hull_problem(st, plate: int) -> str | None:
+    fault = hull_fault(st, plate)
+    if fault is None:
+        return None
+    name = st.name(plate)
+    if fault == "pins":
+        pins = st.vehicles[plate].pins
+        return f"the {name} is bogged down under {pins} Pin marker{'s' if pins != 1 else ''}: shed them first (unpin)"
+    if fault == "immobilised":
+        return f"the {name} is immobilised (a Critical on its drive)"
+    return f"the {name}'s drive is wrecked: repair it first"
 
 
 def _check_hull(st, plate: int) -> None:

@@ -597,39 +597,66 @@ def small_arms_shooter_problem(st, shooter: int, known: Known | None = None) -> 
     return None
 
 
-def small_arms_target_problem(st, shooter: int, target: int) -> str | None:
-    """Why a man able to fire cannot fire at this target, or None."""
+def small_arms_target_fault(st, shooter: int, target: int) -> str | None:
+    """The rule small_arms_target_problem words: the first test a man able to fire fails at this
+    target, as a key, or None when he may fire at it. Without the words, so the option lists
+    (engine/vehicles/legal.py) may ask it of every target."""
     me = st.soldiers[shooter]
     if target in st.vehicles:
         t = st.vehicles[target]
         if t.status != "board" or t.side == me.side:
-            return f"{target} is not an enemy vehicle on the board"
+            return "enemy vehicle"
         if not t.spotted:
-            return f"the {st.name(target)} is not spotted"
+            return "unspotted vehicle"
     else:
         t = st.soldiers.get(target)
         if t is None or t.side == me.side:
-            return f"{target} is not an enemy soldier"
+            return "enemy"
         if t.status == "aboard":
             if st.vehicles[t.vehicle].status != "board":
-                return f"{st.name(target)} is not on the board"
+                return "board"
             if exposed_protection(st, target) is None:
-                return f"{st.name(target)} is shut inside his vehicle"
+                return "shut"
             if not st.vehicles[t.vehicle].spotted:
-                return f"the {st.name(t.vehicle)} is not spotted"
+                return "his vehicle unspotted"
         elif not t.free:
-            return f"{st.name(target)} is not on the board"
+            return "board"
         elif not t.spotted:
-            return f"{st.name(target)} is not spotted"
+            return "unspotted"
     if me.status == "board":
         tile = _tile_of(st, target)
         if not (arc_takes_in(st.board, me.facing, me.at, tile) if tile
                 else in_arc(me.facing, me.at, target_cell(st, target))):  # any cell of it will do
-            return f"{st.name(target)} is outside {st.name(shooter)}'s shooting arc (he faces {me.facing.upper()})"
+            return "arc"
     _, _, _, bands = _small_geometry(st, shooter, target)
     if not bands:
-        return f"{st.name(target)} is out of range"
+        return "range"
     return None
+
+
+def small_arms_target_problem(st, shooter: int, target: int) -> str | None:
+    """Why a man able to fire cannot fire at this target, or None (the rule: small_arms_target_fault)."""
+    fault = small_arms_target_fault(st, shooter, target)
+    if fault is None:
+        return None
+    if fault == "enemy vehicle":
+        return f"{target} is not an enemy vehicle on the board"
+    if fault == "enemy":
+        return f"{target} is not an enemy soldier"
+    if fault == "unspotted vehicle":
+        return f"the {st.name(target)} is not spotted"
+    if fault == "board":
+        return f"{st.name(target)} is not on the board"
+    if fault == "shut":
+        return f"{st.name(target)} is shut inside his vehicle"
+    if fault == "his vehicle unspotted":
+        return f"the {st.name(st.soldiers[target].vehicle)} is not spotted"
+    if fault == "unspotted":
+        return f"{st.name(target)} is not spotted"
+    if fault == "arc":
+        me = st.soldiers[shooter]
+        return f"{st.name(target)} is outside {st.name(shooter)}'s shooting arc (he faces {me.facing.upper()})"
+    return f"{st.name(target)} is out of range"
 
 
 def _small_geometry(st, shooter: int, target: int):

@@ -63,44 +63,77 @@ def _eligible(loc) -> bool:
 
 def popper(st, plate: int, who: int) -> int:
     """Who pops the smoke: a named crewman at the gunner's, commander's or a hatch position; for
-    the license plate the first such position manned by a man trained there."""
-    v = st.vehicles[plate]
+    the license plate the first such position manned by a man trained there (the rule:
+    _popper_fault, worded here)."""
+    fault, man = _popper_fault(st, plate, who)
+    if fault is None:
+        return man
     vdef = st.vehicle_def(plate)
+    if fault == "untrained":
+        raise RuleError(f"nobody trained sits at the {vdef.name}'s gunner's, commander's or a hatch position "
+                        f"to pop smoke.")
+    if fault == "post":
+        raise RuleError(f"{st.name(who)} is not at a crew position of the {vdef.name}.")
+    raise RuleError(f"{st.name(who)} is at the {position_of(st, who).name}: smoke is popped from the gunner's, "
+                    f"the commander's or a position with a hatch.")
+
+
+def _popper_fault(st, plate: int, who: int) -> tuple[str | None, int | None]:
+    """popper's rule without its words: (None, the man who pops the smoke), or (why not, None):
+    "untrained" (the plate: no such position manned by a man trained there), "post" (`who` is
+    at no crew position of it), "eligible" (his position is not one smoke is popped from)."""
     if who == plate:
-        order = sorted((loc for loc in vdef.crew_positions if _eligible(loc)),
+        v = st.vehicles[plate]
+        order = sorted((loc for loc in st.vehicle_def(plate).crew_positions if _eligible(loc)),
                        key=lambda loc: (loc.role != Role.GUNNER, loc.role != Role.COMMANDER))
         for loc in order:
             man = v.crew.get(loc.id)
             if man is not None and position_ok(st, plate, loc.id) and trained_at(st, man, plate, loc):
-                return man
-        raise RuleError(f"nobody trained sits at the {vdef.name}'s gunner's, commander's or a hatch position "
-                        f"to pop smoke.")
+                return None, man
+        return "untrained", None
     loc = position_of(st, who)
     if loc is None or st.soldiers[who].vehicle != plate:
-        raise RuleError(f"{st.name(who)} is not at a crew position of the {vdef.name}.")
+        return "post", None
     if not _eligible(loc):
-        raise RuleError(f"{st.name(who)} is at the {loc.name}: smoke is popped from the gunner's, the commander's "
-                        f"or a position with a hatch.")
-    return who
+        return "eligible", None
+    return None, who
+
+
+def pop_fault(st, serial: int) -> str | None:
+    """The rule pop_problem words: why this plate or crewman cannot pop smoke now, as a key
+    ("vehicle": he is with none, plate_of's refusal; "board": the vehicle is not on the board;
+    "kind": it cannot pop smoke; "popper": nobody to pop it, popper's refusal), or None. Without
+    the words, so the option lists (options) ask it without naming anyone."""
+    try:
+        plate = plate_of(st, serial)  # (the option lists ask only plates and men aboard: it never refuses them)
+    except RuleError:
+        return "vehicle"
+    v = st.vehicles[plate]
+    if v.status != "board" or not v.tile:
+        return "board"
+    if not can_pop(st, plate):
+        return "kind"
+    if _popper_fault(st, plate, serial)[0] is not None:
+        return "popper"
+    return None
 
 
 def pop_problem(st, serial: int) -> str | None:
-    """Why this plate or crewman cannot pop smoke now, or None."""
+    """Why this plate or crewman cannot pop smoke now, or None (the rule: pop_fault, worded here;
+    plate_of and popper word their own refusals)."""
+    fault = pop_fault(st, serial)
+    if fault is None:
+        return None
     try:
         plate = plate_of(st, serial)
+        if fault == "popper":
+            popper(st, plate, serial)
     except RuleError as e:
         return str(e).rstrip(".")
-    v = st.vehicles[plate]
     name = st.name(plate)
-    if v.status != "board" or not v.tile:
+    if fault == "board":
         return f"the {name} is not on the board"
-    if not can_pop(st, plate):
-        return f"the {name} cannot pop smoke: it carries no riders or team, no smoke generator and no smoke pot"
-    try:
-        popper(st, plate, serial)
-    except RuleError as e:
-        return str(e).rstrip(".")
-    return None
+    return f"the {name} cannot pop smoke: it carries no riders or team, no smoke generator and no smoke pot"
 
 
 # --------------------------------------------------------------------------- the take cover
@@ -173,7 +206,7 @@ def lay_trail(ctx: Ctx, plate: int, tile: str) -> None:
 
 def options(st, serial: int, seat: int, via: str) -> list:
     """The popsmoke command for this plate or crewman, when legal (engine/vehicles/legal.py)."""
-    if pop_problem(st, serial) is not None:
+    if pop_fault(st, serial) is not None:
         return []
     return [C.PopSmokeCmd(seat=seat, serial=serial, via=via)]
 
