@@ -16,7 +16,12 @@ from hypothesis import strategies as st
 from engine.core import commands as C
 from engine.core import references as R
 from engine.script import parse_line
-from tests.engine.test_command_reading import legal, outcome, plain_check_references, positions  # noqa: F401
+from tests.engine.test_command_reading import (  # noqa: F401
+    legal,
+    outcome,
+    plain_check_references,
+    positions,
+)
 from tests.hostile_input import hostile_line
 
 
@@ -94,8 +99,8 @@ def test_a_command_changed_after_it_was_read_is_validated_again(positions):  # n
                     change = dict(_changed(rng, read))[how]
                     change()
                     assert not C.as_read(read), how
-                    fast = outcome(lambda read=read: R.check_references(game, read))
-                    assert fast == outcome(lambda read=read: plain_check_references(game, read)), (line, how)
+                    fast = outcome(lambda read=read, game=game: R.check_references(game, read))
+                    assert fast == outcome(lambda read=read, game=game: plain_check_references(game, read)), (line, how)
                     tried += 1
                     refused += fast[0] == "refused"
     assert tried > 300 and refused > tried // 3
