@@ -18,6 +18,7 @@ from bot.app.replies import Choice
 from engine import Await, GameState, awaiting, legal_commands
 from engine.battlefield import artillery
 from engine.core import commands as C
+from engine.core.per_setup import memo
 from engine.core.views import CardView, Mine
 from engine.legal import plan_drafts
 from engine.view import card_view, private_battlefield
@@ -258,7 +259,13 @@ def hand_card_line(st: GameState, cid: str) -> str:
         owner = st.name(c.owner)
     else:  # a team card, or an owner no longer in the game: the view's own words
         return card_line(card_view(st, cid), st)
-    return _line(c.id, c.title, [a.value for a in c.actions], owner)
+    # the words before the owner's are the card's own (id, title, actions: the setup's), made once
+    # per setup and card
+    heads = memo(st.setup, "prompts.hand_card_line")
+    head = heads.get(cid)
+    if head is None:
+        head = heads[cid] = _line(c.id, c.title, [a.value for a in c.actions], "")[:-1]
+    return f"{head}{owner})"
 
 
 def _line(cid: str, title: str | None, actions: list[str], owner: str) -> str:
@@ -435,9 +442,7 @@ def prompt_text(st: GameState, seat: int, kind: str, detail: str, awaited: list[
     head = f"**{st.setup.scenario.name}, turn {st.turn}** — you are awaited to {detail}."
     if kind == "place":
         forces = st.force_of_seat(seat)
-        phases = "; ".join(f"P{i + 1} {st.setup.story[c].top.value.upper()}/"
-                           f"{st.setup.story[c].bottom.value.upper()}"
-                           for i, c in enumerate(st.phase_cards))
+        phases = _phases(st)
         if len(forces) > 1:
             fid = placing(st, seat, awaited)
             deck = st.forces[fid]
@@ -472,6 +477,19 @@ def prompt_text(st: GameState, seat: int, kind: str, detail: str, awaited: list[
     if kind in WINDOWS:
         return f"{head}\n" + window_text(st, seat, kind)
     return f"{head}\nChoose below, or answer with `/act {kind}`."
+
+
+def _phases(st: GameState) -> str:
+    """A placement prompt's phases ("P1 MOVE/SHOOT; ..."): the setup's story cards' words, made
+    once per setup and run of phase cards."""
+    kept = memo(st.setup, "prompts.phases")
+    key = tuple(st.phase_cards)
+    text = kept.get(key)
+    if text is None:
+        text = kept[key] = "; ".join(f"P{i + 1} {st.setup.story[c].top.value.upper()}/"
+                                     f"{st.setup.story[c].bottom.value.upper()}"
+                                     for i, c in enumerate(key))
+    return text
 
 
 def _battlefield(st: GameState, seat: int) -> bool:

@@ -9,6 +9,7 @@ import re
 import shlex
 import unicodedata
 from dataclasses import dataclass
+from operator import is_
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
@@ -980,6 +981,47 @@ def read_words(line: str) -> list[str]:
 
 def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
     """Read one command line. `resolve` maps a soldier word (dog tag or name) to a serial."""
+    global _last_read
+    cmd = _read_command(line, seat, resolve)
+    _last_read = (cmd, *_contents(cmd))
+    return cmd
+
+
+# The command parse_command read last, with what it held when its constructor validated it:
+# engine/core/references.py does not validate that very command again while it holds the same
+# (`as_read`). A command is frozen, but the lists and dicts in it are not, and a command made by
+# model_copy(update=...) or model_construct (another object) was never validated.
+_last_read: tuple = (None, (), ())
+
+
+def _contents(cmd: Cmd) -> tuple[list, list[int]]:
+    """A command's field values and the items of its lists and dicts (compared by identity), and
+    the sizes of those lists and dicts."""
+    objects, sizes = [], []
+    for v in cmd.__dict__.values():
+        objects.append(v)
+        if type(v) is list:
+            sizes.append(len(v))
+            objects += v
+        elif type(v) is dict:
+            sizes.append(len(v))
+            objects += v
+            objects += v.values()
+    return objects, sizes
+
+
+def as_read(cmd: Cmd) -> bool:
+    """Whether `cmd` is the command parse_command read last (validated by its constructor then),
+    holding the very same values and items as it did then."""
+    last, objects, sizes = _last_read
+    if last is not cmd:
+        return False
+    now, now_sizes = _contents(cmd)
+    return now_sizes == sizes and len(now) == len(objects) and all(map(is_, now, objects))
+
+
+def _read_command(line: str, seat: int, resolve) -> Cmd:
+    """parse_command's reading (each command it makes is validated by its constructor)."""
     words = read_words(line)
     if not words:
         raise RuleError("empty command.")

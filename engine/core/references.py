@@ -66,8 +66,9 @@ def check_references(st: GameState, cmd: C.Cmd) -> C.Cmd:
     # dict(cmd) is the model's fields, and any extra data or `_` names a program put in: its
     # __dict__ when it holds the fields alone (dict() asks the model for a `keys` first, slowly)
     if data.keys() != fields or cmd.__pydantic_extra__:
-        data = dict(cmd)
-    cmd = cls.model_validate(data)
+        cmd = cls.model_validate(dict(cmd))
+    elif not C.as_read(cmd):  # a command just read from a line was validated as it was made
+        cmd = cls.model_validate(data)
     verb = cmd.type
     data = cmd.__dict__
     for field, role, kind, container in named:
