@@ -926,8 +926,13 @@ def _copy_source(annotation, value: str, names: dict, depth: int = 0) -> str | N
     item = f"_{depth}"
     if origin is list:
         inner = _copy_source(args[0], item, names, depth + 1)
-        # an empty one without the comprehension's call (most of a state's lists of models are empty)
-        return f"[*{value}]" if inner is None else f"([{inner} for {item} in {value}] if {value} else [])"
+        if inner is None:
+            return f"[*{value}]"
+        # each item's copy by `map` when it is one call (no comprehension's frame, no bytecode an
+        # item), and an empty one without even that (most of a state's lists of models are empty)
+        call = _one_call(inner, item)
+        return (f"([*map({call}, {value})] if {value} else [])" if call is not None
+                else f"([{inner} for {item} in {value}] if {value} else [])")
     if origin is dict:
         inner = _copy_source(args[1], item, names, depth + 1)
         return f"{{**{value}}}" if inner is None else (
@@ -941,6 +946,19 @@ def _copy_source(annotation, value: str, names: dict, depth: int = 0) -> str | N
             return inner[0] if len(present) == len(args) else f"(None if {value} is None else {inner[0]})"
     names["_copied"] = _copied
     return f"_copied({value})"
+
+
+def _one_call(inner: str, item: str) -> str | None:
+    """The function that an item's copy expression `inner` (of the plain name `item`) is a call of,
+    given the item alone: a copier's name, `list` for `[*item]`, `dict` for `{**item}`; else None.
+    (A dict's items stay a comprehension: `dict(zip(keys, map(...)))` was slower for a state's
+    few forces and vehicles.)"""
+    if inner == f"[*{item}]":
+        return "list"
+    if inner == f"{{**{item}}}":
+        return "dict"
+    head, _, rest = inner.partition("(")
+    return head if rest == f"{item})" and head.isidentifier() else None
 
 
 def _not_none(annotation):
@@ -982,7 +1000,9 @@ def _model_copier(cls: type[BaseModel], shallow: frozenset[str] = frozenset()) -
             expr = _copy_source(_not_none(info.annotation), "v", names)
         if expr is None:
             continue
-        if _not_none(info.annotation) is info.annotation:  # never None
+        if expr in ("[*v]", "{**v}"):  # a new list or dict of the same items, read once: no name for it
+            lines.append(f"    f[{name!r}] = {expr[:-2]}d[{name!r}]{expr[-1]}")
+        elif _not_none(info.annotation) is info.annotation:  # never None
             lines += [f"    v = d[{name!r}]", f"    f[{name!r}] = {expr}"]
         else:
             lines += [f"    v = d[{name!r}]", "    if v is not None:", f"        f[{name!r}] = {expr}"]
