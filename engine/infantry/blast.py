@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core import commands as C
 from engine.core import rulebook
-from engine.core.board import in_arc, inches
+from engine.core.board import inches
 from engine.core.deck import pull_check
 from engine.core.errors import RuleError
 from engine.core.formulas import hit_value
@@ -13,7 +13,7 @@ from engine.core.ratings import current
 from engine.core.state import TrailMark
 from engine.infantry.contact import Known
 from engine.infantry.damage import apply_damage, damage_check
-from engine.infantry.shoot import shoot_mods
+from engine.infantry.shoot import aim_at_fault, shoot_mods
 
 BLAST_RADIUS = 1  # cells around the centre: the 3" circle covers the 3x3 cells (ruling 13)
 
@@ -57,13 +57,10 @@ def aim_fault(st, thrower: int, target: int, centre=None) -> tuple[str, tuple[in
     key (with the distance and the modified toss range, for the words of 'range'), or None when
     he can toss there. Without the words, so the option lists (engine/legal.py) may ask it of
     every enemy."""
-    me, t = st.soldiers[thrower], st.soldiers.get(target)
-    if t is None or not t.free or t.side == me.side:
-        return "enemy", None
-    if not t.spotted:
-        return "unspotted", None
-    if not in_arc(me.facing, me.at, t.at):
-        return "arc", None
+    first = aim_at_fault(st, thrower, target)
+    if first is not None:
+        return first, None
+    me, t = st.soldiers[thrower], st.soldiers[target]
     centre = tuple(centre) if centre else t.at
     if max(abs(centre[0] - t.at[0]), abs(centre[1] - t.at[1])) > 1:
         return "off", None

@@ -97,18 +97,28 @@ def target_problem(st, shooter: int, target: int) -> str | None:
     return f"{st.name(target)} is in a fight with your men: you may fire into it only at Close range."
 
 
+def aim_at_fault(st, man: int, target: int) -> str | None:
+    """The first tests a SHOOT and a toss both make of their target (core manual, SHOOT; a grenade
+    is aimed as a shot is): an enemy soldier free on the board ("enemy"), spotted ("unspotted"),
+    and in the man's shooting arc ("arc"); the key of the first one failed, or None."""
+    me, t = st.soldiers[man], st.soldiers.get(target)
+    if t is None or not t.free or t.side == me.side:
+        return "enemy"
+    if not t.spotted:
+        return "unspotted"
+    if not in_arc(me.facing, me.at, t.at):
+        return "arc"
+    return None
+
+
 def target_fault(st, shooter: int, target: int, known: Known | None = None) -> tuple[str, tuple | None] | None:
     """The rule target_problem words: the first test the shot at this target fails, as a key
     (and the shot's geometry, for the words of 'range'), or None when he can shoot at him.
     Without the words, so a check (engine/legal.py anything_to_do) may ask it of every enemy;
     `known`: that question's contact.Known, whose in_contact and escorting answers it reads."""
-    me, t = st.soldiers[shooter], st.soldiers.get(target)
-    if t is None or not t.free or t.side == me.side:
-        return "enemy", None
-    if not t.spotted:
-        return "unspotted", None
-    if not in_arc(me.facing, me.at, t.at):
-        return "arc", None
+    first = aim_at_fault(st, shooter, target)
+    if first is not None:
+        return first, None
     geometry = shot_geometry(st, shooter, target)
     bands = geometry[3]
     if not bands:
