@@ -112,7 +112,7 @@ async def test_a_placement_select_places_the_cards(world, tree, adapter, people)
     select.item._values = [select.item.options[0].value]
     await select.callback(it)
     assert "Done: `plan" in said(it)
-    assert re.match(r"Ann places \d cards face down\.", world.public()[-1])
+    assert re.match(r"Ann places \d cards? face down\.", world.public()[-1])
     message.edit.assert_awaited_once_with(view=None)
 
 
