@@ -13,7 +13,7 @@ from engine.core.ratings import current
 from engine.core.state import TrailMark
 from engine.infantry.contact import Known
 from engine.infantry.damage import apply_damage, damage_check
-from engine.infantry.shoot import aim_at_fault, shoot_mods
+from engine.infantry.shoot import AIM_AT, aim_at_fault, aim_at_words, shoot_mods
 
 BLAST_RADIUS = 1  # cells around the centre: the 3" circle covers the 3x3 cells (ruling 13)
 
@@ -79,13 +79,8 @@ def aim_problem(st, thrower: int, target: int, centre=None) -> str | None:
     if fault is None:
         return None
     kind, far = fault
-    if kind == "enemy":
-        return f"{target} is not an enemy soldier on the board."
-    if kind == "unspotted":
-        return f"{st.name(target)} is not spotted; a grenade needs one spotted enemy to aim at."
-    if kind == "arc":
-        facing = st.soldiers[thrower].facing
-        return f"{st.name(target)} is outside {st.name(thrower)}'s shooting arc (he faces {facing.upper()})."
+    if kind in AIM_AT:
+        return aim_at_words(st, thrower, target, kind, "a grenade needs one spotted enemy to aim at")
     if kind == "off":
         return "the blast may be moved at most one cell off the target, so it still covers him."
     if kind == "centre":

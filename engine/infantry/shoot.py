@@ -80,13 +80,8 @@ def target_problem(st, shooter: int, target: int) -> str | None:
     if fault is None:
         return None
     kind, geometry = fault
-    if kind == "enemy":
-        return f"{target} is not an enemy soldier on the board."
-    if kind == "unspotted":
-        return f"{st.name(target)} is not spotted; only spotted soldiers may be shot at."
-    if kind == "arc":
-        facing = st.soldiers[shooter].facing
-        return f"{st.name(target)} is outside {st.name(shooter)}'s shooting arc (he faces {facing.upper()})."
+    if kind in AIM_AT:
+        return aim_at_words(st, shooter, target, kind, "only spotted soldiers may be shot at")
     if kind == "range":
         sq, inch, mods, _ = geometry
         return (f"{st.name(target)} is out of range: {sq} squares / {inch}\" with SHOOT modifiers {mods:+d} against "
@@ -109,6 +104,20 @@ def aim_at_fault(st, man: int, target: int) -> str | None:
     if not in_arc(me.facing, me.at, t.at):
         return "arc"
     return None
+
+
+AIM_AT = ("enemy", "unspotted", "arc")  # aim_at_fault's keys
+
+
+def aim_at_words(st, man: int, target: int, kind: str, spotted_why: str) -> str:
+    """aim_at_fault's refusal in words (`kind` one of AIM_AT); `spotted_why`: the action's own
+    reason for wanting a spotted target."""
+    if kind == "enemy":
+        return f"{target} is not an enemy soldier on the board."
+    if kind == "unspotted":
+        return f"{st.name(target)} is not spotted; {spotted_why}."
+    facing = st.soldiers[man].facing
+    return f"{st.name(target)} is outside {st.name(man)}'s shooting arc (he faces {facing.upper()})."
 
 
 def target_fault(st, shooter: int, target: int, known: Known | None = None) -> tuple[str, tuple | None] | None:
