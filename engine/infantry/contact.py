@@ -83,23 +83,34 @@ def struck_in_rear(st, serial: int) -> bool:
 
 
 def fight_groups(st) -> list[list[int]]:
-    """Connected groups of soldiers in contact, biggest first, ties by lowest serial."""
-    free = [s for s in st.soldiers.values() if s.free]
-    links: dict[int, set[int]] = {s.serial: set() for s in free}
-    men_at: dict[tuple[int, int], list] = {}  # each man asks only the men on the cells around him
-    for s in free:
-        if s.at is not None:
+    """Connected groups of soldiers in contact, biggest first, ties by lowest serial.
+
+    Asked at every phase end, and most phase ends find nobody in contact: each man of every side
+    but the largest looks at the cells around him for a man of another side (a pair always has
+    one of them), and only men with a foe in contact get a set of links (groups_of skips the
+    others). tests/engine/test_close_combat.py holds it to every pair asked."""
+    men_at: dict[tuple[int, int], list] = {}
+    count: dict[str, int] = {}
+    for s in st.soldiers.values():
+        if s.free and s.at is not None:
             men_at.setdefault(s.at, []).append(s)
-    for a in free:
-        if a.at is None:
-            continue
-        x, y = a.at
-        for dx, dy in NEIGHBOURS:
-            for b in men_at.get((x + dx, y + dy), ()):
-                if a.side != b.side and touching(a, b):
-                    links[a.serial].add(b.serial)
-                    links[b.serial].add(a.serial)
-    return groups_of(links)
+            count[s.side] = count.get(s.side, 0) + 1
+    if len(count) < 2:
+        return []
+    largest = max(count, key=count.__getitem__)
+    links: dict[int, set[int]] = {}
+    get = men_at.get
+    for (x, y), here in men_at.items():
+        for a in here:
+            side = a.side
+            if side == largest:
+                continue
+            for dx, dy in NEIGHBOURS:
+                for b in get((x + dx, y + dy), ()):
+                    if b.side != side and touching(a, b):
+                        links.setdefault(a.serial, set()).add(b.serial)
+                        links.setdefault(b.serial, set()).add(a.serial)
+    return groups_of(links) if links else []
 
 
 def groups_of(links: dict[int, set[int]]) -> list[list[int]]:

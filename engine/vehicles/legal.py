@@ -212,6 +212,22 @@ class Targets:
         """Those of them a man on foot fires at from foot_options (_armour)."""
         return self._ask(("armour", side), lambda: _armour(self.st, self.enemies(side)))
 
+    def small_arms_aims(self, side: str, on_foot: bool) -> list[int]:
+        """Those of armour(side) (`on_foot`: what a man on foot fires at) or enemies(side) (a man
+        aboard) that pass the small arms tests of the target alone (vehicles/shoot.py
+        small_arms_aim_fault), found once for every man of the side."""
+        return self._ask(("small arms aims", side, on_foot), lambda: [
+            t for t in (self.armour(side) if on_foot else self.enemies(side))
+            if VS.small_arms_aim_fault(self.st, side, t) is None])
+
+    def crew_sight(self, looker: int, side: str) -> list[int]:
+        """look.crew_sight_must for a man aboard, at this question's enemies of `side`: it reads
+        of him only his vehicle, his Sight and his optics (where he looks from and what blocks his
+        line are his vehicle's), so the crewmen with the same two numbers are asked once."""
+        st = self.st
+        key = ("crew sight", st.soldiers[looker].vehicle, side, VL.crew_sight(st, looker), VL.crew_optics(st, looker))
+        return self._ask(key, lambda: VL.crew_sight_must(st, looker, self.on_board(side)))
+
     def marked(self, plate: int, side: str) -> bool:
         """An enemy of `side` (or a man aboard one) carries this vehicle's Spotted marker."""
         def ask() -> bool:
@@ -379,7 +395,7 @@ def _pl_sight(a: _Plate) -> Iterator[C.Cmd]:
         eye = VL.best_eye(st, a.plate)
         side = None if eye is None else st.soldiers[eye].side
         if eye is not None and (targets is None or targets.unmarked(a.plate, side)):
-            must = VL.crew_sight_must(st, eye, None if targets is None else targets.on_board(side))
+            must = VL.crew_sight_must(st, eye) if targets is None else targets.crew_sight(eye, side)
             for t in must if len(must) > 1 else must[:1]:
                 yield C.SightCmd(seat=a.seat, serial=a.plate, target=t if len(must) > 1 else None, via=a.kind)
 
@@ -580,7 +596,7 @@ def _ab_acquire(a: _Aboard) -> Iterator[C.Cmd]:
 def _ab_sight(a: _Aboard) -> Iterator[C.Cmd]:
     side = a.s.side
     if a.ok(DO_SIGHT) and (a.targets is None or a.targets.unmarked(a.plate, side)):
-        must = VL.crew_sight_must(a.st, a.m, None if a.targets is None else a.targets.on_board(side))
+        must = VL.crew_sight_must(a.st, a.m) if a.targets is None else a.targets.crew_sight(a.m, side)
         for t in must if len(must) > 1 else must[:1]:
             yield C.SightCmd(seat=a.seat, serial=a.m, target=t if len(must) > 1 else None, via=a.kind)
 
@@ -622,7 +638,8 @@ def _ab_small_arms(a: _Aboard) -> Iterator[C.Cmd]:
     if targets is None:
         aims = _small_arms(st, m, _enemy_targets(st, side))
     elif targets.spotted(side):
-        aims = targets.first(("small arms", m), lambda: _small_arms(st, m, targets.enemies(side), targets.known))
+        aims = targets.first(("small arms", m), lambda: _small_arms(st, m, targets.small_arms_aims(side, False),
+                                                                    targets.known, aimed=True))
     else:
         return
     for t in aims:
@@ -707,17 +724,26 @@ def _ft_shoot(a: _Foot) -> Iterator[C.Cmd]:
     if targets is None:
         aims = _small_arms(st, m, _armour(st, _enemy_targets(st, side)))
     elif targets.spotted(side, armour_only=True):
-        aims = targets.first(("small arms", m), lambda: _small_arms(st, m, targets.armour(side), targets.known))
+        aims = targets.first(("small arms", m), lambda: _small_arms(st, m, targets.small_arms_aims(side, True), targets.known,
+                                                                    aimed=True))
     else:
         return
     for t in aims:
         yield C.ShootCmd(seat=a.seat, serial=m, target=t, via=a.kind)
 
 
-def _small_arms(st, m: int, targets: list[int], known: Known | None = None) -> Iterator[int]:
+def _small_arms(st, m: int, targets: list[int], known: Known | None = None, aimed: bool = False) -> Iterator[int]:
     """The targets a man's own weapon may fire at, of `targets` (vehicles/shoot.py's rules, asked
-    through their yes/no paths); `known`: the question's contact.Known."""
+    through their yes/no paths); `known`: the question's contact.Known; `aimed`: the targets have
+    passed the tests of the target alone (Targets.small_arms_aims), so only his arc and range
+    are asked."""
     if VS.small_arms_shooter_problem(st, m, known) is None:
+        if aimed:
+            me = st.soldiers[m]
+            for t in targets:
+                if VS.small_arms_reach_fault(st, me, t) is None:
+                    yield t
+            return
         for t in targets:
             if VS.small_arms_target_fault(st, m, t) is None:
                 yield t

@@ -183,9 +183,8 @@ def fire_problem(st, plate: int, gunner: int, wid: str, target: int) -> str | No
     """Why the vehicle cannot fire this weapon at the target now, or None."""
     v = st.vehicles[plate]
     vdef = st.vehicle_def(plate)
-    name = st.name(plate)
     if v.status != "board":
-        return f"the {name} is not on the board"
+        return f"the {st.name(plate)} is not on the board"
     w = weapon(vdef, wid)
     if not weapon_ok(st, plate, wid):
         return f"the {w.name} is wrecked"
@@ -202,7 +201,7 @@ def fire_problem(st, plate: int, gunner: int, wid: str, target: int) -> str | No
     crew_target = target in st.soldiers and st.soldiers[target].status == "aboard"
     marker_on = st.soldiers[target].vehicle if crew_target else target
     if not marked_by(st, marker_on, plate):
-        return f"the {name} has not spotted {st.name(target)} (its own Spotted marker is needed)"
+        return f"the {st.name(plate)} has not spotted {st.name(target)} (its own Spotted marker is needed)"
     if not in_weapon_arc(st, plate, wid, target):
         return f"{st.name(target)} is outside the arc of the {w.name}"
     loc = position_of(st, gunner)
@@ -600,17 +599,26 @@ def small_arms_shooter_problem(st, shooter: int, known: Known | None = None) -> 
 def small_arms_target_fault(st, shooter: int, target: int) -> str | None:
     """The rule small_arms_target_problem words: the first test a man able to fire fails at this
     target, as a key, or None when he may fire at it. Without the words, so the option lists
-    (engine/vehicles/legal.py) may ask it of every target."""
+    (engine/vehicles/legal.py) may ask it of every target. Its tests of the target alone
+    (small_arms_aim_fault: the same for every man of a side), then his arc and range
+    (small_arms_reach_fault)."""
     me = st.soldiers[shooter]
+    return small_arms_aim_fault(st, me.side, target) or small_arms_reach_fault(st, me, target)
+
+
+def small_arms_aim_fault(st, side: str, target: int) -> str | None:
+    """small_arms_target_fault's tests of the target alone, for a man of `side`: an enemy vehicle
+    on the board and spotted, or an enemy soldier on foot spotted, or one aboard a spotted vehicle
+    on the board, not shut inside it."""
     if target in st.vehicles:
         t = st.vehicles[target]
-        if t.status != "board" or t.side == me.side:
+        if t.status != "board" or t.side == side:
             return "enemy vehicle"
         if not t.spotted:
             return "unspotted vehicle"
     else:
         t = st.soldiers.get(target)
-        if t is None or t.side == me.side:
+        if t is None or t.side == side:
             return "enemy"
         if t.status == "aboard":
             if st.vehicles[t.vehicle].status != "board":
@@ -623,12 +631,18 @@ def small_arms_target_fault(st, shooter: int, target: int) -> str | None:
             return "board"
         elif not t.spotted:
             return "unspotted"
+    return None
+
+
+def small_arms_reach_fault(st, me, target: int) -> str | None:
+    """small_arms_target_fault's tests of the man (a soldier state) against a target that passed
+    small_arms_aim_fault: in his arc (on foot) and within his weapon's range."""
     if me.status == "board":
         tile = _tile_of(st, target)
         if not (arc_takes_in(st.board, me.facing, me.at, tile) if tile
                 else in_arc(me.facing, me.at, target_cell(st, target))):  # any cell of it will do
             return "arc"
-    _, _, _, bands = _small_geometry(st, shooter, target)
+    _, _, _, bands = _small_geometry(st, me.serial, target)
     if not bands:
         return "range"
     return None
