@@ -72,9 +72,10 @@ _STATEMENTS = (
          SELECT NEW.game_id, {_item(0)}, {_item(1)}, {_item(2)}, {_item(3)} FROM json_each(NEW.seats) WHERE {_OK}""",
     # awaited: [key, user_id, due, left_us] each. The rows not named go; a named one is written
     # only if new or changed (the upsert's WHERE), in order, as `_replace_deadlines` does
+    # (NOT IN, not a correlated NOT EXISTS: the named pairs are read from the JSON once, not once
+    # a row; key and user_id are never NULL, in the table nor in a row that can be written)
     f"""DELETE FROM deadlines WHERE NEW.awaited IS NOT NULL AND {_OK} AND game_id = NEW.game_id
-         AND NOT EXISTS (SELECT 1 FROM json_each(NEW.awaited)
-                         WHERE {_item(0)} = deadlines.key AND {_item(1)} = deadlines.user_id)""",
+         AND (key, user_id) NOT IN (SELECT {_item(0)}, {_item(1)} FROM json_each(NEW.awaited))""",
     f"""INSERT INTO deadlines (game_id, key, user_id, due, reminded, left_us)
          SELECT NEW.game_id, {_item(0)}, {_item(1)}, {_item(2)}, 0, {_item(3)} FROM json_each(NEW.awaited)
          WHERE {_OK}
@@ -108,7 +109,6 @@ SCHEMA: tuple[str, ...] = (
     + "".join(f"{statement};\n" for statement in _STATEMENTS) + "END",
 )
 
-_START = (None,) * WIDTH
 _OUTCOMES = "SELECT json_group_array(json_array(cur, ok, last)) FROM (SELECT cur, ok, last FROM fp_out ORDER BY n)"
 
 
@@ -157,12 +157,15 @@ def row(
         None if seats is None else _json([(s.seat_index, s.side, s.user_id, s.display_name) for s in seats]),
         None if awaited is None else _json(awaited),
         _json(decisions) if decisions else None,
-        organiser_id, paused is not None, None if paused is None else paused[0],
+        organiser_id, 0 if paused is None else 1, None if paused is None else paused[0],
         None if seen is None or not seen[0] else _json(seen[0]), None if seen is None else seen[1],
         _json(results) if results else None,
     )
 
 
+# The statement's first row, written in the SQL: sqlite3 adapts each None it binds (a lookup of
+# the adapters and of `__conform__`), some 3,000 instructions a value on the writer's thread.
+_START = "(" + ", ".join(["NULL"] * WIDTH) + ")"
 _SQL: dict[int, str] = {}
 
 
@@ -171,7 +174,7 @@ def _insert(count: int) -> str:
     sql = _SQL.get(count)
     if sql is None:
         row = "(" + ", ".join("?" * WIDTH) + ")"
-        sql = _SQL[count] = "INSERT INTO fp_rows VALUES " + ", ".join([row] * count)
+        sql = _SQL[count] = "INSERT INTO fp_rows VALUES " + ", ".join([_START] + [row] * (count - 1))
         if len(_SQL) > 512:
             _SQL.clear()
     return sql
@@ -180,7 +183,7 @@ def _insert(count: int) -> str:
 def insert(conn: sqlite3.Connection, run: Sequence[FastCommit]) -> None:
     """Apply the run with one INSERT. Raises whatever SQLite raised; the statement has then
     written nothing (SQLite undoes a failed statement whole)."""
-    params: list = list(_START)
+    params: list = []
     for commit in run:
         params += commit.row
     conn.execute(_insert(1 + len(run)), params)
