@@ -33,6 +33,8 @@ from typing import Any
 COLUMNS = ("game_id", "expected", "state", "status", "now", "events", "n_events", "snapshot", "version",
            "seats", "awaited", "decisions", "organiser", "pause", "paused", "seen", "seen_at", "results")
 WIDTH = len(COLUMNS)
+# what the few commits that write them bring (fp_rare)
+_RARE = ("game_id", "seats", "organiser", "pause", "paused", "results")
 
 # the outcome of the row being applied (the latest in fp_out)
 _LATEST = "(SELECT {col} FROM fp_out ORDER BY n DESC LIMIT 1)"
@@ -45,21 +47,23 @@ def _item(n: int) -> str:
     return f"json_extract(value, '$[{n}]')"
 
 
-# The trigger's statements, in the slow transaction's order. A statement whose WHERE is false at
-# once still opens its tables, but one row a commit keeps that to a dozen statements a commit.
+# The trigger's statements. A statement whose WHERE is false at once still runs its start: it
+# opens its tables, and some (a DELETE on a WITHOUT ROWID table, an INSERT ... SELECT into a table
+# with triggers) build an ephemeral table, ~10,000 instructions each. So the statement's first
+# row (game_id NULL, which only empties fp_out) has a trigger of its own (`fp_start`, the two
+# WHENs exclude each other: their order does not matter), and what few commits write (a status,
+# seats, an organiser, a pause, results) is handed on to a second view (`fp_rare`), only by the
+# commits that write it and were applied. Each part acts on its own rows and columns, so their
+# order within a commit does not change what is written; a failure anywhere aborts the statement.
 _STATEMENTS = (
-    # the statement's first row (game_id NULL) empties fp_out; the others record their outcome
-    "DELETE FROM fp_out WHERE NEW.game_id IS NULL",
+    # the row records its outcome: the version found, applied or not, its first and last seq
     """INSERT INTO fp_out (cur, ok, base, last) SELECT v, coalesce(v = NEW.expected, 0), s, s + NEW.n_events
          FROM (SELECT (SELECT version FROM games WHERE id = NEW.game_id) AS v,
-                      (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = NEW.game_id) AS s)
-         WHERE NEW.game_id IS NOT NULL""",
+                      (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = NEW.game_id) AS s)""",
     # the version check is in the UPDATE itself, as in the slow transaction; the status is set
     # only when given (SQLite updates an index on a column set even to the same value)
     """UPDATE games SET state = NEW.state, version = version + 1, updated_at = NEW.now
          WHERE NEW.status IS NULL AND id = NEW.game_id AND version = NEW.expected""",
-    """UPDATE games SET state = NEW.state, version = version + 1, updated_at = NEW.now, status = NEW.status
-         WHERE NEW.status IS NOT NULL AND id = NEW.game_id AND version = NEW.expected""",
     f"""INSERT INTO events (game_id, seq, body, created_at)
          SELECT NEW.game_id, {_BASE} + key + 1, value, NEW.now FROM json_each(NEW.events) WHERE {_OK}""",
     f"""INSERT INTO snapshots (game_id, label, seq, version, state, created_at)
@@ -67,11 +71,8 @@ _STATEMENTS = (
          WHERE NEW.snapshot IS NOT NULL AND {_OK}
          ON CONFLICT (game_id, label) DO UPDATE SET seq = excluded.seq, version = excluded.version,
          state = excluded.state, created_at = excluded.created_at""",
-    f"DELETE FROM seats WHERE NEW.seats IS NOT NULL AND {_OK} AND game_id = NEW.game_id",
-    f"""INSERT INTO seats (game_id, seat_index, side, user_id, display_name)
-         SELECT NEW.game_id, {_item(0)}, {_item(1)}, {_item(2)}, {_item(3)} FROM json_each(NEW.seats) WHERE {_OK}""",
     # awaited: [key, user_id, due, left_us] each. The rows not named go; a named one is written
-    # only if new or changed (the upsert's WHERE), in order, as `_replace_deadlines` does
+    # only if new or changed (the upsert's WHERE), in order, as `_replace_deadlines` does.
     # (NOT IN, not a correlated NOT EXISTS: the named pairs are read from the JSON once, not once
     # a row; key and user_id are never NULL, in the table nor in a row that can be written)
     f"""DELETE FROM deadlines WHERE NEW.awaited IS NOT NULL AND {_OK} AND game_id = NEW.game_id
@@ -90,23 +91,45 @@ _STATEMENTS = (
          ON CONFLICT (game_id, seat) DO UPDATE SET asked = excluded.asked,
          asked_version = excluded.asked_version, answered = excluded.answered,
          command = excluded.command, sent_at = excluded.sent_at""",
-    f"""UPDATE games SET organiser_id = NEW.organiser
-         WHERE NEW.organiser IS NOT NULL AND {_OK} AND id = NEW.game_id""",
-    f"UPDATE games SET paused_at = NEW.paused WHERE NEW.pause AND {_OK} AND id = NEW.game_id",
     f"""INSERT INTO seen (game_id, user_id, seq, at)
          SELECT NEW.game_id, value, {_LAST}, NEW.seen_at FROM json_each(NEW.seen) WHERE {_OK}
          ON CONFLICT (game_id, user_id) DO UPDATE SET seq = max(seen.seq, excluded.seq),
          at = max(seen.at, excluded.at)""",
-    f"""INSERT INTO player_results (game_id, seat, user_id, guild_id, side, outcome, lost, killed, ended_at)
-         SELECT NEW.game_id, {", ".join(_item(n) for n in range(8))} FROM json_each(NEW.results) WHERE {_OK}
-         ON CONFLICT (game_id, seat) DO NOTHING""",
+    # a status is set with the state, by the UPDATE's own version check (fp_out.ok is not yet
+    # known to be true: it is read before); the rest only by an applied commit (`_OK`)
+    """UPDATE games SET state = NEW.state, version = version + 1, updated_at = NEW.now, status = NEW.status
+         WHERE NEW.status IS NOT NULL AND id = NEW.game_id AND version = NEW.expected""",
+    f"""INSERT INTO fp_rare ({", ".join(_RARE)}) SELECT {", ".join(f"NEW.{c}" for c in _RARE)}
+         WHERE (NEW.seats IS NOT NULL OR NEW.organiser IS NOT NULL OR NEW.pause OR NEW.results IS NOT NULL)
+         AND {_OK}""",
 )
+
+# what fp_rare's trigger does, for an applied commit
+_RARE_STATEMENTS = (
+    "DELETE FROM seats WHERE NEW.seats IS NOT NULL AND game_id = NEW.game_id",
+    f"""INSERT INTO seats (game_id, seat_index, side, user_id, display_name)
+         SELECT NEW.game_id, {_item(0)}, {_item(1)}, {_item(2)}, {_item(3)} FROM json_each(NEW.seats)""",
+    "UPDATE games SET organiser_id = NEW.organiser WHERE NEW.organiser IS NOT NULL AND id = NEW.game_id",
+    "UPDATE games SET paused_at = NEW.paused WHERE NEW.pause AND id = NEW.game_id",
+    f"""INSERT INTO player_results (game_id, seat, user_id, guild_id, side, outcome, lost, killed, ended_at)
+         SELECT NEW.game_id, {", ".join(_item(n) for n in range(8))} FROM json_each(NEW.results)
+         WHERE true ON CONFLICT (game_id, seat) DO NOTHING""",  # (a WHERE must end the SELECT before an upsert)
+)
+
+
+def _trigger(name: str, view: str, when: str | None, statements: tuple[str, ...]) -> str:
+    return (f"CREATE TEMP TRIGGER {name} INSTEAD OF INSERT ON {view}" + (f" WHEN {when}" if when else "")
+            + " BEGIN\n" + "".join(f"{statement};\n" for statement in statements) + "END")
+
 
 SCHEMA: tuple[str, ...] = (
     "CREATE TEMP TABLE fp_out (n INTEGER PRIMARY KEY, cur, ok, base, last)",
     f"CREATE TEMP VIEW fp_rows ({', '.join(COLUMNS)}) AS SELECT {', '.join(['NULL'] * WIDTH)}",
-    "CREATE TEMP TRIGGER fp_apply INSTEAD OF INSERT ON fp_rows BEGIN\n"
-    + "".join(f"{statement};\n" for statement in _STATEMENTS) + "END",
+    f"CREATE TEMP VIEW fp_rare ({', '.join(_RARE)}) AS SELECT {', '.join(['NULL'] * len(_RARE))}",
+    # the statement's first row (game_id NULL) empties fp_out; each other row is a commit
+    _trigger("fp_start", "fp_rows", "NEW.game_id IS NULL", ("DELETE FROM fp_out",)),
+    _trigger("fp_apply", "fp_rows", "NEW.game_id IS NOT NULL", _STATEMENTS),
+    _trigger("fp_apply_rare", "fp_rare", None, _RARE_STATEMENTS),
 )
 
 _OUTCOMES = "SELECT json_group_array(json_array(cur, ok, last)) FROM (SELECT cur, ok, last FROM fp_out ORDER BY n)"
