@@ -7,13 +7,13 @@ took turns (docs/app.md, "The two threads of a command do not overlap"). Here a 
 consecutive commits cost the writer one INSERT and one read-back, however many they are.
 
 Each commit becomes, on the event loop's side (`row`, called by `SqliteStore.commit`), one row
-of the TEMP view `fp_rows` (`COLUMNS`): the state and the scalars as they are, each list (events,
-seats, deadlines, decisions, seen users, results) as a JSON array. The view's one INSTEAD OF
-trigger (created on the writer's connection: TEMP objects need no migration) does what the slow
-transaction does, in its order, row after row: it records the game's version and last seq in
-temp `fp_out`, then every other statement acts only if that version was the expected one
-(`fp_out.ok` of the latest row), so a conflict or a missing game writes nothing and is read back
-as such while the other commits of the run go on. Anything else that goes wrong (a CHECK, a
+of the TEMP view `fp_rows` (`COLUMNS`, after its place `n` in the statement): the state and the
+scalars as they are, each list (events, seats, deadlines, decisions, seen users, results) as a
+JSON array. The view's INSTEAD OF trigger (created on the writer's connection: TEMP objects need
+no migration) does what the slow transaction does, row after row: it records the game's version
+and last seq in temp `fp_out` (row `n`), then every other statement acts only if that version
+was the expected one (`fp_out.ok`), so a conflict or a missing game writes nothing and is read
+back as such while the other commits of the run go on. Anything else that goes wrong (a CHECK, a
 constraint, a trigger's refusal) aborts the one statement, which SQLite undoes whole; the writer
 then runs the run's transactions the slow way (`FastCommit.slow`, a SAVEPOINT each), which tells
 exactly the guilty caller exactly today's error.
@@ -30,14 +30,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 # A row of fp_rows is a whole commit; what it writes in lists comes as JSON arrays (json_each):
-COLUMNS = ("game_id", "expected", "state", "status", "now", "events", "n_events", "snapshot", "version",
+COLUMNS = ("n", "game_id", "expected", "state", "status", "now", "events", "n_events", "snapshot", "version",
            "seats", "awaited", "decisions", "organiser", "pause", "paused", "seen", "seen_at", "results")
 WIDTH = len(COLUMNS)
 # what the few commits that write them bring (fp_rare)
 _RARE = ("game_id", "seats", "organiser", "pause", "paused", "results")
 
-# the outcome of the row being applied (the latest in fp_out)
-_LATEST = "(SELECT {col} FROM fp_out ORDER BY n DESC LIMIT 1)"
+# the outcome of the row being applied: its place in the statement (1, 2, ...) is its row of
+# fp_out, which it replaces (so no first row has to empty the table; the outcomes are read up to
+# the statement's count)
+_LATEST = "(SELECT {col} FROM fp_out WHERE n = NEW.n)"
 _OK = _LATEST.format(col="ok")
 _BASE = _LATEST.format(col="base")
 _LAST = _LATEST.format(col="last")
@@ -49,15 +51,16 @@ def _item(n: int) -> str:
 
 # The trigger's statements. A statement whose WHERE is false at once still runs its start: it
 # opens its tables, and some (a DELETE on a WITHOUT ROWID table, an INSERT ... SELECT into a table
-# with triggers) build an ephemeral table, ~10,000 instructions each. So the statement's first
-# row (game_id NULL, which only empties fp_out) has a trigger of its own (`fp_start`, the two
-# WHENs exclude each other: their order does not matter), and what few commits write (a status,
-# seats, an organiser, a pause, results) is handed on to a second view (`fp_rare`), only by the
-# commits that write it and were applied. Each part acts on its own rows and columns, so their
+# with triggers, as an INSERT of several rows into the view itself) build an ephemeral table,
+# ~10,000 instructions each (and a 14 KB state in one is copied to its overflow pages). So a
+# statement has no first row to empty fp_out (one commit is one VALUES row: no ephemeral table),
+# and what few commits write (seats, an organiser, a pause, results) is handed on to a second
+# view (`fp_rare`), only by the commits that write it and were applied. Each part acts on its own rows and columns, so their
 # order within a commit does not change what is written; a failure anywhere aborts the statement.
 _STATEMENTS = (
     # the row records its outcome: the version found, applied or not, its first and last seq
-    """INSERT INTO fp_out (cur, ok, base, last) SELECT v, coalesce(v = NEW.expected, 0), s, s + NEW.n_events
+    """INSERT OR REPLACE INTO fp_out (n, cur, ok, base, last) SELECT NEW.n, v, coalesce(v = NEW.expected, 0), s,
+         s + NEW.n_events
          FROM (SELECT (SELECT version FROM games WHERE id = NEW.game_id) AS v,
                       (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = NEW.game_id) AS s)""",
     # the version check is in the UPDATE itself, as in the slow transaction; the status is set
@@ -126,13 +129,12 @@ SCHEMA: tuple[str, ...] = (
     "CREATE TEMP TABLE fp_out (n INTEGER PRIMARY KEY, cur, ok, base, last)",
     f"CREATE TEMP VIEW fp_rows ({', '.join(COLUMNS)}) AS SELECT {', '.join(['NULL'] * WIDTH)}",
     f"CREATE TEMP VIEW fp_rare ({', '.join(_RARE)}) AS SELECT {', '.join(['NULL'] * len(_RARE))}",
-    # the statement's first row (game_id NULL) empties fp_out; each other row is a commit
-    _trigger("fp_start", "fp_rows", "NEW.game_id IS NULL", ("DELETE FROM fp_out",)),
-    _trigger("fp_apply", "fp_rows", "NEW.game_id IS NOT NULL", _STATEMENTS),
+    _trigger("fp_apply", "fp_rows", None, _STATEMENTS),
     _trigger("fp_apply_rare", "fp_rare", None, _RARE_STATEMENTS),
 )
 
-_OUTCOMES = "SELECT json_group_array(json_array(cur, ok, last)) FROM (SELECT cur, ok, last FROM fp_out ORDER BY n)"
+_OUTCOMES = ("SELECT json_group_array(json_array(cur, ok, last))"
+             " FROM (SELECT cur, ok, last FROM fp_out WHERE n <= ? ORDER BY n)")
 
 
 def install(conn: sqlite3.Connection) -> None:
@@ -173,7 +175,7 @@ def row(
     decisions: Sequence[tuple], organiser_id: int | None, paused: tuple[str | None] | None,
     seen: tuple[Sequence[int], str] | None, results: Sequence[tuple],
 ) -> tuple:
-    """A commit's row (COLUMNS) of fp_rows."""
+    """A commit's row of fp_rows (COLUMNS but the first, `n`, which `insert` puts in front)."""
     return (
         game_id, expected_version, state, status, now, _json(list(events)) if events else None, len(events),
         snapshot, expected_version + 1,
@@ -186,9 +188,6 @@ def row(
     )
 
 
-# The statement's first row, written in the SQL: sqlite3 adapts each None it binds (a lookup of
-# the adapters and of `__conform__`), some 3,000 instructions a value on the writer's thread.
-_START = "(" + ", ".join(["NULL"] * WIDTH) + ")"
 _SQL: dict[int, str] = {}
 
 
@@ -197,7 +196,7 @@ def _insert(count: int) -> str:
     sql = _SQL.get(count)
     if sql is None:
         row = "(" + ", ".join("?" * WIDTH) + ")"
-        sql = _SQL[count] = "INSERT INTO fp_rows VALUES " + ", ".join([_START] + [row] * (count - 1))
+        sql = _SQL[count] = "INSERT INTO fp_rows VALUES " + ", ".join([row] * count)
         if len(_SQL) > 512:
             _SQL.clear()
     return sql
@@ -207,14 +206,15 @@ def insert(conn: sqlite3.Connection, run: Sequence[FastCommit]) -> None:
     """Apply the run with one INSERT. Raises whatever SQLite raised; the statement has then
     written nothing (SQLite undoes a failed statement whole)."""
     params: list = []
-    for commit in run:
+    for n, commit in enumerate(run, 1):
+        params.append(n)
         params += commit.row
-    conn.execute(_insert(1 + len(run)), params)
+    conn.execute(_insert(len(run)), params)
 
 
 def outcomes(conn: sqlite3.Connection, count: int) -> list[tuple[int | None, bool, int | None]]:
     """What the last `insert` did to each of its `count` commits: (version found, applied, last seq)."""
-    (found,), = conn.execute(_OUTCOMES).fetchall()
+    (found,), = conn.execute(_OUTCOMES, (count,)).fetchall()
     done = [(cur, bool(ok), last) for cur, ok, last in json.loads(found)]
     if len(done) != count:  # cannot happen: every commit's row writes one outcome
         raise RuntimeError(f"the fast commit read back {len(done)} outcomes for {count} commits")
@@ -223,7 +223,7 @@ def outcomes(conn: sqlite3.Connection, count: int) -> list[tuple[int | None, boo
 
 def runs(run: Sequence[FastCommit], limit: int) -> list[Sequence[FastCommit]]:
     """Split a run into parts of a power of two commits each, largest first, none binding
-    more than `limit` values. Each size is a statement of its own, which sqlite3 keeps prepared
+    more than `limit` values (with a row's worth to spare, as when a statement had a first row). Each size is a statement of its own, which sqlite3 keeps prepared
     (with the trigger's program in it) per connection: with a part of every size up to a
     batch's 64 that was some 10 MB kept; powers of two are 7 statements at most."""
     most = 1
