@@ -55,8 +55,9 @@ def _item(n: int) -> str:
 # ~10,000 instructions each (and a 14 KB state in one is copied to its overflow pages). So a
 # statement has no first row to empty fp_out (one commit is one VALUES row: no ephemeral table),
 # and what few commits write (seats, an organiser, a pause, results) is handed on to a second
-# view (`fp_rare`), only by the commits that write it and were applied. Each part acts on its own rows and columns, so their
-# order within a commit does not change what is written; a failure anywhere aborts the statement.
+# view (`fp_rare`), only by the commits that write it and were applied. Each part acts on its
+# own rows and columns, so their order within a commit does not change what is written; a
+# failure anywhere aborts the statement.
 _STATEMENTS = (
     # the row records its outcome: the version found, applied or not, its first and last seq
     """INSERT OR REPLACE INTO fp_out (n, cur, ok, base, last) SELECT NEW.n, v, coalesce(v = NEW.expected, 0), s,
@@ -223,7 +224,8 @@ def outcomes(conn: sqlite3.Connection, count: int) -> list[tuple[int | None, boo
 
 def runs(run: Sequence[FastCommit], limit: int) -> list[Sequence[FastCommit]]:
     """Split a run into parts of a power of two commits each, largest first, none binding
-    more than `limit` values (with a row's worth to spare, as when a statement had a first row). Each size is a statement of its own, which sqlite3 keeps prepared
+    more than `limit` values (with a row's worth to spare, as when a statement had a first
+    row). Each size is a statement of its own, which sqlite3 keeps prepared
     (with the trigger's program in it) per connection: with a part of every size up to a
     batch's 64 that was some 10 MB kept; powers of two are 7 statements at most."""
     most = 1
