@@ -68,6 +68,8 @@ _STATEMENTS = (
     # only when given (SQLite updates an index on a column set even to the same value)
     """UPDATE games SET state = NEW.state, version = version + 1, updated_at = NEW.now
          WHERE NEW.status IS NULL AND id = NEW.game_id AND version = NEW.expected""",
+    """UPDATE games SET state = NEW.state, version = version + 1, updated_at = NEW.now, status = NEW.status
+         WHERE NEW.status IS NOT NULL AND id = NEW.game_id AND version = NEW.expected""",
     f"""INSERT INTO events (game_id, seq, body, created_at)
          SELECT NEW.game_id, {_BASE} + key + 1, value, NEW.now FROM json_each(NEW.events) WHERE {_OK}""",
     f"""INSERT INTO snapshots (game_id, label, seq, version, state, created_at)
@@ -99,10 +101,6 @@ _STATEMENTS = (
          SELECT NEW.game_id, value, {_LAST}, NEW.seen_at FROM json_each(NEW.seen) WHERE {_OK}
          ON CONFLICT (game_id, user_id) DO UPDATE SET seq = max(seen.seq, excluded.seq),
          at = max(seen.at, excluded.at)""",
-    # a status is set with the state, by the UPDATE's own version check (fp_out.ok is not yet
-    # known to be true: it is read before); the rest only by an applied commit (`_OK`)
-    """UPDATE games SET state = NEW.state, version = version + 1, updated_at = NEW.now, status = NEW.status
-         WHERE NEW.status IS NOT NULL AND id = NEW.game_id AND version = NEW.expected""",
     f"""INSERT INTO fp_rare ({", ".join(_RARE)}) SELECT {", ".join(f"NEW.{c}" for c in _RARE)}
          WHERE (NEW.seats IS NOT NULL OR NEW.organiser IS NOT NULL OR NEW.pause OR NEW.results IS NOT NULL)
          AND {_OK}""",
