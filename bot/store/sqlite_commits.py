@@ -7,13 +7,13 @@ took turns (docs/app.md, "The two threads of a command do not overlap"). Here a 
 consecutive commits cost the writer one INSERT and one read-back, however many they are.
 
 Each commit becomes, on the event loop's side (`row`, called by `SqliteStore.commit`), one row
-of the TEMP view `fp_rows` (`COLUMNS`): the state and the scalars as they are, each list (events,
-seats, deadlines, decisions, seen users, results) as a JSON array. The view's one INSTEAD OF
-trigger (created on the writer's connection: TEMP objects need no migration) does what the slow
-transaction does, in its order, row after row: it records the game's version and last seq in
-temp `fp_out`, then every other statement acts only if that version was the expected one
-(`fp_out.ok` of the latest row), so a conflict or a missing game writes nothing and is read back
-as such while the other commits of the run go on. Anything else that goes wrong (a CHECK, a
+of the TEMP view `fp_rows` (`COLUMNS`, after its place `n` in the statement): the state and the
+scalars as they are, each list (events, seats, deadlines, decisions, seen users, results) as a
+JSON array. The view's INSTEAD OF trigger (created on the writer's connection: TEMP objects need
+no migration) does what the slow transaction does, row after row: it records the game's version
+and last seq in temp `fp_out` (row `n`), then every other statement acts only if that version
+was the expected one (`fp_out.ok`), so a conflict or a missing game writes nothing and is read
+back as such while the other commits of the run go on. Anything else that goes wrong (a CHECK, a
 constraint, a trigger's refusal) aborts the one statement, which SQLite undoes whole; the writer
 then runs the run's transactions the slow way (`FastCommit.slow`, a SAVEPOINT each), which tells
 exactly the guilty caller exactly today's error.
@@ -30,12 +30,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 # A row of fp_rows is a whole commit; what it writes in lists comes as JSON arrays (json_each):
-COLUMNS = ("game_id", "expected", "state", "status", "now", "events", "n_events", "snapshot", "version",
+COLUMNS = ("n", "game_id", "expected", "state", "status", "now", "events", "n_events", "snapshot", "version",
            "seats", "awaited", "decisions", "organiser", "pause", "paused", "seen", "seen_at", "results")
 WIDTH = len(COLUMNS)
+# what the few commits that write them bring (fp_rare)
+_RARE = ("game_id", "seats", "organiser", "pause", "paused", "results")
 
-# the outcome of the row being applied (the latest in fp_out)
-_LATEST = "(SELECT {col} FROM fp_out ORDER BY n DESC LIMIT 1)"
+# the outcome of the row being applied: its place in the statement (1, 2, ...) is its row of
+# fp_out, which it replaces (so no first row has to empty the table; the outcomes are read up to
+# the statement's count)
+_LATEST = "(SELECT {col} FROM fp_out WHERE n = NEW.n)"
 _OK = _LATEST.format(col="ok")
 _BASE = _LATEST.format(col="base")
 _LAST = _LATEST.format(col="last")
@@ -45,15 +49,21 @@ def _item(n: int) -> str:
     return f"json_extract(value, '$[{n}]')"
 
 
-# The trigger's statements, in the slow transaction's order. A statement whose WHERE is false at
-# once still opens its tables, but one row a commit keeps that to a dozen statements a commit.
+# The trigger's statements. A statement whose WHERE is false at once still runs its start: it
+# opens its tables, and some (a DELETE on a WITHOUT ROWID table, an INSERT ... SELECT into a table
+# with triggers, as an INSERT of several rows into the view itself) build an ephemeral table,
+# ~10,000 instructions each (and a 14 KB state in one is copied to its overflow pages). So a
+# statement has no first row to empty fp_out (one commit is one VALUES row: no ephemeral table),
+# and what few commits write (seats, an organiser, a pause, results) is handed on to a second
+# view (`fp_rare`), only by the commits that write it and were applied. Each part acts on its
+# own rows and columns, so their order within a commit does not change what is written; a
+# failure anywhere aborts the statement.
 _STATEMENTS = (
-    # the statement's first row (game_id NULL) empties fp_out; the others record their outcome
-    "DELETE FROM fp_out WHERE NEW.game_id IS NULL",
-    """INSERT INTO fp_out (cur, ok, base, last) SELECT v, coalesce(v = NEW.expected, 0), s, s + NEW.n_events
+    # the row records its outcome: the version found, applied or not, its first and last seq
+    """INSERT OR REPLACE INTO fp_out (n, cur, ok, base, last) SELECT NEW.n, v, coalesce(v = NEW.expected, 0), s,
+         s + NEW.n_events
          FROM (SELECT (SELECT version FROM games WHERE id = NEW.game_id) AS v,
-                      (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = NEW.game_id) AS s)
-         WHERE NEW.game_id IS NOT NULL""",
+                      (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = NEW.game_id) AS s)""",
     # the version check is in the UPDATE itself, as in the slow transaction; the status is set
     # only when given (SQLite updates an index on a column set even to the same value)
     """UPDATE games SET state = NEW.state, version = version + 1, updated_at = NEW.now
@@ -67,14 +77,12 @@ _STATEMENTS = (
          WHERE NEW.snapshot IS NOT NULL AND {_OK}
          ON CONFLICT (game_id, label) DO UPDATE SET seq = excluded.seq, version = excluded.version,
          state = excluded.state, created_at = excluded.created_at""",
-    f"DELETE FROM seats WHERE NEW.seats IS NOT NULL AND {_OK} AND game_id = NEW.game_id",
-    f"""INSERT INTO seats (game_id, seat_index, side, user_id, display_name)
-         SELECT NEW.game_id, {_item(0)}, {_item(1)}, {_item(2)}, {_item(3)} FROM json_each(NEW.seats) WHERE {_OK}""",
     # awaited: [key, user_id, due, left_us] each. The rows not named go; a named one is written
-    # only if new or changed (the upsert's WHERE), in order, as `_replace_deadlines` does
+    # only if new or changed (the upsert's WHERE), in order, as `_replace_deadlines` does.
+    # (NOT IN, not a correlated NOT EXISTS: the named pairs are read from the JSON once, not once
+    # a row; key and user_id are never NULL, in the table nor in a row that can be written)
     f"""DELETE FROM deadlines WHERE NEW.awaited IS NOT NULL AND {_OK} AND game_id = NEW.game_id
-         AND NOT EXISTS (SELECT 1 FROM json_each(NEW.awaited)
-                         WHERE {_item(0)} = deadlines.key AND {_item(1)} = deadlines.user_id)""",
+         AND (key, user_id) NOT IN (SELECT {_item(0)}, {_item(1)} FROM json_each(NEW.awaited))""",
     f"""INSERT INTO deadlines (game_id, key, user_id, due, reminded, left_us)
          SELECT NEW.game_id, {_item(0)}, {_item(1)}, {_item(2)}, 0, {_item(3)} FROM json_each(NEW.awaited)
          WHERE {_OK}
@@ -89,27 +97,43 @@ _STATEMENTS = (
          ON CONFLICT (game_id, seat) DO UPDATE SET asked = excluded.asked,
          asked_version = excluded.asked_version, answered = excluded.answered,
          command = excluded.command, sent_at = excluded.sent_at""",
-    f"""UPDATE games SET organiser_id = NEW.organiser
-         WHERE NEW.organiser IS NOT NULL AND {_OK} AND id = NEW.game_id""",
-    f"UPDATE games SET paused_at = NEW.paused WHERE NEW.pause AND {_OK} AND id = NEW.game_id",
     f"""INSERT INTO seen (game_id, user_id, seq, at)
          SELECT NEW.game_id, value, {_LAST}, NEW.seen_at FROM json_each(NEW.seen) WHERE {_OK}
          ON CONFLICT (game_id, user_id) DO UPDATE SET seq = max(seen.seq, excluded.seq),
          at = max(seen.at, excluded.at)""",
-    f"""INSERT INTO player_results (game_id, seat, user_id, guild_id, side, outcome, lost, killed, ended_at)
-         SELECT NEW.game_id, {", ".join(_item(n) for n in range(8))} FROM json_each(NEW.results) WHERE {_OK}
-         ON CONFLICT (game_id, seat) DO NOTHING""",
+    f"""INSERT INTO fp_rare ({", ".join(_RARE)}) SELECT {", ".join(f"NEW.{c}" for c in _RARE)}
+         WHERE (NEW.seats IS NOT NULL OR NEW.organiser IS NOT NULL OR NEW.pause OR NEW.results IS NOT NULL)
+         AND {_OK}""",
 )
+
+# what fp_rare's trigger does, for an applied commit
+_RARE_STATEMENTS = (
+    "DELETE FROM seats WHERE NEW.seats IS NOT NULL AND game_id = NEW.game_id",
+    f"""INSERT INTO seats (game_id, seat_index, side, user_id, display_name)
+         SELECT NEW.game_id, {_item(0)}, {_item(1)}, {_item(2)}, {_item(3)} FROM json_each(NEW.seats)""",
+    "UPDATE games SET organiser_id = NEW.organiser WHERE NEW.organiser IS NOT NULL AND id = NEW.game_id",
+    "UPDATE games SET paused_at = NEW.paused WHERE NEW.pause AND id = NEW.game_id",
+    f"""INSERT INTO player_results (game_id, seat, user_id, guild_id, side, outcome, lost, killed, ended_at)
+         SELECT NEW.game_id, {", ".join(_item(n) for n in range(8))} FROM json_each(NEW.results)
+         WHERE true ON CONFLICT (game_id, seat) DO NOTHING""",  # (a WHERE must end the SELECT before an upsert)
+)
+
+
+def _trigger(name: str, view: str, when: str | None, statements: tuple[str, ...]) -> str:
+    return (f"CREATE TEMP TRIGGER {name} INSTEAD OF INSERT ON {view}" + (f" WHEN {when}" if when else "")
+            + " BEGIN\n" + "".join(f"{statement};\n" for statement in statements) + "END")
+
 
 SCHEMA: tuple[str, ...] = (
     "CREATE TEMP TABLE fp_out (n INTEGER PRIMARY KEY, cur, ok, base, last)",
     f"CREATE TEMP VIEW fp_rows ({', '.join(COLUMNS)}) AS SELECT {', '.join(['NULL'] * WIDTH)}",
-    "CREATE TEMP TRIGGER fp_apply INSTEAD OF INSERT ON fp_rows BEGIN\n"
-    + "".join(f"{statement};\n" for statement in _STATEMENTS) + "END",
+    f"CREATE TEMP VIEW fp_rare ({', '.join(_RARE)}) AS SELECT {', '.join(['NULL'] * len(_RARE))}",
+    _trigger("fp_apply", "fp_rows", None, _STATEMENTS),
+    _trigger("fp_apply_rare", "fp_rare", None, _RARE_STATEMENTS),
 )
 
-_START = (None,) * WIDTH
-_OUTCOMES = "SELECT json_group_array(json_array(cur, ok, last)) FROM (SELECT cur, ok, last FROM fp_out ORDER BY n)"
+_OUTCOMES = ("SELECT json_group_array(json_array(cur, ok, last))"
+             " FROM (SELECT cur, ok, last FROM fp_out WHERE n <= ? ORDER BY n)")
 
 
 def install(conn: sqlite3.Connection) -> None:
@@ -150,14 +174,14 @@ def row(
     decisions: Sequence[tuple], organiser_id: int | None, paused: tuple[str | None] | None,
     seen: tuple[Sequence[int], str] | None, results: Sequence[tuple],
 ) -> tuple:
-    """A commit's row (COLUMNS) of fp_rows."""
+    """A commit's row of fp_rows (COLUMNS but the first, `n`, which `insert` puts in front)."""
     return (
         game_id, expected_version, state, status, now, _json(list(events)) if events else None, len(events),
         snapshot, expected_version + 1,
         None if seats is None else _json([(s.seat_index, s.side, s.user_id, s.display_name) for s in seats]),
         None if awaited is None else _json(awaited),
         _json(decisions) if decisions else None,
-        organiser_id, paused is not None, None if paused is None else paused[0],
+        organiser_id, 0 if paused is None else 1, None if paused is None else paused[0],
         None if seen is None or not seen[0] else _json(seen[0]), None if seen is None else seen[1],
         _json(results) if results else None,
     )
@@ -180,15 +204,16 @@ def _insert(count: int) -> str:
 def insert(conn: sqlite3.Connection, run: Sequence[FastCommit]) -> None:
     """Apply the run with one INSERT. Raises whatever SQLite raised; the statement has then
     written nothing (SQLite undoes a failed statement whole)."""
-    params: list = list(_START)
-    for commit in run:
+    params: list = []
+    for n, commit in enumerate(run, 1):
+        params.append(n)
         params += commit.row
-    conn.execute(_insert(1 + len(run)), params)
+    conn.execute(_insert(len(run)), params)
 
 
 def outcomes(conn: sqlite3.Connection, count: int) -> list[tuple[int | None, bool, int | None]]:
     """What the last `insert` did to each of its `count` commits: (version found, applied, last seq)."""
-    (found,), = conn.execute(_OUTCOMES).fetchall()
+    (found,), = conn.execute(_OUTCOMES, (count,)).fetchall()
     done = [(cur, bool(ok), last) for cur, ok, last in json.loads(found)]
     if len(done) != count:  # cannot happen: every commit's row writes one outcome
         raise RuntimeError(f"the fast commit read back {len(done)} outcomes for {count} commits")
@@ -197,7 +222,8 @@ def outcomes(conn: sqlite3.Connection, count: int) -> list[tuple[int | None, boo
 
 def runs(run: Sequence[FastCommit], limit: int) -> list[Sequence[FastCommit]]:
     """Split a run into parts of a power of two commits each, largest first, none binding
-    more than `limit` values. Each size is a statement of its own, which sqlite3 keeps prepared
+    more than `limit` values (with a row's worth to spare, as when a statement had a first
+    row). Each size is a statement of its own, which sqlite3 keeps prepared
     (with the trigger's program in it) per connection: with a part of every size up to a
     batch's 64 that was some 10 MB kept; powers of two are 7 statements at most."""
     most = 1
