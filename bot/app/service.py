@@ -948,8 +948,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         phase_moved = before is None or (before.turn, before.phase) != (after.turn, after.phase)
         take = (phase_moved and not over) if snapshot is None else snapshot
         now_awaited = awaiting(after) if now_awaited is None else now_awaited
-        nxt = self._next(loaded, after, answer=answer, baseline=baseline, now_awaited=now_awaited)
-        now = self.clock()
+        now = self.clock()  # read once, for the deadlines and the seen marks
+        nxt = self._next(loaded, after, answer=answer, baseline=baseline, now_awaited=now_awaited, now=now)
         readers = tuple(dict.fromkeys([*([reader] if reader else []), *(p.user_id for p in nxt.asks)]))
         text = self._codec.dumps(after)
         done = await self.store.commit(
@@ -994,11 +994,12 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
 
     def _next(self, loaded: _Loaded, after: GameState, *, fresh: bool = False,
               answer: _Answer | None = None, baseline: dict[int, SeatDecision] | None = None,
-              now_awaited: list[Await] | None = None) -> _Next:
+              now_awaited: list[Await] | None = None, now: datetime | None = None) -> _Next:
         """What the change from `loaded` to `after` (committed as the next version) brings: the
         deadlines (a decision awaited before keeps its own, a new one gets the whole time), and
         a prompt for each awaited player whose last prompt was for another decision than the one
-        he is awaited for now (all of them if `fresh`: a start, a rollback)."""
+        he is awaited for now (all of them if `fresh`: a start, a rollback). `now`: the clock's
+        time, if the caller has read it."""
         version = loaded.game.version + 1
         users = loaded.users()
         decisions = dict(loaded.decisions)
@@ -1018,7 +1019,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                 answered=answer.decision or was.answered, command=answer.command, sent_at=answer.sent_at)
         now_awaited = awaiting(after) if now_awaited is None else now_awaited
         awaited = [] if after.step == "over" else plan(
-            now_awaited, users, [] if fresh else loaded.deadlines, now=self.clock(), hours=loaded.hours,
+            now_awaited, users, [] if fresh else loaded.deadlines, now=self.clock() if now is None else now, hours=loaded.hours,
             away=loaded.away.until, stretch=loaded.away.stretch, paused_at=loaded.game.paused_at)
         waiting, asks = self._asks(loaded.id, version, after, users, awaited, decisions, everyone=fresh,
                                    now_awaited=now_awaited)
