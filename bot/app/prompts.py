@@ -425,6 +425,10 @@ def cards_by_seat(st: GameState, before: GameState | None = None, was: SeatCards
     if was is not None and old is not None and was.seat_of == seat_of and len(men) == len(old) \
             and (all(map(is_, men, old)) or all(map(eq, men, old))):
         changed = list(compress(men, map(is_not, men.values(), old.values())))  # serials, in C
+        # a man changed but holding what he held, under the same force, counts as he did (most
+        # commands move or mark men, few hand them cards)
+        changed = [serial for serial in changed
+                   if (o := old[serial]).held != (n := men[serial]).held or o.force != n.force]
         if not changed:
             held = was.held
         else:

@@ -176,6 +176,17 @@ class _Cached:
     cards: prompts.SeatCards | None = None  # prompts.cards_by_seat(state) likewise; read, never changed
 
 
+class _InFlight(asyncio.Semaphore):
+    """`asyncio.Semaphore` entered without its `acquire` coroutine when a slot is free and nobody
+    waits (every command enters it; it is seldom full): what `acquire` does then, else `acquire`."""
+
+    async def __aenter__(self) -> None:
+        if self._value > 0 and not self._waiters:
+            self._value -= 1
+            return
+        await self.acquire()
+
+
 @dataclass(slots=True)
 class _Loaded:
     game: StoredGame
@@ -258,7 +269,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         self._cache_size = cache_size
         self._parsed: OrderedDict[int, None] = OrderedDict()  # games whose entry holds a parsed state
         self._parsed_size = parsed_size
-        self._in_flight = asyncio.Semaphore(in_flight)  # commands between load and commit, all games
+        self._in_flight = _InFlight(in_flight)  # commands between load and commit, all games
         # legal commands per (game, version, seat): autocomplete asks for them on every keystroke
         self._legal_cache: OrderedDict[tuple[int, int, int], list[Cmd]] = OrderedDict()
         self._jitter = random.Random()  # back-off between tries against other processes
@@ -1007,7 +1018,9 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             # and a decision of the same name reached again (its hand dealt anew) is asked again
             decisions = {seat: replace(d, asked=None, asked_version=None) for seat, d in decisions.items()}
         if answer is not None:
-            was = decisions.get(answer.seat, SeatDecision(answer.seat))
+            was = decisions.get(answer.seat)
+            if was is None:  # (a default made only when wanted: `get`'s default is made every time)
+                was = SeatDecision(answer.seat)
             used = answer.decision is not None and was.asked == answer.decision
             # `replace(was, ...)` made directly (every field is named: a test holds the list to
             # SeatDecision's), a third of its time
@@ -1024,7 +1037,9 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         waiting, asks = self._asks(loaded.id, version, after, users, awaited, decisions, everyone=fresh,
                                    now_awaited=now_awaited)
         for p in asks:
-            was = decisions.get(p.seat, SeatDecision(p.seat))
+            was = decisions.get(p.seat)
+            if was is None:
+                was = SeatDecision(p.seat)
             decisions[p.seat] = SeatDecision(was.seat, asked=p.decision, asked_version=version,
                                              answered=was.answered, command=was.command, sent_at=was.sent_at)
         stored = loaded.decisions if baseline is None else baseline  # what the store holds now
