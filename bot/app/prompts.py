@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from itertools import compress
-from operator import attrgetter, eq, is_, is_not
+from operator import eq, is_, is_not
 from types import SimpleNamespace
 
 from bot.app import battlefield_words, vehicle_words
@@ -379,31 +379,15 @@ def cards_arrived(before: GameState | None, after: GameState, *, was: dict[int, 
         return set(range(len(after.seats)))
     was = cards_by_seat(before) if was is None else was
     now = cards_by_seat(after) if now is None else now
-    if now is was:  # `cards_by_seat` found nothing changed
-        return set()
     return {seat for seat, cards in now.items() if not cards <= was.get(seat, set())}
 
 
 class SeatCards(dict):
     """`cards_by_seat`'s answer, seat -> his cards (a dict like any other), with what the next
-    command's answer may reuse: `seat_of` (force id -> seat), `held` (seat -> each card his
-    soldiers hold -> by how many of them) and `hands` (seat -> the cards in his forces' hands and
-    fight pools), read only."""
+    command's answer may reuse: `seat_of` (force id -> seat) and `held` (seat -> each card his
+    soldiers hold -> by how many of them), read only."""
 
-    __slots__ = ("hands", "held", "seat_of")
-
-
-# a force's seat and the card lists `cards_by_seat` reads of it, as one tuple, in C
-_FORCE_CARDS = attrgetter("seat", "hand", "fight_pool")
-
-
-def _forces_alike(now: dict, then: dict) -> bool:
-    """Whether two states' forces have the same ids in the same order and each the same seat,
-    hand and fight pool: the cards `cards_by_seat` reads of them are then the same (a state's
-    forces are copied by each command, so compared by value, all in C; most commands change
-    no hand)."""
-    return (len(now) == len(then) and all(map(eq, now, then))
-            and all(map(eq, map(_FORCE_CARDS, now.values()), map(_FORCE_CARDS, then.values()))))
+    __slots__ = ("held", "seat_of")
 
 
 def cards_by_seat(st: GameState, before: GameState | None = None, was: SeatCards | None = None) -> SeatCards:
@@ -412,28 +396,19 @@ def cards_by_seat(st: GameState, before: GameState | None = None, was: SeatCards
     the one it was copied from every man a command did not change, and a shared man is read only
     (`GameState.clone`): so when `st` has the same serials in the same order, under the same
     forces' seats, only the men who are not the very objects of `before` (found in C) are read,
-    and the held cards counted from `was`'s instead of reading every man again. Forces whose
-    seats, hands and fight pools are those of `before` (`_forces_alike`) take `was`'s seats and
-    hands; and with the held cards as they were too, the answer is `was` itself (read only)."""
-    forces = st.forces
-    old = before.soldiers if before is not None else None
-    if was is not None and old is not None and _forces_alike(forces, before.forces):
-        seat_of, hands = was.seat_of, was.hands
-    else:
-        seat_of = {f.id: f.seat for f in forces.values()}
-        hands = {}
-        for f in forces.values():
-            hands.setdefault(f.seat, set()).update(f.hand, f.fight_pool)
+    and the held cards counted from `was`'s instead of reading every man again."""
+    forces = st.forces.values()
+    seat_of = {f.id: f.seat for f in forces}
+    out = SeatCards()
+    for f in forces:
+        out.setdefault(f.seat, set()).update(f.hand, f.fight_pool)
     men = st.soldiers
+    old = before.soldiers if before is not None else None
     # the serials compared as objects first (a copy's dict holds the very key objects of the
     # dict it was copied from), which reads none of them; by value only if that fails
     if was is not None and old is not None and was.seat_of == seat_of and len(men) == len(old) \
             and (all(map(is_, men, old)) or all(map(eq, men, old))):
         changed = list(compress(men, map(is_not, men.values(), old.values())))  # serials, in C
-        # a man changed but holding what he held, under the same force, counts as he did (most
-        # commands move or mark men, few hand them cards)
-        changed = [serial for serial in changed
-                   if (o := old[serial]).held != (n := men[serial]).held or o.force != n.force]
         if not changed:
             held = was.held
         else:
@@ -447,14 +422,9 @@ def cards_by_seat(st: GameState, before: GameState | None = None, was: SeatCards
         for s in men.values():
             if s.held:
                 _count(held, seat_of, s, 1)
-    if was is not None and hands is was.hands and held is was.held:
-        return was
-    out = SeatCards()
-    for seat, cards in hands.items():
-        out[seat] = set(cards)
     for seat, counts in held.items():
         out[seat].update(counts)
-    out.seat_of, out.held, out.hands = seat_of, held, hands
+    out.seat_of, out.held = seat_of, held
     return out
 
 

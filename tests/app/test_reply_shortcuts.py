@@ -132,9 +132,7 @@ def test_each_seats_cards_from_the_state_before_are_the_cards_read_afresh(shippe
             assert chained.held == fresh.held and chained.seat_of == fresh.seat_of
             if prev is not None and list(st.soldiers) == list(prev.soldiers):
                 same = all(a is b for a, b in zip(st.soldiers.values(), prev.soldiers.values(), strict=True))
-                # no man changed: `was`'s counts themselves (and so too when the men changed
-                # hold what they held: tests/app/test_cards_fast34.py)
-                assert chained.held is was.held or not same
+                assert (chained.held is was.held) == same
                 whole += same
                 partly += not same
             prev, was = st, chained
