@@ -176,17 +176,6 @@ class _Cached:
     cards: prompts.SeatCards | None = None  # prompts.cards_by_seat(state) likewise; read, never changed
 
 
-class _InFlight(asyncio.Semaphore):
-    """`asyncio.Semaphore` entered without its `acquire` coroutine when a slot is free and nobody
-    waits (every command enters it; it is seldom full): what `acquire` does then, else `acquire`."""
-
-    async def __aenter__(self) -> None:
-        if self._value > 0 and not self._waiters:
-            self._value -= 1
-            return
-        await self.acquire()
-
-
 @dataclass(slots=True)
 class _Loaded:
     game: StoredGame
@@ -239,6 +228,17 @@ class _Next:
     asks: list[Prompt]
     decisions: dict[int, SeatDecision]
     changed: list[SeatDecision]
+
+
+class _InFlight(asyncio.Semaphore):
+    """`asyncio.Semaphore` entered without its `acquire` coroutine when a slot is free and nobody
+    waits (every command enters it; it is seldom full): what `acquire` does then, else `acquire`."""
+
+    async def __aenter__(self) -> None:
+        if self._value > 0 and not self._waiters:
+            self._value -= 1
+            return
+        await self.acquire()
 
 
 class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learning):
