@@ -56,8 +56,14 @@ def command_envelope(cmd: Cmd, *, seat: int, user: int, by: str, undoable: bool)
             % (seat, user, _BY.get(by) or json.dumps(by), "true" if undoable else "false", _json(cmd)))
 
 
+# Event's own serializer, bound once: `_json(e)` for an Event without looking it up on each event
+_EVENT_JSON = Event.__pydantic_serializer__.to_json
+
+
 def engine_events(events: Sequence[Event]) -> list[str]:
-    return ['{"type":"engine",' + _json(e)[1:] for e in events]
+    to_json = _EVENT_JSON
+    return ['{"type":"engine",' + (to_json(e).decode() if type(e) is Event else _json(e))[1:]
+            for e in events]
 
 
 def read(events: Iterable[Any]) -> list[Logged]:

@@ -251,21 +251,26 @@ def card_line(c: CardView, st: GameState | None = None) -> str:
 
 def hand_card_line(st: GameState, cid: str) -> str:
     """`card_line(card_view(st, cid), st)` without building the card's whole view (its team
-    bubble, narrator, hit table): a placement prompt lists every card in hand, at every prompt."""
+    bubble, narrator, hit table): a placement prompt lists every card in hand, at every prompt,
+    and a desk every card of the seat's. A card's words are the setup's (id, title, actions, its
+    owner) but for its owner's: a soldier's name and title, which only his rank changes, or a
+    vehicle's type and plate; so each line is made once per setup, card and owner's rank or
+    vehicle type."""
     c = st.card(cid)
-    if c.owner in st.vehicles:
-        owner = vehicle_words.vehicle(st, c.owner)
-    elif c.owner in st.soldiers:
-        owner = st.name(c.owner)
+    owner = c.owner
+    vehicle = st.vehicles.get(owner)
+    if vehicle is not None:
+        key = (cid, None, vehicle.vehicle)
+    elif (man := st.soldiers.get(owner)) is not None:
+        key = (cid, man.rank)
     else:  # a team card, or an owner no longer in the game: the view's own words
         return card_line(card_view(st, cid), st)
-    # the words before the owner's are the card's own (id, title, actions: the setup's), made once
-    # per setup and card
-    heads = memo(st.setup, "prompts.hand_card_line")
-    head = heads.get(cid)
-    if head is None:
-        head = heads[cid] = _line(c.id, c.title, [a.value for a in c.actions], "")[:-1]
-    return f"{head}{owner})"
+    lines = memo(st.setup, "prompts.hand_card_line")
+    line = lines.get(key)
+    if line is None:
+        words = vehicle_words.vehicle(st, owner) if vehicle is not None else st.name(owner)
+        line = lines[key] = _line(c.id, c.title, [a.value for a in c.actions], words)
+    return line
 
 
 def _line(cid: str, title: str | None, actions: list[str], owner: str) -> str:

@@ -230,6 +230,17 @@ class _Next:
     changed: list[SeatDecision]
 
 
+class _InFlight(asyncio.Semaphore):
+    """`asyncio.Semaphore` entered without its `acquire` coroutine when a slot is free and nobody
+    waits (every command enters it; it is seldom full): what `acquire` does then, else `acquire`."""
+
+    async def __aenter__(self) -> None:
+        if self._value > 0 and not self._waiters:
+            self._value -= 1
+            return
+        await self.acquire()
+
+
 class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learning):
     """Every use-case; the organiser's seat changes, clocks, watchers, records, statistics and
     help texts are in the mixins beside this module (bot/app/seating.py, clocks.py, ...)."""
@@ -258,7 +269,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         self._cache_size = cache_size
         self._parsed: OrderedDict[int, None] = OrderedDict()  # games whose entry holds a parsed state
         self._parsed_size = parsed_size
-        self._in_flight = asyncio.Semaphore(in_flight)  # commands between load and commit, all games
+        self._in_flight = _InFlight(in_flight)  # commands between load and commit, all games
         # legal commands per (game, version, seat): autocomplete asks for them on every keystroke
         self._legal_cache: OrderedDict[tuple[int, int, int], list[Cmd]] = OrderedDict()
         self._jitter = random.Random()  # back-off between tries against other processes
@@ -948,8 +959,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         phase_moved = before is None or (before.turn, before.phase) != (after.turn, after.phase)
         take = (phase_moved and not over) if snapshot is None else snapshot
         now_awaited = awaiting(after) if now_awaited is None else now_awaited
-        nxt = self._next(loaded, after, answer=answer, baseline=baseline, now_awaited=now_awaited)
-        now = self.clock()
+        now = self.clock()  # read once, for the deadlines and the seen marks
+        nxt = self._next(loaded, after, answer=answer, baseline=baseline, now_awaited=now_awaited, now=now)
         readers = tuple(dict.fromkeys([*([reader] if reader else []), *(p.user_id for p in nxt.asks)]))
         text = self._codec.dumps(after)
         done = await self.store.commit(
@@ -994,11 +1005,12 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
 
     def _next(self, loaded: _Loaded, after: GameState, *, fresh: bool = False,
               answer: _Answer | None = None, baseline: dict[int, SeatDecision] | None = None,
-              now_awaited: list[Await] | None = None) -> _Next:
+              now_awaited: list[Await] | None = None, now: datetime | None = None) -> _Next:
         """What the change from `loaded` to `after` (committed as the next version) brings: the
         deadlines (a decision awaited before keeps its own, a new one gets the whole time), and
         a prompt for each awaited player whose last prompt was for another decision than the one
-        he is awaited for now (all of them if `fresh`: a start, a rollback)."""
+        he is awaited for now (all of them if `fresh`: a start, a rollback). `now`: the clock's
+        time, if the caller has read it."""
         version = loaded.game.version + 1
         users = loaded.users()
         decisions = dict(loaded.decisions)
@@ -1006,7 +1018,9 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             # and a decision of the same name reached again (its hand dealt anew) is asked again
             decisions = {seat: replace(d, asked=None, asked_version=None) for seat, d in decisions.items()}
         if answer is not None:
-            was = decisions.get(answer.seat, SeatDecision(answer.seat))
+            was = decisions.get(answer.seat)
+            if was is None:  # (a default made only when wanted: `get`'s default is made every time)
+                was = SeatDecision(answer.seat)
             used = answer.decision is not None and was.asked == answer.decision
             # `replace(was, ...)` made directly (every field is named: a test holds the list to
             # SeatDecision's), a third of its time
@@ -1018,12 +1032,14 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                 answered=answer.decision or was.answered, command=answer.command, sent_at=answer.sent_at)
         now_awaited = awaiting(after) if now_awaited is None else now_awaited
         awaited = [] if after.step == "over" else plan(
-            now_awaited, users, [] if fresh else loaded.deadlines, now=self.clock(), hours=loaded.hours,
+            now_awaited, users, [] if fresh else loaded.deadlines, now=self.clock() if now is None else now, hours=loaded.hours,
             away=loaded.away.until, stretch=loaded.away.stretch, paused_at=loaded.game.paused_at)
         waiting, asks = self._asks(loaded.id, version, after, users, awaited, decisions, everyone=fresh,
                                    now_awaited=now_awaited)
         for p in asks:
-            was = decisions.get(p.seat, SeatDecision(p.seat))
+            was = decisions.get(p.seat)
+            if was is None:
+                was = SeatDecision(p.seat)
             decisions[p.seat] = SeatDecision(was.seat, asked=p.decision, asked_version=version,
                                              answered=was.answered, command=was.command, sent_at=was.sent_at)
         stored = loaded.decisions if baseline is None else baseline  # what the store holds now
