@@ -1,0 +1,47 @@
+"""`GameState.json_kept`: the text `json_without_setup` wrote of a state, made again from the
+pieces the writing kept on it (the cache holds a written state without its text: docs/app.md,
+Memory). It is that text byte for byte, pydantic's own dump, whatever copies of the state were
+written since; a state never written has none."""
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
+
+from tests.engine.autoplay_kit import autoplayed
+
+SCENARIOS = ["tardieu-bombardment", "hedgerow-dawn", "night-orchard"]
+HEAD = '{"setup_ref":"0123456789abcdef0123456789abcdef",'
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(scenario=hs.sampled_from(SCENARIOS), seed=hs.integers(0, 2**31), commands=hs.integers(2, 80))
+def test_the_kept_text_is_the_written_text_and_pydantics(shipped, scenario, seed, commands):
+    """Along a game each state is written as the service writes it (each one a copy of the one
+    written before): its kept text is the text written, which is pydantic's dump, and the state
+    before keeps its own text after its copy was written."""
+    before = before_text = None
+    for st in autoplayed(shipped, scenario, seed, commands):
+        assert not st.text_kept() and st.json_kept(HEAD) is None  # a copy not yet written
+        text = st.json_without_setup(HEAD)
+        assert text == HEAD + st.model_dump_json(exclude={"setup"})[1:]
+        assert st.text_kept()
+        assert st.json_kept(HEAD) == text
+        assert st.json_kept() == "{" + text[len(HEAD):]
+        if before is not None:
+            assert before.json_kept(HEAD) == before_text
+        before, before_text = st, text
+
+
+def test_a_copy_changed_and_written_leaves_the_originals_kept_text(shipped):
+    """A copy that changed a man, a force and a vehicle is written with the original's pieces
+    for the rest; the original's kept text is still the original's."""
+    *_, st = autoplayed(shipped, "tardieu-bombardment", 5, 25)
+    text = st.json_without_setup()
+    work = st.clone()
+    work.changing(next(iter(work.soldiers))).kills += 1
+    next(iter(work.forces.values())).hand.append("X-1")
+    next(iter(work.vehicles.values())).pins += 1
+    written = work.json_without_setup()
+    assert written == work.model_dump_json(exclude={"setup"}) != text
+    assert work.json_kept() == written
+    assert st.json_kept() == text == st.model_dump_json(exclude={"setup"})
