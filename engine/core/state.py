@@ -1000,8 +1000,10 @@ def _model_copier(cls: type[BaseModel], shallow: frozenset[str] = frozenset()) -
     """A copier for one model class, written out as straight Python for that class (as
     dataclasses writes its __init__): its __dict__ copied at once, then each field whose value
     is mutable copied (a None stays None); a field named in `shallow` gets a new container
-    holding the same items. No loop over a plan, no call per field."""
-    names = {"_cls": cls, "_AllFields": AllFields, **_SETTERS}
+    holding the same items. No loop over a plan, no call per field. A copy given every field
+    takes the class's one shared set of their names (`AllFields`), not a set of its own: the
+    sets were some 10 KB of each kept state (docs/app.md, Memory)."""
+    names = {"_cls": cls, "_AllFields": AllFields, "_every": _every_field(cls), **_SETTERS}
     lines = ["def copy(value):", "    d = value.__dict__", "    f = d.copy()"]
     for name, info in cls.model_fields.items():
         if name in shallow:
@@ -1020,7 +1022,7 @@ def _model_copier(cls: type[BaseModel], shallow: frozenset[str] = frozenset()) -
         "    new = _new(_cls)",
         "    _set_dict(new, f)",
         "    given = value.__pydantic_fields_set__",
-        "    _set_fields(new, given if type(given) is _AllFields else set(given))",
+        "    _set_fields(new, given if type(given) is _AllFields else _every if given == _every else set(given))",
         "    _set_extra(new, None)",
         "    _set_private(new, None)",
         "    return new",
