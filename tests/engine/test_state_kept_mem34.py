@@ -45,3 +45,48 @@ def test_a_copy_changed_and_written_leaves_the_originals_kept_text(shipped):
     assert written == work.model_dump_json(exclude={"setup"}) != text
     assert work.json_kept() == written
     assert st.json_kept() == text == st.model_dump_json(exclude={"setup"})
+
+
+def _models(value, path="state"):
+    """Every mutable model in a state but its setup, with where it is."""
+    from pydantic import BaseModel
+    if isinstance(value, BaseModel):
+        if value.model_config.get("frozen"):
+            return
+        yield path, value
+        for name, v in value.__dict__.items():
+            if name != "setup":
+                yield from _models(v, f"{path}.{name}")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _models(v, f"{path}[{k!r}]")
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            yield from _models(v, f"{path}[{i}]")
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(scenario=hs.sampled_from(SCENARIOS), seed=hs.integers(0, 2**31), commands=hs.integers(1, 60))
+def test_a_copy_names_the_fields_given_as_the_original_and_shares_only_a_full_set(shipped, scenario, seed, commands):
+    """A clone's every model has the set of field names its original has (pydantic's answer,
+    `model_fields_set`); the class's one shared set when that names every field, else a set of
+    its own that an assignment can grow without touching another model's."""
+    from engine.core.state import AllFields, _every_field
+    *_, st = autoplayed(shipped, scenario, seed, commands)
+    copy = st.clone()
+    pairs = list(zip(_models(st), _models(copy), strict=True))
+    assert pairs
+    for (path, a), (path_b, b) in pairs:
+        assert path == path_b and type(a) is type(b)
+        if a is b:
+            continue  # a soldier the copy shares with its original (read-only)
+        assert b.model_fields_set == a.model_fields_set, path
+        if b.model_fields_set == set(type(b).model_fields):
+            assert b.__pydantic_fields_set__ is _every_field(type(b)), path
+        else:
+            assert type(b.__pydantic_fields_set__) is set and b.__pydantic_fields_set__ is not a.__pydantic_fields_set__
+    before = {plate: set(v.model_fields_set) for plate, v in st.vehicles.items()}
+    for v in copy.vehicles.values():  # a name added to one model's own set stays his
+        v.mine_load = [["at"]]
+        assert "mine_load" in v.model_fields_set
+    assert {plate: set(v.model_fields_set) for plate, v in st.vehicles.items()} == before
