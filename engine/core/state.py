@@ -88,6 +88,37 @@ def _every_field(cls: type[BaseModel]) -> AllFields:
     return AllFields(cls.model_fields)
 
 
+def _holds_model(annotation) -> bool:
+    """A value of this type is or holds a model that is not frozen."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return not annotation.model_config.get("frozen")
+    return any(_holds_model(a) for a in get_args(annotation))
+
+
+@cache
+def _model_fields_of(cls: type[BaseModel]) -> tuple[str, ...]:
+    """The fields of a model class whose values are or hold unfrozen models."""
+    return tuple(name for name, info in cls.model_fields.items() if _holds_model(info.annotation))
+
+
+def _share_names(value) -> None:
+    """GameState.share_field_names over a value: each unfrozen model in it given every field
+    takes its class's one set of their names."""
+    if isinstance(value, BaseModel):
+        every = _every_field(value.__class__)
+        if len(value.__pydantic_fields_set__) == len(every):
+            _set(value, "__pydantic_fields_set__", every)
+        fields = value.__dict__
+        for name in _model_fields_of(value.__class__):
+            _share_names(fields[name])
+    elif isinstance(value, list):
+        for v in value:
+            _share_names(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _share_names(v)
+
+
 class GameSetup(BaseModel):
     """Everything static about one game, copied out of the catalogue at setup."""
 
@@ -658,14 +689,11 @@ class GameState(Model):
         return copy
 
     def share_field_names(self) -> "GameState":
-        """Each soldier, force and vehicle given every field (as a parse of the stored text is)
-        gives up its own set of the names given for its class's one shared set; those sets were
-        half the memory of a parsed state (docs/app.md, Memory). The same state, for chaining."""
-        for models in (self.soldiers, self.forces, self.vehicles):
-            for m in models.values():
-                every = _every_field(m.__class__)
-                if len(m.__pydantic_fields_set__) == len(every):
-                    _set(m, "__pydantic_fields_set__", every)
+        """Each model of the state (itself, each soldier, force and vehicle, the seats, the card
+        in play...; not the frozen setup) given every field, as a parse of the stored text mostly
+        is, gives up its own set of the names given for its class's one shared set; those sets
+        were half the memory of a parsed state (docs/app.md, Memory). The same state, for chaining."""
+        _share_names(self)
         return self
 
     def json_without_setup(self, head: str = "{") -> str:

@@ -90,3 +90,24 @@ def test_a_copy_names_the_fields_given_as_the_original_and_shares_only_a_full_se
         v.mine_load = [["at"]]
         assert "mine_load" in v.model_fields_set
     assert {plate: set(v.model_fields_set) for plate, v in st.vehicles.items()} == before
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(scenario=hs.sampled_from(SCENARIOS), seed=hs.integers(0, 2**31), commands=hs.integers(1, 60))
+def test_a_parsed_state_names_the_fields_given_as_pydantic_and_shares_only_full_sets(shipped, scenario, seed, commands):
+    """`share_field_names` over a parsed state: every model names the fields pydantic's own
+    parse of the text gives it, and holds its class's one set exactly when that names them all."""
+    from bot.app.documents import StateCodec
+    from engine.core.state import GameState, _every_field
+    *_, st = autoplayed(shipped, scenario, seed, commands)
+    codec = StateCodec()
+    ref, rest = codec.split(codec.dumps(st))
+    back = codec.join(st.setup, rest)
+    plain = GameState.model_validate_json(st.model_dump_json())
+    pairs = list(zip(_models(plain), _models(back), strict=True))
+    for (path, a), (path_b, b) in pairs:
+        assert path == path_b and type(a) is type(b)
+        assert b.model_fields_set == a.model_fields_set, path
+        full = b.model_fields_set == set(type(b).model_fields)
+        assert (b.__pydantic_fields_set__ is _every_field(type(b))) == full, path
+    assert back == st
