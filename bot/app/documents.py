@@ -113,6 +113,11 @@ class StateCodec:
         joined once after that head (`json_without_setup`), not copied again to prefix it."""
         return state.json_without_setup('{"setup_ref":"' + self.digest(state.setup) + '",')
 
+    def dumps_kept(self, state: GameState) -> str | None:
+        """`dumps(state)` again, made from the pieces its writing kept on the state
+        (`GameState.json_kept`); None if it has none (parsed, never written)."""
+        return state.json_kept('{"setup_ref":"' + self.digest(state.setup) + '",')
+
     def known(self, ref: str) -> GameSetup | None:
         return self._by_digest.get(ref)
 

@@ -158,14 +158,17 @@ class Away:
 
 @dataclass(slots=True)
 class _Cached:
-    """A game at one version: its stored text always, its parsed state while it is one of the
-    games used last (GameService `parsed_size`; docs/app.md). Never the source of truth (Avrae
+    """A game at one version: its parsed state while it is one of the games used last
+    (GameService `parsed_size`; docs/app.md), its stored text otherwise, and beside a parsed
+    state that was never written (read from the store); a state this process wrote keeps the
+    pieces of its text, which make it again when the state is dropped (`StateCodec.dumps_kept`).
+    Never the source of truth (Avrae
     #1811): a command may start from it without reading the store, but its commit names this
     version, so if another process moved the game on the commit fails, the entry is dropped and
     the command reloads."""
 
     game: StoredGame  # without its state text
-    text: str  # the stored state document
+    text: str | None  # the stored state document; None while `state` holds its pieces
     state: GameState | None
     deadlines: list[Deadline | Awaited]
     hours: float
@@ -419,6 +422,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         if held is not None and held.game.version > game.version:
             return  # a read that started before this process's own later commit
         blank = game if game.state == "" else replace(game, state="")  # a commit's summary is blank already
+        if state.text_kept():  # `text` is `dumps(state)` (or the stored text it was parsed from)
+            text = None  # made again from the state's pieces if the state is dropped (`_used`)
         self._cache[game.id] = _Cached(blank, text, state, deadlines, hours, decisions, away, seen, awaited, cards)
         self._cache.move_to_end(game.id)
         self._used(game.id)
@@ -435,6 +440,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             stale, _ = self._parsed.popitem(last=False)
             entry = self._cache.get(stale)
             if entry is not None:
+                if entry.text is None:
+                    entry.text = self._codec.dumps_kept(entry.state)
                 entry.state = entry.awaited = entry.cards = None  # what was worked out of the state goes with it
 
     def _forget(self, game_id: int) -> None:

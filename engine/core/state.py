@@ -88,6 +88,37 @@ def _every_field(cls: type[BaseModel]) -> AllFields:
     return AllFields(cls.model_fields)
 
 
+def _holds_model(annotation) -> bool:
+    """A value of this type is or holds a model that is not frozen."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return not annotation.model_config.get("frozen")
+    return any(_holds_model(a) for a in get_args(annotation))
+
+
+@cache
+def _model_fields_of(cls: type[BaseModel]) -> tuple[str, ...]:
+    """The fields of a model class whose values are or hold unfrozen models."""
+    return tuple(name for name, info in cls.model_fields.items() if _holds_model(info.annotation))
+
+
+def _share_names(value) -> None:
+    """GameState.share_field_names over a value: each unfrozen model in it given every field
+    takes its class's one set of their names."""
+    if isinstance(value, BaseModel):
+        every = _every_field(value.__class__)
+        if len(value.__pydantic_fields_set__) == len(every):
+            _set(value, "__pydantic_fields_set__", every)
+        fields = value.__dict__
+        for name in _model_fields_of(value.__class__):
+            _share_names(fields[name])
+    elif isinstance(value, list):
+        for v in value:
+            _share_names(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _share_names(v)
+
+
 class GameSetup(BaseModel):
     """Everything static about one game, copied out of the catalogue at setup."""
 
@@ -658,14 +689,11 @@ class GameState(Model):
         return copy
 
     def share_field_names(self) -> "GameState":
-        """Each soldier, force and vehicle given every field (as a parse of the stored text is)
-        gives up its own set of the names given for its class's one shared set; those sets were
-        half the memory of a parsed state (docs/app.md, Memory). The same state, for chaining."""
-        for models in (self.soldiers, self.forces, self.vehicles):
-            for m in models.values():
-                every = _every_field(m.__class__)
-                if len(m.__pydantic_fields_set__) == len(every):
-                    _set(m, "__pydantic_fields_set__", every)
+        """Each model of the state (itself, each soldier, force and vehicle, the seats, the card
+        in play...; not the frozen setup) given every field, as a parse of the stored text mostly
+        is, gives up its own set of the names given for its class's one shared set; those sets
+        were half the memory of a parsed state (docs/app.md, Memory). The same state, for chaining."""
+        _share_names(self)
         return self
 
     def json_without_setup(self, head: str = "{") -> str:
@@ -675,35 +703,44 @@ class GameState(Model):
         three quarters of the dump's work). Likewise the seats, a force or vehicle, each soldier's
         entry, and the run of fields a command seldom changes (_STEADY, mines to VP) written alike
         (`_model_same`; a soldier: the very same man) in the state this one was cloned from, if
-        that state was written, and the whole soldiers', forces' or vehicles' text when nothing in
-        it changed: that state is a value, so the text it was written with is still its text
-        (docs/app.md, Performance). The other fields take two calls. The pieces are joined once,
+        that state was written, and the whole list of soldiers' entries when they are the very same
+        men: that state is a value, so the text it was written with is still its text (docs/app.md,
+        Performance). The other fields take two calls. The pieces (kept on the state as `_texts`
+        for its copies and `json_kept`) are joined once,
         after `head` (the opening brace, or the store's document head with it: StateCodec.dumps),
         not copied again by each concatenation (a state is some 15 KB)."""
         fields = self.__dict__
         origin = getattr(self, "_origin", None)
         was, kept = (origin.__dict__, origin._texts) if origin is not None else ({}, {})
-        rng_json, seats_json, seats_same, steady_same, before_steady, steady, after_steady = _writers()
-        rng = fields["rng"]
+        _, seats_json, seats_same, steady_same, _, steady, _ = _writers()
         seats = fields["seats"]
         seats_text = kept.get("seats")
         if seats_text is None or not seats_same(seats, was["seats"]):
             seats_text = seats_json(seats).decode()
-        texts = {"seats": seats_text}
-        texts["forces"], forces = _keyed_json(fields["forces"], was, kept, "forces")
-        texts["forces:joined"] = forces
-        texts["soldiers"] = soldiers = _soldiers_json(self.soldiers, was.get("soldiers"), kept.get("soldiers"))
-        texts["vehicles"], vehicles = _keyed_json(fields["vehicles"], was, kept, "vehicles")
-        texts["vehicles:joined"] = vehicles
+        texts = {"seats": seats_text,
+                 "forces": _keyed_json(fields["forces"], was, kept, "forces"),
+                 "soldiers": _soldiers_json(self.soldiers, was.get("soldiers"), kept.get("soldiers")),
+                 "vehicles": _keyed_json(fields["vehicles"], was, kept, "vehicles")}
         steady_text = kept.get("steady")
         if steady_text is None or not steady_same(fields, was):
             steady_text = steady(fields)
         texts["steady"] = steady_text
         _set(self, "_texts", texts)
         _set(self, "_origin", None)  # its texts are taken: the older state may go
-        return "".join((head, '"rng":', str(rng) if type(rng) is int else rng_json(rng).decode(), ',"seats":', seats_text,
-                        ',"forces":{', forces, '},"soldiers":{', soldiers[1], '},"vehicles":{', vehicles, "},",
-                        before_steady(fields), ",", steady_text, ",", after_steady(fields), "}"))
+        return _state_json(head, fields, texts)
+
+    def text_kept(self) -> bool:
+        """Whether `json_kept` can make this state's text again."""
+        return getattr(self, "_texts", None) is not None
+
+    def json_kept(self, head: str = "{") -> str | None:
+        """The text `json_without_setup` last wrote of this state (the same `head` given), made
+        again from the pieces it kept (a state is a value): its soldiers', forces' and vehicles'
+        entries, seats and steady run joined, the other fields written again (two calls). None if
+        the state was never written (a parsed state) or its pieces went with a copy's writing. So
+        a cached game need not hold its whole text while its state is kept (docs/app.md, Memory)."""
+        texts = getattr(self, "_texts", None)
+        return None if texts is None else _state_json(head, self.__dict__, texts)
 
     def changing(self, serial: int) -> SoldierState:
         """Soldier `serial`, writable: this state's own copy of him, made on first use if he
@@ -730,25 +767,36 @@ if (_ORDER[:_ORDER.index("vehicles") + 1] != ["setup", "rng", "seats", "forces",
     raise TypeError("json_without_setup writes the fields in GameState's order: update it with the fields")
 
 
-def _soldiers_json(soldiers: dict[int, SoldierState], was: dict | None,
-                   kept: tuple[list[str], str] | None) -> tuple[list[str], str]:
-    """Each soldier's `"serial":{...}` entry as the state's serializer writes it, in their order,
-    and the entries joined (the soldiers' text without its braces). The very soldiers of the
-    state this one was copied from, in the same order (shared, so read-only): that state's
-    texts. The same serials in the same order: that state's entry for each man still the very
-    same object, the others written. Otherwise each shared soldier's own kept text, the others
-    written."""
+def _state_json(head: str, fields: dict, texts: dict) -> str:
+    """The state's text after `head` from its kept pieces (`texts`: json_without_setup) and its
+    other fields, written now. The soldiers', forces' and vehicles' entries are joined here, once
+    with the rest, not kept joined as well: each man's text was held three times (his entry, the
+    soldiers' text, the state's), now once while the state is kept (docs/app.md, Memory)."""
+    rng_json, _, _, _, before_steady, _, after_steady = _writers()
+    rng = fields["rng"]
+    return "".join((head, '"rng":', str(rng) if type(rng) is int else rng_json(rng).decode(), ',"seats":',
+                    texts["seats"], ',"forces":{', ",".join(texts["forces"].values()), '},"soldiers":{',
+                    ",".join(texts["soldiers"]), '},"vehicles":{', ",".join(texts["vehicles"].values()), "},",
+                    before_steady(fields), ",", texts["steady"], ",", after_steady(fields), "}"))
+
+
+def _soldiers_json(soldiers: dict[int, SoldierState], was: dict | None, kept: list[str] | None) -> list[str]:
+    """Each soldier's `"serial":{...}` entry as the state's serializer writes it, in their order.
+    The very soldiers of the state this one was copied from, in the same order (shared, so
+    read-only): that state's entries, the very list. The same serials in the same order: that
+    state's entry for each man still the very same object, the others written. Otherwise each
+    shared soldier's own kept text, the others written."""
     if kept is not None and len(soldiers) == len(was) and all(map(eq, soldiers, was)):
         alike = [*map(is_, soldiers.values(), was.values())]
         if all(alike):
             return kept
-        entries = [*kept[0]]
+        entries = [*kept]
         items = [*soldiers.items()]
         for i in compress(range(len(items)), map(not_, alike)):
             entries[i] = _soldier_entry(*items[i])
     else:
         entries = [_soldier_entry(serial, s) for serial, s in soldiers.items()]
-    return entries, ",".join(entries)
+    return entries
 
 
 def _soldier_entry(serial: int, s: SoldierState) -> str:
@@ -765,34 +813,24 @@ def _soldier_entry(serial: int, s: SoldierState) -> str:
     return f'"{serial}":{_flat_writer(SoldierState)(s)}'
 
 
-def _keyed_json(items: dict, was: dict, kept: dict, name: str) -> tuple[dict, str]:
-    """The forces or the vehicles (`name`), each item's text by key and the items' entries
-    `"key":{...}` joined (the dict's text without its braces), as the state's serializer writes
-    them. An item written alike (`_model_same`) with the item under its key in `was` (the
-    __dict__ of the state this one was copied from, whose texts are `kept`) takes that item's
-    text, the others are written; every item's text taken, under the same keys in the same
-    order: that state's joined text too."""
+def _keyed_json(items: dict, was: dict, kept: dict, name: str) -> dict:
+    """The forces or the vehicles (`name`): each item's entry `"key":{...}` by key, as the
+    state's serializer writes it (the dict's text without its braces is the entries joined). An
+    item written alike (`_model_same`) with the item under its key in `was` (the __dict__ of the
+    state this one was copied from, whose texts are `kept`) takes that item's entry, the others
+    are written."""
     cls = _KEYED[name]
     item_json = _flat_writer(cls)
     same = _model_same(cls)
     old_texts = kept.get(name)
-    texts = {}
-    taken = 0
     if old_texts is None:
-        for key, item in items.items():
-            texts[key] = item_json(item)
-    else:
-        olds = was[name]
-        for key, item in items.items():
-            old = olds.get(key)
-            if old is not None and same(old, item):
-                texts[key] = old_texts[key]
-                taken += 1
-            else:
-                texts[key] = item_json(item)
-        if taken == len(texts) == len(old_texts) and all(map(eq, texts, old_texts)):
-            return texts, kept[name + ":joined"]
-    return texts, ",".join([f"{_key_json(key)}:{text}" for key, text in texts.items()])
+        return {key: f"{_key_json(key)}:{item_json(item)}" for key, item in items.items()}
+    olds = was[name]
+    texts = {}
+    for key, item in items.items():
+        old = olds.get(key)
+        texts[key] = old_texts[key] if old is not None and same(old, item) else f"{_key_json(key)}:{item_json(item)}"
+    return texts
 
 
 @lru_cache(maxsize=4096)
@@ -990,8 +1028,10 @@ def _model_copier(cls: type[BaseModel], shallow: frozenset[str] = frozenset()) -
     """A copier for one model class, written out as straight Python for that class (as
     dataclasses writes its __init__): its __dict__ copied at once, then each field whose value
     is mutable copied (a None stays None); a field named in `shallow` gets a new container
-    holding the same items. No loop over a plan, no call per field."""
-    names = {"_cls": cls, "_AllFields": AllFields, **_SETTERS}
+    holding the same items. No loop over a plan, no call per field. A copy given every field
+    takes the class's one shared set of their names (`AllFields`), not a set of its own: the
+    sets were some 10 KB of each kept state (docs/app.md, Memory)."""
+    names = {"_cls": cls, "_AllFields": AllFields, "_every": _every_field(cls), **_SETTERS}
     lines = ["def copy(value):", "    d = value.__dict__", "    f = d.copy()"]
     for name, info in cls.model_fields.items():
         if name in shallow:
@@ -1010,7 +1050,7 @@ def _model_copier(cls: type[BaseModel], shallow: frozenset[str] = frozenset()) -
         "    new = _new(_cls)",
         "    _set_dict(new, f)",
         "    given = value.__pydantic_fields_set__",
-        "    _set_fields(new, given if type(given) is _AllFields else set(given))",
+        "    _set_fields(new, given if type(given) is _AllFields else _every if given == _every else set(given))",
         "    _set_extra(new, None)",
         "    _set_private(new, None)",
         "    return new",

@@ -5,6 +5,8 @@ copy changes, its text stays pydantic's own dump; and a copy nobody changed is w
 everywhere, so the texts are in fact reused."""
 from __future__ import annotations
 
+import operator
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
@@ -182,25 +184,30 @@ def test_a_soldier_not_changed_keeps_his_entry_of_the_state_copied_from(shipped)
     serial = list(work.soldiers)[1]
     work.changing(serial).kills += 1
     assert work.json_without_setup() == _pydantic(work)
-    before, after = st._texts["soldiers"][0], work._texts["soldiers"][0]
+    before, after = st._texts["soldiers"], work._texts["soldiers"]
     assert [a is b for a, b in zip(before, after, strict=True)] == [s != serial for s in work.soldiers]
     assert f'"kills":{work.soldiers[serial].kills}' in after[1]
 
 
-def test_an_unchanged_copy_takes_the_joined_texts_and_a_head_opens_the_text(shipped):
-    """A copy nobody changed takes the original's whole forces', soldiers' and vehicles' texts;
-    one force changed: the forces' text is joined again, the vehicles' still taken. The text
+def test_an_unchanged_copy_takes_the_kept_texts_and_a_head_opens_the_text(shipped):
+    """A copy nobody changed takes the original's soldiers' entries (the very list), each
+    force's and vehicle's entry; one force changed: its entry is written again, the others and
+    the vehicles' still taken. The text
     opens with the head it is given (the store's document head) and is otherwise the same."""
     st = _a_written_state(shipped)
     same = st.clone()
     plain = same.json_without_setup()
     assert plain == _pydantic(same)
-    for name in ("forces:joined", "vehicles:joined", "soldiers", "steady"):
+    for name in ("soldiers", "steady"):
         assert same._texts[name] is st._texts[name]
+    for name in ("forces", "vehicles"):
+        assert [*same._texts[name]] == [*st._texts[name]]
+        assert all(map(operator.is_, same._texts[name].values(), st._texts[name].values()))
     work = same.clone()
     next(iter(work.forces.values())).hand.append("X-1")
     head = '{"setup_ref":"abc",'
     text = work.json_without_setup(head)
     assert text == head + _pydantic(work)[1:]
-    assert work._texts["forces:joined"] is not same._texts["forces:joined"]
-    assert work._texts["vehicles:joined"] is same._texts["vehicles:joined"]
+    changed = next(iter(work.forces))
+    assert [f for f, t in work._texts["forces"].items() if t is not same._texts["forces"][f]] == [changed]
+    assert all(map(operator.is_, work._texts["vehicles"].values(), same._texts["vehicles"].values()))
