@@ -4,6 +4,9 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
+
+from pydantic import BaseModel
 
 
 @contextmanager
@@ -22,6 +25,7 @@ def loading_modules(freeze: bool) -> Iterator[None]:
         yield
     finally:
         if freeze:
+            plain_attribute_reads()
             gc.freeze()
             gc.set_threshold(*THRESHOLDS)
         if was:
@@ -42,7 +46,54 @@ def settle() -> None:
     """Move everything made so far (modules, pydantic classes, the content catalogue) out of the
     collector's sight: those objects live as long as the process, and every full collection
     would walk them again for nothing while games are played. Then collect rarely (THRESHOLDS)."""
+    plain_attribute_reads()
     gc.unfreeze()  # what loading_modules froze uncollected: its garbage is found now
     gc.collect()
     gc.freeze()
     gc.set_threshold(*THRESHOLDS)
+
+
+# pydantic's BaseModel.__getattr__, kept for the model classes that need it (None: never removed)
+_PYDANTIC_GETATTR: Any = None
+
+
+def _needs_hook(cls: type[BaseModel]) -> bool:
+    """Whether a model class reads some attribute through pydantic's __getattr__: its private
+    attributes (kept in `__pydantic_private__`) and its extra fields (`__pydantic_extra__`)."""
+    return bool(getattr(cls, "__private_attributes__", None)) or cls.model_config.get("extra") == "allow"
+
+
+def plain_attribute_reads() -> None:
+    """Let every read of a model's field be a plain attribute read (docs/app.md, Performance).
+
+    pydantic's BaseModel defines `__getattr__`, which it needs only for private attributes and
+    extra fields. Any class with a `__getattr__` in its ancestry reads EVERY attribute through
+    CPython's slower hook (`slot_tp_getattr_hook`: `__getattribute__` called as a function),
+    and the interpreter cannot specialise those reads: `soldier.status` cost some 2.4 times a
+    plain read, and the slowest applies 15% more instructions. No model of ours has private
+    attributes or extra fields (tests/app/test_attribute_reads.py holds them to it), so the hook
+    is taken off BaseModel once, for the process, and put back on each class that needs it:
+    those loaded now, and any made later (pydantic tells `__pydantic_init_subclass__` of each
+    new model class). A missing attribute raises the same AttributeError either way."""
+    global _PYDANTIC_GETATTR
+    hook = BaseModel.__dict__.get("__getattr__")
+    if hook is None:
+        return  # done already, or a pydantic without the hook
+    _PYDANTIC_GETATTR = hook
+    classes, stack = [], [BaseModel]
+    while stack:
+        for sub in type.__subclasses__(stack.pop()):
+            classes.append(sub)
+            stack.append(sub)
+    for cls in classes:
+        if _needs_hook(cls) and "__getattr__" not in cls.__dict__:
+            cls.__getattr__ = hook  # type: ignore[method-assign]
+    was_init_subclass = BaseModel.__dict__["__pydantic_init_subclass__"].__func__
+
+    def __pydantic_init_subclass__(cls: type[BaseModel], **kwargs: Any) -> None:
+        if _needs_hook(cls) and "__getattr__" not in cls.__dict__:
+            cls.__getattr__ = hook  # type: ignore[method-assign]
+        was_init_subclass(cls, **kwargs)
+
+    BaseModel.__pydantic_init_subclass__ = classmethod(__pydantic_init_subclass__)  # type: ignore[assignment]
+    del BaseModel.__getattr__

@@ -7,6 +7,8 @@ the file identical:
     .venv/bin/python tools/autoplay_hashes.py > /tmp/after.json
     diff tools/autoplay_hashes.json /tmp/after.json
 
+`--settled` plays as the bot does once started (bot.startup.settle), and must give the same file.
+
 Scenarios: the shipped catalogue (assets/, campaigns/) and the rules fixtures
 (tests/fixtures/rules). The agent is the engine's own RandomAgent, as in `fieldpost autoplay`.
 """
@@ -53,7 +55,13 @@ def fingerprint(cat, scenario: str, seed: int, players: int = 2) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenario", help="only this scenario (default: every scenario of both catalogues)")
+    ap.add_argument("--settled", action="store_true",
+                    help="play as the bot does once started: bot.startup.settle() first (pydantic's "
+                         "attribute hook taken off, the collector settled)")
     args = ap.parse_args()
+    if args.settled:
+        from bot.startup import settle
+        settle()
     out: dict[str, dict] = {}
     for name, root in CATALOGUES.items():
         cat = load_catalog(root)
