@@ -4,7 +4,7 @@ lines, pictures asked for, ephemeral answers, refusals), and at the end every ro
 of the SQLite file. Two checkouts that give the same digests behave the same for these games
 (issue 17: the service's shortcuts must change no reply, prompt or stored row).
 
-    .venv/bin/python tools/service_fingerprint.py [--games 4] [--steps 50] [--out FILE]
+    .venv/bin/python tools/service_fingerprint.py [--games 4] [--steps 50] [--out FILE] [--settled]
 
 Each game is played with a fixed clock (a minute a step), seats taking turns at random between
 a typed legal command, a press of one of their prompt's buttons, `/game undo`, `/game prompts`,
@@ -121,7 +121,12 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=50)
     ap.add_argument("--scenarios", default=",".join(SCENARIOS))
     ap.add_argument("--out")
+    ap.add_argument("--settled", action="store_true",
+                    help="as the bot runs once started: bot.startup.settle() first; the digests must not change")
     a = ap.parse_args()
+    if a.settled:
+        from bot.startup import settle
+        settle()
     parts, db = asyncio.run(run(a.games, a.steps, a.scenarios.split(",")))
     for scenario, text in parts:
         print(scenario, hashlib.sha256(text.encode()).hexdigest()[:16], text.count("\n") + 1, "lines")
