@@ -71,7 +71,7 @@ def test_a_copy_names_the_fields_given_as_the_original_and_shares_only_a_full_se
     """A clone's every model has the set of field names its original has (pydantic's answer,
     `model_fields_set`); the class's one shared set when that names every field, else a set of
     its own that an assignment can grow without touching another model's."""
-    from engine.core.state import AllFields, _every_field
+    from engine.core.state import _every_field
     *_, st = autoplayed(shipped, scenario, seed, commands)
     copy = st.clone()
     pairs = list(zip(_models(st), _models(copy), strict=True))
@@ -101,7 +101,7 @@ def test_a_parsed_state_names_the_fields_given_as_pydantic_and_shares_only_full_
     from engine.core.state import GameState, _every_field
     *_, st = autoplayed(shipped, scenario, seed, commands)
     codec = StateCodec()
-    ref, rest = codec.split(codec.dumps(st))
+    _, rest = codec.split(codec.dumps(st))
     back = codec.join(st.setup, rest)
     plain = GameState.model_validate_json(st.model_dump_json())
     pairs = list(zip(_models(plain), _models(back), strict=True))

@@ -16,7 +16,17 @@ from typing import Any
 import pytest
 
 from bot.store import sqlite_commits
-from bot.store.protocol import Awaited, Committed, GameStatus, Pause, PlayerResult, Seat, SeatDecision, Seen
+from bot.store.protocol import (
+    Awaited,
+    Committed,
+    GameStatus,
+    Pause,
+    PlayerResult,
+    Seat,
+    SeatDecision,
+    Seen,
+    VersionConflict,
+)
 from bot.store.sqlite import SqliteStore
 from tests.store.test_fast_commits import (
     GAMES,
@@ -52,7 +62,7 @@ def test_a_smaller_part_after_a_larger_one_reads_back_only_its_own_outcomes(monk
             second: list[Any] = []
             try:  # a part of one: a conflict, game 1 is at version 3
                 await store.commit(1, 2, '{"n": 9}')
-            except Exception as exc:  # noqa: BLE001 (compared below)
+            except VersionConflict as exc:
                 second.append(_outcome(exc))
             second.append(await store.commit(2, 3, '{"n": 3}', ["{}"]))
             return [_outcome(out) for out in first], second
