@@ -119,8 +119,8 @@ _RARE_STATEMENTS = (
 )
 
 
-def _trigger(name: str, view: str, when: str | None, statements: tuple[str, ...]) -> str:
-    return (f"CREATE TEMP TRIGGER {name} INSTEAD OF INSERT ON {view}" + (f" WHEN {when}" if when else "")
+def _trigger(name: str, view: str, statements: tuple[str, ...]) -> str:
+    return (f"CREATE TEMP TRIGGER {name} INSTEAD OF INSERT ON {view}"
             + " BEGIN\n" + "".join(f"{statement};\n" for statement in statements) + "END")
 
 
@@ -128,8 +128,8 @@ SCHEMA: tuple[str, ...] = (
     "CREATE TEMP TABLE fp_out (n INTEGER PRIMARY KEY, cur, ok, base, last)",
     f"CREATE TEMP VIEW fp_rows ({', '.join(COLUMNS)}) AS SELECT {', '.join(['NULL'] * WIDTH)}",
     f"CREATE TEMP VIEW fp_rare ({', '.join(_RARE)}) AS SELECT {', '.join(['NULL'] * len(_RARE))}",
-    _trigger("fp_apply", "fp_rows", None, _STATEMENTS),
-    _trigger("fp_apply_rare", "fp_rare", None, _RARE_STATEMENTS),
+    _trigger("fp_apply", "fp_rows", _STATEMENTS),
+    _trigger("fp_apply_rare", "fp_rare", _RARE_STATEMENTS),
 )
 
 _OUTCOMES = ("SELECT json_group_array(json_array(cur, ok, last))"

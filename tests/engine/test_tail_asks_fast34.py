@@ -19,12 +19,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from engine.core.board import DIRS, in_arc
-from engine.infantry.contact import fight_groups, groups_of, touching
+from engine.infantry.contact import fight_groups
 from engine.vehicles import legal as VLg
 from engine.vehicles import look as VL
 from engine.vehicles import shoot as VS
 from engine.vehicles.damage import exposed_protection
 from tests.engine.autoplay_kit import autoplayed, shipped_catalog
+from tests.engine.test_close_combat import (
+    _fight_groups_pairwise as groups_pairwise,  # fight_groups' rule, every pair asked
+)
 
 VEHICLES = ("tardieu-bombardment", "vautrin-crossroads", "vautrin-pair", "mill-road-gun", "chapel-gun",
             "crossroads-roadblock")
@@ -36,18 +39,6 @@ def _states(scenarios: tuple[str, ...], seeds: int = 2, commands: int = 160, str
     cat = shipped_catalog()
     return tuple(st for sc in scenarios for seed in range(seeds)
                  for i, st in enumerate(autoplayed(cat, sc, seed, commands)) if i % stride == 0)
-
-
-def groups_pairwise(st) -> list[list[int]]:
-    """fight_groups' rule asked of every pair of free men, every man given his set of links."""
-    free = [s for s in st.soldiers.values() if s.free]
-    links: dict[int, set[int]] = {s.serial: set() for s in free}
-    for i, a in enumerate(free):
-        for b in free[i + 1:]:
-            if a.side != b.side and touching(a, b):
-                links[a.serial].add(b.serial)
-                links[b.serial].add(a.serial)
-    return groups_of(links)
 
 
 def test_the_fight_groups_are_those_of_every_pair():
