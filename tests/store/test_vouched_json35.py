@@ -21,7 +21,15 @@ from bot.store import GameStatus, JsonText, Seat, SnapshotNotFound, VersionConfl
 from bot.store.migrations import MIGRATIONS, migrate
 from bot.store.sqlite import SqliteStore
 from tests.engine.autoplay_kit import autoplayed
-from tests.store.test_fast_commits import _clock, _compare, _in_one_batch, _ops, _play, _setup, _tables
+from tests.store.test_fast_commits import (
+    _clock,
+    _compare,
+    _in_one_batch,
+    _ops,
+    _play,
+    _setup,
+    _tables,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 NOT_JSON = ("{not json", "", '{"a": NaN}', '{"a": 1', "[1, 2,]")  # NaN: Python's json takes it, SQLite not
