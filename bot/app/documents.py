@@ -13,6 +13,7 @@ from collections import OrderedDict
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic_core import from_json
 
+from bot.store.protocol import JsonText
 from engine import GameState, RuleError
 from engine.core.commands import (
     MAX_LINE,
@@ -110,13 +111,16 @@ class StateCodec:
 
     def dumps(self, state: GameState) -> str:
         """The stored document: the setup's digest first, then the state without its setup,
-        joined once after that head (`json_without_setup`), not copied again to prefix it."""
-        return state.json_without_setup('{"setup_ref":"' + self.digest(state.setup) + '",')
+        joined once after that head (`json_without_setup`), not copied again to prefix it. A
+        `JsonText`: the state's serializer wrote every piece, so the store need not parse it
+        again to know it is JSON (docs/store.md, "A state's JSON checked once")."""
+        return JsonText(state.json_without_setup('{"setup_ref":"' + self.digest(state.setup) + '",'))
 
     def dumps_kept(self, state: GameState) -> str | None:
         """`dumps(state)` again, made from the pieces its writing kept on the state
         (`GameState.json_kept`); None if it has none (parsed, never written)."""
-        return state.json_kept('{"setup_ref":"' + self.digest(state.setup) + '",')
+        text = state.json_kept('{"setup_ref":"' + self.digest(state.setup) + '",')
+        return None if text is None else JsonText(text)
 
     def known(self, ref: str) -> GameSetup | None:
         return self._by_digest.get(ref)

@@ -16,7 +16,7 @@ from functools import cache
 from operator import attrgetter
 from typing import Any
 
-from bot.store.protocol import StoreError
+from bot.store.protocol import JsonText, StoreError
 
 INT64 = range(-(2**63), 2**63)  # an SQLite INTEGER, a PostgreSQL bigint, a Discord snowflake
 
@@ -75,7 +75,7 @@ def _first_fault(values: Sequence) -> tuple[int, str] | None:
     call each: a commit holds some forty of them."""
     for n, value in enumerate(values):
         kind = type(value)
-        if kind is str:
+        if kind is str or kind is JsonText:
             if value.isascii() and "\x00" not in value:
                 continue
         elif kind is int:

@@ -278,6 +278,55 @@ BEGIN
 END;
 """
 
+# Issue 17. A state's JSON is checked once, not parsed again by the database on every write:
+# games.state and snapshots.state lose their CHECK (json_valid(...)), which was a third of the
+# writer's work a command (a 14 KB state parsed twice over in SQLite's JSON parser). The store
+# checks every state nobody vouched for itself, on the writer's connection, and refuses it as
+# the CHECK did (docs/store.md, "A state's JSON checked once"). Both tables are rebuilt the
+# way SQLite documents (new table, copy, drop, rename; foreign keys are off meanwhile), with
+# their columns in the same order, their indexes and every other check as they were.
+V7_STATES_CHECKED_ONCE = """
+CREATE TABLE games_checked_once (
+    id              INTEGER PRIMARY KEY,
+    guild_id        INTEGER NOT NULL,
+    channel_id      INTEGER NOT NULL,
+    thread_id       INTEGER,
+    scenario_id     TEXT    NOT NULL,
+    status          TEXT    NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'abandoned')),
+    organiser_id    INTEGER NOT NULL,
+    state           TEXT    NOT NULL,
+    version         INTEGER NOT NULL CHECK (version >= 1),
+    created_at      TEXT    NOT NULL,
+    updated_at      TEXT    NOT NULL,
+    resumed_version INTEGER,
+    paused_at       TEXT
+) STRICT;
+INSERT INTO games_checked_once (id, guild_id, channel_id, thread_id, scenario_id, status, organiser_id, state,
+                                version, created_at, updated_at, resumed_version, paused_at)
+    SELECT id, guild_id, channel_id, thread_id, scenario_id, status, organiser_id, state,
+           version, created_at, updated_at, resumed_version, paused_at FROM games ORDER BY id;
+DROP TABLE games;
+ALTER TABLE games_checked_once RENAME TO games;
+CREATE INDEX games_by_status ON games (status);
+CREATE INDEX games_by_channel ON games (channel_id);
+CREATE INDEX games_by_thread ON games (thread_id) WHERE thread_id IS NOT NULL;
+
+CREATE TABLE snapshots_checked_once (
+    game_id    INTEGER NOT NULL REFERENCES games (id),
+    label      TEXT    NOT NULL,
+    seq        INTEGER NOT NULL CHECK (seq >= 0),
+    version    INTEGER NOT NULL,
+    state      TEXT    NOT NULL,
+    created_at TEXT    NOT NULL,
+    PRIMARY KEY (game_id, label)
+) STRICT;
+INSERT INTO snapshots_checked_once (game_id, label, seq, version, state, created_at)
+    SELECT game_id, label, seq, version, state, created_at FROM snapshots ORDER BY rowid;
+DROP TABLE snapshots;
+ALTER TABLE snapshots_checked_once RENAME TO snapshots;
+CREATE INDEX snapshots_by_seq ON snapshots (game_id, seq);
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     V1_GAMES_EVENTS_SEATS_SNAPSHOTS,
     V2_CAMPAIGNS,
@@ -285,6 +334,7 @@ MIGRATIONS: tuple[str, ...] = (
     V4_RESUMED_VERSION_PACES,
     V5_PAUSES_SEEN_WATCHERS_RESULTS,
     V6_EVENTS_IN_WRITING_ORDER,
+    V7_STATES_CHECKED_ONCE,
 )
 
 

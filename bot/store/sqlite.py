@@ -59,6 +59,7 @@ from bot.store.protocol import (
     GameNotFound,
     GameStatus,
     GameSummary,
+    JsonText,
     Pause,
     PlayerResult,
     PlayerTotals,
@@ -98,6 +99,14 @@ BUSY_TIMEOUT_S = 3.0
 # at most 3 x 3 s + 0.5 s + 1 s = 10.5 s, about as long as a player watches Discord's
 # "thinking..." before he would rather be told to try again.
 BUSY_BACKOFF_S = (0.5, 1.0)
+
+
+def _check_json(db: sqlite3.Connection, state: str) -> None:
+    """Refuse a state's text that is not JSON, unless its maker vouched for it (`JsonText`): the
+    column's CHECK of old, on the writer's connection (temp fp_json's CHECK raises the same
+    IntegrityError), inside the caller's transaction, so a refusal leaves nothing written."""
+    if type(state) is not JsonText:
+        db.execute(sqlite_commits.CHECK_JSON, (state,))
 
 
 _WRITE_STATE = ("UPDATE games SET state = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ?"
@@ -742,6 +751,7 @@ class SqliteStore:
             )
             game_id = cursor.lastrowid
             assert game_id is not None
+            _check_json(db, state)
             self._replace_seats(db, game_id, seats)
             last_seq = self._append(db, game_id, 0, events, now)
             if snapshot is not None:
@@ -919,7 +929,7 @@ class SqliteStore:
             if not rows:
                 raise SnapshotNotFound(game_id, label)
             (snap_seq, snap_version, snap_state), = rows
-            last_seq = self._write_state(db, game_id, expected_version, state or snap_state, status, now)
+            last_seq = self._write_state(db, game_id, expected_version, state or JsonText(snap_state), status, now)
             event = json.dumps({
                 "type": "rollback",
                 "snapshot": label,
@@ -958,6 +968,7 @@ class SqliteStore:
             rows = db.execute(_WRITE_STATE_AND_STATUS,
                               (state, now, GameStatus(status).value, game_id, expected_version)).fetchall()
         for (last_seq,) in rows:
+            _check_json(db, state)  # written: now the text must be JSON, as the column's CHECK had it
             return last_seq
         current = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchall()
         if not current:

@@ -29,9 +29,11 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.store.protocol import JsonText
+
 # A row of fp_rows is a whole commit; what it writes in lists comes as JSON arrays (json_each):
 COLUMNS = ("n", "game_id", "expected", "state", "status", "now", "events", "n_events", "snapshot", "version",
-           "seats", "awaited", "decisions", "organiser", "pause", "paused", "seen", "seen_at", "results")
+           "seats", "awaited", "decisions", "organiser", "pause", "paused", "seen", "seen_at", "results", "vouched")
 WIDTH = len(COLUMNS)
 # what the few commits that write them bring (fp_rare)
 _RARE = ("game_id", "seats", "organiser", "pause", "paused", "results")
@@ -64,6 +66,10 @@ _STATEMENTS = (
          s + NEW.n_events
          FROM (SELECT (SELECT version FROM games WHERE id = NEW.game_id) AS v,
                       (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = NEW.game_id) AS s)""",
+    # a state nobody vouched for (not a JsonText) is checked to be JSON, as the columns' CHECK did,
+    # by its trip through temp fp_json (its CHECK fails the statement; the slow way then tells
+    # the guilty caller); an applied commit's only, as the CHECK looked only at rows written
+    f"""INSERT OR REPLACE INTO fp_json (n, state) SELECT 1, NEW.state WHERE NOT NEW.vouched AND {_OK}""",
     # the version check is in the UPDATE itself, as in the slow transaction; the status is set
     # only when given (SQLite updates an index on a column set even to the same value)
     """UPDATE games SET state = NEW.state, version = version + 1, updated_at = NEW.now
@@ -124,8 +130,13 @@ def _trigger(name: str, view: str, statements: tuple[str, ...]) -> str:
             + " BEGIN\n" + "".join(f"{statement};\n" for statement in statements) + "END")
 
 
+# Where a state's text nobody vouched for is checked to be JSON (docs/store.md, "A state's JSON
+# checked once"): the one row it is written to, whose CHECK is the one games.state had.
+CHECK_JSON = "INSERT OR REPLACE INTO fp_json (n, state) VALUES (1, ?)"
+
 SCHEMA: tuple[str, ...] = (
     "CREATE TEMP TABLE fp_out (n INTEGER PRIMARY KEY, cur, ok, base, last)",
+    "CREATE TEMP TABLE fp_json (n INTEGER PRIMARY KEY, state TEXT NOT NULL CHECK (json_valid(state)))",
     f"CREATE TEMP VIEW fp_rows ({', '.join(COLUMNS)}) AS SELECT {', '.join(['NULL'] * WIDTH)}",
     f"CREATE TEMP VIEW fp_rare ({', '.join(_RARE)}) AS SELECT {', '.join(['NULL'] * len(_RARE))}",
     _trigger("fp_apply", "fp_rows", _STATEMENTS),
@@ -183,7 +194,7 @@ def row(
         _json(decisions) if decisions else None,
         organiser_id, 0 if paused is None else 1, None if paused is None else paused[0],
         None if seen is None or not seen[0] else _json(seen[0]), None if seen is None else seen[1],
-        _json(results) if results else None,
+        _json(results) if results else None, type(state) is JsonText,
     )
 
 
