@@ -1,6 +1,7 @@
-"""The soldiers a state copy shares (engine/core/state.py `clone`, `changing`): a rule changes a
-soldier only through `GameState.changing`, so `apply` leaves the state it was given as it was,
-and reads the soldier's own copy, never the one it left behind, once it has made him its own."""
+"""The soldiers and forces a state copy shares (engine/core/state.py `clone`, `changing`,
+`changing_force`): a rule changes a soldier only through `GameState.changing` and a force only
+through `GameState.changing_force`, so `apply` leaves the state it was given as it was, and reads
+the copy it made its own, never the one it left behind."""
 from __future__ import annotations
 
 import importlib
@@ -8,7 +9,7 @@ import importlib
 import pytest
 
 from engine import apply, new_game
-from engine.core.state import GameState, SharedSoldierError, SoldierState
+from engine.core.state import ForceState, GameState, SharedForceError, SharedSoldierError, SoldierState
 from engine.turn.setup import SeatSpec
 from tests.engine.autoplay_kit import autoplayed
 from tests.state_json import SetupsKept, play_json
@@ -26,14 +27,54 @@ class _StaleRead(AssertionError):
     pass
 
 
+class _InPlace(AssertionError):
+    pass
+
+
+def _refuse(self, *args, **kwargs):
+    raise _InPlace("a list or dict of a force shared between states changed in place: "
+                   "change it through st.changing_force")
+
+
+class _SharedList(list):
+    """A shared force's list while the rules run (the debug aid of `stale_reads_refused`): every
+    change in place refused at the line that tries it. Read, copied and written as a list."""
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+
+
+class _SharedDict(dict):
+    __setitem__ = __delitem__ = pop = popitem = clear = update = setdefault = __ior__ = _refuse
+
+
+_FORCE_CONTAINERS = [n for n, info in ForceState.model_fields.items()
+                     if getattr(info.annotation, "__origin__", None) in (list, dict)]
+
+
+def _guard_lists(f: ForceState) -> None:
+    """Each list and dict of a shared force swapped for a refusing one of the same items."""
+    fields = f.__dict__
+    for name in _FORCE_CONTAINERS:
+        value = fields[name]
+        if type(value) is list:
+            fields[name] = _SharedList(value)
+        elif type(value) is dict:
+            fields[name] = _SharedDict(value)
+
+
 @pytest.fixture
 def stale_reads_refused(monkeypatch):
-    """While apply's rules run, a soldier object that `changing` replaced in the working state
-    refuses every attribute read: a rule that kept it from before a change would read old
-    values. apply's last step (note_asked) compares with the input state, which still holds it."""
-    replaced: dict[int, SoldierState] = {}
+    """While apply's rules run, a soldier or force object that `changing` (`changing_force`)
+    replaced in the working state refuses every attribute read: a rule that kept it from before a
+    change would read old values. apply's last step (note_asked) compares with the input state,
+    which still holds it. And each force `clone` shares has lists and a dict that refuse any
+    change in place (`_SharedList`), which no `__setattr__` guard sees."""
+    replaced: dict[int, object] = {}
     armed = [False]
     real_changing = GameState.changing
+    real_changing_force = GameState.changing_force
+    real_clone = GameState.clone
 
     def changing(self, serial: int) -> SoldierState:
         before = self.soldiers[serial]
@@ -42,9 +83,23 @@ def stale_reads_refused(monkeypatch):
             replaced[id(before)] = before
         return after
 
+    def changing_force(self, force_id: str) -> ForceState:
+        before = self.forces[force_id]
+        after = real_changing_force(self, force_id)
+        if armed[0] and after is not before:
+            replaced[id(before)] = before
+        return after
+
+    def clone(self) -> GameState:
+        copy = real_clone(self)
+        if armed[0]:
+            for f in copy.forces.values():
+                _guard_lists(f)
+        return copy
+
     def getattribute(self, name: str):
         if replaced and id(self) in replaced and not name.startswith("__"):
-            raise _StaleRead(f"read of .{name} on a soldier the state had replaced by its own copy")
+            raise _StaleRead(f"read of .{name} on a {type(self).__name__} the state had replaced by its own copy")
         return object.__getattribute__(self, name)
 
     def disarmed(before, after, cmd) -> None:
@@ -54,7 +109,10 @@ def stale_reads_refused(monkeypatch):
 
     real_note_asked = APPLY.note_asked
     monkeypatch.setattr(GameState, "changing", changing)
+    monkeypatch.setattr(GameState, "changing_force", changing_force)
+    monkeypatch.setattr(GameState, "clone", clone)
     monkeypatch.setattr(SoldierState, "__getattribute__", getattribute)
+    monkeypatch.setattr(ForceState, "__getattribute__", getattribute)
     monkeypatch.setattr(APPLY, "note_asked", disarmed)
 
     def armed_apply(st, cmd):
@@ -69,7 +127,8 @@ def stale_reads_refused(monkeypatch):
 
 
 @pytest.mark.parametrize(("content", "scenario", "seed"), GAMES)
-def test_apply_leaves_its_input_and_reads_no_soldier_it_replaced(request, stale_reads_refused, content, scenario, seed):
+def test_apply_leaves_its_input_and_reads_no_soldier_or_force_it_replaced(request, stale_reads_refused, content,
+                                                                            scenario, seed):
     catalog = request.getfixturevalue("cat" if content == "fixtures" else "shipped")
 
     setups = SetupsKept()  # the setup every state shares, checked once at the end (tests/state_json.py)
