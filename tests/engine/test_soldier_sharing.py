@@ -9,9 +9,10 @@ import importlib
 import pytest
 
 from engine import apply, new_game
+from engine.agent import RandomAgent
 from engine.core.state import ForceState, GameState, SharedForceError, SharedSoldierError, SoldierState
 from engine.turn.setup import SeatSpec
-from tests.engine.autoplay_kit import autoplayed
+from tests.engine.autoplay_kit import autoplayed, games, shipped_catalog
 from tests.state_json import SetupsKept, play_json
 
 APPLY = importlib.import_module("engine.apply")  # the module: the package's `apply` is the function
@@ -21,46 +22,12 @@ GAMES = [("fixtures", "advanced-skirmish", 1), ("fixtures", "hidden-yard", 2), (
          ("fixtures", "teams-woods", 4), ("fixtures", "hazards-farm", 5), ("shipped", "tardieu-bombardment", 6),
          ("shipped", "mill-road-gun", 7), ("shipped", "crossroads-roadblock", 8)]
 COMMANDS = 400
+WHOLE_GAME = 5000  # commands: more than any autoplayed game takes
+SEEDS = games(12, 3)  # seeds a scenario and player count in test_every_scenario_...
 
 
 class _StaleRead(AssertionError):
     pass
-
-
-class _InPlace(AssertionError):
-    pass
-
-
-def _refuse(self, *args, **kwargs):
-    raise _InPlace("a list or dict of a force shared between states changed in place: "
-                   "change it through st.changing_force")
-
-
-class _SharedList(list):
-    """A shared force's list while the rules run (the debug aid of `stale_reads_refused`): every
-    change in place refused at the line that tries it. Read, copied and written as a list."""
-
-    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
-
-
-class _SharedDict(dict):
-    __setitem__ = __delitem__ = pop = popitem = clear = update = setdefault = __ior__ = _refuse
-
-
-_FORCE_CONTAINERS = [n for n, info in ForceState.model_fields.items()
-                     if getattr(info.annotation, "__origin__", None) in (list, dict)]
-
-
-def _guard_lists(f: ForceState) -> None:
-    """Each list and dict of a shared force swapped for a refusing one of the same items."""
-    fields = f.__dict__
-    for name in _FORCE_CONTAINERS:
-        value = fields[name]
-        if type(value) is list:
-            fields[name] = _SharedList(value)
-        elif type(value) is dict:
-            fields[name] = _SharedDict(value)
 
 
 @pytest.fixture
@@ -68,13 +35,12 @@ def stale_reads_refused(monkeypatch):
     """While apply's rules run, a soldier or force object that `changing` (`changing_force`)
     replaced in the working state refuses every attribute read: a rule that kept it from before a
     change would read old values. apply's last step (note_asked) compares with the input state,
-    which still holds it. And each force `clone` shares has lists and a dict that refuse any
-    change in place (`_SharedList`), which no `__setattr__` guard sees."""
+    which still holds it. (Each force a clone shares refuses a change of its lists in place:
+    tests/engine/conftest.py, tests/shared_forces.py.)"""
     replaced: dict[int, object] = {}
     armed = [False]
     real_changing = GameState.changing
     real_changing_force = GameState.changing_force
-    real_clone = GameState.clone
 
     def changing(self, serial: int) -> SoldierState:
         before = self.soldiers[serial]
@@ -90,13 +56,6 @@ def stale_reads_refused(monkeypatch):
             replaced[id(before)] = before
         return after
 
-    def clone(self) -> GameState:
-        copy = real_clone(self)
-        if armed[0]:
-            for f in copy.forces.values():
-                _guard_lists(f)
-        return copy
-
     def getattribute(self, name: str):
         if replaced and id(self) in replaced and not name.startswith("__"):
             raise _StaleRead(f"read of .{name} on a {type(self).__name__} the state had replaced by its own copy")
@@ -110,7 +69,6 @@ def stale_reads_refused(monkeypatch):
     real_note_asked = APPLY.note_asked
     monkeypatch.setattr(GameState, "changing", changing)
     monkeypatch.setattr(GameState, "changing_force", changing_force)
-    monkeypatch.setattr(GameState, "clone", clone)
     monkeypatch.setattr(SoldierState, "__getattribute__", getattribute)
     monkeypatch.setattr(ForceState, "__getattribute__", getattribute)
     monkeypatch.setattr(APPLY, "note_asked", disarmed)
@@ -142,6 +100,42 @@ def test_apply_leaves_its_input_and_reads_no_soldier_or_force_it_replaced(reques
     for _ in autoplayed(catalog, scenario, seed, COMMANDS, checked):
         pass
     setups.check()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("content", ["fixtures", "shipped"])
+def test_every_scenario_played_whole_leaves_apply_its_input(request, stale_reads_refused, content, players):
+    """Every scenario of both catalogues, whole games of two and three players on a few seeds,
+    with the checks above: apply leaves its input's JSON as it was, reads no soldier or force it
+    replaced, and changes no shared force's list in place (tests/shared_forces.py, on for every
+    engine test). The rules that change a force are many and scattered (a draw, a discard, a
+    placement, a reveal, a fight card, a react card...): each path a game takes is checked."""
+    catalog = request.getfixturevalue("cat") if content == "fixtures" else shipped_catalog()
+    setups = SetupsKept()
+    played = 0
+
+    def checked(st, cmd):
+        nonlocal played
+        played += 1
+        before = play_json(setups.see(st))
+        out = stale_reads_refused(st, cmd)
+        assert play_json(st) == before, (scenario, seed, cmd)
+        return out
+
+    for scenario in sorted(catalog.scenarios):
+        sides = [s.id.value for s in catalog.scenario(scenario).sides]
+        for seed in range(SEEDS):
+            seats = [SeatSpec(name=f"P{i + 1}", side=sides[i % 2]) for i in range(players)]
+            st, _ = new_game(catalog, scenario, seats, seed)
+            agent = RandomAgent(seed)
+            for _ in range(WHOLE_GAME):
+                if st.step == "over":
+                    break
+                st, _ = checked(st, agent.choose(st, agent.seat_to_act(st)))
+            assert st.step == "over", (scenario, seed, players)
+    setups.check()
+    assert played > 1000 * SEEDS // 3
 
 
 def _placed(cat) -> GameState:
