@@ -585,8 +585,8 @@ class GameState(Model):
     """The whole game at one moment. A state is a value: apply changes its own working copy
     (`clone`), never a state it was given. The JSON a state was written as (`json_without_setup`)
     is kept for its forces, vehicles and soldiers (`_texts`), and a copy of it (`_origin`) writes
-    a force or vehicle equal to the one it was copied from, and the very same soldiers, with that
-    text again."""
+    a vehicle equal to the one it was copied from, and the very same forces and soldiers, with
+    that text again."""
 
     __slots__ = ("_origin", "_texts")
 
@@ -717,9 +717,9 @@ class GameState(Model):
         """The text of `model_dump_json(exclude={"setup"})`, made with less work: a shared soldier
         is read-only, so the text of his first dump is kept on him and written again for every
         state that shares him (a command changes a handful of some twenty men; the soldiers were
-        three quarters of the dump's work). Likewise the seats, a force or vehicle, each soldier's
+        three quarters of the dump's work). Likewise the seats, a vehicle, each force's and soldier's
         entry, and the run of fields a command seldom changes (_STEADY, mines to VP) written alike
-        (`_model_same`; a soldier: the very same man) in the state this one was cloned from, if
+        (`_model_same`; a force or soldier: the very same one) in the state this one was cloned from, if
         that state was written, and the whole list of soldiers' entries when they are the very same
         men: that state is a value, so the text it was written with is still its text (docs/app.md,
         Performance). The other fields take two calls. The pieces (kept on the state as `_texts`
