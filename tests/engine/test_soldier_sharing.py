@@ -10,7 +10,14 @@ import pytest
 
 from engine import apply, new_game
 from engine.agent import RandomAgent
-from engine.core.state import ForceState, GameState, SharedForceError, SharedSoldierError, SoldierState
+from engine.core.content import Action
+from engine.core.state import (
+    ForceState,
+    GameState,
+    SharedForceError,
+    SharedSoldierError,
+    SoldierState,
+)
 from engine.turn.setup import SeatSpec
 from tests.engine.autoplay_kit import autoplayed, games, shipped_catalog
 from tests.state_json import SetupsKept, play_json
@@ -177,3 +184,24 @@ def test_a_fresh_state_owns_its_soldiers(cat):
     serial = next(iter(st.soldiers))
     assert st.changing(serial) is st.soldiers[serial]
     st.soldiers[serial].pinned = True
+
+
+def test_a_shared_force_refuses_a_change_in_both_states_and_changing_force_makes_it_its_own(cat):
+    st = _placed(cat)
+    before = st.model_dump_json()
+    copy = st.clone()
+    fid, other = list(st.forces)[:2]
+    assert copy.forces[fid] is st.forces[fid]
+    for state in (st, copy):
+        with pytest.raises(SharedForceError, match=fid):
+            state.forces[fid].planned = True
+    mine = copy.changing_force(fid)
+    assert mine is not st.forces[fid] and copy.forces[fid] is mine and copy.changing_force(fid) is mine
+    mine.deck.pop(0)
+    mine.placed[1] = "X"
+    mine.declared["X"] = Action.MOVE
+    mine.planned = not mine.planned
+    assert st.model_dump_json() == before
+    assert copy.forces[other] is st.forces[other]
+    fresh = GameState.model_validate_json(before)  # a state from validation owns its forces
+    assert fresh.changing_force(fid) is fresh.forces[fid]
