@@ -127,6 +127,7 @@ def play(ctx: Ctx, pcid: str, target: str, soldiers: list[int]) -> None:
         if s not in ok or soldiers.count(s) > 1:
             raise RuleError(f"{s} cannot be named: pick different enemy soldiers of {target}'s player on the board ("
                             + ", ".join(str(x) for x in ok) + ").")
+    f = st.changing_force(fid)
     f.hand.remove(pcid)
     f.discard.append(pcid)
     st.preempts.append(PreemptMark(by=fid, card=pcid, force=tf, target=target, action=box.requires,

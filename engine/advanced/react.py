@@ -64,6 +64,7 @@ def play(ctx: Ctx, cid: str) -> None:
     if problem:
         raise RuleError(f"{cid} cannot be played now: {problem}")
     card = st.card(cid)
+    f = st.changing_force(fid)
     f.hand.remove(cid)
     st.pending = None
     st.interrupted = st.active
@@ -88,7 +89,7 @@ def finish_react(ctx: Ctx) -> None:
     """The react card is done: its cost if it was used, then the interrupted card carries on."""
     st = ctx.st
     a = st.active
-    f = st.forces[a.force]
+    f = st.changing_force(a.force)
     card = st.card(a.card)
     seat = st.seats[f.seat]
     used = any(s.uses or s.used or s.rallied or s.entry for s in a.sources)

@@ -610,7 +610,7 @@ def start_next(ctx: Ctx) -> bool:
         for f in forces:
             n = fight_cards(st, plate, part, f, attackers, inside)
             got[f] = deal(ctx, f, n)
-            st.forces[f].fight_pool.extend(got[f])
+            st.changing_force(f).fight_pool.extend(got[f])
         values = {f: len(st.forces[f].hand) + len(got[f]) for f in forces}
         fight.members = members
         fight.order = initiative_order(st, values, members)
@@ -684,9 +684,10 @@ def end(ctx: Ctx) -> None:
     st = ctx.st
     fight = st.fight
     for fid in fight.order:
-        f = st.forces[fid]
-        f.discard.extend(f.fight_pool)
-        f.fight_pool = []
+        if st.forces[fid].fight_pool:
+            f = st.changing_force(fid)
+            f.discard.extend(f.fight_pool)
+            f.fight_pool = []
     plate, part = fight.plate, fight.part
     down = {v for v, _, _ in fight.defeated}
     still = [s for s in fight.members if fighting(st, s) and s not in down]

@@ -1,4 +1,5 @@
-"""Action decks: drawing, checks pulled off the top, discards and the reshuffle."""
+"""Action decks: drawing, checks pulled off the top, discards and the reshuffle. Each change goes
+through GameState.changing_force: a state's copy shares its forces until one is changed."""
 from __future__ import annotations
 
 from engine.core.errors import RuleError
@@ -7,9 +8,9 @@ from engine.core.log import Ctx
 
 def reshuffle(ctx: Ctx, force_id: str) -> bool:
     """When a draw finds the deck empty, the discards become a new shuffled deck (ruling 14)."""
-    f = ctx.st.forces[force_id]
-    if not f.discard:
+    if not ctx.st.forces[force_id].discard:
         return False
+    f = ctx.st.changing_force(force_id)
     f.deck = f.discard
     f.discard = []
     ctx.rng.shuffle(f.deck)
@@ -19,7 +20,7 @@ def reshuffle(ctx: Ctx, force_id: str) -> bool:
 
 
 def take_top(ctx: Ctx, force_id: str) -> str:
-    f = ctx.st.forces[force_id]
+    f = ctx.st.changing_force(force_id)
     if not f.deck and not reshuffle(ctx, force_id):
         raise RuleError("the action deck and the discards are both empty")
     return f.deck.pop(0)
@@ -27,7 +28,7 @@ def take_top(ctx: Ctx, force_id: str) -> str:
 
 def deal(ctx: Ctx, force_id: str, n: int) -> list[str]:
     """Take n cards off the top (fewer only if every card is in hands or in play)."""
-    f = ctx.st.forces[force_id]
+    f = ctx.st.changing_force(force_id)
     got = []
     for _ in range(n):
         if not f.deck and not reshuffle(ctx, force_id):
@@ -39,14 +40,14 @@ def deal(ctx: Ctx, force_id: str, n: int) -> list[str]:
 def draw(ctx: Ctx, force_id: str, n: int) -> list[str]:
     """Draw n cards into the hand."""
     got = deal(ctx, force_id, n)
-    ctx.st.forces[force_id].hand.extend(got)
+    ctx.st.changing_force(force_id).hand.extend(got)
     return got
 
 
 def check(ctx: Ctx, force_id: str) -> str:
     """Pull the top card for a check (hit, damage, identity) and discard it at once."""
     cid = take_top(ctx, force_id)
-    ctx.st.forces[force_id].discard.append(cid)
+    ctx.st.changing_force(force_id).discard.append(cid)
     return cid
 
 

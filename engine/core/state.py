@@ -237,8 +237,17 @@ class SoldierState(Model):
         return self.captor is None and self.status in ("board", "aboard", "waiting")
 
 
+class SharedForceError(RuntimeError):
+    """A rule changed a force its state shares with another without making it its own first
+    (GameState.changing_force): a programming error, never a player's."""
+
+
 class ForceState(Model):
-    """A deck-owning unit: a squad of soldiers, or a vehicle or gun with its crew."""
+    """A deck-owning unit: a squad of soldiers, or a vehicle or gun with its crew. After
+    GameState.clone it may be shared by two states: then it is read-only (`_shared`), its lists
+    and dict too, and a rule changes it through GameState.changing_force (docs/architecture.md)."""
+
+    __slots__ = ("_shared",)
 
     id: str
     seat: int
@@ -258,6 +267,12 @@ class ForceState(Model):
     fight_pool: list[str] = Field(default_factory=new_list)  # private until played
     vp_pile: list[str] = Field(default_factory=new_list)  # react cards used: out of the game for good (public)
     entry_area: str | None = None
+
+    def __setattr__(self, name: str, value) -> None:
+        if getattr(self, "_shared", False):
+            raise SharedForceError(f"force {self.id} is shared between states: "
+                                   f"set {name} on st.changing_force({self.id!r})")
+        super().__setattr__(name, value)
 
 
 class VehicleState(Model):
@@ -570,8 +585,8 @@ class GameState(Model):
     """The whole game at one moment. A state is a value: apply changes its own working copy
     (`clone`), never a state it was given. The JSON a state was written as (`json_without_setup`)
     is kept for its forces, vehicles and soldiers (`_texts`), and a copy of it (`_origin`) writes
-    a force or vehicle equal to the one it was copied from, and the very same soldiers, with that
-    text again."""
+    a vehicle equal to the one it was copied from, and the very same forces and soldiers, with
+    that text again."""
 
     __slots__ = ("_origin", "_texts")
 
@@ -679,10 +694,12 @@ class GameState(Model):
         """A working copy for apply: the frozen setup (and any frozen model) is shared, every
         list, dict and state model is copied, field by field as the model declares them; no
         validation, so several times cheaper than a dump and validate round trip, and equal to
-        it (tests/engine/test_state_copy.py). The soldiers are the exception: the copy gets a
-        new dict holding the same SoldierState objects, now read-only in both states, and a
-        rule makes one its own with `changing` before it changes him."""
+        it (tests/engine/test_state_copy.py). The soldiers and the forces are the exception: the
+        copy gets a new dict holding the same SoldierState and ForceState objects, now read-only
+        in both states, and a rule makes one its own with `changing` (`changing_force`) before it
+        changes him (it)."""
         deque(map(_MARK_SHARED, self.soldiers.values(), repeat(True)), 0)  # each soldier's slot set, in C
+        deque(map(_MARK_FORCE_SHARED, self.forces.values(), repeat(True)), 0)
         copy = _model_copier(GameState, _SHARED_FIELDS)(self)
         _set(copy, "_origin", self if getattr(self, "_texts", None) is not None else None)
         _set(copy, "_texts", None)
@@ -700,9 +717,9 @@ class GameState(Model):
         """The text of `model_dump_json(exclude={"setup"})`, made with less work: a shared soldier
         is read-only, so the text of his first dump is kept on him and written again for every
         state that shares him (a command changes a handful of some twenty men; the soldiers were
-        three quarters of the dump's work). Likewise the seats, a force or vehicle, each soldier's
+        three quarters of the dump's work). Likewise the seats, a vehicle, each force's and soldier's
         entry, and the run of fields a command seldom changes (_STEADY, mines to VP) written alike
-        (`_model_same`; a soldier: the very same man) in the state this one was cloned from, if
+        (`_model_same`; a force or soldier: the very same one) in the state this one was cloned from, if
         that state was written, and the whole list of soldiers' entries when they are the very same
         men: that state is a value, so the text it was written with is still its text (docs/app.md,
         Performance). The other fields take two calls. The pieces (kept on the state as `_texts`
@@ -752,9 +769,21 @@ class GameState(Model):
             self.soldiers[serial] = s
         return s
 
+    def changing_force(self, force_id: str) -> ForceState:
+        """Force `force_id`, writable: this state's own copy of it (its lists and dict copied),
+        made on first use if it is shared with another state. Read it as `forces[force_id]`;
+        change it, its lists included (`deck.pop`, `hand.remove`, `placed[i] = ...`), through this."""
+        f = self.forces[force_id]
+        if getattr(f, "_shared", False):
+            f = _model_copier(ForceState)(f)
+            _set(f, "_shared", False)  # set, not left unset: reading an unset slot is many times slower
+            self.forces[force_id] = f
+        return f
+
 
 _MARK_SHARED = SoldierState.__dict__["_shared"].__set__  # the slot's own setter: no name lookup, no __setattr__
-_SHARED_FIELDS = frozenset({"soldiers"})  # GameState fields whose container clone copies but whose items it shares
+_MARK_FORCE_SHARED = ForceState.__dict__["_shared"].__set__
+_SHARED_FIELDS = frozenset({"soldiers", "forces"})  # GameState fields whose container clone copies but whose items it shares
 _ORDER = list(GameState.model_fields)  # the dump writes the fields in this order
 _KEYED = {"forces": ForceState, "vehicles": VehicleState}  # dicts whose items' texts a copy reuses
 # the run of fields (in the dump's order) a command seldom changes: written again with the text
@@ -816,12 +845,13 @@ def _soldier_entry(serial: int, s: SoldierState) -> str:
 def _keyed_json(items: dict, was: dict, kept: dict, name: str) -> dict:
     """The forces or the vehicles (`name`): each item's entry `"key":{...}` by key, as the
     state's serializer writes it (the dict's text without its braces is the entries joined). An
-    item written alike (`_model_same`) with the item under its key in `was` (the __dict__ of the
-    state this one was copied from, whose texts are `kept`) takes that item's entry, the others
-    are written."""
+    item that is the very force under its key in `was` (the __dict__ of the state this one was
+    copied from, whose texts are `kept`: shared, so read-only), or a vehicle written alike
+    (`_model_same`) with the one there, takes that item's entry; the others are written (a force
+    made writable by `changing_force` mostly was changed: not compared field by field)."""
     cls = _KEYED[name]
     item_json = _flat_writer(cls)
-    same = _model_same(cls)
+    same = is_ if cls is ForceState else _model_same(cls)
     old_texts = kept.get(name)
     if old_texts is None:
         return {key: f"{_key_json(key)}:{item_json(item)}" for key, item in items.items()}

@@ -76,8 +76,8 @@ def kill(ctx: Ctx, victim: int, *, by_force: str | None, cause: str, by_soldier:
     s = st.changing(victim)
     name = st.name(victim)
     s.status = "dead"
-    owner_force = st.forces[s.force]
-    owner_force.discard.extend(s.held)
+    if s.held:
+        st.changing_force(s.force).discard.extend(s.held)
     s.held = []
     s.captor = None
     s.controller = s.force

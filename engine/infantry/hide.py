@@ -129,6 +129,7 @@ def hold(ctx: Ctx, serial: int, cards: list[str]) -> None:
     if len(s.held) + len(cards) > limit:
         raise RuleError(f"{name} may hold {limit} card{'s' if limit != 1 else ''} "
                         f"and holds {len(s.held)} already.")
+    f = st.changing_force(s.controller)
     for c in cards:
         f.hand.remove(c)
     st.changing(serial).held.extend(cards)
@@ -139,7 +140,7 @@ def hold(ctx: Ctx, serial: int, cards: list[str]) -> None:
 def unhold(ctx: Ctx, force_id: str, cards: list[str]) -> None:
     """Held cards back to the hand: after the draw, or at a phase start after the reveal."""
     st = ctx.st
-    f = st.forces[force_id]
+    f = st.changing_force(force_id)
     holders = {c: s.serial for s in st.soldiers.values() if s.force == force_id for c in s.held}
     missing = [c for c in cards if c not in holders]
     if missing:

@@ -318,9 +318,8 @@ def move(ctx: Ctx, serial: int, dest: Dest, facing: str | None = None, *, releas
     entering = s.status == "waiting"
     if entering:
         area = _area_for(cell, parents, area_of)
-        f = st.forces[s.force]
-        if f.entry_area is None and area in st.setup.scenario.entry_areas:
-            f.entry_area = area
+        if st.forces[s.force].entry_area is None and area in st.setup.scenario.entry_areas:
+            st.changing_force(s.force).entry_area = area
         s.status = "board"
     if rulebook.mine_walk(ctx, serial, path_cells(parents, cell)):  # mines (engine/battlefield/mines.py): stopped on the way
         return s.at if s.status == "board" else None

@@ -134,6 +134,7 @@ def pay(ctx: Ctx, cards: list[str]) -> None:
     if len(cards) != p.count or len(set(cards)) != len(cards) or any(c not in f.hand for c in cards):
         raise RuleError(f"pay exactly {p.count} different card{'s' if p.count > 1 else ''} from your hand: "
                         + ", ".join(f.hand) + ".")
+    f = st.changing_force(p.force)
     for c in cards:
         f.hand.remove(c)
         f.discard.append(c)

@@ -104,7 +104,7 @@ def _do(ctx: Ctx, card: PhaseCard) -> None:
         for s in arrivals:
             s = st.changing(s.serial)
             s.status = "waiting"
-            f = st.forces[s.force]
+            f = st.changing_force(s.force)
             cards = _cards_of(st, s.serial, s.rank, s.medals)
             f.deck.extend(cards)
             ctx.rng.shuffle(f.deck)

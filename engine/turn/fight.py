@@ -93,7 +93,7 @@ def _next_fight(ctx: Ctx) -> None:
                     k = halve(k)
                 n += k
             got = deal(ctx, f, n)  # fight cards come off the deck, not from the hand (Fight)
-            st.forces[f].fight_pool.extend(got)
+            st.changing_force(f).fight_pool.extend(got)
             seat = st.forces[f].seat
             ctx.say("fight_draw", f"{st.seats[seat].name} draws {len(got)} fight card{'s' if len(got) != 1 else ''}.",
                     force=f, n=len(got))
@@ -156,6 +156,7 @@ def play(ctx: Ctx, force: str, card: str, target: int) -> None:
     legal = targets(st, force)
     if target not in legal:
         raise RuleError("your fight card may go against " + ", ".join(f"{st.name(t)} ({t})" for t in legal) + ".")
+    f = st.changing_force(force)
     f.fight_pool.remove(card)
     f.discard.append(card)
     result = st.card(card).damage
@@ -196,9 +197,10 @@ def end_fight(ctx: Ctx) -> None:
         _next_fight(ctx)
         return
     for fid in fight.order:
-        f = st.forces[fid]
-        f.discard.extend(f.fight_pool)
-        f.fight_pool = []
+        if st.forces[fid].fight_pool:
+            f = st.changing_force(fid)
+            f.discard.extend(f.fight_pool)
+            f.fight_pool = []
     still = [s for s in fight.members if st.soldiers[s].free and s not in {v for v, _, _ in fight.defeated}]
     locked = any(touching(st.soldiers[a], st.soldiers[b]) for a in still for b in still
                  if st.soldiers[a].side != st.soldiers[b].side)

@@ -86,6 +86,7 @@ def plan(ctx: Ctx, force_id: str, cards: list[str | None], declare: dict[str, st
             if declare[c] not in [x.value for x in fit]:
                 raise RuleError(f"{c} can be used for " + " or ".join(x.value for x in fit) + f" in phase {ph}.")
     placed_all = chosen + list(extras.values())
+    f = st.changing_force(force_id)
     f.hand = [c for c in hand if c not in placed_all]
     f.placed = cards
     f.extra = [extras.get(i + 1) for i in range(3)]
@@ -130,10 +131,10 @@ def shortfall(ctx: Ctx, force_id: str) -> None:
     hand is shown and discarded, then one card at a time is drawn for each empty phase until one
     fits, placed face up; the misfits are discarded (Play Sequence, step 5)."""
     st = ctx.st
-    f = st.forces[force_id]
-    empty = [i for i, c in enumerate(f.placed) if c is None]
+    empty = [i for i, c in enumerate(st.forces[force_id].placed) if c is None]
     if not empty:
         return
+    f = st.changing_force(force_id)  # before take_top below, which makes it the state's own too
     seat = st.seats[f.seat]
     played = [(i, c) for i, c in enumerate(f.placed) if c is not None]
     for i, c in played:
@@ -216,7 +217,7 @@ def reveal(ctx: Ctx, phase: int, order: list[str]) -> None:
         if c is None:
             ctx.say("reveal", f"{seat.name} has no card for phase {phase}.", force=fid, phase=phase)
             continue
-        f.revealed[phase - 1] = True
+        st.changing_force(fid).revealed[phase - 1] = True
         for c in phase_cards_of(st, fid, phase):  # an officer's extra card is revealed with it
             _reveal_one(ctx, fid, c, phase, p)
 
@@ -233,7 +234,7 @@ def _reveal_one(ctx: Ctx, fid: str, c: str, phase: int, p) -> None:
     ctx.say("reveal", f"{seat.name} reveals {c} ({acts}, {owner}: {card.title}).", force=fid, card=c,
             phase=phase)
     if len(fit) == 1:
-        f.declared[c] = fit[0]
+        st.changing_force(fid).declared[c] = fit[0]
     elif c not in f.declared:
         st.pending_queue.append(DeclarePending(force=fid, card=c, phase=phase, options=fit))
     else:
@@ -244,7 +245,7 @@ def declare(ctx: Ctx, pending: DeclarePending, action: str) -> None:
     st = ctx.st
     if action not in [a.value for a in pending.options]:
         raise RuleError(f"{pending.card} can be used as " + " or ".join(a.value for a in pending.options) + ".")
-    f = st.forces[pending.force]
+    f = st.changing_force(pending.force)
     f.declared[pending.card] = Action(action)
     ctx.say("declare", f"{st.seats[f.seat].name} uses {pending.card} as {action.upper()}.", force=pending.force,
             card=pending.card)

@@ -184,7 +184,8 @@ def _turn_start(ctx: Ctx) -> None:
     artillery.turn_start(ctx)
     # 4-5. initiative follows the hands; every force places its cards
     able = {s.controller for s in st.soldiers.values() if s.in_play}  # one pass over the men, not one a force
-    for f in st.forces.values():
+    for fid in st.forces:  # each force's own copy (GameState.changing_force): all change
+        f = st.changing_force(fid)
         f.placed = [None, None, None]
         f.extra = [None, None, None]
         f.revealed = [False, False, False]
@@ -240,13 +241,16 @@ def _phase_end(ctx: Ctx) -> None:
     _vehicle_phase_end(ctx)
     st.last_trail, st.last_trail_phase, st.trail = st.trail, (st.turn, st.phase), []
     st.last_panels, st.panels = st.panels, []
-    for f in st.forces.values():
+    for fid, f in st.forces.items():
         c = f.placed[st.phase - 1]
+        x = f.extra[st.phase - 1]
+        if c is None and x is None:
+            continue
+        f = st.changing_force(fid)
         if c is not None:
             f.shown[st.phase - 1] = c if f.revealed[st.phase - 1] else None
             f.discard.append(c)
             f.placed[st.phase - 1] = None
-        x = f.extra[st.phase - 1]
         if x is not None:  # an officer's extra card
             f.discard.append(x)
             f.extra[st.phase - 1] = None
@@ -294,9 +298,11 @@ def _turn_end(ctx: Ctx) -> None:
         for plate in sorted(st.vehicles):
             st.vehicles[plate].looks = 0  # radio contact lasts one turn
             check_abandon(ctx, plate)
-    for f in st.forces.values():
-        f.discard.extend(f.hand)
-        f.hand = []
+    for fid, f in st.forces.items():
+        if f.hand:
+            f = st.changing_force(fid)
+            f.discard.extend(f.hand)
+            f.hand = []
     orders.turn_end(ctx)
     artillery.turn_end(ctx)
     ctx.say("turn_end", f"Turn {st.turn} ends. " + ", ".join(

@@ -411,9 +411,10 @@ class Chain:
             if i not in used and st.card(cid).owner in men:
                 used.add(i)
                 return st.card(cid).owner
-        force = st.forces[st.vehicles[self.plate].force]
+        fid = st.vehicles[self.plate].force
+        force = st.forces[fid]
         for _ in range(len(force.deck) + len(force.discard)):
-            cid = check(self.ctx, force.id)
+            cid = check(self.ctx, fid)
             self.cards.append(cid)
             self.ctx.say("identity_check", f"Identity check {cid} for the {comp.value}.", card=cid, plate=self.plate)
             if st.card(cid).owner in men:

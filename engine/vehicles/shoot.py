@@ -412,10 +412,11 @@ def _hits_on_man(ctx: Ctx, target: int, hits: int, *, by_force: str, by_soldier:
         if prot:
             ctx.say("protection", f"The {st.name(s.vehicle)} shields {st.name(target)}: {hits} hit"
                     f"{'s' if hits != 1 else ''} less {prot} = {left}.", serial=target, hits=left)
+        deck = s.controller  # read once: `s` is the man before hurt_aboard makes him the state's own
         for _ in range(left):
             if st.soldiers[target].status != "aboard":
                 return
-            cid = check(ctx, s.controller)
+            cid = check(ctx, deck)
             hurt_aboard(ctx, target, st.card(cid).damage, by_force=by_force, by_soldier=by_soldier, cause=cause)
         return
     if st.setup.scenario.roadblocks:  # issue 9: a roadblock's fighting position, -2 hits (engine/vehicles/roadblocks.py)

@@ -68,15 +68,16 @@ def test_a_soldier_changed_after_his_text_was_kept_is_written_as_he_now_is(shipp
 
 
 def test_a_copy_writes_the_forces_and_vehicles_it_left_alone_with_the_kept_text(shipped):
-    """A force or vehicle of a copy equal to its original in the written state is written with
-    the original's text (the very string), and so are the soldiers while they are the original's
-    very men; one changed in the copy is written as it now is."""
+    """A force of a copy that is still the original's very force (shared), or a vehicle equal to
+    its original, in the written state is written with the original's text (the very string),
+    and so are the soldiers while they are the original's very men; one changed in the copy is
+    written as it now is."""
     *_, st = autoplayed(shipped, "tardieu-bombardment", 3, 8)
     st.json_without_setup()
     work = st.clone()
     changed_force, *same_forces = list(work.forces)
     changed_plate, *same_plates = list(work.vehicles)
-    work.forces[changed_force].hand.append("X-1")
+    work.changing_force(changed_force).hand.append("X-1")
     work.vehicles[changed_plate].pins += 2
     assert work.json_without_setup() == work.model_dump_json(exclude={"setup"})
     assert '"X-1"' in work._texts["forces"][changed_force]

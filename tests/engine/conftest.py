@@ -8,8 +8,17 @@ import pytest
 from engine.core.content import load_catalog
 from engine.position import load_position
 from engine.script import run_script
+from tests.shared_forces import guarding_shared_forces
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "rules"
+
+
+@pytest.fixture(autouse=True)
+def _shared_forces_refuse_a_change():
+    """Every engine test runs with the forces a clone shares refusing a change in place
+    (tests/shared_forces.py): a rule that changed one without `changing_force` fails at once."""
+    with guarding_shared_forces():
+        yield
 
 
 @pytest.fixture(scope="session")

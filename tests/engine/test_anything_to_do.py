@@ -187,7 +187,7 @@ def _rifleman_looks(cat, panzer_spotted: bool):
     st, _ = run_script(st, "@Ann\nplan 1-C3 1-C1 1-C2\nplan for US-1-901 60-C3 901-V1 901-V2\n"
                            "@Bo\nplan 4-C3 4-C1 4-C2\nplan 902-V3 902-V5 902-V1\n@Ann\npass\n@Bo\npass\n", seat=0)
     assert st.active.card == "1-C3"
-    force = st.forces[st.active.force]
+    force = st.changing_force(st.active.force)
     force.deck, force.discard = [], []
     return st
 

@@ -59,7 +59,7 @@ def assault(cat, men=(DOYLE, AMES, CANDY), *, unbuttoned=("driver", "commander")
 
 def stack(st, fid, *top):
     """These cards of the force on top of its deck, in this order (taken from deck, hand or discard)."""
-    f = st.forces[fid]
+    f = st.changing_force(fid)
     for c in top:
         for pile in (f.deck, f.hand, f.discard):
             if c in pile:
@@ -71,7 +71,7 @@ def stack(st, fid, *top):
 
 
 def hand(st, fid, *cards):
-    f = st.forces[fid]
+    f = st.changing_force(fid)
     for c in cards:
         for pile in (f.deck, f.discard):
             if c in pile:

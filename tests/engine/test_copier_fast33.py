@@ -1,6 +1,6 @@
 """The generated copiers (`_model_copier`, what `GameState.clone` runs) against the straightforward
 copy they stand for: every list, dict and unfrozen model new, holding the same items in the same
-order, immutable values and frozen models shared, the soldiers' dict new with the same soldiers.
+order, immutable values and frozen models shared, the soldiers' and forces' dicts new with the same soldiers and forces.
 A list of models is copied by `map` over the item's copier and a list or dict of plain values by
 unpacking it without a name for it (issue 17, branch i33-write): the copy must stay the same."""
 from __future__ import annotations
@@ -83,13 +83,15 @@ def test_the_clone_is_the_plain_structural_copy(shipped, scenario, seed, command
     for st in autoplayed(shipped, scenario, seed, commands):
         pass
     copy = st.clone()
-    plain = _plain_copy({k: v for k, v in st.__dict__.items() if k not in ("setup", "soldiers")})
-    rest = {k: v for k, v in copy.__dict__.items() if k not in ("setup", "soldiers")}
+    plain = _plain_copy({k: v for k, v in st.__dict__.items() if k not in ("setup", "soldiers", "forces")})
+    rest = {k: v for k, v in copy.__dict__.items() if k not in ("setup", "soldiers", "forces")}
     _same_shape(rest, plain)
-    _fresh(rest, {k: v for k, v in st.__dict__.items() if k not in ("setup", "soldiers")})
+    _fresh(rest, {k: v for k, v in st.__dict__.items() if k not in ("setup", "soldiers", "forces")})
     assert copy.setup is st.setup
     assert copy.soldiers is not st.soldiers and list(copy.soldiers) == list(st.soldiers)
     assert all(a is b for a, b in zip(copy.soldiers.values(), st.soldiers.values(), strict=True))
+    assert copy.forces is not st.forces and list(copy.forces) == list(st.forces)
+    assert all(a is b for a, b in zip(copy.forces.values(), st.forces.values(), strict=True))
     assert list(copy.__dict__) == list(st.__dict__)
     assert copy.model_dump_json(exclude={"setup"}) == st.model_dump_json(exclude={"setup"})
 

@@ -237,11 +237,11 @@ def test_a_location_not_on_the_panel_is_refused_by_the_rule_naming_it(cat):
 
 def test_a_card_named_twice_to_take_back_is_refused_not_a_crash(armour):
     game = armour.clone()
-    force = game.force_of_seat(0)[0]
+    force = game.changing_force(game.force_of_seat(0)[0].id)
     holder = next(s for s in game.soldiers.values() if s.force == force.id)
     card = force.hand[0]
     force.hand.remove(card)
-    holder.held.append(card)
+    game.changing(holder.serial).held.append(card)
     with pytest.raises(RuleError, match="name each card once"):
         unhold(Ctx(game), force.id, [card, card])
 

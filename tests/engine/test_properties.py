@@ -113,7 +113,8 @@ def with_other_secrets(st):
     """The same position with different hidden things: other cards in the hands, under the
     soldiers, face down on the phases and in the fight pools, other deck orders, other orders."""
     other = st.clone()
-    for f in other.forces.values():
+    for fid in other.forces:
+        f = other.changing_force(fid)
         f.deck.reverse()
         _swap(f.hand, f.deck)
         _swap(f.fight_pool, f.deck)
@@ -122,9 +123,9 @@ def with_other_secrets(st):
                 f.placed[i], f.deck[-1] = f.deck[-1], c
                 f.declared.pop(c, None)
         f.discard.reverse()
-    for s in other.soldiers.values():
-        f = other.forces[s.force]
-        _swap(s.held, f.deck)
+    for serial in list(other.soldiers):
+        s = other.changing(serial)
+        _swap(s.held, other.forces[s.force].deck)
     orders = sorted(other.setup.orders)
     for seat in other.seats:
         if seat.order and not seat.order_done:

@@ -1,6 +1,7 @@
-"""The soldiers a state copy shares (engine/core/state.py `clone`, `changing`): a rule changes a
-soldier only through `GameState.changing`, so `apply` leaves the state it was given as it was,
-and reads the soldier's own copy, never the one it left behind, once it has made him its own."""
+"""The soldiers and forces a state copy shares (engine/core/state.py `clone`, `changing`,
+`changing_force`): a rule changes a soldier only through `GameState.changing` and a force only
+through `GameState.changing_force`, so `apply` leaves the state it was given as it was, and reads
+the copy it made its own, never the one it left behind."""
 from __future__ import annotations
 
 import importlib
@@ -8,9 +9,17 @@ import importlib
 import pytest
 
 from engine import apply, new_game
-from engine.core.state import GameState, SharedSoldierError, SoldierState
+from engine.agent import RandomAgent
+from engine.core.content import Action
+from engine.core.state import (
+    ForceState,
+    GameState,
+    SharedForceError,
+    SharedSoldierError,
+    SoldierState,
+)
 from engine.turn.setup import SeatSpec
-from tests.engine.autoplay_kit import autoplayed
+from tests.engine.autoplay_kit import autoplayed, games, shipped_catalog
 from tests.state_json import SetupsKept, play_json
 
 APPLY = importlib.import_module("engine.apply")  # the module: the package's `apply` is the function
@@ -20,6 +29,8 @@ GAMES = [("fixtures", "advanced-skirmish", 1), ("fixtures", "hidden-yard", 2), (
          ("fixtures", "teams-woods", 4), ("fixtures", "hazards-farm", 5), ("shipped", "tardieu-bombardment", 6),
          ("shipped", "mill-road-gun", 7), ("shipped", "crossroads-roadblock", 8)]
 COMMANDS = 400
+WHOLE_GAME = 5000  # commands: more than any autoplayed game takes
+SEEDS = games(12, 3)  # seeds a scenario and player count in test_every_scenario_...
 
 
 class _StaleRead(AssertionError):
@@ -28,12 +39,15 @@ class _StaleRead(AssertionError):
 
 @pytest.fixture
 def stale_reads_refused(monkeypatch):
-    """While apply's rules run, a soldier object that `changing` replaced in the working state
-    refuses every attribute read: a rule that kept it from before a change would read old
-    values. apply's last step (note_asked) compares with the input state, which still holds it."""
-    replaced: dict[int, SoldierState] = {}
+    """While apply's rules run, a soldier or force object that `changing` (`changing_force`)
+    replaced in the working state refuses every attribute read: a rule that kept it from before a
+    change would read old values. apply's last step (note_asked) compares with the input state,
+    which still holds it. (Each force a clone shares refuses a change of its lists in place:
+    tests/engine/conftest.py, tests/shared_forces.py.)"""
+    replaced: dict[int, object] = {}
     armed = [False]
     real_changing = GameState.changing
+    real_changing_force = GameState.changing_force
 
     def changing(self, serial: int) -> SoldierState:
         before = self.soldiers[serial]
@@ -42,9 +56,16 @@ def stale_reads_refused(monkeypatch):
             replaced[id(before)] = before
         return after
 
+    def changing_force(self, force_id: str) -> ForceState:
+        before = self.forces[force_id]
+        after = real_changing_force(self, force_id)
+        if armed[0] and after is not before:
+            replaced[id(before)] = before
+        return after
+
     def getattribute(self, name: str):
         if replaced and id(self) in replaced and not name.startswith("__"):
-            raise _StaleRead(f"read of .{name} on a soldier the state had replaced by its own copy")
+            raise _StaleRead(f"read of .{name} on a {type(self).__name__} the state had replaced by its own copy")
         return object.__getattribute__(self, name)
 
     def disarmed(before, after, cmd) -> None:
@@ -54,7 +75,9 @@ def stale_reads_refused(monkeypatch):
 
     real_note_asked = APPLY.note_asked
     monkeypatch.setattr(GameState, "changing", changing)
+    monkeypatch.setattr(GameState, "changing_force", changing_force)
     monkeypatch.setattr(SoldierState, "__getattribute__", getattribute)
+    monkeypatch.setattr(ForceState, "__getattribute__", getattribute)
     monkeypatch.setattr(APPLY, "note_asked", disarmed)
 
     def armed_apply(st, cmd):
@@ -69,7 +92,8 @@ def stale_reads_refused(monkeypatch):
 
 
 @pytest.mark.parametrize(("content", "scenario", "seed"), GAMES)
-def test_apply_leaves_its_input_and_reads_no_soldier_it_replaced(request, stale_reads_refused, content, scenario, seed):
+def test_apply_leaves_its_input_and_reads_no_soldier_or_force_it_replaced(request, stale_reads_refused, content,
+                                                                            scenario, seed):
     catalog = request.getfixturevalue("cat" if content == "fixtures" else "shipped")
 
     setups = SetupsKept()  # the setup every state shares, checked once at the end (tests/state_json.py)
@@ -83,6 +107,42 @@ def test_apply_leaves_its_input_and_reads_no_soldier_it_replaced(request, stale_
     for _ in autoplayed(catalog, scenario, seed, COMMANDS, checked):
         pass
     setups.check()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("content", ["fixtures", "shipped"])
+def test_every_scenario_played_whole_leaves_apply_its_input(request, stale_reads_refused, content, players):
+    """Every scenario of both catalogues, whole games of two and three players on a few seeds,
+    with the checks above: apply leaves its input's JSON as it was, reads no soldier or force it
+    replaced, and changes no shared force's list in place (tests/shared_forces.py, on for every
+    engine test). The rules that change a force are many and scattered (a draw, a discard, a
+    placement, a reveal, a fight card, a react card...): each path a game takes is checked."""
+    catalog = request.getfixturevalue("cat") if content == "fixtures" else shipped_catalog()
+    setups = SetupsKept()
+    played = 0
+
+    def checked(st, cmd):
+        nonlocal played
+        played += 1
+        before = play_json(setups.see(st))
+        out = stale_reads_refused(st, cmd)
+        assert play_json(st) == before, (scenario, seed, cmd)
+        return out
+
+    for scenario in sorted(catalog.scenarios):
+        sides = [s.id.value for s in catalog.scenario(scenario).sides]
+        for seed in range(SEEDS):
+            seats = [SeatSpec(name=f"P{i + 1}", side=sides[i % 2]) for i in range(players)]
+            st, _ = new_game(catalog, scenario, seats, seed)
+            agent = RandomAgent(seed)
+            for _ in range(WHOLE_GAME):
+                if st.step == "over":
+                    break
+                st, _ = checked(st, agent.choose(st, agent.seat_to_act(st)))
+            assert st.step == "over", (scenario, seed, players)
+    setups.check()
+    assert played > 1000 * SEEDS // 3
 
 
 def _placed(cat) -> GameState:
@@ -124,3 +184,24 @@ def test_a_fresh_state_owns_its_soldiers(cat):
     serial = next(iter(st.soldiers))
     assert st.changing(serial) is st.soldiers[serial]
     st.soldiers[serial].pinned = True
+
+
+def test_a_shared_force_refuses_a_change_in_both_states_and_changing_force_makes_it_its_own(cat):
+    st = _placed(cat)
+    before = st.model_dump_json()
+    copy = st.clone()
+    fid, other = list(st.forces)[:2]
+    assert copy.forces[fid] is st.forces[fid]
+    for state in (st, copy):
+        with pytest.raises(SharedForceError, match=fid):
+            state.forces[fid].planned = True
+    mine = copy.changing_force(fid)
+    assert mine is not st.forces[fid] and copy.forces[fid] is mine and copy.changing_force(fid) is mine
+    mine.deck.pop(0)
+    mine.placed[1] = "X"
+    mine.declared["X"] = Action.MOVE
+    mine.planned = not mine.planned
+    assert st.model_dump_json() == before
+    assert copy.forces[other] is st.forces[other]
+    fresh = GameState.model_validate_json(before)  # a state from validation owns its forces
+    assert fresh.changing_force(fid) is fresh.forces[fid]

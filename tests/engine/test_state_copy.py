@@ -1,7 +1,7 @@
 """`GameState.clone`, the working copy apply makes: equal to the dump and validate round trip it
 replaced (so replays and stored JSON do not change), and sharing nothing a rule may change
-without first making it its own: the soldiers are shared read-only until `changing` copies one
-(tests/engine/test_soldier_sharing.py holds the rules to that)."""
+without first making it its own: the soldiers and the forces are shared read-only until `changing`
+(`changing_force`) copies one (tests/engine/test_soldier_sharing.py holds the rules to that)."""
 from __future__ import annotations
 
 import pytest
@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from engine import apply, new_game
 from engine.agent import RandomAgent
-from engine.core.state import GameState, SharedSoldierError
+from engine.core.state import GameState, SharedForceError, SharedSoldierError
 from engine.turn.setup import SeatSpec
 from tests.state_json import play_json
 
@@ -43,10 +43,11 @@ def _mutable_ids_in(value) -> set[int]:
 
 def _mutable_ids(st: GameState) -> set[int]:
     """The ids of every list, dict and unfrozen model inside a state, its setup and the
-    SoldierState objects in its soldiers dict left out (the dict itself counts)."""
-    out = {id(st.soldiers)}
+    SoldierState and ForceState objects in its soldiers and forces dicts left out (the dicts
+    themselves count)."""
+    out = {id(st.soldiers), id(st.forces)}
     for name, value in st.__dict__.items():
-        if name not in ("setup", "soldiers"):
+        if name not in ("setup", "soldiers", "forces"):
             out |= _mutable_ids_in(value)
     return out
 
@@ -73,13 +74,16 @@ def test_copy_equals_the_validated_round_trip_along_a_game(request, content, sce
         assert play_json(copy) == play_json(st)  # and the setup they share is one object
         for serial in list(copy.soldiers):  # a soldier made the copy's own is equal to him too
             copy.changing(serial)
+        for fid in list(copy.forces):  # ... and a force
+            copy.changing_force(fid)
         assert copy == _round_trip(st)
 
 
 @pytest.mark.parametrize(("content", "scenario"), GAMES)
-def test_copy_shares_only_soldiers_that_refuse_a_change(request, content, scenario):
-    """Nothing mutable is shared but the SoldierState objects (their dict is the copy's own), and
-    each shared one refuses an assignment; made the copy's own, he shares nothing either."""
+def test_copy_shares_only_soldiers_and_forces_that_refuse_a_change(request, content, scenario):
+    """Nothing mutable is shared but the SoldierState and ForceState objects (their dicts are
+    the copy's own), and each shared one refuses an assignment; made the copy's own, it shares
+    nothing either."""
     catalog = request.getfixturevalue("cat" if content == "fixtures" else "shipped")
     for st in _states(catalog, scenario):
         copy = st.clone()
@@ -91,13 +95,21 @@ def test_copy_shares_only_soldiers_that_refuse_a_change(request, content, scenar
         serial = next(iter(copy.soldiers))
         own = copy.changing(serial)
         assert not _mutable_ids_in(own) & _mutable_ids_in(st.soldiers[serial])
+        for fid, f in copy.forces.items():
+            assert f is st.forces[fid]
+            with pytest.raises(SharedForceError, match=fid):
+                f.planned = f.planned
+        fid = next(iter(copy.forces))
+        mine = copy.changing_force(fid)
+        assert mine == st.forces[fid] and copy.changing_force(fid) is mine
+        assert not _mutable_ids_in(mine) & _mutable_ids_in(st.forces[fid])
 
 
 def test_changing_the_copy_leaves_the_original(cat):
     st = next(s for s in _states(cat, "range") if s.step == "place")
     before = st.model_dump_json()
     copy = st.clone()
-    force = next(iter(copy.forces.values()))
+    force = copy.changing_force(next(iter(copy.forces)))
     force.hand.append("X")
     force.hand.reverse()
     soldier = copy.changing(next(iter(copy.soldiers)))

@@ -39,7 +39,7 @@ def test_a_copy_changed_and_written_leaves_the_originals_kept_text(shipped):
     text = st.json_without_setup()
     work = st.clone()
     work.changing(next(iter(work.soldiers))).kills += 1
-    next(iter(work.forces.values())).hand.append("X-1")
+    work.changing_force(next(iter(work.forces))).hand.append("X-1")
     next(iter(work.vehicles.values())).pins += 1
     written = work.json_without_setup()
     assert written == work.model_dump_json(exclude={"setup"}) != text

@@ -79,12 +79,12 @@ def test_a_dict_in_another_order_is_written_in_that_order(shipped):
     items in another order is not written alike, and is written as it is."""
     st = _a_written_state(shipped)
     work = st.clone()
-    force = next(iter(work.forces.values()))
+    force = work.changing_force(next(iter(work.forces)))
     force.declared = {"c1": Action("move"), "c2": Action("shoot")}
     work.sighted = {"1A": [0], "2A": [0, 601]}
     work.json_without_setup()
     again = work.clone()
-    again.forces[force.id].declared = _reordered(force.declared)
+    again.changing_force(force.id).declared = _reordered(force.declared)
     again.sighted = _reordered(work.sighted)
     assert again.forces[force.id] == force and again.sighted == work.sighted
     assert not _model_same(ForceState)(force, again.forces[force.id])
@@ -95,8 +95,10 @@ def test_a_dict_in_another_order_is_written_in_that_order(shipped):
 
 
 def _change(st: GameState, which: int) -> None:
-    """One of the changes a rule may make to a copy, picked by number."""
-    force = next(iter(st.forces.values()))
+    """One of the changes a rule may make to a copy, picked by number (a force made the
+    copy's own and left as it was among them)."""
+    fid = next(iter(st.forces))
+    force = st.forces[fid]
     vehicle = next(iter(st.vehicles.values()), None)
     first, *_, last = st.soldiers
     changes = [
@@ -109,8 +111,9 @@ def _change(st: GameState, which: int) -> None:
         lambda: vehicle is not None and setattr(vehicle, "status", "exited"),
         lambda: setattr(st, "rng", st.rng + 1),
         lambda: setattr(st.seats[0], "order_done", not st.seats[0].order_done),
-        lambda: force.hand.append("X-1"),
-        lambda: setattr(force, "declared", {**force.declared, "X-1": Action("move")}),
+        lambda: st.changing_force(fid).hand.append("X-1"),
+        lambda: setattr(st.changing_force(fid), "declared", {**force.declared, "X-1": Action("move")}),
+        lambda: st.changing_force(fid),
         lambda: vehicle is not None and setattr(vehicle, "crew", _reordered(vehicle.crew) if vehicle.crew else {"driver": 1}),
         lambda: vehicle is not None and vehicle.damage.setdefault("engine", []).append("fire"),
         lambda: st.mines.append("9Z"),
@@ -204,7 +207,7 @@ def test_an_unchanged_copy_takes_the_kept_texts_and_a_head_opens_the_text(shippe
         assert [*same._texts[name]] == [*st._texts[name]]
         assert all(map(operator.is_, same._texts[name].values(), st._texts[name].values()))
     work = same.clone()
-    next(iter(work.forces.values())).hand.append("X-1")
+    work.changing_force(next(iter(work.forces))).hand.append("X-1")
     head = '{"setup_ref":"abc",'
     text = work.json_without_setup(head)
     assert text == head + _pydantic(work)[1:]

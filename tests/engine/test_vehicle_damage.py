@@ -563,7 +563,7 @@ def test_every_card_of_a_chain_ends_in_one_place_and_no_location_is_critical_twi
     ctx = Ctx(st)
     before = _cards(st)
     for fid in ("V901", "V902"):
-        f = st.forces[fid]
+        f = st.changing_force(fid)
         f.deck = data.draw(hs.permutations(f.deck))
     for loc, result in data.draw(hs.lists(hs.tuples(hs.sampled_from(["hull_mg", "radio", "ready_ammo", "turret_mg",
                                                                     "engine", "spare_ammo"]),

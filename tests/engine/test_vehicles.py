@@ -82,14 +82,14 @@ def fid_of(st, plate):
 
 def at_work(st, fid, cid, action):
     """Put a card in play for a force, as the play sequence does in a phase (its slot)."""
-    f = st.forces[fid]
+    f = st.changing_force(fid)
     for pile in (f.deck, f.hand, f.discard):
         if cid in pile:
             pile.remove(cid)
     f.placed = [cid, None, None]
     f.revealed = [True, False, False]
-    for other in st.forces.values():
-        other.planned = True
+    for other in st.forces:
+        st.changing_force(other).planned = True
     st.phase, st.step, st.pending = 1, "slot", None
     ctx = Ctx(st)
     cards.start(ctx, fid, 1, Action(action))
