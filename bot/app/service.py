@@ -199,7 +199,10 @@ class _Loaded:
     def seat_of(self, user_id: int) -> int | None:
         if user_id == OPEN:
             return None
-        return next((s.seat_index for s in self.game.seats if s.user_id == user_id), None)
+        for s in self.game.seats:  # (a loop, not `next` of a generator: asked on every command)
+            if s.user_id == user_id:
+                return s.seat_index
+        return None
 
     def users(self) -> dict[int, int]:
         """Seat -> its player (OPEN for an open seat)."""
@@ -382,6 +385,9 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         """The game as stored; with `cached`, the parsed game this process last committed, if
         any (the commit's version check catches a game changed elsewhere)."""
         if cached:
+            ready = self._parsed_hit(game_id)
+            if ready is not None:
+                return ready
             hit = self._cache.get(game_id)
             if hit is not None:
                 self._cache.move_to_end(game_id)
@@ -408,6 +414,18 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         self._remember(game, state, game.state, deadlines, hours, decisions, away, seen)
         return _Loaded(game, state=state, deadlines=deadlines, hours=hours, decisions=decisions,
                        away=away, seen=seen)
+
+    def _parsed_hit(self, game_id: int) -> _Loaded | None:
+        """`_load(game_id, cached=True)` when the cache holds the game parsed (most commands):
+        the same answer without a coroutine; None otherwise."""
+        hit = self._cache.get(game_id)
+        if hit is None or hit.state is None:
+            return None
+        self._cache.move_to_end(game_id)
+        self._used(game_id)
+        state = hit.state
+        return _Loaded(hit.game, state=state, deadlines=hit.deadlines, hours=hit.hours,
+                       decisions=hit.decisions, away=hit.away, seen=hit.seen, awaited=hit.awaited, cards=hit.cards)
 
     async def _from_cache(self, hit: _Cached, game: StoredGame) -> _Loaded:
         """A cached game; kept as text only, it is parsed again and kept parsed while in use."""
@@ -791,7 +809,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         `sent_at`: when the player sent it, if the front end knows (a Discord interaction's
         creation time, else `caller.sent_at`); the same command sent twice within REPEAT is
         carried out once."""
-        gid = await self.resolve(caller, where)
+        # a named game is its own answer: `resolve` only when the command names none
+        gid = where.game_id if where.game_id is not None else await self.resolve(caller, where)
         sent_at = sent_at if sent_at is not None else caller.sent_at
 
         def make(loaded: _Loaded, seat: int) -> Cmd:
@@ -863,7 +882,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         conflicts = 0
         while conflicts < PLAY_RETRIES:
             async with self.locks.for_game(gid), self._in_flight:
-                loaded = await self._load(gid, cached=trust_cache)
+                loaded = (self._parsed_hit(gid) if trust_cache else None) or await self._load(gid, cached=trust_cache)
                 try:
                     after, events, cmd, mine = self._try(caller, loaded, make, version, typed)
                 except Refused:

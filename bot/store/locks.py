@@ -34,6 +34,13 @@ class _GameLock(asyncio.Lock):
         super().__init__()
         self._owner, self._game_id = owner, game_id
 
+    async def __aenter__(self) -> None:
+        # acquire's own first step, without its coroutine: free with nobody waiting, taken at once
+        if not self._locked and not self._waiters:
+            self._locked = True
+            return
+        await self.acquire()
+
     def release(self) -> None:
         super().release()
         # a waiter woken by the release is still in _waiters until it runs: kept for it

@@ -78,3 +78,84 @@ def test_a_release_takes_the_woken_waiters_future_out_of_the_queue():
         return queued, free
 
     assert asyncio.run(run()) == (2, 0)
+
+
+# ---------------------------------------------------------------- a parsed cached game at once
+
+def _fields(loaded) -> tuple:
+    return (loaded.game, loaded.lobby, loaded.state, loaded.deadlines, loaded.hours, loaded.decisions,
+            loaded.away, loaded.seen, loaded.awaited, loaded.cards)
+
+
+async def test_a_parsed_cache_hit_is_loads_answer_and_moves_the_game_alike(store, cat, clock):
+    """`_parsed_hit` (the command path's cache read, without a coroutine) gives what
+    `_load(cached=True)` gives, holding the very same objects, and leaves the cache's order and the
+    parsed set as `_load` does; a game dropped to its text (or not cached) is None there and
+    parsed by `_load`."""
+    from bot.app import GameService, Where
+    from tests.app.table import open_table
+    from tests.app.test_memory import play_round_robin
+
+    fast = GameService(store, cat, clock=clock, seed=lambda: 7, parsed_size=2)
+    plain = GameService(store, cat, clock=clock, seed=lambda: 7, parsed_size=2)
+    games = [(await open_table(fast, where=Where(channel_id=910 + n))).game_id for n in range(3)]
+    twins = [(await open_table(plain, where=Where(channel_id=920 + n))).game_id for n in range(3)]
+    hits = misses = 0
+    for round_ in range(4):
+        await play_round_robin(fast, games, 1, seed=round_)
+        await play_round_robin(plain, twins, 1, seed=round_)
+        for gid, twin in zip(games, twins):
+            got = fast._parsed_hit(gid)
+            if got is None:
+                misses += 1
+                assert fast._cache.get(gid) is None or fast._cache[gid].state is None
+                continue
+            hits += 1
+            want = await fast._load(gid, cached=True)  # now it is the newest: the same order again
+            assert all(a is b for a, b in zip(_fields(got), _fields(want), strict=True))
+            await plain._load(twin, cached=True)
+            assert [g - games[0] for g in fast._cache] == [t - twins[0] for t in plain._cache]
+            assert [g - games[0] for g in fast._parsed] == [t - twins[0] for t in plain._parsed]
+    assert hits >= 6 and misses >= 1
+
+
+# ---------------------------------------------------------------- deadlines left as they are
+
+def _rows():
+    from datetime import UTC, datetime, timedelta
+
+    from bot.store import Awaited, Deadline
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    key = S.sampled_from(["remind:0:a", "expire:0:a", "remind:1:b", "expire:1:b", "expire:act:0"])
+    due = S.integers(0, 3).map(lambda h: at + timedelta(hours=h))
+    left = S.none() | S.integers(0, 2).map(lambda h: timedelta(hours=h))
+    awaited = S.builds(Awaited, key, S.integers(1, 2), due, left)
+    deadline = S.builds(Deadline, S.just(5), key, S.integers(1, 2), due, S.booleans(), left)
+    return S.lists(awaited | deadline, max_size=5), S.lists(awaited, max_size=5)
+
+
+_PREVIOUS, _NEW = _rows()
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PREVIOUS, _NEW, S.booleans())
+def test_unchanged_is_the_set_comparison_of_the_rows(previous, new, reuse):
+    from bot.app.deadlines import unchanged
+    if reuse:  # the rows themselves again (plan hands back a row still standing as itself)
+        new = [r for r in previous if not hasattr(r, "reminded")] or new
+    want = {(d.key, d.user_id, d.due, d.left) for d in previous} == {(a.key, a.user_id, a.due, a.left) for a in new}
+    assert unchanged(previous, new) == want
+    assert unchanged(tuple(previous), iter(new)) == want
+
+
+@given(S.lists(S.integers(0, 4), min_size=1, max_size=4), S.integers(0, 5))
+def test_seat_of_is_the_first_seat_of_the_user(users, user):
+    from datetime import UTC, datetime
+
+    from bot.app.service import OPEN, _Loaded
+    from bot.store import GameStatus, Seat, StoredGame
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    seats = tuple(Seat(i, "US", u, f"P{i}") for i, u in enumerate(users))
+    game = StoredGame(1, 0, 2, None, "yard", GameStatus.ACTIVE, 1, 3, at, at, state="", seats=seats)
+    want = None if user == OPEN else next((s.seat_index for s in seats if s.user_id == user), None)
+    assert _Loaded(game).seat_of(user) == want
