@@ -416,8 +416,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                        away=away, seen=seen)
 
     def _parsed_hit(self, game_id: int) -> _Loaded | None:
-        """`_load(game_id, cached=True)` when the cache holds the game parsed (most commands):
-        the same answer without a coroutine; None otherwise."""
+        """`_load(game_id, cached=True)`'s answer when the cache holds the game parsed (most
+        commands), read without `_from_cache`'s coroutine; None otherwise."""
         hit = self._cache.get(game_id)
         if hit is None or hit.state is None:
             return None
@@ -882,7 +882,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         conflicts = 0
         while conflicts < PLAY_RETRIES:
             async with self.locks.for_game(gid), self._in_flight:
-                loaded = (self._parsed_hit(gid) if trust_cache else None) or await self._load(gid, cached=trust_cache)
+                loaded = await self._load(gid, cached=trust_cache)
                 try:
                     after, events, cmd, mine = self._try(caller, loaded, make, version, typed)
                 except Refused:
@@ -1054,7 +1054,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
                        now_awaited, cards)
         r = self._outcome(game, before, after, events, version=done.version, nxt=nxt,
                           board=phase_moved or over, cards=(was_cards, cards))
-        r.prompts = await self._digests(gid, r.prompts, loaded.seen, now, loaded.away.digest)
+        if r.prompts:  # (no prompt: no digest to put before one, and no coroutine for it)
+            r.prompts = await self._digests(gid, r.prompts, loaded.seen, now, loaded.away.digest)
         return r
 
     async def _merged(self, gid: int, parts: list[Replies]) -> Replies:

@@ -88,7 +88,7 @@ def _fields(loaded) -> tuple:
 
 
 async def test_a_parsed_cache_hit_is_loads_answer_and_moves_the_game_alike(store, cat, clock):
-    """`_parsed_hit` (the command path's cache read, without a coroutine) gives what
+    """`_parsed_hit` (`_load`'s cache read, without `_from_cache`'s coroutine) gives what
     `_load(cached=True)` gives, holding the very same objects, and leaves the cache's order and the
     parsed set as `_load` does; a game dropped to its text (or not cached) is None there and
     parsed by `_load`."""
@@ -159,3 +159,10 @@ def test_seat_of_is_the_first_seat_of_the_user(users, user):
     game = StoredGame(1, 0, 2, None, "yard", GameStatus.ACTIVE, 1, 3, at, at, state="", seats=seats)
     want = None if user == OPEN else next((s.seat_index for s in seats if s.user_id == user), None)
     assert _Loaded(game).seat_of(user) == want
+
+
+async def test_no_prompts_are_their_own_digest(service):
+    """`_write` asks for digests only when it has prompts: none gives the very list back."""
+    from datetime import UTC, datetime, timedelta
+    asks: list = []
+    assert await service._digests(1, asks, {}, datetime(2026, 1, 1, tzinfo=UTC), timedelta(hours=1)) is asks
