@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
-from operator import is_
+from operator import attrgetter, is_
 from types import MappingProxyType
 
 from bot.store import Awaited, Deadline
@@ -239,7 +239,12 @@ def unchanged(previous: Iterable[Deadline | Awaited], new: Iterable[Awaited]) ->
     if isinstance(previous, list) and isinstance(new, list) and len(previous) == len(new) \
             and all(map(is_, previous, new)):
         return True
-    return {(d.key, d.user_id, d.due, d.left) for d in previous} == {(a.key, a.user_id, a.due, a.left) for a in new}
+    # `{(d.key, d.user_id, d.due, d.left) for d in previous} == {... for a in new}`, each row's
+    # tuple read in C (most commands come here: a new decision brings new rows)
+    return set(map(_ROW, previous)) == set(map(_ROW, new))
+
+
+_ROW = attrgetter("key", "user_id", "due", "left")  # a row as `unchanged` compares it
 
 
 def due_of(deadlines: Iterable[Deadline | Awaited], a: Await) -> datetime | None:

@@ -100,15 +100,17 @@ def label(st: GameState, cmd: C.Cmd, words: dict | None = None) -> str:
 
 
 def _plan_label(st: GameState, cmd: C.Plan, words: dict) -> str:
-    def card(cid: str | None) -> str:
-        text = words.get(cid)
+    # each slot's words ("P2 101-C3 Advance") kept in `words` by (phase, card): a placement
+    # prompt labels some 25 plans of the same few cards (no closure or generator per plan)
+    slots = []
+    for i, c in enumerate(cmd.cards):
+        text = words.get((i, c))
         if text is None:
-            text = words[cid] = _card(st, cid)
-        return text
-
-    cards = " | ".join(f"P{i + 1} {card(c)}" for i, c in enumerate(cmd.cards))
+            text = words[(i, c)] = f"P{i + 1} {_card(st, c)}"
+        slots.append(text)
+    cards = " | ".join(slots)
     if cmd.extra:  # an officer's extra cards, beside the phase's own
-        cards += " | " + " ".join(f"+P{ph} {card(c)}" for ph, c in sorted(cmd.extra.items()))
+        cards += " | " + " ".join(f"+P{ph} {_card(st, c)}" for ph, c in sorted(cmd.extra.items()))
     if cmd.force is not None and cmd.force in st.forces:
         deck = words.get(("deck", cmd.force))
         if deck is None:
