@@ -65,3 +65,26 @@ def test_most_filled_is_the_best_of_every_assignment(fits_):
         if len(set(chosen)) == len(chosen):
             best = max(best, len(chosen))
     assert most_filled(fits_) == best
+
+
+@settings(max_examples=30, deadline=None)
+@given(seat=hs.integers(0, 3), force=hs.one_of(hs.none(), hs.sampled_from(["squad-a", "tank-b"])),
+       first=hs.lists(hs.one_of(hs.none(), hs.sampled_from(["c1", "c2", "c3"])), min_size=3, max_size=3),
+       cards=hs.lists(hs.one_of(hs.none(), hs.sampled_from(["c4", "c5", "c6"])), min_size=3, max_size=3),
+       declare=hs.booleans())
+def test_a_drafts_copy_is_model_copys(seat, force, first, cards, declare):
+    """legal._with_cards (plan_drafts' copies) against pydantic's model_copy: equal, with the same
+    fields set, extra and private values, the same words, and dicts of its own."""
+    from engine.core import commands as C
+    from engine.legal import _with_cards
+    named = [c for c in first if c]
+    plan = C.Plan(seat=seat, cards=first, force=force,
+                  declare={named[0]: "move"} if declare and named else {})
+    want = plan.model_copy(update={"cards": list(cards), "declare": {}, "extra": {}})
+    got = _with_cards(plan, list(cards))
+    assert type(got) is C.Plan and got == want and str(got) == str(want)
+    assert got.model_fields_set == want.model_fields_set
+    assert got.__pydantic_extra__ == want.__pydantic_extra__ and got.__pydantic_private__ == want.__pydantic_private__
+    assert got.model_dump() == want.model_dump() and got.model_dump(exclude_unset=True) == want.model_dump(exclude_unset=True)
+    got.declare["c4"] = "move"
+    assert plan.declare.get("c4") is None and want.declare == {}
