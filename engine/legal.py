@@ -58,9 +58,10 @@ from engine.infantry.move import (
 from engine.infantry.shoot import check_can_shoot, shoot_targets, target_fault
 from engine.turn import fight as fights
 from engine.turn.cards import must_left
-from engine.turn.matching import fits, matching, placeable
+from engine.turn.matching import fits
 from engine.turn.officer import command_value
-from engine.turn.placement import auto_plan, max_filled
+from engine.turn.placement import auto_plan, most_filled
+from engine.turn.placement import fitting as placement_fitting
 from engine.vehicles import legal as vehicle_legal
 from engine.vehicles.legal import CHEAP, CHECK, SEARCH, Check
 
@@ -92,10 +93,7 @@ def decision_key(st, kind: str, force: str | None) -> str:
 
 def awaiting(st) -> list[Await]:
     """Who the engine waits for, and for what (each with its decision_key). Empty when the game is over."""
-    out = _awaiting(st)
-    for a in out:
-        a.key = decision_key(st, a.kind, a.force)
-    return out
+    return _awaiting(st)
 
 
 def answerable(st, seat: int) -> list[Await]:
@@ -138,19 +136,21 @@ def note_asked(before, after, cmd: C.Cmd) -> None:
 
 
 def _awaiting(st) -> list[Await]:
+    """awaiting's decisions, each made with its key (a field given once, not set afterwards)."""
     if st.step == "over":
         return []
     p = st.pending
     if p is not None:
         if p.kind == "unhold":
             return [Await(seat=st.forces[f].seat, kind="unhold", force=f,
-                          detail="take held cards back into your hand, or keep them") for f in p.forces]
+                          detail="take held cards back into your hand, or keep them",
+                          key=decision_key(st, "unhold", f)) for f in p.forces]
         seat = st.forces[p.force].seat
         if p.kind in ("react", "preempt", "then"):
             detail = {"react": "play a react card after that action, or skip",
                       "preempt": f"preempt a card revealed for phase {st.phase}, or skip",
                       "then": f"follow the preempt up ({getattr(p, 'do', '')}), or skip"}[p.kind]
-            return [Await(seat=seat, kind=p.kind, force=p.force, detail=detail)]
+            return [Await(seat=seat, kind=p.kind, force=p.force, detail=detail, key=decision_key(st, p.kind, p.force))]
         detail = {
             "declare": f"say how {getattr(p, 'card', '')} is used",
             "hitplus": "choose where the Hit+ burst goes",
@@ -158,7 +158,7 @@ def _awaiting(st) -> list[Await]:
             "capture": f"take {st.name(p.victim) if p.kind == 'capture' else ''} prisoner or kill him",
             "release": f"move {st.name(p.prisoner) if p.kind == 'release' else ''}, just released, or stay",
         }[p.kind]
-        return [Await(seat=seat, kind=p.kind, force=p.force, detail=detail)]
+        return [Await(seat=seat, kind=p.kind, force=p.force, detail=detail, key=decision_key(st, p.kind, p.force))]
     if st.step == "place":
         out = []
         for f in st.forces.values():
@@ -166,16 +166,18 @@ def _awaiting(st) -> list[Await]:
                 continue
             n = command_value(st, f.id)
             more = f", and up to {n} extra with your officer (+PHASE=CARD)" if n else ""
-            out.append(Await(seat=f.seat, kind="place", force=f.id, detail="place three action cards" + more))
+            out.append(Await(seat=f.seat, kind="place", force=f.id, detail="place three action cards" + more,
+                             key=decision_key(st, "place", f.id)))
         return out
     if st.step == "slot" and st.active is not None:
         a = st.active
         return [Await(seat=st.forces[a.force].seat, kind="act", force=a.force,
-                      detail=f"carry out {a.card} ({a.action.upper()})")]
+                      detail=f"carry out {a.card} ({a.action.upper()})", key=decision_key(st, "act", a.force))]
     if st.step == "fighting" and st.fight is not None:
         f = fights.whose_turn(st)
         if f:
-            return [Await(seat=st.forces[f].seat, kind="fight", force=f, detail="play a fight card")]
+            return [Await(seat=st.forces[f].seat, kind="fight", force=f, detail="play a fight card",
+                          key=decision_key(st, "fight", f))]
     return []
 
 
@@ -582,9 +584,30 @@ def plan_drafts(st, force: str, limit: int = 400) -> list[C.Plan]:
     if not picks:
         return _extra_plans(st, force, hand, phases, [])
     first = C.Plan(seat=seat, cards=list(picks[0]), force=named)
-    out = [first] + [first.model_copy(update={"cards": list(cards), "declare": {}, "extra": {}})
-                     for cards in picks[1:]]
+    out = [first] + [_with_cards(first, list(cards)) for cards in picks[1:]]
     return out + _extra_plans(st, force, hand, phases, out[:20])
+
+
+# what _with_cards sets on the new plan, each through its own slot's descriptor (as the state's
+# copiers do, engine/core/state.py _SETTERS)
+_new_model = object.__new__
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+_REPLACED = frozenset({"cards", "declare", "extra"})
+
+
+def _with_cards(first: C.Plan, cards: list[str | None]) -> C.Plan:
+    """`first.model_copy(update={"cards": cards, "declare": {}, "extra": {}})`, made at once: the
+    same fields, fields set and (no) extra and private values, a third of the time (a placement
+    prompt makes some two dozen; tests/engine/test_prompt_shortcuts35.py holds it to model_copy)."""
+    plan = _new_model(C.Plan)
+    _set_dict(plan, {**first.__dict__, "cards": cards, "declare": {}, "extra": {}})
+    _set_fields(plan, first.__pydantic_fields_set__ | _REPLACED)
+    _set_extra(plan, first.__pydantic_extra__)
+    _set_private(plan, first.__pydantic_private__)
+    return plan
 
 
 def _plan_picks(st, force: str, limit: int) -> tuple[int, str | None, list[str], list, list[tuple[str | None, ...]]]:
@@ -594,12 +617,11 @@ def _plan_picks(st, force: str, limit: int) -> tuple[int, str | None, list[str],
     f = st.forces[force]
     hand = f.hand + ([c for c in f.placed if c] + [c for c in f.extra if c] if f.planned else [])
     phases = [st.setup.story[c] for c in st.phase_cards]
-    target = max_filled(st, hand, force)
+    fitting = placement_fitting(st, hand, force)  # `fits` once a card, not once a phase
+    target = most_filled(fitting)  # max_filled, from the same lists
     out: list[tuple[str | None, ...]] = []
     seat = f.seat
     named = force if len(st.force_of_seat(seat)) > 1 else None
-    live = [(c, st.card(c)) for c in hand if placeable(st, c, force)]  # `fits` once a card, not once a phase
-    fitting = [[c for c, card in live if matching(card, ph)] for ph in phases]
 
     def search(i: int, acc: tuple, filled: int) -> None:
         if len(out) >= limit or filled + 3 - i < target:  # too few phases left to place enough cards

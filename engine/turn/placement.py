@@ -16,16 +16,28 @@ from engine.turn.officer import check_extras
 
 def max_filled(st, hand: list[str], force: str | None = None) -> int:
     """The most phases this hand can fill with different cards."""
+    return most_filled(fitting(st, hand, force))
+
+
+def fitting(st, hand: list[str], force: str | None = None) -> list[list[str]]:
+    """For each phase card in play, the cards of `hand` that may go on it (matching.fits),
+    `placeable` asked once a card, not once a phase."""
     phases = [st.setup.story[c] for c in st.phase_cards]
-    live = [(c, st.card(c)) for c in hand if placeable(st, c, force)]  # asked once a card, not once a phase (fits)
-    fits_ = [[c for c, card in live if matching(card, p)] for p in phases]
+    live = [(c, st.card(c)) for c in hand if placeable(st, c, force)]
+    return [[c for c, card in live if matching(card, p)] for p in phases]
+
+
+def most_filled(fits_: list[list[str]]) -> int:
+    """The most phases filled with different cards, each phase's cards as `fitting` gives them
+    (a placement search that has them already asks this rather than max_filled)."""
     best = 0
+    n_phases = len(fits_)
 
     def search(i: int, used: frozenset, n: int) -> None:
         nonlocal best
-        if n + (len(phases) - i) <= best:
+        if n + (n_phases - i) <= best:
             return
-        if i == len(phases):
+        if i == n_phases:
             best = max(best, n)
             return
         for c in fits_[i]:
