@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 
-
 SPARE = 8  # free locks kept to be handed out again
 
 
