@@ -162,6 +162,7 @@ SCHEMA: tuple[str, ...] = (
              "NEW.seats IS NOT NULL OR NEW.organiser IS NOT NULL OR NEW.pause OR NEW.results IS NOT NULL"),
 )
 
+_OUTCOME = "SELECT cur, ok, last FROM fp_out WHERE n = 1"
 _OUTCOMES = ("SELECT json_group_array(json_array(cur, ok, last))"
              " FROM (SELECT cur, ok, last FROM fp_out WHERE n <= ? ORDER BY n)")
 
@@ -262,8 +263,12 @@ def insert(conn: sqlite3.Connection, run: Sequence[FastCommit]) -> None:
 
 def outcomes(conn: sqlite3.Connection, count: int) -> list[tuple[int | None, bool, int | None]]:
     """What the last `insert` did to each of its `count` commits: (version found, applied, last seq)."""
-    (found,), = conn.execute(_OUTCOMES, (count,)).fetchall()
-    done = [(cur, bool(ok), last) for cur, ok, last in json.loads(found)]
+    if count == 1:  # the usual part: one row, read as it is (no JSON made and parsed again)
+        found = conn.execute(_OUTCOME).fetchall()
+    else:
+        (text,), = conn.execute(_OUTCOMES, (count,)).fetchall()
+        found = json.loads(text)
+    done = [(cur, bool(ok), last) for cur, ok, last in found]
     if len(done) != count:  # cannot happen: every commit's row writes one outcome
         raise RuntimeError(f"the fast commit read back {len(done)} outcomes for {count} commits")
     return done

@@ -95,3 +95,16 @@ def test_the_deadlines_delete_and_the_hand_on_to_fp_rare_build_no_ephemeral_tabl
     # the applied commit's statements read no outcome from fp_out: they get it as NEW.ok, base, last
     applied = _part(program, "INSERT INTO events")
     assert applied and "SeekRowid" not in applied
+
+
+@pytest.mark.parametrize("first", [(3, 1, 7), (2, 0, 5), (None, 0, 0)])
+def test_one_outcome_read_as_it_is_equals_the_json_read_of_several(tmp_path: Path, first: tuple) -> None:
+    conn = sqlite3.connect(tmp_path / "x.db", isolation_level=None)
+    try:
+        sqlite_commits.install(conn)
+        conn.execute("INSERT INTO fp_out (n, cur, ok, base, last) VALUES (1, ?, ?, 0, ?), (2, 9, 1, 4, 6)", first)
+        one = sqlite_commits.outcomes(conn, 1)
+        assert one == sqlite_commits.outcomes(conn, 2)[:1]
+        assert one == [(first[0], bool(first[1]), first[2])]
+    finally:
+        conn.close()
