@@ -11,8 +11,8 @@ of the TEMP view `fp_rows` (`COLUMNS`, after its place `n` in the statement): th
 scalars as they are, each list (events, seats, deadlines, decisions, seen users, results) as a
 JSON array. The view's INSTEAD OF trigger (created on the writer's connection: TEMP objects need
 no migration) does what the slow transaction does, row after row: it records the game's version
-and last seq in temp `fp_out` (row `n`), then every other statement acts only if that version
-was the expected one (`fp_out.ok`), so a conflict or a missing game writes nothing and is read
+and last seq in temp `fp_out` (row `n`), then hands the commit on to view `fp_ok`, whose
+trigger writes only if that version was the expected one (`fp_out.ok`, its WHEN), so a conflict or a missing game writes nothing and is read
 back as such while the other commits of the run go on. Anything else that goes wrong (a CHECK, a
 constraint, a trigger's refusal) aborts the one statement, which SQLite undoes whole; the writer
 then runs the run's transactions the slow way (`FastCommit.slow`, a SAVEPOINT each), which tells
@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from bot.store.protocol import JsonText
@@ -45,6 +46,8 @@ _LATEST = "(SELECT {col} FROM fp_out WHERE n = NEW.n)"
 _OK = _LATEST.format(col="ok")
 _BASE = _LATEST.format(col="base")
 _LAST = _LATEST.format(col="last")
+# fp_ok: a commit's row with its outcome
+_OK_COLUMNS = (*COLUMNS[1:], "ok", "base", "last")
 
 
 def _item(n: int) -> str:
@@ -56,42 +59,56 @@ def _item(n: int) -> str:
 # with triggers, as an INSERT of several rows into the view itself) build an ephemeral table,
 # ~10,000 instructions each (and a 14 KB state in one is copied to its overflow pages). So a
 # statement has no first row to empty fp_out (one commit is one VALUES row: no ephemeral table),
-# and what few commits write (seats, an organiser, a pause, results) is handed on to a second
-# view (`fp_rare`), only by the commits that write it and were applied. Each part acts on its
-# own rows and columns, so their order within a commit does not change what is written; a
-# failure anywhere aborts the statement.
+# and an INSERT into a view hands on one row by VALUES (an INSERT ... SELECT into a view with a
+# trigger builds an ephemeral table even for no row). The row records its outcome and hands itself
+# on to view `fp_ok`, with that outcome as values (read from fp_out once, not by a subquery in
+# each statement); fp_ok's trigger acts only for an applied commit (its WHEN), and hands what few
+# commits write (seats, an organiser, a pause, results) on to `fp_rare`, whose trigger acts only if
+# there is any (its WHEN; stop 36). Each part acts on its own rows and columns, so their order
+# within a commit does not change what is written; a failure anywhere aborts the statement.
 _STATEMENTS = (
     # the row records its outcome: the version found, applied or not, its first and last seq
     """INSERT OR REPLACE INTO fp_out (n, cur, ok, base, last) SELECT NEW.n, v, coalesce(v = NEW.expected, 0), s,
          s + NEW.n_events
          FROM (SELECT (SELECT version FROM games WHERE id = NEW.game_id) AS v,
                       (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = NEW.game_id) AS s)""",
+    # and hands itself on, with that outcome, to fp_ok, whose trigger writes it only if applied
+    f"""INSERT INTO fp_ok ({", ".join(_OK_COLUMNS)}) VALUES ({", ".join(f"NEW.{c}" for c in COLUMNS[1:])},
+         {_OK}, {_BASE}, {_LAST})""",
+)
+
+# what fp_ok's trigger does for an applied commit (its WHEN: NEW.ok)
+_APPLIED = (
     # a state nobody vouched for (not a JsonText) is checked to be JSON, as the columns' CHECK did,
     # by its trip through temp fp_json (its CHECK fails the statement; the slow way then tells
     # the guilty caller); an applied commit's only, as the CHECK looked only at rows written
-    f"""INSERT OR REPLACE INTO fp_json (n, state) SELECT 1, NEW.state WHERE NOT NEW.vouched AND {_OK}""",
+    """INSERT OR REPLACE INTO fp_json (n, state) SELECT 1, NEW.state WHERE NOT NEW.vouched""",
     # the version check is in the UPDATE itself, as in the slow transaction; the status is set
     # only when given (SQLite updates an index on a column set even to the same value)
     """UPDATE games SET state = NEW.state, version = version + 1, updated_at = NEW.now
          WHERE NEW.status IS NULL AND id = NEW.game_id AND version = NEW.expected""",
     """UPDATE games SET state = NEW.state, version = version + 1, updated_at = NEW.now, status = NEW.status
          WHERE NEW.status IS NOT NULL AND id = NEW.game_id AND version = NEW.expected""",
-    f"""INSERT INTO events (game_id, seq, body, created_at)
-         SELECT NEW.game_id, {_BASE} + key + 1, value, NEW.now FROM json_each(NEW.events) WHERE {_OK}""",
-    f"""INSERT INTO snapshots (game_id, label, seq, version, state, created_at)
-         SELECT NEW.game_id, NEW.snapshot, {_LAST}, NEW.version, NEW.state, NEW.now
-         WHERE NEW.snapshot IS NOT NULL AND {_OK}
+    """INSERT INTO events (game_id, seq, body, created_at)
+         SELECT NEW.game_id, NEW.base + key + 1, value, NEW.now FROM json_each(NEW.events)""",
+    """INSERT INTO snapshots (game_id, label, seq, version, state, created_at)
+         SELECT NEW.game_id, NEW.snapshot, NEW.last, NEW.version, NEW.state, NEW.now
+         WHERE NEW.snapshot IS NOT NULL
          ON CONFLICT (game_id, label) DO UPDATE SET seq = excluded.seq, version = excluded.version,
          state = excluded.state, created_at = excluded.created_at""",
     # awaited: [key, user_id, due, left_us] each. The rows not named go; a named one is written
     # only if new or changed (the upsert's WHERE), in order, as `_replace_deadlines` does.
-    # (NOT IN, not a correlated NOT EXISTS: the named pairs are read from the JSON once, not once
-    # a row; key and user_id are never NULL, in the table nor in a row that can be written)
-    f"""DELETE FROM deadlines WHERE NEW.awaited IS NOT NULL AND {_OK} AND game_id = NEW.game_id
-         AND (key, user_id) NOT IN (SELECT {_item(0)}, {_item(1)} FROM json_each(NEW.awaited))""",
+    # The named pairs are put in temp fp_keep first, keyed as the DELETE looks them up: a NOT IN
+    # over json_each would be a subquery on NEW, which SQLite runs again, into a new ephemeral
+    # table, for every row of the game's deadlines (~3 a command). (key and user_id are never
+    # NULL, in the table nor in a row that can be written)
+    "DELETE FROM fp_keep",
+    f"""INSERT OR IGNORE INTO fp_keep (key, user_id) SELECT {_item(0)}, {_item(1)} FROM json_each(NEW.awaited)""",
+    """DELETE FROM deadlines WHERE NEW.awaited IS NOT NULL AND game_id = NEW.game_id
+         AND (key, user_id) NOT IN (SELECT key, user_id FROM fp_keep)""",
     f"""INSERT INTO deadlines (game_id, key, user_id, due, reminded, left_us)
          SELECT NEW.game_id, {_item(0)}, {_item(1)}, {_item(2)}, 0, {_item(3)} FROM json_each(NEW.awaited)
-         WHERE {_OK}
+         WHERE true
          ON CONFLICT (game_id, key, user_id) DO UPDATE SET due = excluded.due,
          reminded = (deadlines.reminded AND deadlines.due = excluded.due),
          claimed_until = CASE WHEN deadlines.due = excluded.due THEN deadlines.claimed_until END,
@@ -99,17 +116,15 @@ _STATEMENTS = (
          WHERE NOT (deadlines.due = excluded.due AND deadlines.left_us IS excluded.left_us)""",
     f"""INSERT INTO seat_decisions (game_id, seat, asked, asked_version, answered, command, sent_at)
          SELECT NEW.game_id, {_item(0)}, {_item(1)}, {_item(2)}, {_item(3)}, {_item(4)}, {_item(5)}
-         FROM json_each(NEW.decisions) WHERE {_OK}
+         FROM json_each(NEW.decisions) WHERE true
          ON CONFLICT (game_id, seat) DO UPDATE SET asked = excluded.asked,
          asked_version = excluded.asked_version, answered = excluded.answered,
          command = excluded.command, sent_at = excluded.sent_at""",
-    f"""INSERT INTO seen (game_id, user_id, seq, at)
-         SELECT NEW.game_id, value, {_LAST}, NEW.seen_at FROM json_each(NEW.seen) WHERE {_OK}
+    """INSERT INTO seen (game_id, user_id, seq, at)
+         SELECT NEW.game_id, value, NEW.last, NEW.seen_at FROM json_each(NEW.seen) WHERE true
          ON CONFLICT (game_id, user_id) DO UPDATE SET seq = max(seen.seq, excluded.seq),
          at = max(seen.at, excluded.at)""",
-    f"""INSERT INTO fp_rare ({", ".join(_RARE)}) SELECT {", ".join(f"NEW.{c}" for c in _RARE)}
-         WHERE (NEW.seats IS NOT NULL OR NEW.organiser IS NOT NULL OR NEW.pause OR NEW.results IS NOT NULL)
-         AND {_OK}""",
+    f"""INSERT INTO fp_rare ({", ".join(_RARE)}) VALUES ({", ".join(f"NEW.{c}" for c in _RARE)})""",
 )
 
 # what fp_rare's trigger does, for an applied commit
@@ -125,8 +140,8 @@ _RARE_STATEMENTS = (
 )
 
 
-def _trigger(name: str, view: str, statements: tuple[str, ...]) -> str:
-    return (f"CREATE TEMP TRIGGER {name} INSTEAD OF INSERT ON {view}"
+def _trigger(name: str, view: str, statements: tuple[str, ...], when: str = "") -> str:
+    return (f"CREATE TEMP TRIGGER {name} INSTEAD OF INSERT ON {view}" + (f" WHEN {when}" if when else "")
             + " BEGIN\n" + "".join(f"{statement};\n" for statement in statements) + "END")
 
 
@@ -136,13 +151,18 @@ CHECK_JSON = "INSERT OR REPLACE INTO fp_json (n, state) VALUES (1, ?)"
 
 SCHEMA: tuple[str, ...] = (
     "CREATE TEMP TABLE fp_out (n INTEGER PRIMARY KEY, cur, ok, base, last)",
+    "CREATE TEMP TABLE fp_keep (key TEXT, user_id INTEGER, PRIMARY KEY (key, user_id)) WITHOUT ROWID",
     "CREATE TEMP TABLE fp_json (n INTEGER PRIMARY KEY, state TEXT NOT NULL CHECK (json_valid(state)))",
     f"CREATE TEMP VIEW fp_rows ({', '.join(COLUMNS)}) AS SELECT {', '.join(['NULL'] * WIDTH)}",
+    f"CREATE TEMP VIEW fp_ok ({', '.join(_OK_COLUMNS)}) AS SELECT {', '.join(['NULL'] * len(_OK_COLUMNS))}",
     f"CREATE TEMP VIEW fp_rare ({', '.join(_RARE)}) AS SELECT {', '.join(['NULL'] * len(_RARE))}",
     _trigger("fp_apply", "fp_rows", _STATEMENTS),
-    _trigger("fp_apply_rare", "fp_rare", _RARE_STATEMENTS),
+    _trigger("fp_apply_ok", "fp_ok", _APPLIED, "NEW.ok"),
+    _trigger("fp_apply_rare", "fp_rare", _RARE_STATEMENTS,
+             "NEW.seats IS NOT NULL OR NEW.organiser IS NOT NULL OR NEW.pause OR NEW.results IS NOT NULL"),
 )
 
+_OUTCOME = "SELECT cur, ok, last FROM fp_out WHERE n = 1"
 _OUTCOMES = ("SELECT json_group_array(json_array(cur, ok, last))"
              " FROM (SELECT cur, ok, last FROM fp_out WHERE n <= ? ORDER BY n)")
 
@@ -194,38 +214,61 @@ def row(
         _json(decisions) if decisions else None,
         organiser_id, 0 if paused is None else 1, None if paused is None else paused[0],
         None if seen is None or not seen[0] else _json(seen[0]), None if seen is None else seen[1],
-        _json(results) if results else None, type(state) is JsonText,
+        _json(results) if results else None, 1 if type(state) is JsonText else 0,  # (a bool would be adapted)
     )
 
 
-_SQL: dict[int, str] = {}
+# The columns most commits leave NULL. CPython's sqlite3 binds None (and anything but an exact
+# int, float, str or bytearray) through its adapter protocol: two failed attribute look-ups, some
+# 3,000 instructions a value on the writer's thread. A column that every row of a part leaves
+# NULL is written into the statement as the literal NULL instead, so it binds nothing.
+_NULLABLE = tuple(COLUMNS.index(c) - 1 for c in ("status", "snapshot", "seats", "organiser", "paused", "results"))
+
+_SQL: dict[tuple[int, int], tuple[str, Callable[[tuple], Any] | None]] = {}
 
 
-def _insert(count: int) -> str:
-    """The INSERT of `count` rows (texts kept: a batch's runs have a few sizes)."""
-    sql = _SQL.get(count)
-    if sql is None:
-        row = "(" + ", ".join("?" * WIDTH) + ")"
-        sql = _SQL[count] = "INSERT INTO fp_rows VALUES " + ", ".join([row] * count)
+def _insert(count: int, absent: int) -> tuple[str, Callable[[tuple], Any] | None]:
+    """The INSERT of `count` rows whose columns in the bit mask `absent` (over `_NULLABLE`) are
+    NULL in every row, and what picks the other values out of a row (None: all of them). Texts
+    kept: a batch's parts have a few sizes, and their rows a few shapes."""
+    found = _SQL.get((count, absent))
+    if found is None:
+        null = {_NULLABLE[bit] for bit in range(len(_NULLABLE)) if absent >> bit & 1}
+        kept = [i for i in range(WIDTH - 1) if i not in null]
+        row = "(?, " + ", ".join("NULL" if i in null else "?" for i in range(WIDTH - 1)) + ")"
+        pick = None if not null else (itemgetter(*kept) if len(kept) > 1 else lambda r: (r[kept[0]],))
+        found = _SQL[(count, absent)] = ("INSERT INTO fp_rows VALUES " + ", ".join([row] * count), pick)
         if len(_SQL) > 512:
             _SQL.clear()
-    return sql
+    return found
 
 
 def insert(conn: sqlite3.Connection, run: Sequence[FastCommit]) -> None:
     """Apply the run with one INSERT. Raises whatever SQLite raised; the statement has then
     written nothing (SQLite undoes a failed statement whole)."""
+    absent = 0
+    for bit, i in enumerate(_NULLABLE):
+        for commit in run:
+            if commit.row[i] is not None:
+                break
+        else:
+            absent |= 1 << bit
+    sql, pick = _insert(len(run), absent)
     params: list = []
     for n, commit in enumerate(run, 1):
         params.append(n)
-        params += commit.row
-    conn.execute(_insert(len(run)), params)
+        params += commit.row if pick is None else pick(commit.row)
+    conn.execute(sql, params)
 
 
 def outcomes(conn: sqlite3.Connection, count: int) -> list[tuple[int | None, bool, int | None]]:
     """What the last `insert` did to each of its `count` commits: (version found, applied, last seq)."""
-    (found,), = conn.execute(_OUTCOMES, (count,)).fetchall()
-    done = [(cur, bool(ok), last) for cur, ok, last in json.loads(found)]
+    if count == 1:  # the usual part: one row, read as it is (no JSON made and parsed again)
+        found = conn.execute(_OUTCOME).fetchall()
+    else:
+        (text,), = conn.execute(_OUTCOMES, (count,)).fetchall()
+        found = json.loads(text)
+    done = [(cur, bool(ok), last) for cur, ok, last in found]
     if len(done) != count:  # cannot happen: every commit's row writes one outcome
         raise RuntimeError(f"the fast commit read back {len(done)} outcomes for {count} commits")
     return done
