@@ -100,18 +100,15 @@ def label(st: GameState, cmd: C.Cmd, words: dict | None = None) -> str:
 
 
 def _plan_label(st: GameState, cmd: C.Plan, words: dict) -> str:
-    # the slots' words ("P1 101-C3 Advance | P2 — | P3 ...") are the setup's cards' alone: kept
-    # per setup and run of cards (`_PLAN_SLOTS`), found for the list once through `words`; the
-    # deck's words (the state's: its vehicle) kept in `words` for the list
-    kept = words.get(_PLAN_SLOTS)
-    if kept is None:
-        kept = words[_PLAN_SLOTS] = memo(st.setup, _PLAN_SLOTS)
-    run = tuple(cmd.cards)
-    cards = kept.get(run)
-    if cards is None:
-        if len(kept) >= PLAN_SLOTS_KEPT:
-            kept.clear()
-        cards = kept[run] = " | ".join(f"P{i + 1} {_card(st, c)}" for i, c in enumerate(run))
+    # each slot's words ("P2 101-C3 Advance") kept in `words` by (phase, card): a placement
+    # prompt labels some 25 plans of the same few cards (no closure or generator per plan)
+    slots = []
+    for i, c in enumerate(cmd.cards):
+        text = words.get((i, c))
+        if text is None:
+            text = words[(i, c)] = f"P{i + 1} {_card(st, c)}"
+        slots.append(text)
+    cards = " | ".join(slots)
     if cmd.extra:  # an officer's extra cards, beside the phase's own
         cards += " | " + " ".join(f"+P{ph} {_card(st, c)}" for ph, c in sorted(cmd.extra.items()))
     if cmd.force is not None and cmd.force in st.forces:
@@ -120,10 +117,6 @@ def _plan_label(st: GameState, cmd: C.Plan, words: dict) -> str:
             deck = words[("deck", cmd.force)] = vehicle_words.deck_name(st, cmd.force)
         return f"{deck}: {cards}"
     return cards
-
-
-_PLAN_SLOTS = "prompts.plan_slots"  # the per-setup memo of a placement's slots' words, by its run of cards
-PLAN_SLOTS_KEPT = 4096  # runs of cards kept per setup (emptied when full: some 25 new runs a placement prompt)
 
 
 def in_words(st: GameState, cmd: C.Cmd) -> str:
