@@ -153,15 +153,18 @@ def _still(awaited: Iterable[Await], users: Mapping[int, int], previous: list, a
     rows = iter(previous)
     for a in awaited:
         remind, expire = next(rows), next(rows)
-        user = users.get(a.seat)
+        # the rows' keys first: a new decision (most commands) fails there, before the rest
+        # is read (the same conditions, each without side effects, in another order)
+        seat, key = a.seat, a.key
+        if expire.key != DeadlineKey.text("expire", seat, key) or remind.key != DeadlineKey.text("remind", seat, key):
+            return False
+        user = users.get(seat)
         if (user is None or user == OPEN or type(remind) is not Awaited or type(expire) is not Awaited
                 or remind.user_id != user or expire.user_id != user or remind.left is not None
                 or expire.left is not None or remind.due is None or expire.due is None
-                or away.get(user) is not None or a.key in keys
-                or remind.key != DeadlineKey.text("remind", a.seat, a.key)
-                or expire.key != DeadlineKey.text("expire", a.seat, a.key)):
+                or away.get(user) is not None or key in keys):
             return False
-        keys.add(a.key)
+        keys.add(key)
     return True
 
 
@@ -188,7 +191,7 @@ def _planned(
             legacy[(key.stage, key.seat, key.kind or "", d.user_id)] = d.due
         else:
             kept[(d.key, d.user_id)] = d
-    full = timedelta(hours=hours)
+    full = _spans(hours)
     short = None  # worked out for the first window decision
     clock = paused_at or now
     out: list[Awaited] = []
@@ -200,28 +203,36 @@ def _planned(
         seen.add(a.key)
         if a.kind in WINDOW_KINDS:
             if short is None:
-                short = timedelta(hours=window if window is not None else window_hours(hours))
-            span = short
+                short = _spans(window if window is not None else window_hours(hours))
+            span, half = short
         else:
-            span = full
+            span, half = full
         remind, expire = DeadlineKey.text("remind", a.seat, a.key), DeadlineKey.text("expire", a.seat, a.key)
         row_remind, row_expire = kept.get((remind, user)), kept.get((expire, user))
         due = (row_expire.due if row_expire is not None else None) or legacy.get(("expire", a.seat, a.kind, user))
         if due is None:
-            early, late = clock + span / 2, clock + span
+            early, late = clock + half, clock + span
         else:
             was = (row_remind.due if row_remind is not None else None) or legacy.get(("remind", a.seat, a.kind, user))
-            early, late = was or due - span / 2, due
+            early, late = was or due - half, due
         until = away.get(user)
         if until is not None and until <= clock:
             until = None
         if user == OPEN or (until is not None and not stretch):  # its defaults, at the next check
             early = late = min(late, clock)
         elif until is not None:  # his clock waits for his return
-            early, late = max(early, until + span / 2), max(late, until + span)
+            early, late = max(early, until + half), max(late, until + span)
         out += [_row(row_remind, remind, user, early, None if paused_at is None else early - paused_at),
                 _row(row_expire, expire, user, late, None if paused_at is None else late - paused_at)]
     return out
+
+
+@lru_cache(maxsize=64)
+def _spans(hours: float) -> tuple[timedelta, timedelta]:
+    """A clock of `hours` and its half, made once per number of hours (a game's deadline, its
+    window's): `_planned` asks them on every command with a new decision."""
+    span = timedelta(hours=hours)
+    return span, span / 2
 
 
 def _row(was: Deadline | Awaited | None, key: str, user: int, due: datetime, left: timedelta | None) -> Awaited:
@@ -240,11 +251,17 @@ def unchanged(previous: Iterable[Deadline | Awaited], new: Iterable[Awaited]) ->
             and all(map(is_, previous, new)):
         return True
     # `{(d.key, d.user_id, d.due, d.left) for d in previous} == {... for a in new}`, each row's
-    # tuple read in C (most commands come here: a new decision brings new rows)
+    # tuple read in C. Most commands come here with a new decision, whose rows are new: their
+    # keys differ, which the sets of keys alone say (no tuple made, no due time hashed)
+    previous = previous if isinstance(previous, (list, tuple)) else list(previous)
+    new = new if isinstance(new, (list, tuple)) else list(new)
+    if set(map(_KEY, previous)) != set(map(_KEY, new)):
+        return False
     return set(map(_ROW, previous)) == set(map(_ROW, new))
 
 
 _ROW = attrgetter("key", "user_id", "due", "left")  # a row as `unchanged` compares it
+_KEY = attrgetter("key")  # its key: rows whose sets of keys differ differ as rows
 
 
 def due_of(deadlines: Iterable[Deadline | Awaited], a: Await) -> datetime | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from itertools import compress
-from operator import eq, is_, is_not
+from operator import attrgetter, eq, is_, is_not
 from types import SimpleNamespace
 
 from bot.app import battlefield_words, vehicle_words
@@ -251,13 +251,13 @@ def card_line(c: CardView, st: GameState | None = None) -> str:
     return _line(c.id, c.title, c.actions, owner)
 
 
-def hand_card_line(st: GameState, cid: str) -> str:
+def hand_card_line(st: GameState, cid: str, lines: dict | None = None) -> str:
     """`card_line(card_view(st, cid), st)` without building the card's whole view (its team
     bubble, narrator, hit table): a placement prompt lists every card in hand, at every prompt,
     and a desk every card of the seat's. A card's words are the setup's (id, title, actions, its
     owner) but for its owner's: a soldier's name and title, which only his rank changes, or a
     vehicle's type and plate; so each line is made once per setup, card and owner's rank or
-    vehicle type."""
+    vehicle type. `lines`: that memo of the setup's, if the caller has it (a desk lists a dozen)."""
     c = st.card(cid)
     owner = c.owner
     vehicle = st.vehicles.get(owner)
@@ -267,12 +267,16 @@ def hand_card_line(st: GameState, cid: str) -> str:
         key = (cid, man.rank)
     else:  # a team card, or an owner no longer in the game: the view's own words
         return card_line(card_view(st, cid), st)
-    lines = memo(st.setup, "prompts.hand_card_line")
+    if lines is None:
+        lines = memo(st.setup, _HAND_CARD_LINES)
     line = lines.get(key)
     if line is None:
         words = vehicle_words.vehicle(st, owner) if vehicle is not None else st.name(owner)
         line = lines[key] = _line(c.id, c.title, [a.value for a in c.actions], words)
     return line
+
+
+_HAND_CARD_LINES = "prompts.hand_card_line"  # its per-setup memo
 
 
 def _line(cid: str, title: str | None, actions: list[str], owner: str) -> str:
@@ -311,11 +315,12 @@ def private_desk(st: GameState, seat: int) -> str:
     `engine.view.private_battlefield`), the same words (`_desk_text`)."""
     forces = [f for f in st.forces.values() if f.seat == seat]
     words: dict[str, str] = {}
+    kept = memo(st.setup, _HAND_CARD_LINES)  # found once for the desk's dozen cards
 
     def line(cid: str) -> str:  # each card's line made once (a hand card shows in hand and deck)
         text = words.get(cid)
         if text is None:
-            text = words[cid] = hand_card_line(st, cid)
+            text = words[cid] = hand_card_line(st, cid, kept)
         return text
 
     def slots(placed: list[str | None]) -> list[str | None]:
@@ -325,17 +330,21 @@ def private_desk(st: GameState, seat: int) -> str:
               slots(f.placed)) for f in forces] if len(forces) > 1 else []
     ids = {f.id for f in forces}
     mine = [s for s in st.soldiers.values() if s.force in ids]
+    vp_of = st.vp_of
     o = st.seats[seat].order
     od = st.setup.orders[o] if o else None
     return _desk_text(
         decks, [line(c) for f in forces for c in f.hand], slots(forces[0].placed) if forces else [],
-        [(s.serial, [line(c) for c in s.held]) for s in sorted((s for s in mine if s.held), key=lambda s: s.serial)],
+        [(s.serial, [line(c) for c in s.held]) for s in sorted([s for s in mine if s.held], key=_SERIAL)],
         [line(c) for f in forces for c in f.fight_pool],
         (st.seats[seat].order_done, od.title, od.text, od.vp) if od is not None else None,
-        sorted((s.serial, st.vp_of(s)) for s in mine if s.status != "dead"),
+        sorted([(s.serial, vp_of(s)) for s in mine if s.status != "dead"]),
         battlefield_words.private_lines(SimpleNamespace(**private_battlefield(st, seat)),
                                         battlefield_words.ordnance_names(st), who=lambda s: vehicle_words.who(st, s)),
         sum(len(f.deck) for f in forces))
+
+
+_SERIAL = attrgetter("serial")
 
 
 def _desk_text(decks: list[tuple[str, str, list[str], list[str | None]]], hand: list[str], placed: list[str | None],
@@ -399,11 +408,15 @@ def cards_by_seat(st: GameState, before: GameState | None = None, was: SeatCards
     (`GameState.clone`): so when `st` has the same serials in the same order, under the same
     forces' seats, only the men who are not the very objects of `before` (found in C) are read,
     and the held cards counted from `was`'s instead of reading every man again."""
-    forces = st.forces.values()
-    seat_of = {f.id: f.seat for f in forces}
+    seat_of = {}
     out = SeatCards()
-    for f in forces:
-        out.setdefault(f.seat, set()).update(f.hand, f.fight_pool)
+    for f in st.forces.values():  # one pass: each force's seat read once
+        seat = seat_of[f.id] = f.seat
+        cards = out.get(seat)
+        if cards is None:
+            out[seat] = {*f.hand, *f.fight_pool}
+        else:
+            cards.update(f.hand, f.fight_pool)
     men = st.soldiers
     old = before.soldiers if before is not None else None
     # the serials compared as objects first (a copy's dict holds the very key objects of the

@@ -1032,7 +1032,10 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         now_awaited = awaiting(after) if now_awaited is None else now_awaited
         now = self.clock()  # read once, for the deadlines and the seen marks
         nxt = self._next(loaded, after, answer=answer, baseline=baseline, now_awaited=now_awaited, now=now)
-        readers = tuple(dict.fromkeys([*([reader] if reader else []), *(p.user_id for p in nxt.asks)]))
+        if nxt.asks:
+            readers = tuple(dict.fromkeys([*([reader] if reader else []), *(p.user_id for p in nxt.asks)]))
+        else:  # nobody prompted: the same tuple without the dict, list and generator
+            readers = (reader,) if reader else ()
         text = self._codec.dumps(after)
         done = await self.store.commit(
             gid, loaded.game.version, text, bodies,
