@@ -127,10 +127,11 @@ def test_apply_leaves_its_input_and_reads_no_soldier_or_force_it_replaced(reques
 @pytest.mark.parametrize("content", ["fixtures", "shipped"])
 def test_every_scenario_played_whole_leaves_apply_its_input(request, stale_reads_refused, content, players):
     """Every scenario of both catalogues, whole games of two and three players on a few seeds,
-    with the checks above: apply leaves its input's JSON as it was, reads no soldier or force it
-    replaced, and changes no shared force's list in place (tests/shared_forces.py, on for every
-    engine test). The rules that change a force are many and scattered (a draw, a discard, a
-    placement, a reveal, a fight card, a react card...): each path a game takes is checked."""
+    with the checks above: apply leaves its input's JSON as it was, reads no soldier, force or
+    vehicle it replaced, and changes no shared force's or vehicle's list in place
+    (tests/shared_forces.py, on for every engine test). The rules that change a force or a vehicle
+    are many and scattered (a draw, a discard, a placement, a fight card; a move, a shot, a load,
+    a damage chain, a fire...): each path a game takes is checked."""
     catalog = request.getfixturevalue("cat") if content == "fixtures" else shipped_catalog()
     setups = SetupsKept()
     played = 0
