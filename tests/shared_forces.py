@@ -1,25 +1,29 @@
-"""A debug aid for the forces `GameState.clone` shares (engine/core/state.py): a rule must make a
-force the state's own (`changing_force`) before it changes it, its lists too, which no
-`__setattr__` guard sees. `guarding_shared_forces` makes every clone swap each shared force's lists
-and dict for ones that refuse any change in place, at the line that tries it; read, compared,
-copied and written (JSON) they are a list and a dict. tests/engine/conftest.py turns it on for
-every engine test; tests/engine/test_soldier_sharing.py plays every scenario with it."""
+"""A debug aid for the forces and vehicles `GameState.clone` shares (engine/core/state.py): a rule
+must make a force (a vehicle) the state's own (`changing_force`, `changing_vehicle`) before it
+changes it, its lists and dicts too, which no `__setattr__` guard sees. `guarding_shared_forces`
+makes every clone swap each shared force's and vehicle's lists and dicts (and the lists inside
+them: a vehicle's damage markers by location, its mine load) for ones that refuse any change in
+place, at the line that tries it; read, compared, copied and written (JSON) they are a list and a
+dict. tests/engine/conftest.py turns it on for every engine test; tests/engine/test_soldier_sharing.py
+plays every scenario with it."""
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import get_origin
 
-from engine.core.state import ForceState, GameState
+from pydantic import BaseModel
+
+from engine.core.state import ForceState, GameState, VehicleState
 
 
 class SharedForceChanged(AssertionError):
-    """A list or dict of a force shared between states was changed in place."""
+    """A list or dict of a force or vehicle shared between states was changed in place."""
 
 
 def _refuse(self, *args, **kwargs):
-    raise SharedForceChanged("a list or dict of a force shared between states changed in place: "
-                             "change it through st.changing_force")
+    raise SharedForceChanged("a list or dict of a force or vehicle shared between states changed in place: "
+                             "change it through st.changing_force (st.changing_vehicle)")
 
 
 class SharedList(list):
@@ -31,30 +35,42 @@ class SharedDict(dict):
     __setitem__ = __delitem__ = pop = popitem = clear = update = setdefault = __ior__ = _refuse
 
 
-_CONTAINERS = tuple(n for n, info in ForceState.model_fields.items() if get_origin(info.annotation) in (list, dict))
+def _containers(cls: type[BaseModel]) -> tuple[str, ...]:
+    return tuple(n for n, info in cls.model_fields.items() if get_origin(info.annotation) in (list, dict))
 
 
-def guard(f: ForceState) -> None:
-    """Each list and dict of a shared force swapped for a refusing one holding the same items."""
-    fields = f.__dict__
-    for name in _CONTAINERS:
-        value = fields[name]
-        kind = type(value)
-        if kind is list:
-            fields[name] = SharedList(value)
-        elif kind is dict:
-            fields[name] = SharedDict(value)
+_CONTAINERS = {ForceState: _containers(ForceState), VehicleState: _containers(VehicleState)}
+
+
+def _refusing(value):
+    """The value with each list and dict in it, at any depth, a refusing one holding the same items."""
+    kind = type(value)
+    if kind is list or kind is SharedList:
+        return SharedList(map(_refusing, value))
+    if kind is dict or kind is SharedDict:
+        return SharedDict(zip(value, map(_refusing, value.values())))
+    return value
+
+
+def guard(item: ForceState | VehicleState) -> None:
+    """Each list and dict of a shared force or vehicle (and each inside them) swapped for a refusing
+    one holding the same items."""
+    fields = item.__dict__
+    for name in _CONTAINERS[type(item)]:
+        fields[name] = _refusing(fields[name])
 
 
 @contextmanager
 def guarding_shared_forces() -> Iterator[None]:
-    """While it lasts, each force a clone shares refuses a change of its lists in place."""
+    """While it lasts, each force and vehicle a clone shares refuses a change of its lists in place."""
     real = GameState.clone
 
     def clone(self: GameState) -> GameState:
         copy = real(self)
         for f in copy.forces.values():
             guard(f)
+        for v in copy.vehicles.values():
+            guard(v)
         return copy
 
     GameState.clone = clone

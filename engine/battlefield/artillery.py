@@ -233,8 +233,7 @@ def spot_for_soldiers(ctx: Ctx, plate: int) -> None:
                 holder = st.vehicles[target] if target in st.vehicles else st.soldiers[target]
                 if holder.spotted:
                     continue
-                if target not in st.vehicles:
-                    holder = st.changing(target)
+                holder = st.changing_vehicle(target) if target in st.vehicles else st.changing(target)
                 holder.spotted = True
                 ctx.say("radio_spot", f"Over the radio {st.name(man)} marks {st.name(target)} too.",
                         serial=man, target=target)
@@ -699,7 +698,7 @@ def _force_of(st, caller: int, seat: int) -> str:
 
 
 def _spend_round(st, plate: int) -> None:
-    v = st.vehicles[plate]
+    v = st.changing_vehicle(plate)
     where, aid = _gun_round(st, plate)
     if where == "breach":
         v.in_breach = [p for p in v.in_breach if p.split("/")[0] != aid.split("/")[0]]

@@ -193,7 +193,7 @@ def spot_on_contact(ctx: Ctx, *, serial: int | None = None, plate: int | None = 
         fresh = [n for n in men if not st.soldiers[n].spotted]
         if not men or (not fresh and st.vehicles[p].spotted):
             continue
-        st.vehicles[p].spotted = True
+        st.changing_vehicle(p).spotted = True
         for n in men:
             st.changing(n).spotted = True
         ctx.say("contact_spotted", f"{', '.join(st.name(n) for n in men)} and the {st.name(p)} are in combat "
@@ -372,8 +372,9 @@ def climb(ctx: Ctx, cmd) -> None:
     s = st.changing(cmd.serial)
     v = st.vehicles[cmd.plate]
     if st.board.tile_at(s.at) != v.tile:
-        move(ctx, cmd.serial, Dest(tile=v.tile))
-        if not s.free or st.board.tile_at(s.at) != v.tile:
+        tile = v.tile
+        move(ctx, cmd.serial, Dest(tile=tile))  # (may spot the vehicle on contact: `v` is not read again)
+        if not s.free or st.board.tile_at(s.at) != tile:
             return  # stopped on the way (a mine): he never reached it
     where = "deck" if cmd.part == "hull" else "turret"
     need = climb_to(cmd.part, _standing(st, cmd.serial, cmd.plate))
@@ -587,8 +588,7 @@ def start_next(ctx: Ctx) -> bool:
         inside = crew(st, plate, part)
         if not attackers or not inside:
             continue
-        v = st.vehicles[plate]
-        v.spotted = True
+        st.changing_vehicle(plate).spotted = True
         for a in attackers:
             st.changing(a.serial).spotted = True
         if plate not in st.panels:
@@ -665,11 +665,11 @@ def take_out(st, serial: int) -> None:
     if st.soldiers[serial].status != "aboard":
         return
     s = st.changing(serial)
-    v = st.vehicles[s.vehicle]
+    tile = st.vehicles[s.vehicle].tile  # read before _leave_vehicle makes the vehicle the state's own
     _leave_vehicle(st, serial)
     s.status, s.vehicle, s.post, s.dismounted = "board", None, None, False
     board = st.board
-    cells = sorted(c for c in _tile_cells(board, v.tile))
+    cells = sorted(c for c in _tile_cells(board, tile))
     s.at = cells[0] if cells else None
 
 

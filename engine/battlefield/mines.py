@@ -298,7 +298,7 @@ def lay_in_play(ctx: Ctx, serial: int, tile: str, tokens: list[str]) -> None:
     if problem:
         raise RuleError(problem + ".")
     plate = plate_of(st, serial)
-    v = st.vehicles[plate]
+    v = st.changing_vehicle(plate)
     laid = v.mine_load.pop(_in_load(v.mine_load, tokens))
     who = st.name(serial) if serial != plate else f"The {st.name(plate)}"
     by = who if serial == plate else f"{who} (in the {st.name(plate)})"

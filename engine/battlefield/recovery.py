@@ -173,7 +173,7 @@ def recover_vehicle(ctx: Ctx, serial: int, plate: int) -> None:
     problem = vehicle_problem(st, serial, plate)
     if problem:
         raise RuleError(problem)
-    s, v = st.changing(serial), st.vehicles[plate]
+    s, v = st.changing(serial), st.changing_vehicle(plate)
     post = free_post(st, plate)
     if v.status == "abandoned":
         was = v.side
@@ -228,6 +228,7 @@ def firing_for(st, plate: int):
     if not recovered(st, plate):
         yield
         return
+    v = st.changing_vehicle(plate)
     v.force = v.controller
     try:
         yield

@@ -275,9 +275,18 @@ class ForceState(Model):
         super().__setattr__(name, value)
 
 
+class SharedVehicleError(RuntimeError):
+    """A rule changed a vehicle its state shares with another without making it its own first
+    (GameState.changing_vehicle): a programming error, never a player's."""
+
+
 class VehicleState(Model):
     """A vehicle or gun on the map (Hell on Wheels): where it stands and faces, who crews it,
-    its damage markers, ammunition, hatches, pins and markers. Static data is its VehicleDef."""
+    its damage markers, ammunition, hatches, pins and markers. Static data is its VehicleDef.
+    After GameState.clone it may be shared by two states: then it is read-only (`_shared`), its
+    lists and dicts too, and a rule changes it through GameState.changing_vehicle (docs/architecture.md)."""
+
+    __slots__ = ("_shared",)
 
     plate: int
     vehicle: str  # VehicleDef id
@@ -310,6 +319,12 @@ class VehicleState(Model):
     smoke_trail: int | None = None  # issue 9, engine/vehicles/smoke.py: the turn its generator or pot lays smoke
     # minefields still in its load, two tokens each, private to its side (engine/battlefield/mines.py)
     mine_load: list[list[str]] = Field(default_factory=new_list, exclude_if=lambda m: not m)
+
+    def __setattr__(self, name: str, value) -> None:
+        if getattr(self, "_shared", False):
+            raise SharedVehicleError(f"vehicle {self.plate} is shared between states: "
+                                     f"set {name} on st.changing_vehicle({self.plate})")
+        super().__setattr__(name, value)
 
 
 class VpEntry(Model):
@@ -700,6 +715,7 @@ class GameState(Model):
         changes him (it)."""
         deque(map(_MARK_SHARED, self.soldiers.values(), repeat(True)), 0)  # each soldier's slot set, in C
         deque(map(_MARK_FORCE_SHARED, self.forces.values(), repeat(True)), 0)
+        deque(map(_MARK_VEHICLE_SHARED, self.vehicles.values(), repeat(True)), 0)
         copy = _model_copier(GameState, _SHARED_FIELDS)(self)
         _set(copy, "_origin", self if getattr(self, "_texts", None) is not None else None)
         _set(copy, "_texts", None)
@@ -780,10 +796,23 @@ class GameState(Model):
             self.forces[force_id] = f
         return f
 
+    def changing_vehicle(self, plate: int) -> VehicleState:
+        """Vehicle `plate`, writable: this state's own copy of it (its lists and dicts copied, the
+        damage markers' lists too), made on first use if it is shared with another state. Read it
+        as `vehicles[plate]`; change it, its lists and dicts included (`crew[post] = ...`,
+        `damage[loc].append`, `in_hand.pop`), through this."""
+        v = self.vehicles[plate]
+        if getattr(v, "_shared", False):
+            v = _model_copier(VehicleState)(v)
+            _set(v, "_shared", False)  # set, not left unset: reading an unset slot is many times slower
+            self.vehicles[plate] = v
+        return v
+
 
 _MARK_SHARED = SoldierState.__dict__["_shared"].__set__  # the slot's own setter: no name lookup, no __setattr__
 _MARK_FORCE_SHARED = ForceState.__dict__["_shared"].__set__
-_SHARED_FIELDS = frozenset({"soldiers", "forces"})  # GameState fields whose container clone copies but whose items it shares
+_MARK_VEHICLE_SHARED = VehicleState.__dict__["_shared"].__set__
+_SHARED_FIELDS = frozenset({"soldiers", "forces", "vehicles"})  # GameState fields whose container clone copies but whose items it shares
 _ORDER = list(GameState.model_fields)  # the dump writes the fields in this order
 _KEYED = {"forces": ForceState, "vehicles": VehicleState}  # dicts whose items' texts a copy reuses
 # the run of fields (in the dump's order) a command seldom changes: written again with the text
@@ -845,13 +874,14 @@ def _soldier_entry(serial: int, s: SoldierState) -> str:
 def _keyed_json(items: dict, was: dict, kept: dict, name: str) -> dict:
     """The forces or the vehicles (`name`): each item's entry `"key":{...}` by key, as the
     state's serializer writes it (the dict's text without its braces is the entries joined). An
-    item that is the very force under its key in `was` (the __dict__ of the state this one was
-    copied from, whose texts are `kept`: shared, so read-only), or a vehicle written alike
-    (`_model_same`) with the one there, takes that item's entry; the others are written (a force
-    made writable by `changing_force` mostly was changed: not compared field by field)."""
+    item that is the very force or vehicle under its key in `was` (the __dict__ of the state this
+    one was copied from, whose texts are `kept`: shared, so read-only) takes that item's entry, as
+    does a vehicle made its own but written alike (`_model_same`) with the one there; the others
+    are written (a force made writable by `changing_force` mostly was changed: not compared field
+    by field)."""
     cls = _KEYED[name]
     item_json = _flat_writer(cls)
-    same = is_ if cls is ForceState else _model_same(cls)
+    same = None if cls is ForceState else _model_same(cls)
     old_texts = kept.get(name)
     if old_texts is None:
         return {key: f"{_key_json(key)}:{item_json(item)}" for key, item in items.items()}
@@ -859,7 +889,8 @@ def _keyed_json(items: dict, was: dict, kept: dict, name: str) -> dict:
     texts = {}
     for key, item in items.items():
         old = olds.get(key)
-        texts[key] = old_texts[key] if old is not None and same(old, item) else f"{_key_json(key)}:{item_json(item)}"
+        texts[key] = (old_texts[key] if old is item or (same is not None and old is not None and same(old, item))
+                      else f"{_key_json(key)}:{item_json(item)}")
     return texts
 
 

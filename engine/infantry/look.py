@@ -176,7 +176,7 @@ def sight(ctx: Ctx, looker: int, target: int | None = None) -> int | None:
         raise RuleError(f"{name} must sight the closest enemy he can see: {allowed}.")
     row = next(r for r in table if r[0] == target)
     if target in st.vehicles:
-        st.vehicles[target].spotted = True
+        st.changing_vehicle(target).spotted = True
         if target not in st.panels:
             st.panels.append(target)
     else:

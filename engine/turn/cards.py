@@ -81,8 +81,7 @@ def start(ctx: Ctx, force_id: str, phase: int, action, card: str | None = None) 
     if note and note.color == "blue" and note.kind in ("spotted", "draw_cards"):
         owner = st.soldiers.get(card.owner) or st.vehicles.get(card.owner)
         if note.kind == "spotted" and owner and (owner.status == "board" and getattr(owner, "captor", None) is None):
-            if card.owner in st.soldiers:
-                owner = st.changing(card.owner)
+            owner = st.changing(card.owner) if card.owner in st.soldiers else st.changing_vehicle(card.owner)
             owner.spotted = True
             it = card.owner in st.vehicles
             ctx.say("spotted", f"{st.name(card.owner)} gives {'itself' if it else 'himself'} away: "

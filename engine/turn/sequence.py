@@ -286,7 +286,10 @@ def _vehicle_phase_end(ctx: Ctx) -> None:
             fire_at_phase_end(ctx, plate)
             if plate not in st.panels:
                 st.panels.append(plate)
-        v.shots, v.hull_moved, v.moved = 0, False, 0
+        v = st.vehicles[plate]  # read again: the fire may have made it the state's own
+        if v.shots or v.hull_moved or v.moved:
+            v = st.changing_vehicle(plate)
+            v.shots, v.hull_moved, v.moved = 0, False, 0
     phase_end(ctx)
 
 
@@ -296,7 +299,8 @@ def _turn_end(ctx: Ctx) -> None:
     st.sighted = {}  # Sight markers on tiles last the turn (docs/vehicles.md V38)
     if st.vehicles:
         for plate in sorted(st.vehicles):
-            st.vehicles[plate].looks = 0  # radio contact lasts one turn
+            if st.vehicles[plate].looks:
+                st.changing_vehicle(plate).looks = 0  # radio contact lasts one turn
             check_abandon(ctx, plate)
     for fid, f in st.forces.items():
         if f.hand:

@@ -38,7 +38,7 @@ def _hull_move(ctx: Ctx, cmd, src: Source, plate: int, go) -> None:
                         f"(one license-plate hull move a phase).")
     go()
     if by_plate:
-        v.hull_moved = True
+        st.changing_vehicle(plate).hull_moved = True
 
 
 @rulebook.aboard_action.fill

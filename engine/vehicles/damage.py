@@ -196,10 +196,11 @@ def weapon_ok(st: GameState, plate: int, weapon: str) -> bool:
                if loc.kind == "machinery" and weapon in loc.weapons)
 
 
-def _rounds(vs: VehicleState, loc: Location) -> int:
+def _rounds(st: GameState, plate: int, loc: Location) -> int:
     """Rounds that go off when an ammo location takes a Critical (Critical Ammo Damage): the
     rounds in Ready Ammo, which are gone afterwards, or the number printed on Spare Ammo."""
     if loc.ammo == "ready":
+        vs = st.changing_vehicle(plate)
         n = sum(vs.ready.values())
         vs.ready = {}
         return n
@@ -209,7 +210,7 @@ def _rounds(vs: VehicleState, loc: Location) -> int:
 def _gear(ctx: Ctx, plate: int, loc_id: str, result: Damage) -> str:
     """One gear result on a machinery location: 'wreck', 'fire', 'spread', 'critical' or 'zip'.
     Ammo rounds going off are the caller's (they join its chain)."""
-    vs = ctx.st.vehicles[plate]
+    vs = ctx.st.changing_vehicle(plate)
     marks = _markers(vs, loc_id)
     if result == Damage.WRECK:
         if "critical" in marks or "wreck" in marks:
@@ -317,7 +318,7 @@ class Chain:
     def run(self, start_total: int, band: Band, count: int) -> None:
         """`count` damage checks at `band`, then any ammo rounds set off, at Close (Critical)."""
         st = self.ctx.st
-        vdef, vs = st.vehicle_def(self.plate), st.vehicles[self.plate]
+        vdef, deck = st.vehicle_def(self.plate), st.vehicles[self.plate].force
         queue: list[Band] = [band] * count
         total = start_total
         i = 0
@@ -327,7 +328,7 @@ class Chain:
             where = vdef.damage[self.compartment].location(b, total) if total else None
             if self.first is not None:  # an anti-tank mine's first hit: the wheels or tracks (engine/battlefield/mines.py)
                 where, self.first = self.first, None
-            cid = check(self.ctx, vs.force)
+            cid = check(self.ctx, deck)
             card = st.card(cid)
             self.cards.append(cid)
             rounds = self._step(cid, card, where, b)
@@ -382,7 +383,7 @@ class Chain:
         effect = _gear(self.ctx, self.plate, where, result)
         loc = st.vehicle_def(self.plate).location(where)
         if effect == "critical" and loc.ammo:
-            return "critical", _rounds(st.vehicles[self.plate], loc)
+            return "critical", _rounds(st, self.plate, loc)
         return effect, 0
 
     def _crew_hits(self) -> None:
@@ -453,7 +454,7 @@ def resolve_vehicle_hit(ctx: Ctx, plate: int, *, card_id: str, bands: list[str],
     target's deck chained from the card's whole hit box on the `band` column; crew hits; then the
     blast hits strike everyone exposed on the vehicle's tile (Damage Against the Square)."""
     st = ctx.st
-    vdef, vs = st.vehicle_def(plate), st.vehicles[plate]
+    vdef = st.vehicle_def(plate)
     heat = heat and st.setup.scenario.options.schurzen  # optional rule Schurzen off: no doubling (docs/battlefield.md)
     card = st.card(card_id)
     hits, _, seen = read_hits(card, list(bands), False)
@@ -485,8 +486,9 @@ def resolve_vehicle_hit(ctx: Ctx, plate: int, *, card_id: str, bands: list[str],
         chain = Chain(ctx, plate, comp, by_force, by_soldier, cause, choose_pick)
         chain.run(card_total(card), band, out.damage_results)
         out.steps, out.crew, out.ammo_checks, out.destroyed = chain.steps, chain.crew, chain.ammo_checks, chain.destroyed
-    if out.blast_hits and vs.tile:
-        blast_square(ctx, vs.tile, out.blast_hits, by_force=by_force, by_soldier=by_soldier, cause=cause,
+    tile = st.vehicles[plate].tile  # read again: the chain made the vehicle the state's own
+    if out.blast_hits and tile:
+        blast_square(ctx, tile, out.blast_hits, by_force=by_force, by_soldier=by_soldier, cause=cause,
                      what=f"The blast at the {target}", exclude=plate)
     return out
 
@@ -497,9 +499,9 @@ def detonate(ctx: Ctx, plate: int, location: str, *, by_force: str | None = None
     damage checks at Close in the ammo's compartment, the first location from a hit check off the
     vehicle's own deck (Critical Ammo Damage). None when it destroys the vehicle."""
     st = ctx.st
-    vdef, vs = st.vehicle_def(plate), st.vehicles[plate]
+    vdef = st.vehicle_def(plate)
     loc = vdef.location(location)
-    rounds = _rounds(vs, loc)
+    rounds = _rounds(st, plate, loc)
     ctx.say("ammo_explodes", f"The {loc.name} of the {st.name(plate)} goes off: {rounds} round"
             f"{'s' if rounds != 1 else ''}.", plate=plate, location=location, rounds=rounds)
     if rounds > AMMO_DESTROYS:
@@ -507,7 +509,7 @@ def detonate(ctx: Ctx, plate: int, location: str, *, by_force: str | None = None
         return None
     chain = Chain(ctx, plate, loc.compartment, by_force, by_soldier, cause, ammo_checks=rounds)
     if rounds:
-        start = check(ctx, vs.force)
+        start = check(ctx, st.vehicles[plate].force)
         ctx.say("hit_check", f"Hit check {start} for where the explosion starts.", card=start, plate=plate)
         chain.run(card_total(st.card(start)), "close", rounds)
     return None if chain.destroyed else chain
@@ -581,7 +583,7 @@ def hurt_aboard(ctx: Ctx, serial: int, result: Damage, *, by_force: str | None, 
 
 def _leave_vehicle(st: GameState, serial: int) -> None:
     s = st.soldiers[serial]
-    vs = st.vehicles[s.vehicle]
+    vs = st.changing_vehicle(s.vehicle)
     vs.crew = {p: n for p, n in vs.crew.items() if n != serial}
     vs.passengers = [n for n in vs.passengers if n != serial]
     vs.riders = [n for n in vs.riders if n != serial]
@@ -596,8 +598,9 @@ def get_off(ctx: Ctx, plate: int, serial: int) -> None:
     s = st.changing(serial)
     vs = st.vehicles[plate]
     crewman = serial not in vs.passengers and serial not in vs.riders
+    tile = vs.tile
     _leave_vehicle(st, serial)
-    cell = _beside(st, vs.tile, serial) if vs.tile else None
+    cell = _beside(st, tile, serial) if tile else None
     if cell is None:  # nowhere to stand: he stays on the hull's outside
         s.dismounted = True
         ctx.say("dismount", f"{st.name(serial)} gets out of the {st.name(plate)}.", serial=serial, plate=plate)
@@ -786,7 +789,7 @@ def _set_fire(ctx: Ctx, plate: int, loc_id: str, *, at_phase_end: bool, spread: 
     """A Fire marker on a location; ammo starts to cook off; men standing there are caught when it
     spreads to them (Fire; Spreading Fire)."""
     st = ctx.st
-    vs, vdef = st.vehicles[plate], st.vehicle_def(plate)
+    vs, vdef = st.changing_vehicle(plate), st.vehicle_def(plate)
     _mark(vs, loc_id, "fire")
     loc = vdef.location(loc_id)
     if loc.ammo and "critical" not in _markers(vs, loc_id) and loc_id not in vs.cook_off:
@@ -803,7 +806,7 @@ def _start_cook_off(ctx: Ctx, plate: int, loc_id: str, *, due: bool) -> None:
     """Fire in ammunition: a Critical resolved at the end of the next phase unless the fire is out
     (Spreading Fire). The Critical marker goes on at the phase end that makes it due next, so a
     cook-off with its Critical marker goes off at the coming phase end (see `cook_off`)."""
-    vs = ctx.st.vehicles[plate]
+    vs = ctx.st.changing_vehicle(plate)
     vs.cook_off.append(loc_id)
     if due:
         _mark(vs, loc_id, "critical")
@@ -856,6 +859,7 @@ def escape_fire(ctx: Ctx, plate: int, serial: int) -> str:
         get_off(ctx, plate, serial)
         return "dismounted"
     new = free[0]
+    vs = st.changing_vehicle(plate)
     vs.crew = {p: n for p, n in vs.crew.items() if n != serial}
     vs.crew[new.id] = serial
     st.changing(serial).post = new.id
@@ -891,10 +895,12 @@ def spread_fire(ctx: Ctx, plate: int, *, intensity: int | None = None, plan: lis
 def cook_off(ctx: Ctx, plate: int) -> None:
     """At a phase end: cook-offs carrying their Critical marker go off (Critical Ammo Damage);
     those started during this phase take their marker and go off at the next."""
-    vs = ctx.st.vehicles[plate]
-    for loc in list(vs.cook_off):
+    st = ctx.st
+    for loc in list(st.vehicles[plate].cook_off):
+        vs = st.vehicles[plate]  # read again each round: a detonation makes it the state's own
         if vs.status == "destroyed":
             return
+        vs = st.changing_vehicle(plate)
         if "critical" in _markers(vs, loc):
             vs.cook_off.remove(loc)
             detonate(ctx, plate, loc, cause="cook-off")
@@ -908,14 +914,14 @@ def fire_at_phase_end(ctx: Ctx, plate: int) -> None:
     if vs.status not in ("board", "abandoned"):
         return
     cook_off(ctx, plate)
-    if vs.status != "destroyed":
+    if ctx.st.vehicles[plate].status != "destroyed":
         spread_fire(ctx, plate)
 
 
 def _put_out(ctx: Ctx, plate: int, loc_id: str, leaves: str) -> str:
     """The Fire marker off, and `leaves` ('wreck' or 'critical') in its place; ammo that was
     cooking off is left wrecked instead (Fighting Fire; Spreading Fire). Returns what it left."""
-    vs = ctx.st.vehicles[plate]
+    vs = ctx.st.changing_vehicle(plate)
     _unmark(vs, loc_id, "fire")
     if loc_id in vs.cook_off:
         vs.cook_off.remove(loc_id)
@@ -998,7 +1004,7 @@ def check_abandon(ctx: Ctx, plate: int) -> bool:
             "the crew abandons it.", plate=plate)
     for serial in aboard(st, plate):
         get_off(ctx, plate, serial)
-    vs.status = "abandoned"
+    st.changing_vehicle(plate).status = "abandoned"
     release_crew(st, plate)
     return True
 
@@ -1026,7 +1032,7 @@ def repair(ctx: Ctx, plate: int, serial: int, location: str) -> bool:
     ctx.say("repair", f"{st.name(serial)} works on the {st.vehicle_def(plate).location(location).name}: {cid} — "
             + ("repaired." if done else "not this time."), serial=serial, plate=plate, card=cid, done=done)
     if done:
-        _unmark(st.vehicles[plate], location, "wreck")
+        _unmark(st.changing_vehicle(plate), location, "wreck")
     return done
 
 
@@ -1035,7 +1041,7 @@ def repair_free(ctx: Ctx, plate: int, serial: int, location: str) -> None:
     st = ctx.st
     _on_the_spot(st, plate, serial, location, "repair it")
     _wrecked(st, plate, location)
-    _unmark(st.vehicles[plate], location, "wreck")
+    _unmark(st.changing_vehicle(plate), location, "wreck")
     ctx.say("repair", f"{st.name(serial)} repairs the {st.vehicle_def(plate).location(location).name}.",
             serial=serial, plate=plate)
 
@@ -1048,7 +1054,7 @@ def destroy_vehicle(ctx: Ctx, plate: int, *, by_force: str | None, cause: str, b
     (Critical Ammo Damage) — to the shooter's player like a kill, to the opposing side when no
     shooter is to blame (a cook-off). Men standing beside it are spared."""
     st = ctx.st
-    vs = st.vehicles[plate]
+    vs = st.changing_vehicle(plate)
     name = st.name(plate)
     vs.status = "destroyed"
     ctx.say("destroyed", f"The {name} is destroyed.", plate=plate, cause=cause)

@@ -52,6 +52,7 @@ def shed_markers(st, plate: int, nearest: list[int], own: int = 0) -> list[str]:
     if v.spotted:
         rows = [(e, cover_value_against(st, plate, e, own)) for e in nearest]
         if all(val < 0 for _, val in rows):
+            v = st.changing_vehicle(plate)
             v.spotted = False
             report.append("sheds the general Spotted marker")
         else:
@@ -61,6 +62,7 @@ def shed_markers(st, plate: int, nearest: list[int], own: int = 0) -> list[str]:
         on = p in st.vehicles and st.vehicles[p].status == "board"
         val = cover_value_against(st, plate, p, own) if on else -1
         if val < 0:
+            v = st.changing_vehicle(plate)
             v.spotted_by.remove(p)
             report.append(f"loses the {st.name(p)}'s marker" + (f" (cover {val})" if on else ""))
         else:
@@ -84,7 +86,7 @@ def vcover(ctx: Ctx, plate: int, who: int) -> bool:
                         f"{own:+d}.")
     report = shed_markers(st, plate, _nearest(st, plate))
     _touch(st, plate)
-    ctx.say("vcover", f"{st.name(by)} takes the {name} into cover in {v.tile}: "
+    ctx.say("vcover", f"{st.name(by)} takes the {name} into cover in {st.vehicles[plate].tile}: "
             + ("; ".join(report) or "nobody had marked it") + ".", plate=plate, serial=by)
     return True
 
@@ -106,6 +108,7 @@ def hulldown(ctx: Ctx, plate: int, who: int) -> bool:
                         f"{mods.look or 0:+d}, MOVE {mods.move or 0:+d}.")
     if bog(ctx, plate, bog_checks(st, plate), "go hull down"):
         return False
+    v = st.changing_vehicle(plate)  # taken after the bog checks, which may have made it the state's own
     v.hull_down = True
     _touch(st, plate)
     ctx.say("hulldown", f"{st.name(by)} takes the {name} hull down in {v.tile}, facing {v.facing.upper()}.",

@@ -133,8 +133,7 @@ def check_crewman(st, serial: int) -> int:
 def place_marker(st, target: int, plate: int) -> None:
     holder = st.vehicles[target] if target in st.vehicles else st.soldiers[target]
     if plate not in holder.spotted_by:
-        if target not in st.vehicles:
-            holder = st.changing(target)
+        holder = st.changing_vehicle(target) if target in st.vehicles else st.changing(target)
         holder.spotted_by.append(plate)
 
 
@@ -271,6 +270,7 @@ def acquire(ctx: Ctx, plate: int, who: int, target: int) -> bool:
         ctx.say("acquire_fail", f"{st.name(gunner)} cannot pick out {st.name(target)} ({d} squares against a "
                 f"modified sight of {rng}): the {st.name(plate)} does not turn.", serial=gunner, plate=plate)
         return False
+    v = st.changing_vehicle(plate)
     if turret:
         v.turret = facing
     else:
@@ -330,7 +330,7 @@ def _hatch(st, plate: int, who: int, opening: bool) -> tuple[int | None, str | N
 def unbutton(ctx: Ctx, plate: int, who: int) -> None:
     """A LOOK by a crewman under a hatch opens it; it stays open until buttoned (Unbutton)."""
     st = ctx.st
-    v = st.vehicles[plate]
+    v = st.changing_vehicle(plate)
     man, pos = _hatch_man(st, plate, who, True)
     if pos in v.unbuttoned:
         raise RuleError(f"{st.name(man)}'s hatch is open already.")
@@ -342,7 +342,7 @@ def unbutton(ctx: Ctx, plate: int, who: int) -> None:
 def button(ctx: Ctx, plate: int, who: int) -> None:
     """A HIDE by the crewman there shuts an open hatch (Button Up)."""
     st = ctx.st
-    v = st.vehicles[plate]
+    v = st.changing_vehicle(plate)
     man, pos = _hatch_man(st, plate, who, False)
     if pos not in v.unbuttoned:
         raise RuleError(f"{st.name(man)}'s hatch is shut already.")
@@ -389,7 +389,7 @@ def look_card_played(ctx: Ctx, plate: int) -> None:
     friendly radio vehicle that could sight it (Radio Contact; Sight and Radio Contact). Calling
     artillery by radio reads the same count (engine/battlefield/artillery.py)."""
     st = ctx.st
-    v = st.vehicles[plate]
+    v = st.changing_vehicle(plate)
     vdef = st.vehicle_def(plate)
     v.looks += 1
     if not vdef.radio or v.looks != vdef.radio or not _radio_works(st, plate):

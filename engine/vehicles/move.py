@@ -364,7 +364,7 @@ def bog(ctx: Ctx, plate: int, checks: int, what: str) -> bool:
                 f"({', '.join(cards)}): no Pin, it {what}.", plate=plate, cards=cards)
         return False
     markers = pins * vdef.bog_pins
-    v.pins += markers
+    st.changing_vehicle(plate).pins += markers
     _touch(st, plate)
     ctx.say("bogged", f"The {st.name(plate)} bogs down ({', '.join(cards)}: {plural(pins, 'Pin result')} "
             f"x bog {vdef.bog_pins} = {plural(markers, 'Pin marker')}) and cannot {what}.",
@@ -457,7 +457,7 @@ def _touch(st, plate: int) -> None:
 
 
 def _hull_moved(st, plate: int, squares: int) -> None:
-    v = st.vehicles[plate]
+    v = st.changing_vehicle(plate)
     v.moved += squares
     v.hull_down = False
     v.move_plus = 0
@@ -467,7 +467,7 @@ def _hull_moved(st, plate: int, squares: int) -> None:
 def vmove(ctx: Ctx, plate: int, who: int, tile: str, *, road: bool = False, back: bool = False) -> None:
     """One MOVE of the hull: Open (or Road, or one square back) to a tile it can reach."""
     st = ctx.st
-    v = st.vehicles[plate]
+    v = st.changing_vehicle(plate)  # its own from the start: a bog check, a mine or a crush changes it too
     vdef = st.vehicle_def(plate)
     name = st.name(plate)
     by = driver(st, plate, who, "drive it")
@@ -575,6 +575,7 @@ def vturn(ctx: Ctx, plate: int, who: int, facing: str) -> None:
         return
     if rulebook.mine_vehicle_leaves(ctx, plate):  # mines (engine/battlefield/mines.py): a hull turn moves within the tile
         return
+    v = st.changing_vehicle(plate)  # taken after the bog checks and mines, which may have made it the state's own
     before = v.facing
     turret_follows = v.turret is not None and st.vehicle_def(plate).main_gun is not None \
         and st.vehicle_def(plate).main_gun.mount == "hull"
@@ -605,7 +606,7 @@ def turret(ctx: Ctx, plate: int, who: int, facing: str) -> None:
         raise RuleError(f"the {name}'s turret faces {facing.upper()} already.")
     if steps > MAX_TURN:
         raise RuleError(f"a turn is at most {MAX_TURN} compass points.")
-    v.turret = facing
+    st.changing_vehicle(plate).turret = facing
     _touch(st, plate)
     ctx.say("turret", f"{st.name(by)} traverses the {name}'s turret to {facing.upper()}.", plate=plate, serial=by,
             facing=facing)
@@ -615,7 +616,7 @@ def move_plus(ctx: Ctx, plate: int, who: int, double: bool = False) -> None:
     """Save movement up for a later MOVE (How to Move; ruling V2): a Move+ marker worth two
     squares, or with `double` (two MOVE actions, counted by engine/turn/cards.py) a Move++ worth three."""
     st = ctx.st
-    v = st.vehicles[plate]
+    v = st.changing_vehicle(plate)
     marker = "Move++" if double else "Move+"
     if v.status != "board":
         raise RuleError(f"the {st.name(plate)} is not on the board.")
@@ -638,7 +639,7 @@ def move_plus(ctx: Ctx, plate: int, who: int, double: bool = False) -> None:
 def unpin(ctx: Ctx, plate: int, who: int) -> None:
     """A MOVE taken by the vehicle removes one Pin marker (Removing Pins)."""
     st = ctx.st
-    v = st.vehicles[plate]
+    v = st.changing_vehicle(plate)
     if not v.pins:
         raise RuleError(f"the {st.name(plate)} has no Pin markers.")
     by = driver(st, plate, who, "work it free")
@@ -760,7 +761,7 @@ def mount(ctx: Ctx, serial: int, plate: int, post: str | None) -> None:
     st = ctx.st
     post = mount_plan(st, serial, plate, post)
     s = st.changing(serial)
-    v = st.vehicles[plate]
+    v = st.changing_vehicle(plate)
     positions = {loc.id: loc for loc in st.vehicle_def(plate).crew_positions}
     if post in positions:
         v.crew[post] = serial
@@ -799,7 +800,7 @@ def dismount(ctx: Ctx, serial: int) -> None:
     if s.status != "aboard" or s.vehicle is None:
         raise RuleError(f"{st.name(serial)} is not aboard a vehicle.")
     plate = s.vehicle
-    v = st.vehicles[plate]
+    v = st.changing_vehicle(plate)
     name = st.name(plate)
     if v.status != "board" or v.tile is None:
         raise RuleError(f"the {name} is not on the board.")
@@ -833,7 +834,7 @@ def shift(ctx: Ctx, serial: int, post: str) -> None:
     plate = s.vehicle
     if plate is None or plate not in st.vehicles:
         raise RuleError(f"{st.name(serial)} is not a crewman of a vehicle.")
-    v = st.vehicles[plate]
+    v = st.changing_vehicle(plate)
     vdef = st.vehicle_def(plate)
     loc = vdef.place(post)
     if v.status != "board":

@@ -221,7 +221,7 @@ def fire(ctx: Ctx, plate: int, who: int, wid: str, target: int) -> None:
     """A vehicle weapon's SHOOT: the man serving it fires; firing spots the vehicle (general
     marker); the main gun spends the round in the breach and one of its ROF shots."""
     st = ctx.st
-    v = st.vehicles[plate]
+    v = st.changing_vehicle(plate)
     vdef = st.vehicle_def(plate)
     w = weapon(vdef, wid)
     gunner = actor(st, plate, who, weapon=wid, what=f"fire the {w.name}")
@@ -259,7 +259,6 @@ def _burst(ctx: Ctx, plate: int, gunner: int, wid: str, ammo_id: str | None, tar
     the standard Hit+ rule; ruling V24). The round's effect on the first target's tile comes last.
     `force`: whose deck draws the checks and who scores (a taken-over vehicle's finder)."""
     st = ctx.st
-    v = st.vehicles[plate]
     w = weapon(st.vehicle_def(plate), wid)
     ammo = w.ammo_type(ammo_id) if ammo_id else None
     band = best_band(bands)
@@ -270,7 +269,7 @@ def _burst(ctx: Ctx, plate: int, gunner: int, wid: str, ammo_id: str | None, tar
         hits, chain, seen = read_hits(st.card(cid), bands, w.hit_plus)
         if target in st.vehicles:
             t = st.vehicles[target]
-            shooter_pt = centre_point(st.board, v.tile)
+            shooter_pt = centre_point(st.board, st.vehicles[plate].tile)
             hd = hull_down_against(st, target, shooter_pt)
             pen = (ammo.pen.of(band) if ammo else w.pen.of(band)) - (HULL_DOWN_PROTECTION if hd else 0)
             resolve_vehicle_hit(
@@ -285,7 +284,7 @@ def _burst(ctx: Ctx, plate: int, gunner: int, wid: str, ammo_id: str | None, tar
                     + (", Hit+!" if chain else "."), card=cid, hits=hits, chain=chain)
             _hits_on_man(ctx, target, hits * w.damage_x, by_force=force, by_soldier=gunner, cause=w.name)
             still = _still_there(st, target)
-        if not chain or v.status != "board" or checks >= HIT_PLUS_LIMIT:
+        if not chain or st.vehicles[plate].status != "board" or checks >= HIT_PLUS_LIMIT:
             break
         cands = hit_plus_targets(st, plate, wid, target, at, still)
         if not cands:
@@ -373,6 +372,7 @@ def fire_at_square(ctx: Ctx, plate: int, who: int, wid: str, tile: str) -> None:
     if not (ammo.blast.of(best_band(bands)) or ammo.smoke or ammo.fire):
         raise RuleError(f"a {ammo.name} round does nothing to a tile: area fire takes HE, smoke or fire rounds.")
     band = best_band(bands)
+    v = st.changing_vehicle(plate)
     v.in_breach = []
     v.shots += 1
     v.spotted = True
@@ -432,11 +432,11 @@ def _tracer(ctx: Ctx, target: int) -> None:
     """Tracers give everyone who uses general markers the target (Tracers)."""
     st = ctx.st
     if target in st.vehicles:
-        st.vehicles[target].spotted = True
+        st.changing_vehicle(target).spotted = True
     elif st.soldiers[target].status == "board":
         st.changing(target).spotted = True
     else:
-        st.vehicles[st.soldiers[target].vehicle].spotted = True
+        st.changing_vehicle(st.soldiers[target].vehicle).spotted = True
     ctx.say("tracers", f"Tracers mark {st.name(target)} for everyone.", target=target)
 
 
@@ -476,11 +476,11 @@ def can_load(st, plate: int, who: int) -> bool:
 
 
 def _at_the_gun(st, plate: int, who: int, verb: str):
-    """The vehicle and the man who loads its main gun, or why there is none."""
+    """The vehicle, the state's own (loading changes it), and the man who loads its main gun, or why there is none."""
     vdef = st.vehicle_def(plate)
     if vdef.main_gun is None:
         raise RuleError(f"the {vdef.name} has no gun to {verb}.")
-    return st.vehicles[plate], loader(st, plate, who)
+    return st.changing_vehicle(plate), loader(st, plate, who)
 
 
 def unload(ctx: Ctx, plate: int, who: int) -> None:
@@ -693,7 +693,7 @@ def small_arms(ctx: Ctx, shooter: int, target: int) -> None:
         me = st.changing(shooter)
         me.spotted = True
     else:
-        st.vehicles[me.vehicle].spotted = True
+        st.changing_vehicle(me.vehicle).spotted = True
     ctx.say("shoot", f"{st.name(shooter)} fires at {st.name(target)}: {sq} squares, {inch}\", SHOOT modifiers "
             f"{mods:+d}, reading {', '.join(b.capitalize() for b in bands)}.", serial=shooter, target=target,
             bands=bands)

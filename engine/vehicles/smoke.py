@@ -176,20 +176,21 @@ def pop_smoke(ctx: Ctx, serial: int) -> None:
     lay_smoke(ctx, v.tile, POP_DENSITY)
     how = "smoke dischargers"
     if vdef.smoke_generator:
-        v.smoke_trail = st.turn
+        st.changing_vehicle(plate).smoke_trail = st.turn
         how = "its smoke generator"
     else:
         pot = _pot_carrier(st, plate)
         if pot is not None:
             spend(st, pot[0], pot[1])
-            v.smoke_trail = st.turn
+            st.changing_vehicle(plate).smoke_trail = st.turn
             how = f"{st.name(pot[0])}'s {st.setup.equipment[pot[1]].name}"
     report = _take_cover(st, plate)
     if plate not in st.panels:
         st.panels.append(plate)
+    tile = st.vehicles[plate].tile  # read again: taking cover may have made the vehicle the state's own
     ctx.say("popsmoke", f"{st.name(by)} pops smoke from the {st.name(plate)} ({how}): {POP_DENSITY}x smoke over "
-            f"{v.tile}; taking cover, " + ("; ".join(report) or "nobody had marked it") + ".",
-            plate=plate, serial=by, tile=v.tile, density=POP_DENSITY)
+            f"{tile}; taking cover, " + ("; ".join(report) or "nobody had marked it") + ".",
+            plate=plate, serial=by, tile=tile, density=POP_DENSITY)
 
 
 @rulebook.smoke_trail.fill

@@ -78,7 +78,7 @@ def test_a_copy_writes_the_forces_and_vehicles_it_left_alone_with_the_kept_text(
     changed_force, *same_forces = list(work.forces)
     changed_plate, *same_plates = list(work.vehicles)
     work.changing_force(changed_force).hand.append("X-1")
-    work.vehicles[changed_plate].pins += 2
+    work.changing_vehicle(changed_plate).pins += 2
     assert work.json_without_setup() == work.model_dump_json(exclude={"setup"})
     assert '"X-1"' in work._texts["forces"][changed_force]
     assert all(work._texts["forces"][f] is st._texts["forces"][f] for f in same_forces)

@@ -264,7 +264,7 @@ def test_a_finished_game_credits_kills_and_knocked_out_vehicles_to_crews_and_the
     specs = seat_specs(st, idef, cat)
     game = autoplay(cat, "mill-road-gun", [s for _, s in specs], seed=2)
     # the 57's gunner knocks out the Panzer IV: the VP log names the plate and the shooter
-    game.vehicles[701].status = "destroyed"
+    game.changing_vehicle(701).status = "destroyed"
     game.vp.append(VpEntry(seat=0, side="US", amount=36, reason="destroyed PzKw IV", serial=701, by=161))
     r = result_from_game(st, idef, game, [u for u, _ in specs])
     out = {o.plate: o for o in r.vehicles}

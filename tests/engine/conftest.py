@@ -15,8 +15,9 @@ FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "rules"
 
 @pytest.fixture(autouse=True)
 def _shared_forces_refuse_a_change():
-    """Every engine test runs with the forces a clone shares refusing a change in place
-    (tests/shared_forces.py): a rule that changed one without `changing_force` fails at once."""
+    """Every engine test runs with the forces and vehicles a clone shares refusing a change in
+    place (tests/shared_forces.py): a rule that changed one without `changing_force`
+    (`changing_vehicle`) fails at once."""
     with guarding_shared_forces():
         yield
 

@@ -311,12 +311,12 @@ def test_a_tanks_radio_contact_marks_its_targets_for_a_soldier_with_a_radio(posi
     # radio gets through, and Avery, radio on his back and the Panzer in his sight, puts the
     # general marker on it (Sight and Radio Contact).
     st = motor(position)
-    st.vehicles[902].spotted = False
+    st.changing_vehicle(902).spotted = False
     st, _ = run(st, MOTOR_PLANS)
     st = until(st, "US-1-901", 2)
     assert st.vehicles[902].spotted
     st2 = motor(position)
-    st2.vehicles[902].spotted = False
+    st2.changing_vehicle(902).spotted = False
     st2.changing(1).equipment = ["walkie-talkie"]
     st2 = until(run(st2, MOTOR_PLANS)[0], "US-1-901", 2)
     assert not st2.vehicles[902].spotted, "a walkie-talkie reaches the guns, not the tanks"
@@ -327,7 +327,7 @@ def test_a_soldiers_radio_contact_marks_his_targets_for_a_radio_tank(position):
     # contact, the soldiers' radio value; the Sherman, which can see the Panzer, places its own
     # marker on it. Its own cards are no LOOK cards this turn.
     st = motor(position, squad=("1-C3", "1-P3", "1-C2"), tank=("901-V6", "901-V1", "901-V2"))
-    st.vehicles[902].spotted_by = []
+    st.changing_vehicle(902).spotted_by = []
     st, _ = run(st, ["@Ann plan 1-C3 1-P3 1-C2", "@Ann plan for US-1-901 901-V6 901-V1 901-V2", *MOTOR_PLANS[2:]])
     st = until(st, "US-1", 1)
     assert 901 not in st.vehicles[902].spotted_by
@@ -338,7 +338,7 @@ def test_a_soldiers_radio_contact_marks_his_targets_for_a_radio_tank(position):
 def test_a_crewman_calls_through_his_vehicles_set(position):
     st = motor(position)
     assert artillery.caller_of(st, 64) == 901 and artillery.devices(st, 901) == ["radio"]
-    st.vehicles[901].damage["radio"] = ["wreck"]
+    st.changing_vehicle(901).damage["radio"] = ["wreck"]
     assert artillery.devices(st, 901) == []
 
 
@@ -451,7 +451,7 @@ def test_a_vehicle_in_the_tile_takes_the_blast_on_its_lowest_armour(position):
     st = motor(position, decks={0: ["1-C2", "1-P2"]})
     st, _ = run(st, MOTOR_PLANS)
     st.artillery.looks["US-1"] = 1
-    st.vehicles[902].spotted = True
+    st.changing_vehicle(902).spotted = True
     from engine.core.log import Ctx
     ctx = Ctx(st)
     artillery.strike(ctx, "44A", 2, force="US-1", seat=0, what="Medium mortars")
@@ -469,7 +469,7 @@ def test_a_main_gun_with_a_blast_line_fires_as_on_board_artillery(position):
     gun = sherman.main_gun.model_copy(update={"blast_line": True})
     st.setup = st.setup.model_copy(update={"vehicles": {**st.setup.vehicles,
                                                         "test-sherman": sherman.model_copy(update={"main_gun": gun})}})
-    st.vehicles[902].spotted = True
+    st.changing_vehicle(902).spotted = True
     st, _ = run(st, ["@Ann plan 1-C3 1-C1 1-C2", *MOTOR_PLANS[1:]])
     st = until(st, "US-1", 1)
     assert CallCmd(seat=0, serial=1, kind="gun:901", tile="44A") in legal_commands(st, 0)
@@ -484,7 +484,7 @@ def test_a_main_gun_with_a_blast_line_fires_as_on_board_artillery(position):
 
 def test_a_gun_without_a_blast_line_is_no_artillery(position):
     st = motor(position, squad=("1-C3", "1-C1", "1-C2"))
-    st.vehicles[902].spotted = True
+    st.changing_vehicle(902).spotted = True
     st = until(run(st, ["@Ann plan 1-C3 1-C1 1-C2", *MOTOR_PLANS[1:]])[0], "US-1", 1)
     with pytest.raises(RuleError, match="has no blast line"):
         apply(st, CallCmd(seat=0, serial=1, kind="gun:901", tile="44A"))

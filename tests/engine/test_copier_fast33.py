@@ -83,15 +83,17 @@ def test_the_clone_is_the_plain_structural_copy(shipped, scenario, seed, command
     for st in autoplayed(shipped, scenario, seed, commands):
         pass
     copy = st.clone()
-    plain = _plain_copy({k: v for k, v in st.__dict__.items() if k not in ("setup", "soldiers", "forces")})
-    rest = {k: v for k, v in copy.__dict__.items() if k not in ("setup", "soldiers", "forces")}
+    plain = _plain_copy({k: v for k, v in st.__dict__.items() if k not in ("setup", "soldiers", "forces", "vehicles")})
+    rest = {k: v for k, v in copy.__dict__.items() if k not in ("setup", "soldiers", "forces", "vehicles")}
     _same_shape(rest, plain)
-    _fresh(rest, {k: v for k, v in st.__dict__.items() if k not in ("setup", "soldiers", "forces")})
+    _fresh(rest, {k: v for k, v in st.__dict__.items() if k not in ("setup", "soldiers", "forces", "vehicles")})
     assert copy.setup is st.setup
     assert copy.soldiers is not st.soldiers and list(copy.soldiers) == list(st.soldiers)
     assert all(a is b for a, b in zip(copy.soldiers.values(), st.soldiers.values(), strict=True))
     assert copy.forces is not st.forces and list(copy.forces) == list(st.forces)
     assert all(a is b for a, b in zip(copy.forces.values(), st.forces.values(), strict=True))
+    assert copy.vehicles is not st.vehicles and list(copy.vehicles) == list(st.vehicles)
+    assert all(a is b for a, b in zip(copy.vehicles.values(), st.vehicles.values(), strict=True))
     assert list(copy.__dict__) == list(st.__dict__)
     assert copy.model_dump_json(exclude={"setup"}) == st.model_dump_json(exclude={"setup"})
 

@@ -159,10 +159,10 @@ def test_the_tank_moving_throws_the_men_on_its_deck_off(cat):
 
 def test_a_moving_tank_cannot_be_climbed(cat):
     st = beside(cat)
-    st.vehicles[PANZER].moved = 1
+    st.changing_vehicle(PANZER).moved = 1
     with pytest.raises(RuleError, match="is moving"):
         apply(st, climb(DOYLE))
-    st.vehicles[PANZER].moved, st.vehicles[PANZER].move_plus = 0, 2
+    st.changing_vehicle(PANZER).moved, st.changing_vehicle(PANZER).move_plus = 0, 2
     with pytest.raises(RuleError, match="is moving"):
         apply(st, climb(DOYLE))
 

@@ -238,7 +238,7 @@ def test_a_rifle_grenade_cannot_hurt_a_tank(cat):
                           {"serial": 4, "seat": 1, "at": [37, 2]}])
     add_vehicle(st, cat, "test-panzer", seat=1, tile="27A", crew=PANZER_CREW)
     plate = next(iter(st.vehicles))
-    st.vehicles[plate].spotted = True
+    st.changing_vehicle(plate).spotted = True
     with pytest.raises(RuleError, match="cannot hurt a vehicle"):
         fire_weapon(Ctx(st), 1, "rifle-grenade", plate)
 

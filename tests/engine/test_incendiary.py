@@ -65,7 +65,7 @@ def test_a_hull_rear_hit_sets_the_engine_on_fire(cat):
 def test_a_hull_side_hit_is_the_owners_choice_of_the_two(cat):
     st, ctx = molotov_at(cat, SIDE, "n")
     assert INC.start_location(st, PANZER, Compartment.HULL, Aspect.SIDE) is None  # buttoned: he picks nothing
-    st.vehicles[PANZER].unbuttoned = ["driver"]
+    st.changing_vehicle(PANZER).unbuttoned = ["driver"]
     assert INC.start_location(st, PANZER, Compartment.HULL, Aspect.SIDE) == (Compartment.HULL, "engine")
     assert INC.start_location(st, PANZER, Compartment.HULL, Aspect.SIDE, "front") == (Compartment.HULL, "crew")
     stack(st, "US-1", "1-C2")  # Blast 2 Hits, yellow: the hull from the side
@@ -75,7 +75,7 @@ def test_a_hull_side_hit_is_the_owners_choice_of_the_two(cat):
 def test_a_cabin_hit_burns_the_men_in_the_cabin(cat):
     st, ctx = molotov_at(cat, FRONT, "e")
     add_vehicle(st, cat, "test-halftrack", seat=1, tile="43A", crew={"commander": 5})
-    st.vehicles[903].spotted = True  # facing north: Avery, to its west, sees its side (red: the cabin)
+    st.changing_vehicle(903).spotted = True  # facing north: Avery, to its west, sees its side (red: the cabin)
     stack(st, "US-1", "1-C1")
     assert INC.fire_incendiary(ctx, 1, "molotov", 903) == (Compartment.CABIN, "crew")
     assert burned(ctx, [5]) == [5]

@@ -162,7 +162,7 @@ def test_one_minefield_per_tile_and_none_from_an_empty_load(pcat):
     st = pioneers(pcat)
     st.minefields.append(mines.Minefield(tile="46A", side="DE", seat=1, tokens=["gp", "gp"]))
     assert mines.lay_problem(st, HALFTRACK, "46A", ["at", "at"]) == "46A already has a minefield: one per tile"
-    st.vehicles[HALFTRACK].mine_load = []
+    st.changing_vehicle(HALFTRACK).mine_load = []
     assert mines.lay_problem(st, HALFTRACK, "43A", ["at", "at"]) == "the Test Half-track 903 has no mines in its load"
     assert "not aboard a vehicle" in mines.lay_problem(st, 1, "43A", ["at", "at"])
 
@@ -183,7 +183,7 @@ def test_laying_is_listed_for_a_move_card_with_each_kind_into_each_free_square_b
     assert {c.tile for c in cmds} == {"41A", "43A", "45A", "46A", "47A"}
     assert {tuple(c.tokens) for c in cmds} == {("at", "at"), ("fake", "gp")}
     assert C.parse_command(" ".join(cmds[0].words()), 0) == cmds[0]
-    st.vehicles[HALFTRACK].mine_load = []
+    st.changing_vehicle(HALFTRACK).mine_load = []
     assert not [c for c in legal_commands(st, 0) if isinstance(c, C.LayMinesCmd)]
 
 

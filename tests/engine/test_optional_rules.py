@@ -109,9 +109,9 @@ def test_smg_movement_the_sherman_example(cat):
     with pytest.raises(RuleError, match="carries 2 inches over already"):
         VM.move_plus(ctx, SHERMAN, SHERMAN, double=True)
     assert VM.allowance(st, SHERMAN, False) == 7 and "46A" in VM.destinations(st, SHERMAN)
-    st.vehicles[SHERMAN].move_plus = 0
-    st.vehicles[SHERMAN].tile = "41A"
+    st.changing_vehicle(SHERMAN).move_plus = 0
+    st.changing_vehicle(SHERMAN).tile = "41A"
     # on open ground the modifier of the start only: 5" is one square
     assert set(VM.destinations(st, SHERMAN)) == {"42A", "46A"}  # ahead: east, north-east, south-east
-    st.vehicles[SHERMAN].tile = "42A"
+    st.changing_vehicle(SHERMAN).tile = "42A"
     assert set(VM.destinations(st, SHERMAN, road=True)) == {"43A", "44A"}  # 15": the lane ends at 44A

@@ -103,7 +103,7 @@ def abandoned_panzer(cat):
     ctx = Ctx(st)
     for n in list(PANZER_CREW.values()):
         get_off(ctx, PANZER, n)
-    st.vehicles[PANZER].status = "abandoned"
+    st.changing_vehicle(PANZER).status = "abandoned"
     release_crew(st, PANZER)
     for n in PANZER_CREW.values():
         st.changing(n).status, st.changing(n).at = "exited", None

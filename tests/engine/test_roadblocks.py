@@ -87,7 +87,7 @@ def test_a_wheeled_vehicle_is_stopped_and_a_tracked_one_crosses_by_an_open_move(
     assert "43A" not in VM.destinations(st, HALFTRACK)  # a half-track is not fully tracked
     assert VM.destinations(st, SHERMAN, road=True) == {}  # a road move stops before the roadblock
     assert "43A" in VM.destinations(st, SHERMAN)  # the Sherman crosses it in the open
-    st.vehicles[HALFTRACK].tile = "41A"
+    st.changing_vehicle(HALFTRACK).tile = "41A"
     ctx = Ctx(st)
     VM.vmove(ctx, SHERMAN, SHERMAN, "43A")
     assert st.vehicles[SHERMAN].tile == "43A"
@@ -113,19 +113,19 @@ def test_the_man_in_the_fighting_position_takes_two_hits_fewer(cat):
 def test_a_wrecked_or_immobilised_vehicle_on_a_road_is_a_roadblock(cat):
     st = motor(cat, us=[sherman("41A", facing="e"), halftrack("42A", facing="e")], de=[panzer("43A")])
     assert RB.blocks(st) == []
-    st.vehicles[PANZER].status = "destroyed"
+    st.changing_vehicle(PANZER).status = "destroyed"
     (blk,) = RB.blocks(st)
     assert (blk.tile, blk.wreck, blk.look) == ("43A", PANZER, None)
     assert "43A" not in VM.destinations(st, HALFTRACK)  # no room for wheels past the wreck
-    st.vehicles[HALFTRACK].tile = "41A"
-    st.vehicles[SHERMAN].tile = "42A"
+    st.changing_vehicle(HALFTRACK).tile = "41A"
+    st.changing_vehicle(SHERMAN).tile = "42A"
     assert VM.destinations(st, SHERMAN, road=True) == {} and "43A" in VM.destinations(st, SHERMAN)
     assert [(r.tile, r.kind) for r in view(st).roadblocks] == [("43A", "wreck")]
     # immobilised (a Critical on its drive) is a roadblock too; off the road it is not
-    st.vehicles[PANZER].status = "board"
-    st.vehicles[PANZER].damage = {"engine": ["critical"]}
+    st.changing_vehicle(PANZER).status = "board"
+    st.changing_vehicle(PANZER).damage = {"engine": ["critical"]}
     assert [b.wreck for b in RB.blocks(st)] == [PANZER]
-    st.vehicles[PANZER].tile = "45A"
+    st.changing_vehicle(PANZER).tile = "45A"
     assert RB.blocks(st) == []
 
 

@@ -160,7 +160,7 @@ def test_each_hull_fault_has_its_words(fault):
         v.status == "board" for v in s.vehicles.values()))
     plate = next(p for p, v in st.vehicles.items() if v.status == "board")
     st = st.clone()
-    v = st.vehicles[plate]
+    v = st.changing_vehicle(plate)
     vdef = st.vehicle_def(plate)
     drive = next(loc.id for loc in vdef.locations if loc.drive)
     if fault == "pins":

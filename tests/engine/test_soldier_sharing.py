@@ -1,7 +1,8 @@
-"""The soldiers and forces a state copy shares (engine/core/state.py `clone`, `changing`,
-`changing_force`): a rule changes a soldier only through `GameState.changing` and a force only
-through `GameState.changing_force`, so `apply` leaves the state it was given as it was, and reads
-the copy it made its own, never the one it left behind."""
+"""The soldiers, forces and vehicles a state copy shares (engine/core/state.py `clone`, `changing`,
+`changing_force`, `changing_vehicle`): a rule changes a soldier only through `GameState.changing`,
+a force only through `GameState.changing_force` and a vehicle only through
+`GameState.changing_vehicle`, so `apply` leaves the state it was given as it was, and reads the
+copy it made its own, never the one it left behind."""
 from __future__ import annotations
 
 import importlib
@@ -16,7 +17,9 @@ from engine.core.state import (
     GameState,
     SharedForceError,
     SharedSoldierError,
+    SharedVehicleError,
     SoldierState,
+    VehicleState,
 )
 from engine.turn.setup import SeatSpec
 from tests.engine.autoplay_kit import autoplayed, games, shipped_catalog
@@ -39,15 +42,16 @@ class _StaleRead(AssertionError):
 
 @pytest.fixture
 def stale_reads_refused(monkeypatch):
-    """While apply's rules run, a soldier or force object that `changing` (`changing_force`)
-    replaced in the working state refuses every attribute read: a rule that kept it from before a
-    change would read old values. apply's last step (note_asked) compares with the input state,
-    which still holds it. (Each force a clone shares refuses a change of its lists in place:
-    tests/engine/conftest.py, tests/shared_forces.py.)"""
+    """While apply's rules run, a soldier, force or vehicle object that `changing`
+    (`changing_force`, `changing_vehicle`) replaced in the working state refuses every attribute
+    read: a rule that kept it from before a change would read old values. apply's last step
+    (note_asked) compares with the input state, which still holds it. (Each force and vehicle a
+    clone shares refuses a change of its lists in place: tests/engine/conftest.py, tests/shared_forces.py.)"""
     replaced: dict[int, object] = {}
     armed = [False]
     real_changing = GameState.changing
     real_changing_force = GameState.changing_force
+    real_changing_vehicle = GameState.changing_vehicle
 
     def changing(self, serial: int) -> SoldierState:
         before = self.soldiers[serial]
@@ -59,6 +63,13 @@ def stale_reads_refused(monkeypatch):
     def changing_force(self, force_id: str) -> ForceState:
         before = self.forces[force_id]
         after = real_changing_force(self, force_id)
+        if armed[0] and after is not before:
+            replaced[id(before)] = before
+        return after
+
+    def changing_vehicle(self, plate: int) -> VehicleState:
+        before = self.vehicles[plate]
+        after = real_changing_vehicle(self, plate)
         if armed[0] and after is not before:
             replaced[id(before)] = before
         return after
@@ -76,8 +87,10 @@ def stale_reads_refused(monkeypatch):
     real_note_asked = APPLY.note_asked
     monkeypatch.setattr(GameState, "changing", changing)
     monkeypatch.setattr(GameState, "changing_force", changing_force)
+    monkeypatch.setattr(GameState, "changing_vehicle", changing_vehicle)
     monkeypatch.setattr(SoldierState, "__getattribute__", getattribute)
     monkeypatch.setattr(ForceState, "__getattribute__", getattribute)
+    monkeypatch.setattr(VehicleState, "__getattribute__", getattribute)
     monkeypatch.setattr(APPLY, "note_asked", disarmed)
 
     def armed_apply(st, cmd):
@@ -114,10 +127,11 @@ def test_apply_leaves_its_input_and_reads_no_soldier_or_force_it_replaced(reques
 @pytest.mark.parametrize("content", ["fixtures", "shipped"])
 def test_every_scenario_played_whole_leaves_apply_its_input(request, stale_reads_refused, content, players):
     """Every scenario of both catalogues, whole games of two and three players on a few seeds,
-    with the checks above: apply leaves its input's JSON as it was, reads no soldier or force it
-    replaced, and changes no shared force's list in place (tests/shared_forces.py, on for every
-    engine test). The rules that change a force are many and scattered (a draw, a discard, a
-    placement, a reveal, a fight card, a react card...): each path a game takes is checked."""
+    with the checks above: apply leaves its input's JSON as it was, reads no soldier, force or
+    vehicle it replaced, and changes no shared force's or vehicle's list in place
+    (tests/shared_forces.py, on for every engine test). The rules that change a force or a vehicle
+    are many and scattered (a draw, a discard, a placement, a fight card; a move, a shot, a load,
+    a damage chain, a fire...): each path a game takes is checked."""
     catalog = request.getfixturevalue("cat") if content == "fixtures" else shipped_catalog()
     setups = SetupsKept()
     played = 0
@@ -205,3 +219,48 @@ def test_a_shared_force_refuses_a_change_in_both_states_and_changing_force_makes
     assert copy.forces[other] is st.forces[other]
     fresh = GameState.model_validate_json(before)  # a state from validation owns its forces
     assert fresh.changing_force(fid) is fresh.forces[fid]
+
+
+def _with_vehicles(cat) -> GameState:
+    sides = [s.id.value for s in cat.scenario("mined-motor").sides]
+    st, _ = new_game(cat, "mined-motor", [SeatSpec(name="A", side=sides[0]), SeatSpec(name="B", side=sides[1])], 3)
+    return st
+
+
+def test_a_shared_vehicle_refuses_a_change_in_both_states_and_changing_vehicle_makes_it_its_own(cat):
+    st = _with_vehicles(cat)
+    before = st.model_dump_json()
+    copy = st.clone()
+    plate, other = list(st.vehicles)[:2]
+    assert copy.vehicles[plate] is st.vehicles[plate]
+    for state in (st, copy):
+        with pytest.raises(SharedVehicleError, match=str(plate)):
+            state.vehicles[plate].pins = 1
+    mine = copy.changing_vehicle(plate)
+    assert mine is not st.vehicles[plate] and copy.vehicles[plate] is mine and copy.changing_vehicle(plate) is mine
+    mine.pins += 1
+    mine.crew.pop(next(iter(mine.crew)))
+    mine.damage.setdefault("engine", []).append("fire")
+    mine.damage["engine"].append("wreck")  # the damage markers' lists are the copy's own too
+    mine.mine_load.append(["at", "at"])
+    mine.mine_load[0].pop()
+    mine.ready["AP"] = 9
+    assert st.model_dump_json() == before
+    assert copy.vehicles[other] is st.vehicles[other]
+    fresh = GameState.model_validate_json(before)  # a state from validation owns its vehicles
+    assert fresh.changing_vehicle(plate) is fresh.vehicles[plate]
+    fresh.vehicles[plate].pins = 1
+
+
+def test_a_vehicle_made_its_own_is_written_as_pydantic_writes_it_and_a_shared_one_with_the_kept_text(cat):
+    """json_without_setup takes a shared vehicle's entry of the state copied from by identity,
+    and a vehicle made its own, changed or not, is written as pydantic writes it."""
+    st = _with_vehicles(cat)
+    st.json_without_setup()
+    copy = st.clone()
+    plate, other = list(st.vehicles)[:2]
+    copy.changing_vehicle(plate).damage["engine"] = ["fire"]
+    copy.changing_vehicle(other)  # made its own, left as it was
+    assert copy.json_without_setup() == copy.model_dump_json(exclude={"setup"})
+    again = copy.clone()
+    assert again.json_without_setup() == again.model_dump_json(exclude={"setup"}) == copy.json_without_setup()

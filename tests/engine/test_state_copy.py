@@ -1,7 +1,8 @@
 """`GameState.clone`, the working copy apply makes: equal to the dump and validate round trip it
 replaced (so replays and stored JSON do not change), and sharing nothing a rule may change
-without first making it its own: the soldiers and the forces are shared read-only until `changing`
-(`changing_force`) copies one (tests/engine/test_soldier_sharing.py holds the rules to that)."""
+without first making it its own: the soldiers, the forces and the vehicles are shared read-only
+until `changing` (`changing_force`, `changing_vehicle`) copies one (tests/engine/test_soldier_sharing.py
+holds the rules to that)."""
 from __future__ import annotations
 
 import pytest
@@ -9,7 +10,12 @@ from pydantic import BaseModel
 
 from engine import apply, new_game
 from engine.agent import RandomAgent
-from engine.core.state import GameState, SharedForceError, SharedSoldierError
+from engine.core.state import (
+    GameState,
+    SharedForceError,
+    SharedSoldierError,
+    SharedVehicleError,
+)
 from engine.turn.setup import SeatSpec
 from tests.state_json import play_json
 
@@ -43,11 +49,11 @@ def _mutable_ids_in(value) -> set[int]:
 
 def _mutable_ids(st: GameState) -> set[int]:
     """The ids of every list, dict and unfrozen model inside a state, its setup and the
-    SoldierState and ForceState objects in its soldiers and forces dicts left out (the dicts
-    themselves count)."""
-    out = {id(st.soldiers), id(st.forces)}
+    SoldierState, ForceState and VehicleState objects in its soldiers, forces and vehicles dicts
+    left out (the dicts themselves count)."""
+    out = {id(st.soldiers), id(st.forces), id(st.vehicles)}
     for name, value in st.__dict__.items():
-        if name not in ("setup", "soldiers", "forces"):
+        if name not in ("setup", "soldiers", "forces", "vehicles"):
             out |= _mutable_ids_in(value)
     return out
 
@@ -76,14 +82,16 @@ def test_copy_equals_the_validated_round_trip_along_a_game(request, content, sce
             copy.changing(serial)
         for fid in list(copy.forces):  # ... and a force
             copy.changing_force(fid)
+        for plate in list(copy.vehicles):  # ... and a vehicle
+            copy.changing_vehicle(plate)
         assert copy == _round_trip(st)
 
 
 @pytest.mark.parametrize(("content", "scenario"), GAMES)
-def test_copy_shares_only_soldiers_and_forces_that_refuse_a_change(request, content, scenario):
-    """Nothing mutable is shared but the SoldierState and ForceState objects (their dicts are
-    the copy's own), and each shared one refuses an assignment; made the copy's own, it shares
-    nothing either."""
+def test_copy_shares_only_soldiers_forces_and_vehicles_that_refuse_a_change(request, content, scenario):
+    """Nothing mutable is shared but the SoldierState, ForceState and VehicleState objects (their
+    dicts are the copy's own), and each shared one refuses an assignment; made the copy's own, it
+    shares nothing either."""
     catalog = request.getfixturevalue("cat" if content == "fixtures" else "shipped")
     for st in _states(catalog, scenario):
         copy = st.clone()
@@ -103,6 +111,14 @@ def test_copy_shares_only_soldiers_and_forces_that_refuse_a_change(request, cont
         mine = copy.changing_force(fid)
         assert mine == st.forces[fid] and copy.changing_force(fid) is mine
         assert not _mutable_ids_in(mine) & _mutable_ids_in(st.forces[fid])
+        for plate, v in copy.vehicles.items():
+            assert v is st.vehicles[plate]
+            with pytest.raises(SharedVehicleError, match=str(plate)):
+                v.pins = v.pins
+        for plate in copy.vehicles:
+            ours = copy.changing_vehicle(plate)
+            assert ours == st.vehicles[plate] and copy.changing_vehicle(plate) is ours
+            assert not _mutable_ids_in(ours) & _mutable_ids_in(st.vehicles[plate])
 
 
 def test_changing_the_copy_leaves_the_original(cat):

@@ -40,7 +40,7 @@ def test_a_copy_changed_and_written_leaves_the_originals_kept_text(shipped):
     work = st.clone()
     work.changing(next(iter(work.soldiers))).kills += 1
     work.changing_force(next(iter(work.forces))).hand.append("X-1")
-    next(iter(work.vehicles.values())).pins += 1
+    work.changing_vehicle(next(iter(work.vehicles))).pins += 1
     written = work.json_without_setup()
     assert written == work.model_dump_json(exclude={"setup"}) != text
     assert work.json_kept() == written
@@ -86,7 +86,8 @@ def test_a_copy_names_the_fields_given_as_the_original_and_shares_only_a_full_se
         else:
             assert type(b.__pydantic_fields_set__) is set and b.__pydantic_fields_set__ is not a.__pydantic_fields_set__
     before = {plate: set(v.model_fields_set) for plate, v in st.vehicles.items()}
-    for v in copy.vehicles.values():  # a name added to one model's own set stays his
+    for plate in copy.vehicles:  # a name added to one model's own set stays his
+        v = copy.changing_vehicle(plate)
         v.mine_load = [["at"]]
         assert "mine_load" in v.model_fields_set
     assert {plate: set(v.model_fields_set) for plate, v in st.vehicles.items()} == before

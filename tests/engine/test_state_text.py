@@ -95,11 +95,12 @@ def test_a_dict_in_another_order_is_written_in_that_order(shipped):
 
 
 def _change(st: GameState, which: int) -> None:
-    """One of the changes a rule may make to a copy, picked by number (a force made the
-    copy's own and left as it was among them)."""
+    """One of the changes a rule may make to a copy, picked by number (a force and a vehicle
+    made the copy's own and left as they were among them)."""
     fid = next(iter(st.forces))
     force = st.forces[fid]
-    vehicle = next(iter(st.vehicles.values()), None)
+    plate = next(iter(st.vehicles), None)
+    vehicle = st.vehicles.get(plate)
     first, *_, last = st.soldiers
     changes = [
         lambda: setattr(st.changing(first), "kills", st.soldiers[first].kills + 1),
@@ -107,15 +108,17 @@ def _change(st: GameState, which: int) -> None:
         lambda: setattr(st.changing(last), "side", st.soldiers[first].side),
         lambda: setattr(st, "soldiers", _reordered(st.soldiers)),
         lambda: st.soldiers.pop(first),
-        lambda: vehicle is not None and setattr(vehicle, "mine_load", [*vehicle.mine_load, ["at", "gp"]]),
-        lambda: vehicle is not None and setattr(vehicle, "status", "exited"),
+        lambda: vehicle is not None and setattr(st.changing_vehicle(plate), "mine_load", [*vehicle.mine_load, ["at", "gp"]]),
+        lambda: vehicle is not None and setattr(st.changing_vehicle(plate), "status", "exited"),
+        lambda: vehicle is not None and st.changing_vehicle(plate),
         lambda: setattr(st, "rng", st.rng + 1),
         lambda: setattr(st.seats[0], "order_done", not st.seats[0].order_done),
         lambda: st.changing_force(fid).hand.append("X-1"),
         lambda: setattr(st.changing_force(fid), "declared", {**force.declared, "X-1": Action("move")}),
         lambda: st.changing_force(fid),
-        lambda: vehicle is not None and setattr(vehicle, "crew", _reordered(vehicle.crew) if vehicle.crew else {"driver": 1}),
-        lambda: vehicle is not None and vehicle.damage.setdefault("engine", []).append("fire"),
+        lambda: vehicle is not None and setattr(st.changing_vehicle(plate), "crew",
+                                                _reordered(vehicle.crew) if vehicle.crew else {"driver": 1}),
+        lambda: vehicle is not None and st.changing_vehicle(plate).damage.setdefault("engine", []).append("fire"),
         lambda: st.mines.append("9Z"),
         lambda: st.minefields.append(Minefield(tile="9Z", side=force.side, tokens=["at"])),
         lambda: st.minefields and setattr(st.minefields[0], "revealed", not st.minefields[0].revealed),

@@ -569,7 +569,7 @@ def test_every_card_of_a_chain_ends_in_one_place_and_no_location_is_critical_twi
                                                                     "engine", "spare_ammo"]),
                                                     hs.sampled_from([Damage.WRECK, Damage.FIRE])), max_size=3)):
         damage_machinery(ctx, SHERMAN, loc, result)
-    st.vehicles[SHERMAN].unbuttoned = data.draw(hs.lists(hs.sampled_from(["commander", "loader", "driver"]),
+    st.changing_vehicle(SHERMAN).unbuttoned = data.draw(hs.lists(hs.sampled_from(["commander", "loader", "driver"]),
                                                          unique=True))
     resolve_vehicle_hit(
         ctx, SHERMAN, card_id=check(ctx, "V902"),

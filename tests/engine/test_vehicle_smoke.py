@@ -126,7 +126,7 @@ def test_a_smoke_pot_aboard_lets_the_vehicle_lay_smoke_and_is_used_up(cat):
     st = motor(cat, us=[sherman("41A", facing="e")], de=[panzer("48A")], us_men=(1,))
     s = st.soldiers[1]
     s.status, s.vehicle, s.post, s.at = "aboard", SHERMAN, "deck", None
-    st.vehicles[SHERMAN].riders.append(1)
+    st.changing_vehicle(SHERMAN).riders.append(1)
     s.equipment.append("smoke-pot")
     st.setup = st.setup.model_copy(update={"equipment": {**st.setup.equipment,
                                                          "smoke-pot": cat.equipment["smoke-pot"]}})

@@ -130,7 +130,7 @@ def test_line_of_sight_by_climb_values_the_three_tank_examples(cat):
 def test_a_building_always_blocks_a_vehicle_line_of_sight(cat):
     st = motor(cat, us=[sherman("54A")], de=[panzer("55A")])
     assert LOS.los_blocker(st, SHERMAN, PANZER) == "a building in 49A"
-    st.vehicles[PANZER].tile = "50A"  # past the house's corner, not through its walls
+    st.changing_vehicle(PANZER).tile = "50A"  # past the house's corner, not through its walls
     assert LOS.los_blocker(st, SHERMAN, PANZER) is None
     assert VM.entry_problem(st, "49A") and not VM.entry_problem(st, "55A")
 
@@ -140,7 +140,7 @@ def test_buttoned_crew_add_the_vehicle_sight_modifier_13_minus_6_is_7(cat):
     driver = SHERMAN_CREW["driver"]
     assert st.stats(driver).sight == 13 and st.vehicle_def(SHERMAN).sight == -6
     assert VL.crew_sight(st, driver) == 7  # buttoned: 13 - 6
-    st.vehicles[SHERMAN].unbuttoned.append("driver")
+    st.changing_vehicle(SHERMAN).unbuttoned.append("driver")
     assert VL.crew_sight(st, driver) == 13  # head out of the hatch: the core rules as they are
     # optics cancel the vehicle's Sight modifier: the gunner (optics 0-3) sees with his own 12
     assert VL.crew_sight(st, SHERMAN_CREW["gunner"]) == 12
@@ -169,7 +169,7 @@ def test_a_crewman_sight_places_his_vehicles_own_marker_and_the_closest_rule(cat
     st = motor(cat, us=[sherman("41A")], de=[panzer("44A")])
     ctx = Ctx(st)
     commander = SHERMAN_CREW["commander"]
-    st.vehicles[SHERMAN].unbuttoned.append("commander")
+    st.changing_vehicle(SHERMAN).unbuttoned.append("commander")
     must, table = VL.crew_sight_options(st, commander)
     # the soldier in 44A and the panzer in 44A tie at three squares: the player picks
     assert set(must) == {4, PANZER}
@@ -186,7 +186,7 @@ def test_acquiring_a_target_turns_the_turret_after_a_free_sight(cat):
     ctx = Ctx(st)
     with pytest.raises(RuleError, match="has not spotted"):
         VL.acquire(ctx, SHERMAN, SHERMAN, PANZER)
-    st.vehicles[PANZER].spotted_by.append(SHERMAN)
+    st.changing_vehicle(PANZER).spotted_by.append(SHERMAN)
     assert not VS.in_weapon_arc(st, SHERMAN, "main", PANZER)
     assert VL.acquire(ctx, SHERMAN, SHERMAN, PANZER)
     assert st.vehicles[SHERMAN].turret == "e" and VS.in_weapon_arc(st, SHERMAN, "main", PANZER)
@@ -213,7 +213,7 @@ def test_radio_contact_after_the_panels_number_of_look_cards_shares_a_marker(cat
     # that could sight a target the caller has marked gets its own marker on it. (The position
     # puts the fixture's second radio tank on the American side.)
     st = motor(cat, us=[sherman("41A")], de=[panzer("52A", facing="n")], de_men=(4,))
-    st.vehicles[PANZER].side = "US"
+    st.changing_vehicle(PANZER).side = "US"
     st.changing(4).at = (12, 2)  # in the lane, 43A, in view of both
     st.changing(4).spotted_by.append(SHERMAN)
     ctx = Ctx(st)
@@ -224,8 +224,8 @@ def test_radio_contact_after_the_panels_number_of_look_cards_shares_a_marker(cat
     assert st.soldiers[4].spotted_by == [SHERMAN, PANZER]
     # a wrecked radio set makes no contact
     st.changing(4).spotted_by = [SHERMAN]
-    st.vehicles[SHERMAN].looks = 0
-    st.vehicles[SHERMAN].damage["radio"] = ["wreck"]
+    st.changing_vehicle(SHERMAN).looks = 0
+    st.changing_vehicle(SHERMAN).damage["radio"] = ["wreck"]
     VL.look_card_played(ctx, SHERMAN)
     VL.look_card_played(ctx, SHERMAN)
     assert st.soldiers[4].spotted_by == [SHERMAN]
@@ -268,7 +268,7 @@ def test_hull_down_needs_negative_look_and_move_and_a_bog_check(cat):
     ctx = Ctx(st)
     with pytest.raises(RuleError, match="negative LOOK and MOVE"):
         VH.hulldown(ctx, SHERMAN, SHERMAN)
-    st.vehicles[SHERMAN].tile = "45A"  # LOOK -2, MOVE -1: one bog check
+    st.changing_vehicle(SHERMAN).tile = "45A"  # LOOK -2, MOVE -1: one bog check
     zip_ = [c for c in cards_with(st, fid_of(st, SHERMAN), Damage.ZIP)][0]
     stack(st, fid_of(st, SHERMAN), zip_)
     assert VH.hulldown(ctx, SHERMAN, SHERMAN)
@@ -278,16 +278,16 @@ def test_hull_down_needs_negative_look_and_move_and_a_bog_check(cat):
 def test_hull_down_gives_minus_3_shoot_from_the_front_and_is_lost_on_turning(cat):
     st = motor(cat, us=[sherman("45A", facing="e")], de=[panzer("48A", facing="w")])
     ctx = Ctx(st)
-    st.vehicles[SHERMAN].hull_down = True
+    st.changing_vehicle(SHERMAN).hull_down = True
     front = centre_point(st.board, "48A")
     behind = centre_point(st.board, "41A")
     assert VS.hull_down_against(st, SHERMAN, front)
     assert not VS.hull_down_against(st, SHERMAN, behind)
     _, _, with_hd, _ = VS.geometry(st, PANZER, SHERMAN, 20, 10, 10)
-    st.vehicles[SHERMAN].hull_down = False
+    st.changing_vehicle(SHERMAN).hull_down = False
     _, _, without, _ = VS.geometry(st, PANZER, SHERMAN, 20, 10, 10)
     assert with_hd == without - 3
-    st.vehicles[SHERMAN].hull_down = True
+    st.changing_vehicle(SHERMAN).hull_down = True
     stack(st, fid_of(st, SHERMAN), cards_with(st, fid_of(st, SHERMAN), Damage.ZIP)[0])
     VM.vturn(ctx, SHERMAN, SHERMAN, "n")
     assert not st.vehicles[SHERMAN].hull_down
@@ -339,7 +339,7 @@ def test_bog_pins_are_pin_results_times_the_bog_number_2_x_3_is_6(cat):
     pins = cards_with(st, fid, Damage.PIN)[:2]
     zip_ = cards_with(st, fid, Damage.ZIP)[0]
     stack(st, fid, pins[0], zip_, pins[1])
-    st.vehicles[PANZER].move_plus = 4
+    st.changing_vehicle(PANZER).move_plus = 4
     VM.vmove(ctx, PANZER, PANZER, "47A")
     v = st.vehicles[PANZER]
     assert v.tile == "46A" and v.pins == 6
@@ -352,7 +352,7 @@ def test_bog_pins_are_pin_results_times_the_bog_number_2_x_3_is_6(cat):
 
 def test_a_vehicle_moves_through_the_side_or_corner_it_faces_and_the_two_beside_it(cat):
     st = motor(cat, us=[sherman("46A", facing="e")], de=[panzer("44A")])
-    st.vehicles[SHERMAN].move_plus = 4  # plenty of movement out of the marsh
+    st.changing_vehicle(SHERMAN).move_plus = 4  # plenty of movement out of the marsh
     dests = VM.destinations(st, SHERMAN)
     # facing E from 46A: 47A (E), 43A (NE) and 51A (SE) without turning; never back to 45A
     assert {"47A", "43A", "51A"} <= set(dests) and "45A" not in dests and "41A" not in dests
@@ -368,7 +368,7 @@ def test_road_movement_follows_the_road_and_needs_a_road_side_faced(cat):
     assert set(dests) == {"43A", "44A"}  # 3 squares of road, but the lane ends at 44A
     VM.vmove(ctx, SHERMAN, SHERMAN, "44A", road=True)
     assert st.vehicles[SHERMAN].tile == "44A" and st.vehicles[SHERMAN].moved == 2
-    st.vehicles[SHERMAN].facing = "n"
+    st.changing_vehicle(SHERMAN).facing = "n"
     with pytest.raises(RuleError, match="road runs"):
         VM.vmove(ctx, SHERMAN, SHERMAN, "43A", road=True)
 
@@ -419,10 +419,10 @@ def test_mounting_needs_climb_2_a_stopped_vehicle_and_room(cat):
     with pytest.raises(RuleError, match="stays beside his vehicle"):
         from engine.infantry.move import Dest, move
         move(ctx, loader.serial, Dest(tile="42A"))
-    st.vehicles[SHERMAN].moved = 1
+    st.changing_vehicle(SHERMAN).moved = 1
     with pytest.raises(RuleError, match="is moving"):
         VM.mount(ctx, loader.serial, SHERMAN, None)
-    st.vehicles[SHERMAN].moved = 0
+    st.changing_vehicle(SHERMAN).moved = 0
     VM.mount(ctx, loader.serial, SHERMAN, None)
     assert st.vehicles[SHERMAN].crew["loader"] == loader.serial and loader.status == "aboard"
 
@@ -517,7 +517,7 @@ def test_the_main_gun_needs_a_round_in_the_breach_and_keeps_to_its_rof(cat):
     st = motor(cat, us=[sherman("41A", facing="e", turret="e")], de=[panzer("44A")])
     ctx = Ctx(st)
     v = st.vehicles[SHERMAN]
-    st.vehicles[PANZER].spotted_by.append(SHERMAN)
+    st.changing_vehicle(PANZER).spotted_by.append(SHERMAN)
     gunner = SHERMAN_CREW["gunner"]
     assert "is not loaded" in VS.fire_problem(st, SHERMAN, gunner, "main", PANZER)
     VS.load(ctx, SHERMAN, SHERMAN, "AP")
@@ -605,7 +605,7 @@ def test_a_round_may_start_in_the_breach(cat):
 
 def test_no_main_gun_with_an_enemy_vehicle_in_the_same_tile_and_only_move_or_shoot(cat):
     st = motor(cat, us=[sherman("43A", facing="e", turret="e", in_breach="AP")], de=[panzer("43A")])
-    st.vehicles[PANZER].spotted_by.append(SHERMAN)
+    st.changing_vehicle(PANZER).spotted_by.append(SHERMAN)
     assert "Same Square" in VS.fire_problem(st, SHERMAN, SHERMAN_CREW["gunner"], "main", PANZER)
     fid = fid_of(st, SHERMAN)
     look = card_of(st, fid, owner=SHERMAN, action="look")
@@ -616,7 +616,7 @@ def test_no_main_gun_with_an_enemy_vehicle_in_the_same_tile_and_only_move_or_sho
 
 def test_a_vehicle_needs_its_own_marker_on_the_target(cat):
     st = motor(cat, us=[sherman("41A", facing="e", turret="e", in_breach="AP")], de=[panzer("44A")])
-    st.vehicles[PANZER].spotted = True  # a general marker is the infantry's, not the Sherman's
+    st.changing_vehicle(PANZER).spotted = True  # a general marker is the infantry's, not the Sherman's
     assert "own Spotted marker" in VS.fire_problem(st, SHERMAN, SHERMAN_CREW["gunner"], "main", PANZER)
 
 
@@ -651,10 +651,10 @@ def test_the_license_plate_moves_the_hull_once_a_phase(cat):
     fid = fid_of(st, SHERMAN)
     move = card_of(st, fid, owner=SHERMAN, action="move")
     at_work(st, fid, move, "move")
-    st.vehicles[SHERMAN].hull_moved = True  # the plate drove the hull earlier this phase
+    st.changing_vehicle(SHERMAN).hull_moved = True  # the plate drove the hull earlier this phase
     with pytest.raises(RuleError, match="once a phase|already"):
         apply(st, C.VMove(seat=0, serial=SHERMAN, tile="43A", road=True, via="tag"))
-    st.vehicles[SHERMAN].hull_moved = False
+    st.changing_vehicle(SHERMAN).hull_moved = False
     st2, _ = apply(st, C.VMove(seat=0, serial=SHERMAN, tile="43A", road=True, via="tag"))
     assert st2.vehicles[SHERMAN].tile == "43A" and st2.vehicles[SHERMAN].hull_moved
 
@@ -696,7 +696,7 @@ def test_vehicle_cards_name_the_vehicle_when_revealed_and_in_views(cat):
 def test_legal_commands_for_a_vehicle_are_all_accepted(cat):
     st = motor(cat, us=[sherman("42A", facing="e", in_breach="AP")], de=[panzer("44A")])
     fid = fid_of(st, SHERMAN)
-    st.vehicles[PANZER].spotted_by.append(SHERMAN)
+    st.changing_vehicle(PANZER).spotted_by.append(SHERMAN)
     from engine.legal import legal_commands
     for action in ("move", "shoot", "look", "hide"):
         try:
@@ -797,7 +797,7 @@ def test_reconnaissance_needs_a_road_move_then_everything_spotted(cat):
     st = motor(cat, us=[sherman("42A", facing="e")], de=[panzer("48A")], de_men=(4, 5))
     with_order(st, 0, "reconnaissance", vp=6)
     ctx = Ctx(st)
-    st.vehicles[PANZER].spotted_by.append(SHERMAN)
+    st.changing_vehicle(PANZER).spotted_by.append(SHERMAN)
     st.changing(4).spotted = st.changing(5).spotted = True
     phase_end(ctx)
     assert not st.seats[0].order_done  # no road yet
@@ -876,7 +876,7 @@ def test_a_captured_crewman_is_never_liberated_he_leaves_the_game(cat):
     st2 = motor(cat, us=[sherman("41A")], de=[panzer("48A")], us_men=(1,), de_men=(4,))
     c = st2.soldiers[SHERMAN_CREW["driver"]]
     c.status, c.at, c.post, c.captor, c.controller = "board", (22, 7), None, 4, st2.soldiers[4].force
-    st2.vehicles[SHERMAN].crew.pop("driver")
+    st2.changing_vehicle(SHERMAN).crew.pop("driver")
     st2.changing(4).at = (23, 7)
     st2.changing(1).status, st2.changing(1).at, st2.changing(1).facing = "board", (21, 7), "e"
     liberate(Ctx(st2))
