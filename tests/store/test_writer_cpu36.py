@@ -17,6 +17,7 @@ from bot.store.migrations import MIGRATIONS, statements
 from bot.store.protocol import Awaited, GameStatus, Pause, PlayerResult, Seat, Seen
 from tests.store.test_fast_commits import GAMES, NOON, _compare
 
+
 def _kwargs(game_id: int, names: tuple[str, ...]) -> dict:
     """A commit bringing events, deadlines and seen marks, and the rarer parts `names`."""
     rare = {
