@@ -778,35 +778,31 @@ class GameState(Model):
     def changing(self, serial: int) -> SoldierState:
         """Soldier `serial`, writable: this state's own copy of him, made on first use if he
         is shared with another state. Read him as `soldiers[serial]`; change him through this."""
-        s = self.soldiers[serial]
-        if getattr(s, "_shared", False):
-            s = _model_copier(SoldierState)(s)
-            _set(s, "_shared", False)  # set, not left unset: reading an unset slot is many times slower
-            self.soldiers[serial] = s
-        return s
+        return _own(self.soldiers, serial, SoldierState)
 
     def changing_force(self, force_id: str) -> ForceState:
         """Force `force_id`, writable: this state's own copy of it (its lists and dict copied),
         made on first use if it is shared with another state. Read it as `forces[force_id]`;
         change it, its lists included (`deck.pop`, `hand.remove`, `placed[i] = ...`), through this."""
-        f = self.forces[force_id]
-        if getattr(f, "_shared", False):
-            f = _model_copier(ForceState)(f)
-            _set(f, "_shared", False)  # set, not left unset: reading an unset slot is many times slower
-            self.forces[force_id] = f
-        return f
+        return _own(self.forces, force_id, ForceState)
 
     def changing_vehicle(self, plate: int) -> VehicleState:
         """Vehicle `plate`, writable: this state's own copy of it (its lists and dicts copied, the
         damage markers' lists too), made on first use if it is shared with another state. Read it
         as `vehicles[plate]`; change it, its lists and dicts included (`crew[post] = ...`,
         `damage[loc].append`, `in_hand.pop`), through this."""
-        v = self.vehicles[plate]
-        if getattr(v, "_shared", False):
-            v = _model_copier(VehicleState)(v)
-            _set(v, "_shared", False)  # set, not left unset: reading an unset slot is many times slower
-            self.vehicles[plate] = v
-        return v
+        return _own(self.vehicles, plate, VehicleState)
+
+
+def _own(items: dict, key, cls: type[Model]):
+    """`items[key]` (a soldier, force or vehicle), this state's own: if it is shared with another
+    state (its `_shared` slot), a copy of it made by the class's copier, put in its place."""
+    item = items[key]
+    if getattr(item, "_shared", False):
+        item = _model_copier(cls)(item)
+        _set(item, "_shared", False)  # set, not left unset: reading an unset slot is many times slower
+        items[key] = item
+    return item
 
 
 _MARK_SHARED = SoldierState.__dict__["_shared"].__set__  # the slot's own setter: no name lookup, no __setattr__
