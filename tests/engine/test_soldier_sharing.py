@@ -26,6 +26,7 @@ from tests.engine.autoplay_kit import autoplayed, games, shipped_catalog
 from tests.state_json import SetupsKept, play_json
 
 APPLY = importlib.import_module("engine.apply")  # the module: the package's `apply` is the function
+STATE = importlib.import_module("engine.core.state")
 
 # infantry, advanced rules, hidden deployment, vehicles with mines, artillery, a gun, close combat
 GAMES = [("fixtures", "advanced-skirmish", 1), ("fixtures", "hidden-yard", 2), ("fixtures", "mined-motor", 3),
@@ -49,27 +50,11 @@ def stale_reads_refused(monkeypatch):
     clone shares refuses a change of its lists in place: tests/engine/conftest.py, tests/shared_forces.py.)"""
     replaced: dict[int, object] = {}
     armed = [False]
-    real_changing = GameState.changing
-    real_changing_force = GameState.changing_force
-    real_changing_vehicle = GameState.changing_vehicle
+    real_own = STATE._own  # what changing, changing_force and changing_vehicle each call
 
-    def changing(self, serial: int) -> SoldierState:
-        before = self.soldiers[serial]
-        after = real_changing(self, serial)
-        if armed[0] and after is not before:
-            replaced[id(before)] = before
-        return after
-
-    def changing_force(self, force_id: str) -> ForceState:
-        before = self.forces[force_id]
-        after = real_changing_force(self, force_id)
-        if armed[0] and after is not before:
-            replaced[id(before)] = before
-        return after
-
-    def changing_vehicle(self, plate: int) -> VehicleState:
-        before = self.vehicles[plate]
-        after = real_changing_vehicle(self, plate)
+    def own(items: dict, key, cls):
+        before = items[key]
+        after = real_own(items, key, cls)
         if armed[0] and after is not before:
             replaced[id(before)] = before
         return after
@@ -85,9 +70,7 @@ def stale_reads_refused(monkeypatch):
         real_note_asked(before, after, cmd)
 
     real_note_asked = APPLY.note_asked
-    monkeypatch.setattr(GameState, "changing", changing)
-    monkeypatch.setattr(GameState, "changing_force", changing_force)
-    monkeypatch.setattr(GameState, "changing_vehicle", changing_vehicle)
+    monkeypatch.setattr(STATE, "_own", own)
     monkeypatch.setattr(SoldierState, "__getattribute__", getattribute)
     monkeypatch.setattr(ForceState, "__getattribute__", getattribute)
     monkeypatch.setattr(VehicleState, "__getattribute__", getattribute)
