@@ -234,6 +234,7 @@ class _Next:
     asks: list[Prompt]
     decisions: dict[int, SeatDecision]
     changed: list[SeatDecision]
+    users: dict[int, int]  # seat -> its player (OPEN for an open seat), as `_Loaded.users` read it
 
 
 class _InFlight(asyncio.Semaphore):
@@ -1056,7 +1057,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         self._remember(game, after, text, list(nxt.awaited), loaded.hours, nxt.decisions, loaded.away, seen,
                        now_awaited, cards)
         r = self._outcome(game, before, after, events, version=done.version, nxt=nxt,
-                          board=phase_moved or over, cards=(was_cards, cards))
+                          board=phase_moved or over, cards=(was_cards, cards), users=nxt.users)
         if r.prompts:  # (no prompt: no digest to put before one, and no coroutine for it)
             r.prompts = await self._digests(gid, r.prompts, loaded.seen, now, loaded.away.digest)
         return r
@@ -1120,14 +1121,17 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         stored = loaded.decisions if baseline is None else baseline  # what the store holds now
         # a record still the very one the store holds is unchanged without its dataclass __eq__
         changed = [d for seat, d in sorted(decisions.items()) if (kept := stored.get(seat)) is not d and kept != d]
-        return _Next(awaited, waiting, asks, decisions, changed)
+        return _Next(awaited, waiting, asks, decisions, changed, users)
 
     def _outcome(self, game: GameSummary, before: GameState | None, after: GameState, events, *,
                  version: int, nxt: _Next, board: bool,
-                 cards: tuple[dict[int, set[str]] | None, dict[int, set[str]] | None] = (None, None)) -> Replies:
+                 cards: tuple[dict[int, set[str]] | None, dict[int, set[str]] | None] = (None, None),
+                 users: Mapping[int, int] | None = None) -> Replies:
         """Replies after a change: the public story, each seat's private news, the prompts.
-        `cards`: `prompts.cards_by_seat` of `before` and `after`, where the caller has them."""
-        users = {s.seat_index: s.user_id for s in getattr(game, "seats", ())}
+        `cards`: `prompts.cards_by_seat` of `before` and `after`, where the caller has them;
+        `users`: seat -> player of `game`'s seats, if the caller has it (`_next` read it)."""
+        if users is None:
+            users = {s.seat_index: s.user_id for s in getattr(game, "seats", ())}
         r = Replies(game_id=game.id, version=version, channel_id=game.thread_id or game.channel_id)
         told: dict[int | None, list[str]] = {None: []}  # each event's text by whom it is for, in one pass
         for e in events:
