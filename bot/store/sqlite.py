@@ -849,8 +849,10 @@ class SqliteStore:
         seen: Seen | None = None,
         results: Sequence[PlayerResult] = (),
     ) -> Committed:
+        # the events' texts, for the one-statement way, if they are surely kept (None: walked below)
+        texts = sqlite_commits.bodies(events)
         refuse_unkeepable(game_id=game_id, expected_version=expected_version, state=state,
-                           events=events, snapshot=snapshot, seats=seats, awaited=awaited,
+                           events=events if texts is None else (), snapshot=snapshot, seats=seats, awaited=awaited,
                            decisions=decisions, organiser_id=organiser_id, seen=seen, results=results)
         paused = None if pause is None or pause.at is None else stamp(pause.at)
         seen_at = None if seen is None else stamp(seen.at)
@@ -885,8 +887,8 @@ class SqliteStore:
             return last_seq
 
         try:  # the rows of the one-statement way (sqlite_commits.py); anything odd goes the slow way
-            row = None if isinstance(events, str) else sqlite_commits.row(
-                game_id, expected_version, state, events,
+            row = None if texts is None else sqlite_commits.row(
+                game_id, expected_version, state, texts,
                 status=None if status is None else GameStatus(status).value, now=now,
                 snapshot=snapshot, seats=seats,
                 awaited=None if awaited is None else [
