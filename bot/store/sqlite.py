@@ -145,11 +145,19 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+_UTC_TEXT = "%04d-%02d-%02dT%02d:%02d:%02d.%06d+00:00"  # isoformat(timespec="microseconds") of a UTC time
+
+
 @lru_cache(maxsize=4096)
 def stamp(moment: datetime) -> str:
     """UTC ISO 8601 with fixed microseconds, so comparing the text compares the times.
     Remembered: a game's deadlines and decisions carry the same moments from commit to commit
-    (equal instants make the same text whatever their zone; a naive one raises, never kept)."""
+    (equal instants make the same text whatever their zone; a naive one raises, never kept).
+    A moment already in UTC (the clocks' and the service's) is written by one %-format, the text
+    `isoformat` makes of it, at about a third of isoformat's cost: two new moments a commit."""
+    if moment.tzinfo is UTC:
+        return _UTC_TEXT % (moment.year, moment.month, moment.day, moment.hour, moment.minute, moment.second,
+                            moment.microsecond)
     return aware(moment).astimezone(UTC).isoformat(timespec="microseconds")
 
 

@@ -3,13 +3,14 @@
   names the same part in the same words as the plain rules, written out again here;
 - the one statement's JSON lists come from one C encoder made once (sqlite_commits._json): the
   same text as json's own encoder with the same settings, and the same refusal of what JSON
-  cannot carry."""
+  cannot carry;
+- `stamp` writes a moment already in UTC with a %-format: the text isoformat makes."""
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
 from dataclasses import fields, is_dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -27,6 +28,7 @@ from bot.store.protocol import (
     Seen,
     StoreError,
 )
+from bot.store.sqlite import stamp
 
 NOON = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
@@ -112,3 +114,15 @@ def test_what_json_cannot_carry_is_refused_as_json_refuses_it(value: Any) -> Non
             sqlite_commits._json(value)
     else:
         assert sqlite_commits._json(value) == expected
+
+
+_ANY_ZONE = S.integers(min_value=-14 * 60, max_value=14 * 60).map(lambda m: timezone(timedelta(minutes=m)))
+
+
+@given(S.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30), timezones=S.just(UTC)), _ANY_ZONE)
+def test_a_utc_moment_is_stamped_as_isoformat_writes_it(moment: datetime, zone: timezone) -> None:
+    """`stamp` writes a UTC moment with a %-format of its own: the very text isoformat makes."""
+    expected = moment.isoformat(timespec="microseconds")
+    assert stamp.__wrapped__(moment) == expected
+    assert stamp.__wrapped__(moment.astimezone(zone)) == expected  # (the other way, through astimezone)
+    assert stamp.__wrapped__(moment.replace(fold=1)) == expected
