@@ -8,19 +8,22 @@ consecutive commits cost the writer one INSERT and one read-back, however many t
 
 Each commit becomes, on the event loop's side (`row`, called by `SqliteStore.commit`), one row
 of the TEMP view `fp_rows` (`COLUMNS`, after its place `n` in the statement): the state and the
-scalars as they are, each list (events, seats, deadlines, decisions, seen users, results) as a
-JSON array. The view's INSTEAD OF trigger (created on the writer's connection: TEMP objects need
-no migration) does what the slow transaction does, row after row: it records the game's version
-and last seq in temp `fp_out` (row `n`), then hands the commit on to view `fp_ok`, whose
-trigger writes only if that version was the expected one (`fp_out.ok`, its WHEN), so a conflict or a missing game writes nothing and is read
-back as such while the other commits of the run go on. Anything else that goes wrong (a CHECK, a
-constraint, a trigger's refusal) aborts the one statement, which SQLite undoes whole; the writer
-then runs the run's transactions the slow way (`FastCommit.slow`, a SAVEPOINT each), which tells
-exactly the guilty caller exactly today's error.
+scalars as they are, each list (seats, deadlines, decisions, seen users, results) as a JSON
+array, the events' bodies as one text and their places in it. The view's INSTEAD OF trigger
+(created on the writer's connection: TEMP objects need no migration) does what the slow
+transaction does, row after row: it records the game's version and last seq in temp `fp_out`
+(row `n`), then hands the commit on to view `fp_ok`, whose trigger writes only if that version
+was the expected one (`fp_out.ok`, its WHEN), so a conflict or a missing game writes nothing and
+is read back as such while the other commits of the run go on. Anything else that goes wrong (a
+CHECK, a constraint, a trigger's refusal) aborts the one statement, which SQLite undoes whole;
+the writer then runs the run's transactions the slow way (`FastCommit.slow`, a SAVEPOINT each),
+which tells exactly the guilty caller exactly today's error.
 
-Event bodies (and every other text) go through `json.dumps(ensure_ascii=False)` and come back
-from `json_each` as the very text given: JSON escapes only quotes, backslashes and control
-characters, and the store refuses lone surrogates and NUL before this (keepable.py).
+Event bodies come as one text, the bodies one after another, with each one's place in its UTF-8
+bytes (`bodies`): the trigger cuts each out as bytes, the very text given. Every other text goes
+through `json.dumps(ensure_ascii=False)` and comes back from `json_each` as the very text given:
+JSON escapes only quotes, backslashes and control characters, and the store refuses lone
+surrogates and NUL before this (keepable.py).
 """
 from __future__ import annotations
 
@@ -32,8 +35,9 @@ from typing import Any
 
 from bot.store.protocol import JsonText
 
-# A row of fp_rows is a whole commit; what it writes in lists comes as JSON arrays (json_each):
-COLUMNS = ("n", "game_id", "expected", "state", "status", "now", "events", "n_events", "snapshot", "version",
+# A row of fp_rows is a whole commit; what it writes in lists comes as JSON arrays (json_each), but
+# the events' bodies (`bodies`: one text, and their places in it as `spans`):
+COLUMNS = ("n", "game_id", "expected", "state", "status", "now", "events", "spans", "n_events", "snapshot", "version",
            "seats", "awaited", "decisions", "organiser", "pause", "paused", "seen", "seen_at", "results", "vouched")
 WIDTH = len(COLUMNS)
 # what the few commits that write them bring (fp_rare)
@@ -89,8 +93,12 @@ _APPLIED = (
          WHERE NEW.status IS NULL AND id = NEW.game_id AND version = NEW.expected""",
     """UPDATE games SET state = NEW.state, version = version + 1, updated_at = NEW.now, status = NEW.status
          WHERE NEW.status IS NOT NULL AND id = NEW.game_id AND version = NEW.expected""",
+    # the bodies come as one text, one after another, and each one's place in its UTF-8 bytes
+    # (`spans`, below): cut out as bytes, each is the very text given (no JSON to escape and undo)
     """INSERT INTO events (game_id, seq, body, created_at)
-         SELECT NEW.game_id, NEW.base + key + 1, value, NEW.now FROM json_each(NEW.events)""",
+         SELECT NEW.game_id, NEW.base + key + 1,
+                CAST(substr(CAST(NEW.events AS BLOB), value >> 32, value & 4294967295) AS TEXT), NEW.now
+         FROM json_each(NEW.spans)""",
     """INSERT INTO snapshots (game_id, label, seq, version, state, created_at)
          SELECT NEW.game_id, NEW.snapshot, NEW.last, NEW.version, NEW.state, NEW.now
          WHERE NEW.snapshot IS NOT NULL
@@ -196,18 +204,68 @@ class FastCommit:
 # ensure_ascii=False: text other than quotes, backslashes and control characters is copied as it
 # is, and SQLite's json_each gives back exactly the text it was given. One encoder for every row
 # (json.dumps with these arguments would build one a call).
-_json: Callable[[Any], str] = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+def _make_json() -> Callable[[Any], str]:
+    """`_ENCODER.encode`, without what it does again at every call for a list: two Python calls, a
+    dict to catch circular lists, and a new C encoder with the same nine settings (some 3,000
+    instructions; a commit makes three or four lists). This is the one C encoder `encode` would
+    make, made once; without the circular check (a row's lists hold numbers, texts and None)."""
+    make = json.encoder.c_make_encoder
+    if make is None:  # a Python without the C accelerator: as json does it
+        return _ENCODER.encode
+    encode = make(None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", False, False, True)
+    return lambda value: "".join(encode(value, 0))
+
+
+_json: Callable[[Any], str] = _make_json()
+
+
+_NO_EVENTS = (None, None, 0)
+
+
+def bodies(events: Sequence[str]) -> tuple[str | None, str | None, int] | None:
+    """The events' bodies as fp_rows takes them, if they are texts the store surely keeps (else None,
+    and `refuse_unkeepable` walks them one by one): one text, the bodies one after another; where
+    each lies in its UTF-8 bytes, a JSON array of `(first byte, counted from 1) << 32 | length`; how many.
+
+    The trigger cuts each body out of the text's bytes, so it stores exactly the bytes of the text
+    given (sqlite3 binds a str as its UTF-8). Once they went as a JSON array of JSON strings, which
+    json.dumps escaped and json_each unescaped again: a few instructions a character each way.
+    And what the store refuses in a text (keepable.py) is looked for once in the whole: a NUL, and
+    a lone surrogate, which only text that is not ASCII can hold and its encoding refuses."""
+    if type(events) is not list and type(events) is not tuple:
+        return None
+    if not events:
+        return _NO_EVENTS
+    try:
+        joined = "".join(events)
+        sizes = map(len, events) if joined.isascii() else [  # (an ASCII str is its bytes)
+            len(body) if body.isascii() else len(body.encode()) for body in events]
+    except (TypeError, UnicodeEncodeError):  # not texts; a lone surrogate
+        return None
+    if "\x00" in joined:
+        return None
+    spans = []
+    at = 1
+    for size in sizes:
+        spans.append(at << 32 | size)
+        at += size
+    return joined, "[" + ",".join(map(str, spans)) + "]", len(spans)
 
 
 def row(
-    game_id: int, expected_version: int, state: str, events: Sequence[str], *, status: str | None, now: str,
+    game_id: int, expected_version: int, state: str, events: tuple[str | None, str | None, int], *,
+    status: str | None, now: str,
     snapshot: str | None, seats: Sequence[Any] | None, awaited: Sequence[tuple[str, int, str, int | None]] | None,
     decisions: Sequence[tuple], organiser_id: int | None, paused: tuple[str | None] | None,
     seen: tuple[Sequence[int], str] | None, results: Sequence[tuple],
 ) -> tuple:
-    """A commit's row of fp_rows (COLUMNS but the first, `n`, which `insert` puts in front)."""
+    """A commit's row of fp_rows (COLUMNS but the first, `n`, which `insert` puts in front);
+    `events`: what `bodies` made of them."""
     return (
-        game_id, expected_version, state, status, now, _json(list(events)) if events else None, len(events),
+        game_id, expected_version, state, status, now, *events,
         snapshot, expected_version + 1,
         None if seats is None else _json([(s.seat_index, s.side, s.user_id, s.display_name) for s in seats]),
         None if awaited is None else _json(awaited),
