@@ -289,7 +289,7 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
     for kind, src, men in _parts(st, active, force, only_source, vehicular):
         of = acceptor(st, active, src)  # what the part takes from each man, its own facts read once
         for m in men:
-            v = vehicles.get(m)
+            v = vehicles.get(m) if vehicular else None
             s = None if v is not None else soldiers[m]
             if v is not None or s.status == "aboard":
                 if v is not None:
@@ -310,7 +310,8 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
             if calls:
                 checks.append((SEARCH, lambda m=m, kind=kind: next(adjust_options(st, active, kind, m, seat), None)
                                is not None))
-            checks.sort(key=itemgetter(0))  # his questions cheapest first
+            if len(checks) > 1:
+                checks.sort(key=itemgetter(0))  # his questions cheapest first
             for _, ask in checks:
                 if ask():
                     return True
