@@ -36,8 +36,9 @@ def _advance(ctx: Ctx) -> None:
     fighting: dict[str, int] = {}  # a man of each side still fighting, asked first at each step (turn/victory.py)
     # Whether a man may have left play since the last instant-victory check: the steps that only
     # move the sequence along (a decision queued or asked, a card finished, the next part found,
-    # the reveal, the held-card window) take nobody out of play, so the check after them would
-    # give the answer the check before them gave (tests/engine/test_advance_cuts37.py).
+    # the reveal, the held-card window, a placement with no gap, a phase with no fire) take nobody
+    # out of play, so the check after them would give the answer the check before them gave
+    # (tests/engine/test_advance_cuts37.py).
     unchecked = True
     for _ in range(MAX_STEPS):
         if st.step == "over" or (unchecked and victory.check_instant(ctx, fighting)):
@@ -74,6 +75,8 @@ def _advance(ctx: Ctx) -> None:
             if any(None in f.placed for f in st.forces.values()):  # shortfall has work only for a gap
                 for fid in initiative.order(st):
                     placement.shortfall(ctx, fid)
+            else:
+                unchecked = False
             st.phase = 1
             st.step = "phase_start"
         elif step == "phase_start":
@@ -95,6 +98,7 @@ def _advance(ctx: Ctx) -> None:
             st.step = "phase_fire"
             unchecked = False
         elif step == "phase_fire":
+            unchecked = bool(st.fires)
             for tile in list(st.fires):
                 blast_tile(ctx, tile, checks=1, by_force=None, cause="event", what="Fire", quiet_if_empty=True)
             st.slot, st.done_sources, st.done_cards = 0, [], []
