@@ -289,7 +289,7 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
     for kind, src, men in _parts(st, active, force, only_source, vehicular):
         of = acceptor(st, active, src)  # what the part takes from each man, its own facts read once
         for m in men:
-            v = vehicles.get(m)
+            v = vehicles.get(m) if vehicular else None
             s = None if v is not None else soldiers[m]
             if v is not None or s.status == "aboard":
                 if v is not None:
@@ -310,7 +310,8 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
             if calls:
                 checks.append((SEARCH, lambda m=m, kind=kind: next(adjust_options(st, active, kind, m, seat), None)
                                is not None))
-            checks.sort(key=itemgetter(0))  # his questions cheapest first
+            if len(checks) > 1:
+                checks.sort(key=itemgetter(0))  # his questions cheapest first
             for _, ask in checks:
                 if ask():
                     return True
@@ -358,7 +359,10 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
     """Whether _soldier_options offers anything, as questions with their costs: its tests in
     another order, a turn (always possible) and what a field or two tell at once; a question
     only for what the part takes from him, and a shot, toss or Sight only with an enemy to aim
-    at. What does not depend on the part (his shots, tosses, Sight) is asked once per question."""
+    at. What does not depend on the part (his shots, tosses, Sight) is asked once per question.
+    A man in combat contact may do none of these: each question's yes is checked against his
+    contact (`clear`), so the soldiers are scanned for it only once something says yes, never
+    for a man with nothing to do (tests/engine/test_advance_cuts37.py)."""
     if not acc:
         return []
     s = st.soldiers[m]
@@ -368,14 +372,15 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
     if ok(DO_FACE):
         return [(CHEAP, lambda: True)]  # a quarter turn is always offered
     known = foes.targets.known
-    out: list[Check] = []  # (a man in contact may do none of these: asked last, only if there are any)
+    out: list[Check] = []  # each yes asks `clear` (made below, once there is a question to ask)
     if ok(DO_COVER) or ok(DO_DRAW) or ok(DO_HOLD):
         f = st.forces[active.force]
-        out.append((CHEAP, lambda: (ok(DO_COVER) and s.spotted and st.board.in_cover(s.at))
-                    or (ok(DO_DRAW) and bool(f.deck or f.discard))
-                    or (ok(DO_HOLD) and bool(f.hand) and current(st, m, "hold") > len(s.held))))
+        out.append((CHEAP, lambda: ((ok(DO_COVER) and s.spotted and st.board.in_cover(s.at))
+                                    or (ok(DO_DRAW) and bool(f.deck or f.discard))
+                                    or (ok(DO_HOLD) and bool(f.hand) and current(st, m, "hold") > len(s.held)))
+                    and clear()))
     if ok(DO_RALLY):
-        out.append((CHECK, lambda: _can_rally(st, active, kind, m)))
+        out.append((CHECK, lambda: _can_rally(st, active, kind, m) and clear()))
     aims = foes.spotted(s.side) if ok(DO_SHOOT) or ok(DO_TOSS) else None
     if aims:
         def shoots() -> bool:
@@ -388,8 +393,8 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
         def tosses() -> bool:
             return s.grenades > 0 and thrower_problem(st, m, known) is None \
                 and any(aim_fault(st, m, t) is None for t in aims)
-        out.append((SEARCH, lambda: (ok(DO_SHOOT) and foes.once(("shoot", m), shoots))
-                    or (ok(DO_TOSS) and foes.once(("toss", m), tosses))))
+        out.append((SEARCH, lambda: ((ok(DO_SHOOT) and foes.once(("shoot", m), shoots))
+                                     or (ok(DO_TOSS) and foes.once(("toss", m), tosses))) and clear()))
     if ok(DO_SIGHT) and foes.unseen(s.side):
         def sight() -> bool:
             try:
@@ -397,22 +402,24 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
                 return sight_any(st, m)
             except RuleError:
                 return False
-        out.append((SEARCH, lambda: foes.once(("sight", m), sight)))
+        out.append((SEARCH, lambda: foes.once(("sight", m), sight) and clear()))
     if ok(DO_TOSS) and s.equipment:
-        out.append((SEARCH, lambda: bool(use_options(st, m, seat, kind))))
+        out.append((SEARCH, lambda: bool(use_options(st, m, seat, kind)) and clear()))
     if ok(DO_MOVE):
         def moves() -> bool:
             if not s.dismounted and not (m in active.moved_escorts and known.escorting(m)):
                 if _can_move(st, m, seat, kind):
-                    return True
+                    return clear()
                 if st.vehicles and next(iter(climb_options(st, m, seat, kind)), None) is not None:
-                    return True
+                    return clear()
             if next(iter(move_options(st, m, seat, kind)), None) is not None:
-                return True
-            return bool(st.minefields or st.mines) and next(iter(clear_options(st, m, seat, kind)), None) is not None
+                return clear()
+            return bool(st.minefields or st.mines) and next(iter(clear_options(st, m, seat, kind)), None) is not None \
+                and clear()
         out.append((SEARCH, moves))
-    if out and s.free and known.contact(m):
-        return []
+    if out:
+        def clear() -> bool:
+            return not (s.free and known.contact(m))
     return out
 
 

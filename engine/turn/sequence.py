@@ -34,28 +34,39 @@ def advance(ctx: Ctx) -> None:
 def _advance(ctx: Ctx) -> None:
     st = ctx.st
     fighting: dict[str, int] = {}  # a man of each side still fighting, asked first at each step (turn/victory.py)
+    # Whether a man may have left play since the last instant-victory check: the steps that only
+    # move the sequence along (a decision queued or asked, a card finished, the next part found,
+    # the reveal, the held-card window, a placement with no gap, a phase with no fire) take nobody
+    # out of play, so the check after them would give the answer the check before them gave
+    # (tests/engine/test_advance_cuts37.py).
+    unchecked = True
     for _ in range(MAX_STEPS):
-        if st.step == "over" or victory.check_instant(ctx, fighting):
+        if st.step == "over" or (unchecked and victory.check_instant(ctx, fighting)):
             return
+        unchecked = True
         if st.pending is not None:
             return
         if st.pending_queue:
             st.pending = st.pending_queue.pop(0)
+            unchecked = False
             continue
         step = st.step
         if step == "slot":  # the card parts: most of the rounds of this loop, so asked first
             if st.active is not None and preempt.then_due(ctx):
+                unchecked = False
                 continue  # a preempt's follow-up comes right after the named men have acted
             if st.react_after is not None:
                 react.open_window(ctx)  # an action has just been completed: reacts, if anyone can
+                unchecked = False
                 continue
             if st.active is not None:
                 if _has_options(st):
                     return
                 ctx.say("nothing_left", f"Nothing more can be done with {st.active.card}: {_why_nothing_left(st)}.")
                 finish(ctx)
+                unchecked = False
                 continue
-            _next_source(ctx)
+            unchecked = _next_source(ctx)
         elif step == "turn_start":
             _turn_start(ctx)
         elif step == "place":
@@ -64,6 +75,8 @@ def _advance(ctx: Ctx) -> None:
             if any(None in f.placed for f in st.forces.values()):  # shortfall has work only for a gap
                 for fid in initiative.order(st):
                     placement.shortfall(ctx, fid)
+            else:
+                unchecked = False
             st.phase = 1
             st.step = "phase_start"
         elif step == "phase_start":
@@ -72,16 +85,20 @@ def _advance(ctx: Ctx) -> None:
                     phase=st.phase)
             placement.reveal(ctx, st.phase, initiative.order(st))
             st.step = "phase_preempt"
+            unchecked = False
         elif step == "phase_preempt":
             st.step = "phase_hold"
             preempt.open_window(ctx)  # after the reveal (and declarations), before anyone acts
+            unchecked = False
         elif step == "phase_hold":
             holding = {s.force for s in st.soldiers.values() if s.held}  # one pass over the men, not one a force
             holders = [f.id for f in st.forces.values() if f.id in holding]
             if holders:
                 st.pending = HoldPending(forces=holders)
             st.step = "phase_fire"
+            unchecked = False
         elif step == "phase_fire":
+            unchecked = bool(st.fires)
             for tile in list(st.fires):
                 blast_tile(ctx, tile, checks=1, by_force=None, cause="event", what="Fire", quiet_if_empty=True)
             st.slot, st.done_sources, st.done_cards = 0, [], []
@@ -92,6 +109,7 @@ def _advance(ctx: Ctx) -> None:
         elif step == "fighting":
             if st.fight is None:
                 st.step = "phase_end"
+                unchecked = False
                 continue
             turn = fight.whose_turn(st)
             if turn is None:
@@ -216,8 +234,10 @@ def _smoke_schedule(ctx: Ctx) -> None:
                     tile=m.tile, phase=m.clears_after)
 
 
-def _next_source(ctx: Ctx) -> None:
-    """Phase card's top action for every player who played it, in initiative order, then the bottom."""
+def _next_source(ctx: Ctx) -> bool:
+    """Phase card's top action for every player who played it, in initiative order, then the bottom.
+    Whether a card was put in play (its narrator box may act at once); else only the slot or the
+    step moved on."""
     st = ctx.st
     p = st.setup.story[st.phase_cards[st.phase - 1]]
     action = p.top if st.slot == 0 else p.bottom
@@ -229,11 +249,12 @@ def _next_source(ctx: Ctx) -> None:
     if due:  # initiative, which may read every soldier, only to choose among several, and only among them
         fid = next(iter(due)) if len(due) == 1 else initiative.order(st, list(due))[0]
         start(ctx, fid, st.phase, action, card=due[fid])
-        return
+        return True
     if st.slot == 0:
         st.slot, st.done_sources, st.done_cards = 1, [], []
     else:
         st.step = "fights"
+    return False
 
 
 def _phase_end(ctx: Ctx) -> None:
