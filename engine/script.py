@@ -17,6 +17,7 @@ from typing import get_args
 
 from engine.apply import apply
 from engine.core.commands import (
+    MAX_DIGITS,
     NUMBER,
     Cmd,
     Via,
@@ -54,6 +55,8 @@ def seat_for(st: GameState, word: str) -> int:
 def soldier_for(st: GameState, word: str) -> int:
     """A dog tag number, or a soldier's name as the player sees it: "Whitcomb", "Cpl. Whitcomb"
     (quoted in a line), or any unambiguous start of the name."""
+    if word.isascii() and word.isdigit() and len(word) <= MAX_DIGITS:  # number()'s answer, at once
+        return int(word)
     if word.isdigit() or word.isnumeric():  # "²" and "١٢" are digits to Python, not to a dog tag
         return number(word, "a dog tag or plate")
     w = " ".join(word.lower().split())
@@ -81,6 +84,7 @@ def _title(st: GameState, serial: int) -> str:
 ITEM_VERBS = ("call", "barrage", "use", "handoff", "recover")
 FLAGS = {"call": ("fake", "smoke"), "barrage": ("smoke",)}  # their closing words, never an item's name
 VIAS = get_args(Via)
+_ITEM_VERB_SET, _VIA_SET = frozenset(ITEM_VERBS), frozenset(VIAS)
 
 
 def _spellings(st: GameState) -> list[tuple[str, re.Pattern, str | None]]:
@@ -114,8 +118,14 @@ def item_names(st: GameState, line: str) -> str:
     that name them; any other line comes back as it is."""
     # read_words gives a plain line's words by str.split (or refuses it, and the line comes back
     # as it is): its first two words tell without reading the whole line
-    if isinstance(line, str) and _plain(line) and not _item_verb([w.lower() for w in line.split(None, 2)[:2]]):
-        return line
+    if isinstance(line, str) and _plain(line):
+        head = line.split(None, 2)
+        if not head:
+            return line
+        first = head[0].lower()  # _item_verb, asked of the first word, then of the second after a via
+        if first not in _ITEM_VERB_SET and (first not in _VIA_SET or len(head) < 2
+                                            or head[1].lower() not in _ITEM_VERB_SET):
+            return line
     try:
         words = read_words(line)
     except RuleError:

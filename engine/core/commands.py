@@ -10,7 +10,7 @@ import shlex
 import unicodedata
 from dataclasses import dataclass
 from operator import is_
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import (
     AfterValidator,
@@ -983,7 +983,7 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
     """Read one command line. `resolve` maps a soldier word (dog tag or name) to a serial."""
     global _last_read
     cmd = _read_command(line, seat, resolve)
-    _last_read = (cmd, *_contents(cmd))
+    _last_read = (cmd, _contents(cmd))
     return cmd
 
 
@@ -991,33 +991,63 @@ def parse_command(line: str, seat: int = 0, resolve=None) -> Cmd:
 # engine/core/references.py does not validate that very command again while it holds the same
 # (`as_read`). A command is frozen, but the lists and dicts in it are not, and a command made by
 # model_copy(update=...) or model_construct (another object) was never validated.
-_last_read: tuple = (None, (), ())
+_last_read: tuple = (None, ())
 
 
-def _contents(cmd: Cmd) -> tuple[list, list[int]]:
-    """A command's field values and the items of its lists and dicts (compared by identity), and
-    the sizes of those lists and dicts."""
-    objects, sizes = [], []
-    for v in cmd.__dict__.values():
-        objects.append(v)
+def _holders(cls: type[Cmd]) -> tuple[str, ...]:
+    """The fields of a command model whose values may be lists or dicts (by their annotations:
+    validation makes nothing else one), kept per model."""
+    got = _HOLDERS.get(cls)
+    if got is None:
+        got = _HOLDERS[cls] = tuple(name for name, info in cls.model_fields.items() if _may_hold(info.annotation))
+    return got
+
+
+_HOLDERS: dict[type, tuple[str, ...]] = {}
+
+
+def _may_hold(annotation) -> bool:
+    """Whether a value of this annotation may be (or hold) a list or a dict."""
+    if annotation in (list, dict) or get_origin(annotation) in (list, dict):
+        return True
+    return any(_may_hold(a) for a in get_args(annotation) if isinstance(a, type) or get_origin(a) is not None)
+
+
+def _contents(cmd: Cmd) -> tuple | list:
+    """A command's field values, then for each of its fields that may hold a list or dict
+    (_holders) the value's size and items (and a dict's values), in one sequence compared by
+    identity: the other fields hold ints, strings, bools, tuples of ints or None when validated,
+    so a value put there since is another object. (A size is a small int, one object per value:
+    a list that changed size shows at its size; one of over 256 items may show as changed when it
+    is not, and is validated again.)"""
+    data = cmd.__dict__
+    cls = type(cmd)
+    holders = _HOLDERS.get(cls)
+    if holders is None:
+        holders = _holders(cls)
+    if not holders:
+        return tuple(data.values())
+    out = [*data.values()]
+    for name in holders:
+        v = data.get(name)
         if type(v) is list:
-            sizes.append(len(v))
-            objects += v
+            out.append(len(v))
+            out += v
         elif type(v) is dict:
-            sizes.append(len(v))
-            objects += v
-            objects += v.values()
-    return objects, sizes
+            out.append(len(v))
+            out += v
+            out += v.values()
+    return out
 
 
 def as_read(cmd: Cmd) -> bool:
     """Whether `cmd` is the command parse_command read last (validated by its constructor then),
     holding the very same values and items as it did then."""
-    last, objects, sizes = _last_read
+    last, held = _last_read
     if last is not cmd:
         return False
-    now, now_sizes = _contents(cmd)
-    return now_sizes == sizes and len(now) == len(objects) and all(map(is_, now, objects))
+    now = _contents(cmd)
+    return len(now) == len(held) and all(map(is_, now, held))
 
 
 def _read_command(line: str, seat: int, resolve) -> Cmd:
@@ -1044,44 +1074,7 @@ def _read_command(line: str, seat: int, resolve) -> Cmd:
 
     if via and verb not in _VIA_VERBS:
         raise RuleError("tag, team and note go before an action (move, sight, shoot ...).")
-    if verb == "use":
-        return _use_command(args, seat, via, soldier)
-    if verb in BATTLEFIELD_VERBS:
-        return _battlefield_command(verb, args, seat, via, soldier)
-    if verb == "plan":
-        need(1, "plan [for FORCE] CARD CARD CARD(use - for an empty phase)")
-        cards, declare, force, extra = [], {}, None, {}
-        if args[0].lower() == "for":
-            need(3, "plan for FORCE CARD CARD CARD")
-            force, args = args[1], args[2:]
-        for w in args:
-            if w.startswith("+"):
-                m = re.fullmatch(r"\+([1-3])=([^:]+)(?::(\w+))?", w)
-                if not m:
-                    raise UsageError(f"an extra card is written +PHASE=CARD (e.g. +2=101-C3), not {shown(w)}.")
-                extra[int(m.group(1))] = m.group(2).upper()
-                if m.group(3):
-                    declare[m.group(2).upper()] = m.group(3).lower()
-                continue
-            if w == "-":
-                cards.append(None)
-                continue
-            if ":" in w:
-                c, a = w.split(":", 1)
-                if not c or not a:
-                    raise UsageError(f"{shown(w)}: a card with its action is written CARD:ACTION (e.g. 101-C3:move).")
-                declare[c.upper()] = a.lower()
-                w = c
-            cards.append(w.upper())
-        return Plan(seat=seat, cards=cards, declare=declare, force=force, extra=extra)
-    if verb == "declare":
-        need(2, "declare CARD ACTION")
-        return Declare(seat=seat, card=args[0].upper(), action=args[1].lower())
-    if verb == "unhold":
-        need(1, "unhold CARD...")
-        return Unhold(seat=seat, cards=[a.upper() for a in args])
-    if verb == "keep":
-        return Keep(seat=seat)
+    # the verbs scripts and players give most first (each verb is one branch: the order changes no answer)
     if verb == "move":
         need(2, "move SOLDIER DEST [face DIR] [release] [take PRISONER]")
         s = soldier(args[0])
@@ -1112,12 +1105,34 @@ def _read_command(line: str, seat: int, resolve) -> Cmd:
             else:
                 raise UsageError(f"unexpected {shown(w)} in move; usage: move SOLDIER DEST [face DIR] [release] [take P]")
         return MoveCmd(seat=seat, serial=s, via=via, **kw)
-    if verb == "charge":
-        need(2, "charge SOLDIER TARGET")
-        return Charge(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"), via=via)
-    if verb == "face":
-        need(2, "face SOLDIER DIR")
-        return Face(seat=seat, serial=soldier(args[0]), facing=_dir(args[1]), via=via)
+    if verb == "plan":
+        need(1, "plan [for FORCE] CARD CARD CARD(use - for an empty phase)")
+        cards, declare, force, extra = [], {}, None, {}
+        if args[0].lower() == "for":
+            need(3, "plan for FORCE CARD CARD CARD")
+            force, args = args[1], args[2:]
+        for w in args:
+            if w.startswith("+"):
+                m = re.fullmatch(r"\+([1-3])=([^:]+)(?::(\w+))?", w)
+                if not m:
+                    raise UsageError(f"an extra card is written +PHASE=CARD (e.g. +2=101-C3), not {shown(w)}.")
+                extra[int(m.group(1))] = m.group(2).upper()
+                if m.group(3):
+                    declare[m.group(2).upper()] = m.group(3).lower()
+                continue
+            if w == "-":
+                cards.append(None)
+                continue
+            if ":" in w:
+                c, a = w.split(":", 1)
+                if not c or not a:
+                    raise UsageError(f"{shown(w)}: a card with its action is written CARD:ACTION (e.g. 101-C3:move).")
+                declare[c.upper()] = a.lower()
+                w = c
+            cards.append(w.upper())
+        return Plan(seat=seat, cards=cards, declare=declare, force=force, extra=extra)
+    if verb == "pass":
+        return Pass(seat=seat)
     if verb == "sight":
         need(1, "sight SOLDIER [TARGET|TILE]")
         if len(args) > 1 and TILE_WORD.match(args[1]):
@@ -1127,18 +1142,40 @@ def _read_command(line: str, seat: int, resolve) -> Cmd:
     if verb == "draw":
         need(1, "draw SOLDIER")
         return DrawCmd(seat=seat, serial=soldier(args[0]), via=via)
+    if verb == "face":
+        need(2, "face SOLDIER DIR")
+        return Face(seat=seat, serial=soldier(args[0]), facing=_dir(args[1]), via=via)
+    if verb == "shoot":
+        need(2, "shoot SOLDIER TARGET")
+        return ShootCmd(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"), via=via)
+    if verb == "done":
+        return Done(seat=seat)
     if verb == "cover":
         need(1, "cover SOLDIER")
         return CoverCmd(seat=seat, serial=soldier(args[0]), via=via)
+    if verb in _BATTLEFIELD_VERB_SET:
+        return _battlefield_command(verb, args, seat, via, soldier)
+    if verb in _VEHICLE_USAGE:
+        return _vehicle_command(verb, args, seat, via, soldier)
+    if verb == "use":
+        return _use_command(args, seat, via, soldier)
+    if verb == "declare":
+        need(2, "declare CARD ACTION")
+        return Declare(seat=seat, card=args[0].upper(), action=args[1].lower())
+    if verb == "unhold":
+        need(1, "unhold CARD...")
+        return Unhold(seat=seat, cards=[a.upper() for a in args])
+    if verb == "keep":
+        return Keep(seat=seat)
+    if verb == "charge":
+        need(2, "charge SOLDIER TARGET")
+        return Charge(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"), via=via)
     if verb == "rally":
         need(2, "rally SOLDIER TARGET")
         return RallyCmd(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the soldier to rally"), via=via)
     if verb == "hold":
         need(2, "hold SOLDIER CARD...")
         return HoldCmd(seat=seat, serial=soldier(args[0]), cards=[a.upper() for a in args[1:]], via=via)
-    if verb == "shoot":
-        need(2, "shoot SOLDIER TARGET")
-        return ShootCmd(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"), via=via)
     if verb == "toss":
         need(2, "toss SOLDIER TARGET [at x,y]")
         at = None
@@ -1147,16 +1184,10 @@ def _read_command(line: str, seat: int, resolve) -> Cmd:
         elif len(args) > 2:
             raise RuleError("usage: toss SOLDIER TARGET [at x,y]")
         return TossCmd(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"), at=at, via=via)
-    if verb in _VEHICLE_USAGE:
-        return _vehicle_command(verb, args, seat, via, soldier)
     if verb == "reslot":  # tactics modules (engine/advanced/teams.py)
         need(2, "reslot SOLDIER SLOT")
         slot = number(args[1], "a slot (0 for the panel's first)")
         return Reslot(seat=seat, serial=soldier(args[0]), slot=slot)
-    if verb == "done":
-        return Done(seat=seat)
-    if verb == "pass":
-        return Pass(seat=seat)
     if verb == "hitplus":
         need(1, "hitplus TARGET")
         return HitPlus(seat=seat, target=soldier(args[0], "the target"))
@@ -1271,6 +1302,7 @@ barrage KIND TURN TILE [smoke]   plan heavy artillery or rockets in secret for T
 [via] clearmines S TILE          (MOVE) S, with a mine detector, lifts the minefield in his tile or one beside it"""
 BATTLEFIELD_VERBS = ("assail", "call", "adjust", "barrage", "popsmoke", "handoff", "recover", "climb", "laymines",
                      "clearmines")
+_BATTLEFIELD_VERB_SET = frozenset(BATTLEFIELD_VERBS)
 BATTLEFIELD_ACTION_VERBS = ("adjust", "popsmoke", "handoff", "recover", "climb", "laymines", "clearmines")
 # the verbs a tag, team or note may go before: the actions
 _VIA_VERBS = frozenset(("move", "charge", "face", "sight", "draw", "cover", "rally", "hold", "shoot", "toss", "use",

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from engine.core import commands as C
-from engine.core import rulebook
+from engine.core import per_setup, rulebook
 from engine.core.board import (
     DIRS,
     NEIGHBOURS,
@@ -55,15 +55,33 @@ def walk_allowance(st, serial: int) -> float:
 
 def _blocked(st, serial: int) -> tuple[set[Cell], set[Cell]]:
     """(cells he cannot cross, cells he may cross but not stop on)."""
-    me = st.soldiers[serial]
+    side = st.soldiers[serial].side
     block, occupied = set(), set()
     for s in st.soldiers.values():
-        if s.serial == serial or not s.on_board or s.at is None:
+        at = s.at  # (on_board and free read as the fields they are: status, captor)
+        if at is None or s.status != "board" or s.serial == serial:
             continue
-        occupied.add(s.at)
-        if not (s.free and s.side == me.side):
-            block.add(s.at)
+        occupied.add(at)
+        if s.captor is not None or s.side != side:  # not a free man of his side
+            block.add(at)
     return block, occupied
+
+
+def _entry_names(st, force_id: str) -> list[str]:
+    """The entry areas a force may still use, by name (entry_options' first half: what the
+    state decides; the rest is the setup's)."""
+    f = st.forces[force_id]
+    if f.entry_area:
+        return [f.entry_area]
+    seat = st.seats[f.seat]
+    order = st.setup.orders.get(seat.order) if seat.order else None
+    if order and order.entry:
+        return [order.entry]
+    names = list(st.setup.scenario.side(f.side).entry)
+    claimed = {o.entry_area for o in st.forces.values()
+               if o.side == f.side and o.id != force_id and o.entry_area}
+    free = [n for n in names if n not in claimed]
+    return free or names
 
 
 def entry_options(st, force_id: str) -> dict[str, list[tuple[Cell, str]]]:
@@ -71,20 +89,8 @@ def entry_options(st, force_id: str) -> dict[str, list[tuple[Cell, str]]]:
     f = st.forces[force_id]
     sc = st.setup.scenario
     board = st.board
-    seat = st.seats[f.seat]
     side = sc.side(f.side)
-    if f.entry_area:
-        names = [f.entry_area]
-    else:
-        order = st.setup.orders.get(seat.order) if seat.order else None
-        if order and order.entry:
-            names = [order.entry]
-        else:
-            names = list(side.entry)
-            claimed = {o.entry_area for o in st.forces.values()
-                       if o.side == f.side and o.id != force_id and o.entry_area}
-            free = [n for n in names if n not in claimed]
-            names = free or names
+    names = _entry_names(st, force_id)
     out: dict[str, list[tuple[Cell, str]]] = {}
     for n in names:
         area = sc.entry_areas.get(n)
@@ -105,7 +111,6 @@ def reachable(st, serial: int, budget: float | None = None) -> tuple[dict[Cell, 
     """Every cell he could walk to now with its cost, the path parents, and for an entering
     soldier the entry area each edge cell belongs to."""
     s = st.soldiers[serial]
-    board = st.board
     climb = current(st, serial, "climb")
     block, _ = _blocked(st, serial)
     budget = walk_allowance(st, serial) if budget is None else budget
@@ -114,13 +119,30 @@ def reachable(st, serial: int, budget: float | None = None) -> tuple[dict[Cell, 
         starts = {s.at: 0.0}
     else:
         starts = {}
-        for name, cells in entry_options(st, s.force).items():
-            for c, _edge in cells:
-                if board.passable(c, climb) and c not in block and 1.0 <= budget:
+        if 1.0 <= budget:
+            for c, name in _entry_starts(st, s.force, climb):
+                if c not in block:
                     starts[c] = 1.0
                     area_of[c] = name
-    costs, parents = board.paths(starts, budget, climb, block)
+    costs, parents = st.board.paths(starts, budget, climb, block)
     return costs, parents, area_of
+
+
+def _entry_starts(st, force_id: str, climb: int) -> tuple[tuple[Cell, str], ...]:
+    """The cells an entering man of the force may step onto, each with its entry area, in
+    entry_options' order (a cell of two areas twice): those his Climb lets him stand on. Kept
+    per setup by his side, the areas the state leaves the force (_entry_names) and his Climb: the
+    map and the scenario's areas are the setup's and never change (tests/engine/test_move_memo37.py
+    holds it to entry_options)."""
+    names = tuple(_entry_names(st, force_id))
+    key = (st.forces[force_id].side, names, climb)
+    kept = per_setup.memo(st.setup, "move.entry_starts")
+    got = kept.get(key)
+    if got is None:
+        board = st.board
+        got = kept[key] = tuple((c, name) for name, cells in entry_options(st, force_id).items()
+                                for c, _edge in cells if board.passable(c, climb))
+    return got
 
 
 def _area_for(cell: Cell, parents: dict[Cell, Cell], area_of: dict[Cell, str]) -> str | None:
@@ -284,8 +306,8 @@ def move(ctx: Ctx, serial: int, dest: Dest, facing: str | None = None, *, releas
     s = st.changing(serial)
     name = st.name(serial)
     board = st.board
-    costs, parents, area_of = reachable(st, serial)
     allowance = walk_allowance(st, serial)
+    costs, parents, area_of = reachable(st, serial, allowance)  # reachable's own budget, worked out once
     if dest.exit:
         return exit_board(ctx, serial, dest.area, costs, allowance)
     if dest.cell is not None:
