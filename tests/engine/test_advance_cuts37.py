@@ -130,7 +130,7 @@ def _plain_advance():
     import textwrap
     text = textwrap.dedent(inspect.getsource(sequence._advance))
     text = text.replace("unchecked = _next_source(ctx)", "_next_source(ctx)\n            unchecked = True")
-    text, n = re.subn(r"unchecked = (False|bool\(st\.fires\))$", "unchecked = True", text, flags=re.M)
+    text, n = re.subn(r"unchecked = (False|bool\(st\.fires\))$", "unchecked = True", text, flags=re.MULTILINE)
     assert n >= 10 and re.findall(r"unchecked = (.*)", text) == ["True"] * len(re.findall(r"unchecked = ", text))
     space: dict = {}
     exec(compile(text, sequence.__file__, "exec"), sequence.__dict__, space)  # noqa: S102 - the module's own code
