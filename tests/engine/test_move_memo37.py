@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine import SeatSpec, new_game
-from engine.agent import RandomAgent
-from engine.apply import apply
 from engine.core.ratings import current
 from engine.infantry import move as M
+from tests.engine.autoplay_kit import autoplayed
 
 SCENARIOS = ("hedgerow-dawn", "tardieu-bombardment")
 
@@ -52,19 +50,8 @@ def plain_reachable(st, serial: int, budget: float | None = None):
 
 @pytest.fixture(scope="module")
 def positions(shipped) -> list:
-    out = []
-    for sc in SCENARIOS:
-        sides = [s.id.value for s in shipped.scenario(sc).sides]
-        for seed in (5, 17):
-            game, _ = new_game(shipped, sc, [SeatSpec(name=f"P{i}", side=sides[i % 2]) for i in range(2)], seed)
-            agent = RandomAgent(seed)
-            for n in range(50):
-                if game.step == "over":
-                    break
-                if n % 3 == 0:
-                    out.append(game)
-                game, _ = apply(game, agent.choose(game, agent.seat_to_act(game)))
-    return out
+    return [st for sc in SCENARIOS for seed in (5, 17)
+            for n, st in enumerate(autoplayed(shipped, sc, seed, 50)) if n % 3 == 0]
 
 
 def test_reachable_with_kept_entry_cells_is_the_plain_walk(positions):
