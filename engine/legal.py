@@ -82,7 +82,10 @@ def decision_key(st, kind: str, force: str | None) -> str:
         return f"unhold:T{st.turn}:P{st.phase}:{force}"
     if kind == "act":
         a = st.active
-        finished = sum(s.state == "closed" for s in a.sources)
+        finished = 0  # counted in a loop, not by a generator made and summed: asked at every command
+        for s in a.sources:
+            if s.state == "closed":
+                finished += 1
         # a card by how many came before it in the slot: a hidden man's card id is secret (a
         # react card is played openly, and several may interrupt one card)
         card = a.card if a.react else len(st.done_cards)

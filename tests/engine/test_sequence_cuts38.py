@@ -3,7 +3,7 @@ against the plain answers they stand for, over states autoplayed on the shipped 
 
 - `awaiting` makes each decision without pydantic's validator (`legal._await`): the very model
   `Await(...)` validates from the same fields (fields, fields set, no extra or private values,
-  its JSON and its words);
+  its JSON and its words); a card's key counts its finished parts in a loop, as the sum did;
 - a question without vehicles makes no `Targets` (`legal._Foes`): the man's combat contact and
   escort come from the question's own `Known`, and the check still agrees with the listing for
   every open part;
@@ -15,7 +15,17 @@ from hypothesis import strategies as hs
 
 from engine.core.views import Await
 from engine.infantry.contact import escorting, in_contact
-from engine.legal import _await, _Foes, _men, _parts, action_options, answerable, anything_to_do, awaiting
+from engine.legal import (
+    _await,
+    _Foes,
+    _men,
+    _parts,
+    action_options,
+    answerable,
+    anything_to_do,
+    awaiting,
+    decision_key,
+)
 from tests.engine.autoplay_kit import autoplayed, shipped_catalog
 
 SHIPPED = ["hedgerow-dawn", "tardieu-bombardment", "night-orchard", "vautrin-crossroads", "chapel-gun"]
@@ -36,6 +46,14 @@ def _validated(a: Await) -> Await:
     return Await(seat=a.seat, kind=a.kind, force=a.force, detail=a.detail, key=a.key)
 
 
+def _plain_act_key(st, force: str) -> str:
+    """decision_key's "act" key as first written (the finished parts summed)."""
+    a = st.active
+    finished = sum(s.state == "closed" for s in a.sources)
+    card = a.card if a.react else len(st.done_cards)
+    return f"act:T{st.turn}:P{st.phase}:S{st.slot}:{a.force}:{card}:{a.action}:{finished}"
+
+
 def test_awaiting_makes_the_models_the_validator_makes():
     kinds: set[str] = set()
     for scenario in SHIPPED:
@@ -43,6 +61,8 @@ def test_awaiting_makes_the_models_the_validator_makes():
             for st in autoplayed(shipped_catalog(), scenario, seed, 200):
                 for a in awaiting(st):
                     _same_model(a, _validated(a))
+                    if a.kind == "act":
+                        assert a.key == decision_key(st, "act", a.force) == _plain_act_key(st, a.force)
                     assert type(a.seat) is int and type(a.kind) is str and type(a.detail) is str
                     assert a.force is None or type(a.force) is str
                     kinds.add(a.kind)
