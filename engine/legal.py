@@ -312,8 +312,10 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
     vehicular = bool(st.vehicles)
     calls = st.artillery.calls  # adjust_options offers nothing without one of this seat's
     calls = bool(calls) and any(c.seat == seat for c in calls)
-    foes = _Foes(st, vehicular)
-    targets = foes.targets
+    # the question's memory (_Foes), made at the first man with a question to ask: a card with no
+    # part open, or whose men all wait to enter while it moves nobody, makes none
+    foes: _Foes | None = None
+    targets = None
     vehicles, soldiers = st.vehicles, st.soldiers
     for kind, src, men in _parts(st, active, force, only_source, vehicular):
         of = acceptor(st, active, src)  # what the part takes from each man, its own facts read once
@@ -321,6 +323,9 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
             v = vehicles.get(m) if vehicular else None
             s = None if v is not None else soldiers[m]
             if v is not None or s.status == "aboard":
+                if foes is None:
+                    foes = _Foes(st, vehicular)
+                    targets = foes.targets
                 if v is not None:
                     checks = vehicle_legal.plate_checks(st, active, kind, m, seat, targets, of)
                 else:
@@ -333,6 +338,9 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
                 acc = of(m)
                 if not calls and (not acc or (DO_MOVE not in acc and s.status == "waiting")):
                     continue  # nothing for him to be asked (a man still to enter may only MOVE)
+                if foes is None:
+                    foes = _Foes(st, vehicular)
+                    targets = foes.targets
                 checks = _soldier_checks(st, active, kind, m, seat, acc, foes)
                 if vehicular:
                     checks += vehicle_legal.foot_checks(st, active, kind, m, seat, acc, targets)
