@@ -45,7 +45,7 @@ from engine.core.ratings import current
 from engine.core.state import Source
 from engine.core.views import Await
 from engine.infantry.blast import aim_fault, thrower_problem
-from engine.infantry.contact import enemies_of, escorting, in_contact
+from engine.infantry.contact import Known, enemies_of, escorting, in_contact
 from engine.infantry.hide import rally_check
 from engine.infantry.look import check_can_look, sight_any, sight_must
 from engine.infantry.move import (
@@ -82,7 +82,10 @@ def decision_key(st, kind: str, force: str | None) -> str:
         return f"unhold:T{st.turn}:P{st.phase}:{force}"
     if kind == "act":
         a = st.active
-        finished = sum(s.state == "closed" for s in a.sources)
+        finished = 0  # counted in a loop, not by a generator made and summed: asked at every command
+        for s in a.sources:
+            if s.state == "closed":
+                finished += 1
         # a card by how many came before it in the slot: a hidden man's card id is secret (a
         # react card is played openly, and several may interrupt one card)
         card = a.card if a.react else len(st.done_cards)
@@ -135,22 +138,46 @@ def note_asked(before, after, cmd: C.Cmd) -> None:
         after.asked_at = after.seq
 
 
+# what _await and _with_cards set on a new model, each through its own slot's descriptor (as the
+# state's copiers do, engine/core/state.py _SETTERS)
+_new_model = object.__new__
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+_AWAIT_FIELDS = ("seat", "kind", "force", "detail", "key")
+
+
+def _await(seat: int, kind: str, force: str | None, detail: str, key: str) -> Await:
+    """`Await(seat=seat, kind=kind, force=force, detail=detail, key=key)` without pydantic's
+    `__init__` and validator around it: every field is given, each already of its type (an int
+    seat, str words), so the same model is made (fields, fields set, no extra or private values;
+    tests/engine/test_sequence_cuts38.py holds it to the validated one). The service asks
+    `awaiting` at every command."""
+    a = _new_model(Await)
+    _set_dict(a, {"seat": seat, "kind": kind, "force": force, "detail": detail, "key": key})
+    _set_fields(a, set(_AWAIT_FIELDS))
+    _set_extra(a, None)
+    _set_private(a, None)
+    return a
+
+
 def _awaiting(st) -> list[Await]:
-    """awaiting's decisions, each made with its key (a field given once, not set afterwards)."""
+    """awaiting's decisions, each made with its key (a field given once, not set afterwards), by
+    `_await` (every field given, each already of its type: nothing for a validator to do)."""
     if st.step == "over":
         return []
     p = st.pending
     if p is not None:
         if p.kind == "unhold":
-            return [Await(seat=st.forces[f].seat, kind="unhold", force=f,
-                          detail="take held cards back into your hand, or keep them",
-                          key=decision_key(st, "unhold", f)) for f in p.forces]
+            return [_await(st.forces[f].seat, "unhold", f, "take held cards back into your hand, or keep them",
+                       decision_key(st, "unhold", f)) for f in p.forces]
         seat = st.forces[p.force].seat
         if p.kind in ("react", "preempt", "then"):
             detail = {"react": "play a react card after that action, or skip",
                       "preempt": f"preempt a card revealed for phase {st.phase}, or skip",
                       "then": f"follow the preempt up ({getattr(p, 'do', '')}), or skip"}[p.kind]
-            return [Await(seat=seat, kind=p.kind, force=p.force, detail=detail, key=decision_key(st, p.kind, p.force))]
+            return [_await(seat, p.kind, p.force, detail, decision_key(st, p.kind, p.force))]
         detail = {
             "declare": f"say how {getattr(p, 'card', '')} is used",
             "hitplus": "choose where the Hit+ burst goes",
@@ -158,7 +185,7 @@ def _awaiting(st) -> list[Await]:
             "capture": f"take {st.name(p.victim) if p.kind == 'capture' else ''} prisoner or kill him",
             "release": f"move {st.name(p.prisoner) if p.kind == 'release' else ''}, just released, or stay",
         }[p.kind]
-        return [Await(seat=seat, kind=p.kind, force=p.force, detail=detail, key=decision_key(st, p.kind, p.force))]
+        return [_await(seat, p.kind, p.force, detail, decision_key(st, p.kind, p.force))]
     if st.step == "place":
         out = []
         for f in st.forces.values():
@@ -166,18 +193,16 @@ def _awaiting(st) -> list[Await]:
                 continue
             n = command_value(st, f.id)
             more = f", and up to {n} extra with your officer (+PHASE=CARD)" if n else ""
-            out.append(Await(seat=f.seat, kind="place", force=f.id, detail="place three action cards" + more,
-                             key=decision_key(st, "place", f.id)))
+            out.append(_await(f.seat, "place", f.id, "place three action cards" + more, decision_key(st, "place", f.id)))
         return out
     if st.step == "slot" and st.active is not None:
         a = st.active
-        return [Await(seat=st.forces[a.force].seat, kind="act", force=a.force,
-                      detail=f"carry out {a.card} ({a.action.upper()})", key=decision_key(st, "act", a.force))]
+        return [_await(st.forces[a.force].seat, "act", a.force, f"carry out {a.card} ({a.action.upper()})",
+                       decision_key(st, "act", a.force))]
     if st.step == "fighting" and st.fight is not None:
         f = fights.whose_turn(st)
         if f:
-            return [Await(seat=st.forces[f].seat, kind="fight", force=f, detail="play a fight card",
-                          key=decision_key(st, "fight", f))]
+            return [_await(st.forces[f].seat, "fight", f, "play a fight card", decision_key(st, "fight", f))]
     return []
 
 
@@ -263,7 +288,11 @@ def _parts(st, active, force: str, only_source: str | None, vehicular: bool) -> 
         if force_men is None:
             force_men = _men(st, force, vehicular)
         used = src.used
-        yield kind, src, [m for m in force_men if m not in used or m in st.vehicles] if used else force_men
+        if not used:
+            yield kind, src, force_men
+        else:  # a plate may act again for a part; the vehicles read once, not once a man
+            vehicles = st.vehicles
+            yield kind, src, [m for m in force_men if m not in used or m in vehicles]
 
 
 @rulebook.anything_to_do.fill
@@ -283,8 +312,10 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
     vehicular = bool(st.vehicles)
     calls = st.artillery.calls  # adjust_options offers nothing without one of this seat's
     calls = bool(calls) and any(c.seat == seat for c in calls)
-    foes = _Foes(st)
-    targets = foes.targets
+    # the question's memory (_Foes), made at the first man with a question to ask: a card with no
+    # part open, or whose men all wait to enter while it moves nobody, makes none
+    foes: _Foes | None = None
+    targets = None
     vehicles, soldiers = st.vehicles, st.soldiers
     for kind, src, men in _parts(st, active, force, only_source, vehicular):
         of = acceptor(st, active, src)  # what the part takes from each man, its own facts read once
@@ -292,6 +323,9 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
             v = vehicles.get(m) if vehicular else None
             s = None if v is not None else soldiers[m]
             if v is not None or s.status == "aboard":
+                if foes is None:
+                    foes = _Foes(st, vehicular)
+                    targets = foes.targets
                 if v is not None:
                     checks = vehicle_legal.plate_checks(st, active, kind, m, seat, targets, of)
                 else:
@@ -304,6 +338,9 @@ def anything_to_do(st, force: str, only_source: str | None = None) -> bool:
                 acc = of(m)
                 if not calls and (not acc or (DO_MOVE not in acc and s.status == "waiting")):
                     continue  # nothing for him to be asked (a man still to enter may only MOVE)
+                if foes is None:
+                    foes = _Foes(st, vehicular)
+                    targets = foes.targets
                 checks = _soldier_checks(st, active, kind, m, seat, acc, foes)
                 if vehicular:
                     checks += vehicle_legal.foot_checks(st, active, kind, m, seat, acc, targets)
@@ -322,11 +359,16 @@ class _Foes:
     """The enemies a man's SHOOT, toss or Sight could aim at, per side, found once per question:
     a shot and a toss need a spotted enemy soldier on the board, a Sight an enemy not yet spotted
     (the rules' own first tests, target_fault, aim_fault and sight_any). Each man's contact
-    and escort, asked by several rule checks, are remembered in `targets.known` (contact.Known)."""
+    and escort, asked by several rule checks, are remembered in `known` (contact.Known), which
+    the vehicle checks' `targets` share; without vehicles no vehicle check is asked, and no
+    `Targets` is made."""
 
-    def __init__(self, st) -> None:
+    __slots__ = ("_once", "_spotted", "_unseen", "known", "st", "targets")
+
+    def __init__(self, st, vehicular: bool = True) -> None:
         self.st = st
-        self.targets = vehicle_legal.Targets(st)
+        self.targets = vehicle_legal.Targets(st) if vehicular else None
+        self.known = self.targets.known if vehicular else Known(st)
         self._spotted: dict[str, list[int]] = {}
         self._unseen: dict[str, bool] = {}
         self._once: dict[tuple, bool] = {}
@@ -371,7 +413,7 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
         return [(SEARCH, lambda: _can_move(st, m, seat, kind))] if ok(DO_MOVE) else []
     if ok(DO_FACE):
         return [(CHEAP, lambda: True)]  # a quarter turn is always offered
-    known = foes.targets.known
+    known = foes.known
     out: list[Check] = []  # each yes asks `clear` (made below, once there is a question to ask)
     if ok(DO_COVER) or ok(DO_DRAW) or ok(DO_HOLD):
         f = st.forces[active.force]
@@ -595,14 +637,7 @@ def plan_drafts(st, force: str, limit: int = 400) -> list[C.Plan]:
     return out + _extra_plans(st, force, hand, phases, out[:20])
 
 
-# what _with_cards sets on the new plan, each through its own slot's descriptor (as the state's
-# copiers do, engine/core/state.py _SETTERS)
-_new_model = object.__new__
-_set_dict = BaseModel.__dict__["__dict__"].__set__
-_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
-_REPLACED = frozenset({"cards", "declare", "extra"})
+_REPLACED = frozenset({"cards", "declare", "extra"})  # the fields _with_cards gives a plan of its own
 
 
 def _with_cards(first: C.Plan, cards: list[str | None]) -> C.Plan:

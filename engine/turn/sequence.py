@@ -144,7 +144,8 @@ def _why_nothing_left(st) -> str:
     # board, else whether any man waits; for a SHOOT the first of his men (his side). The men are
     # read only as far as that needs: not at all for a vehicle on the board and no SHOOT.
     fid, shoot = a.force, a.action == ACTION_SHOOT
-    present = any(v.controller == fid and v.status == "board" for v in st.vehicles.values())
+    vehicles = st.vehicles  # (none: no generator made to find none)
+    present = bool(vehicles) and any(v.controller == fid and v.status == "board" for v in vehicles.values())
     first, waiting = None, False
     if shoot or not present:
         for s in st.soldiers.values():
