@@ -21,6 +21,8 @@ from pydantic import (
     model_validator,
 )
 
+from pydantic_core import SchemaValidator
+
 from engine.core.board import DIRS
 from engine.core.errors import RuleError, UsageError
 from engine.core.words import new_list
@@ -172,16 +174,53 @@ class Cmd(BaseModel):
         try:
             return handler(data)
         except ValidationError as exc:
-            err = exc.errors(include_url=False)[0]
-            where = ".".join(str(x) for x in err["loc"]) or "the command"
-            verb = cls.model_fields["type"].default if "type" in cls.model_fields else cls.__name__
-            raise UsageError(f"`{verb}`: {where} cannot be {shown(err.get('input'))} ({err['msg']}).") from None
+            raise _refusal(cls, exc) from None
 
     def words(self) -> list[str]:
         raise NotImplementedError
 
     def __str__(self) -> str:
         return " ".join(self.words())
+
+
+def _refusal(cls: type[Cmd], exc: ValidationError) -> UsageError:
+    """Cmd._refused's refusal of a command its fields' validation refused."""
+    err = exc.errors(include_url=False)[0]
+    where = ".".join(str(x) for x in err["loc"]) or "the command"
+    verb = cls.model_fields["type"].default if "type" in cls.model_fields else cls.__name__
+    return UsageError(f"`{verb}`: {where} cannot be {shown(err.get('input'))} ({err['msg']}).")
+
+
+def _built(cls: type[Cmd], **fields: Any) -> Cmd:
+    """`cls(**fields)`, for the parser: validated by the model's own schema with no wrap around it
+    (BaseModel.__init__ and Cmd._refused's wrap validator are a third of a MoveCmd's making), its
+    refusal turned into the same UsageError. Only for a class whose schema is the model under
+    Cmd._refused and nothing else (`_unwrapped`); any other is made by its constructor.
+    tests/engine/test_command_building38.py holds it to the constructor, refusals included."""
+    make = _UNWRAPPED.get(cls)
+    if make is not None:
+        try:
+            return make(fields)
+        except ValidationError as exc:
+            raise _refusal(cls, exc) from None
+    cmd = cls(**fields)  # the first of its class builds its schema (defer_build)
+    if cls not in _UNWRAPPED:
+        _UNWRAPPED[cls] = _unwrapped(cls)
+    return cmd
+
+
+def _unwrapped(cls: type[Cmd]):
+    """The validator of a command class's model schema inside Cmd._refused's wrap, when the wrap
+    is all there is around it (a model validator of its own, after it, has a constructor's say)."""
+    schema = cls.__pydantic_core_schema__
+    inner = schema.get("schema") if schema["type"] == "function-wrap" else None
+    wrap = getattr(schema.get("function", {}).get("function"), "__func__", None)
+    if inner is None or inner["type"] != "model" or inner["cls"] is not cls or wrap is not Cmd._refused.__func__:
+        return None
+    return SchemaValidator(inner, inner.get("config")).validate_python
+
+
+_UNWRAPPED: dict[type, Any] = {}
 
 
 def _via(via: str | None) -> list[str]:
@@ -1104,7 +1143,7 @@ def _read_command(line: str, seat: int, resolve) -> Cmd:
                 kw["take"] = soldier(rest.pop(0), "the prisoner")
             else:
                 raise UsageError(f"unexpected {shown(w)} in move; usage: move SOLDIER DEST [face DIR] [release] [take P]")
-        return MoveCmd(seat=seat, serial=s, via=via, **kw)
+        return _built(MoveCmd, seat=seat, serial=s, via=via, **kw)
     if verb == "plan":
         need(1, "plan [for FORCE] CARD CARD CARD(use - for an empty phase)")
         cards, declare, force, extra = [], {}, None, {}
@@ -1130,29 +1169,29 @@ def _read_command(line: str, seat: int, resolve) -> Cmd:
                 declare[c.upper()] = a.lower()
                 w = c
             cards.append(w.upper())
-        return Plan(seat=seat, cards=cards, declare=declare, force=force, extra=extra)
+        return _built(Plan, seat=seat, cards=cards, declare=declare, force=force, extra=extra)
     if verb == "pass":
-        return Pass(seat=seat)
+        return _built(Pass, seat=seat)
     if verb == "sight":
         need(1, "sight SOLDIER [TARGET|TILE]")
         if len(args) > 1 and TILE_WORD.match(args[1]):
-            return SightCmd(seat=seat, serial=soldier(args[0]), square=args[1].upper(), via=via)
-        return SightCmd(seat=seat, serial=soldier(args[0]),
+            return _built(SightCmd, seat=seat, serial=soldier(args[0]), square=args[1].upper(), via=via)
+        return _built(SightCmd, seat=seat, serial=soldier(args[0]),
                         target=soldier(args[1], "the target") if len(args) > 1 else None, via=via)
     if verb == "draw":
         need(1, "draw SOLDIER")
-        return DrawCmd(seat=seat, serial=soldier(args[0]), via=via)
+        return _built(DrawCmd, seat=seat, serial=soldier(args[0]), via=via)
     if verb == "face":
         need(2, "face SOLDIER DIR")
-        return Face(seat=seat, serial=soldier(args[0]), facing=_dir(args[1]), via=via)
+        return _built(Face, seat=seat, serial=soldier(args[0]), facing=_dir(args[1]), via=via)
     if verb == "shoot":
         need(2, "shoot SOLDIER TARGET")
-        return ShootCmd(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"), via=via)
+        return _built(ShootCmd, seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"), via=via)
     if verb == "done":
-        return Done(seat=seat)
+        return _built(Done, seat=seat)
     if verb == "cover":
         need(1, "cover SOLDIER")
-        return CoverCmd(seat=seat, serial=soldier(args[0]), via=via)
+        return _built(CoverCmd, seat=seat, serial=soldier(args[0]), via=via)
     if verb in _BATTLEFIELD_VERB_SET:
         return _battlefield_command(verb, args, seat, via, soldier)
     if verb in _VEHICLE_USAGE:
@@ -1161,21 +1200,21 @@ def _read_command(line: str, seat: int, resolve) -> Cmd:
         return _use_command(args, seat, via, soldier)
     if verb == "declare":
         need(2, "declare CARD ACTION")
-        return Declare(seat=seat, card=args[0].upper(), action=args[1].lower())
+        return _built(Declare, seat=seat, card=args[0].upper(), action=args[1].lower())
     if verb == "unhold":
         need(1, "unhold CARD...")
-        return Unhold(seat=seat, cards=[a.upper() for a in args])
+        return _built(Unhold, seat=seat, cards=[a.upper() for a in args])
     if verb == "keep":
-        return Keep(seat=seat)
+        return _built(Keep, seat=seat)
     if verb == "charge":
         need(2, "charge SOLDIER TARGET")
-        return Charge(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"), via=via)
+        return _built(Charge, seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"), via=via)
     if verb == "rally":
         need(2, "rally SOLDIER TARGET")
-        return RallyCmd(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the soldier to rally"), via=via)
+        return _built(RallyCmd, seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the soldier to rally"), via=via)
     if verb == "hold":
         need(2, "hold SOLDIER CARD...")
-        return HoldCmd(seat=seat, serial=soldier(args[0]), cards=[a.upper() for a in args[1:]], via=via)
+        return _built(HoldCmd, seat=seat, serial=soldier(args[0]), cards=[a.upper() for a in args[1:]], via=via)
     if verb == "toss":
         need(2, "toss SOLDIER TARGET [at x,y]")
         at = None
@@ -1183,47 +1222,47 @@ def _read_command(line: str, seat: int, resolve) -> Cmd:
             at = _cell(args[3])
         elif len(args) > 2:
             raise RuleError("usage: toss SOLDIER TARGET [at x,y]")
-        return TossCmd(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"), at=at, via=via)
+        return _built(TossCmd, seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"), at=at, via=via)
     if verb == "reslot":  # tactics modules (engine/advanced/teams.py)
         need(2, "reslot SOLDIER SLOT")
         slot = number(args[1], "a slot (0 for the panel's first)")
-        return Reslot(seat=seat, serial=soldier(args[0]), slot=slot)
+        return _built(Reslot, seat=seat, serial=soldier(args[0]), slot=slot)
     if verb == "hitplus":
         need(1, "hitplus TARGET")
-        return HitPlus(seat=seat, target=soldier(args[0], "the target"))
+        return _built(HitPlus, seat=seat, target=soldier(args[0], "the target"))
     if verb == "pay":
         need(1, "pay CARD...")
-        return Pay(seat=seat, cards=[a.upper() for a in args])
+        return _built(Pay, seat=seat, cards=[a.upper() for a in args])
     if verb == "decline":
-        return Decline(seat=seat)
+        return _built(Decline, seat=seat)
     if verb == "fight":
         need(2, "fight CARD TARGET")
-        return FightCmd(seat=seat, card=args[0].upper(), target=soldier(args[1], "the target"))
+        return _built(FightCmd, seat=seat, card=args[0].upper(), target=soldier(args[1], "the target"))
     if verb == "capture":
         need(1, "capture VICTIM [by ESCORT]")
         esc = soldier(args[2], "the escort") if len(args) >= 3 and args[1].lower() == "by" else None
-        return Capture(seat=seat, victim=soldier(args[0], "the prisoner"), escort=esc)
+        return _built(Capture, seat=seat, victim=soldier(args[0], "the prisoner"), escort=esc)
     if verb == "kill":
         need(1, "kill VICTIM")
-        return KillCmd(seat=seat, victim=soldier(args[0], "the soldier"))
+        return _built(KillCmd, seat=seat, victim=soldier(args[0], "the soldier"))
     if verb == "stay":
-        return Stay(seat=seat)
+        return _built(Stay, seat=seat)
     if verb == "react":
         need(1, "react CARD")
-        return ReactCmd(seat=seat, card=args[0].upper())
+        return _built(ReactCmd, seat=seat, card=args[0].upper())
     if verb == "preempt":
         need(3, "preempt CARD ON_CARD SOLDIER...")
-        return PreemptCmd(seat=seat, card=args[0].upper(), target=args[1].upper(),
+        return _built(PreemptCmd, seat=seat, card=args[0].upper(), target=args[1].upper(),
                           soldiers=[soldier(a, "an enemy soldier") for a in args[2:]])
     if verb == "then":
         need(2, "then SOLDIER TARGET")
-        return Then(seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"))
+        return _built(Then, seat=seat, serial=soldier(args[0]), target=soldier(args[1], "the target"))
     if verb == "skip":
-        return Skip(seat=seat)
+        return _built(Skip, seat=seat)
     if verb == "alwayspass":
         if args and args[0].lower() not in ("on", "off"):
             raise RuleError("usage: alwayspass on|off")
-        return AlwaysPass(seat=seat, on=not args or args[0].lower() == "on")
+        return _built(AlwaysPass, seat=seat, on=not args or args[0].lower() == "on")
     raise UsageError(f"unknown command {shown(verb)}. Commands:\n{GRAMMAR}\n{ADVANCED_GRAMMAR}\n{BATTLEFIELD_GRAMMAR}")
 
 
@@ -1248,41 +1287,41 @@ def _vehicle_command(verb: str, args: list[str], seat: int, via, soldier) -> Cmd
         flags = {a.lower() for a in args[2:]}
         if flags - {"road", "back"}:
             raise RuleError(f"usage: {usage}")
-        return VMove(tile=args[1].upper(), road="road" in flags, back="back" in flags, **kw)
+        return _built(VMove, tile=args[1].upper(), road="road" in flags, back="back" in flags, **kw)
     if verb in ("vturn", "turret"):
-        return (VTurn if verb == "vturn" else Turret)(facing=_dir(args[1]), **kw)
+        return _built(VTurn if verb == "vturn" else Turret, facing=_dir(args[1]), **kw)
     if verb == "fire":
         if TILE_WORD.match(args[2]):
-            return Fire(weapon=args[1].lower(), square=args[2].upper(), **kw)
-        return Fire(weapon=args[1].lower(), target=soldier(args[2], "the target"), **kw)
+            return _built(Fire, weapon=args[1].lower(), square=args[2].upper(), **kw)
+        return _built(Fire, weapon=args[1].lower(), target=soldier(args[2], "the target"), **kw)
     if verb == "load":
         if len(args) > 1 and args[-1].lower() == "back":
             if len(args) > 2:
                 raise RuleError(f"usage: {usage}, or load ACTOR back (back names no round: the one in hand or "
                                 "in the breach comes out)")
-            return Load(back=True, **kw)
-        return Load(ammo=args[1].upper() if len(args) > 1 else None, **kw)
+            return _built(Load, back=True, **kw)
+        return _built(Load, ammo=args[1].upper() if len(args) > 1 else None, **kw)
     if verb == "acquire":
-        return Acquire(target=soldier(args[1], "the target"), **kw)
+        return _built(Acquire, target=soldier(args[1], "the target"), **kw)
     if verb == "mount":
-        return Mount(plate=number(args[1], "the vehicle's plate", "a dog tag number"), post=args[2].lower() if len(args) > 2 else None, **kw)
+        return _built(Mount, plate=number(args[1], "the vehicle's plate", "a dog tag number"), post=args[2].lower() if len(args) > 2 else None, **kw)
     if verb == "shift":
-        return Shift(post=args[1].lower(), **kw)
+        return _built(Shift, post=args[1].lower(), **kw)
     if verb in ("repair", "extinguish"):
-        return (Repair if verb == "repair" else Extinguish)(location=args[1].lower(), **kw)
+        return _built(Repair if verb == "repair" else Extinguish, location=args[1].lower(), **kw)
     if verb == "moveplusplus":
-        return MovePlus(double=True, **kw)
-    return {"moveplus": MovePlus, "unpin": Unpin, "unbutton": Unbutton, "button": Button, "hulldown": HullDown,
-            "vcover": VCover, "dismount": Dismount}[verb](**kw)
+        return _built(MovePlus, double=True, **kw)
+    return _built({"moveplus": MovePlus, "unpin": Unpin, "unbutton": Unbutton, "button": Button, "hulldown": HullDown,
+                   "vcover": VCover, "dismount": Dismount}[verb], **kw)
 
 
 def _use_command(args: list[str], seat: int, via, soldier) -> Cmd:
     """`use S ITEM T | use S ITEM at x,y` (equipment, engine/infantry/equipment.py)."""
     if len(args) == 3:
-        return UseCmd(seat=seat, serial=soldier(args[0]), item=args[1].lower(),
+        return _built(UseCmd, seat=seat, serial=soldier(args[0]), item=args[1].lower(),
                       target=soldier(args[2], "the target"), via=via)
     if len(args) == 4 and args[2].lower() == "at":
-        return UseCmd(seat=seat, serial=soldier(args[0]), item=args[1].lower(), at=_cell(args[3]), via=via)
+        return _built(UseCmd, seat=seat, serial=soldier(args[0]), item=args[1].lower(), at=_cell(args[3]), via=via)
     raise RuleError("usage: use SOLDIER ITEM TARGET  |  use SOLDIER ITEM at x,y")
 
 
@@ -1332,7 +1371,7 @@ def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) ->
         if extra - {"grenade"}:
             raise RuleError(f"usage: {usage}")
         plate = number(args[1], "the vehicle's plate", "a dog tag number")
-        return AssailCmd(seat=seat, serial=soldier(args[0]), plate=plate, part=part, grenade="grenade" in extra)
+        return _built(AssailCmd, seat=seat, serial=soldier(args[0]), plate=plate, part=part, grenade="grenade" in extra)
     if verb == "call":
         need(3)
         rest = [a.lower() for a in args[3:]]
@@ -1345,7 +1384,7 @@ def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) ->
             del rest[at:at + 2]
         if set(rest) - {"fake", "smoke"}:
             raise RuleError(f"usage: {usage}")
-        return CallCmd(seat=seat, serial=soldier(args[0], "who calls"), kind=args[1].lower(), tile=args[2].upper(),
+        return _built(CallCmd, seat=seat, serial=soldier(args[0], "who calls"), kind=args[1].lower(), tile=args[2].upper(),
                        fake="fake" in rest, smoke="smoke" in rest, relay=relay)
     if verb == "adjust":
         need(2)
@@ -1354,7 +1393,7 @@ def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) ->
             if args[2].lower() != "order" or len(args) < 4:
                 raise RuleError(f"usage: {usage}")
             order = [soldier(w, "a man in the order") for a in args[3:] for w in a.split(",") if w]
-        return AdjustCmd(seat=seat, serial=soldier(args[0], "who sights"), letter=args[1].upper(), via=via,
+        return _built(AdjustCmd, seat=seat, serial=soldier(args[0], "who sights"), letter=args[1].upper(), via=via,
                          order=order)
     if verb == "barrage":
         need(3)
@@ -1362,13 +1401,13 @@ def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) ->
         extra = {a.lower() for a in args[3:]}
         if extra - {"smoke"}:
             raise RuleError(f"usage: {usage}")
-        return BarrageCmd(seat=seat, kind=args[0].lower(), turn=turn, tile=args[2].upper(), smoke="smoke" in extra)
+        return _built(BarrageCmd, seat=seat, kind=args[0].lower(), turn=turn, tile=args[2].upper(), smoke="smoke" in extra)
     if verb == "popsmoke":
         need(1)
-        return PopSmokeCmd(seat=seat, serial=soldier(args[0], "who pops smoke"), via=via)
+        return _built(PopSmokeCmd, seat=seat, serial=soldier(args[0], "who pops smoke"), via=via)
     if verb == "handoff":
         need(3)
-        return HandOffCmd(seat=seat, serial=soldier(args[0]), item=args[1].lower(), to=soldier(args[2], "who takes it"),
+        return _built(HandOffCmd, seat=seat, serial=soldier(args[0]), item=args[1].lower(), to=soldier(args[2], "who takes it"),
                           via=via)
     if verb == "climb":
         need(2)
@@ -1376,21 +1415,21 @@ def _battlefield_command(verb: str, args: list[str], seat: int, via, soldier) ->
         if extra not in ([], ["turret"], ["hull"]):
             raise RuleError(f"usage: {usage}")
         plate = number(args[1], "the vehicle's plate", "a dog tag number")
-        return ClimbCmd(seat=seat, serial=soldier(args[0]), plate=plate, part=extra[0] if extra else "hull", via=via)
+        return _built(ClimbCmd, seat=seat, serial=soldier(args[0]), plate=plate, part=extra[0] if extra else "hull", via=via)
     if verb == "laymines":
         need(3)
         tokens = [t.strip().lower() for t in args[2].split("+")]
         if len(args) > 3 or len(tokens) != 2 or any(t not in MINE_TOKENS for t in tokens):
             raise UsageError(f"usage: {usage}: the load's two tokens, each {', '.join(MINE_TOKENS)} "
                              f"(e.g. at+at), not {shown(' '.join(args[2:]))}.")
-        return LayMinesCmd(seat=seat, serial=soldier(args[0], "who lays the mines"), tile=args[1].upper(),
+        return _built(LayMinesCmd, seat=seat, serial=soldier(args[0], "who lays the mines"), tile=args[1].upper(),
                            tokens=tokens, via=via)
     if verb == "clearmines":
         need(2)
         if len(args) > 2:
             raise RuleError(f"usage: {usage}")
-        return ClearMinesCmd(seat=seat, serial=soldier(args[0], "who clears the mines"), tile=args[1].upper(), via=via)
+        return _built(ClearMinesCmd, seat=seat, serial=soldier(args[0], "who clears the mines"), tile=args[1].upper(), via=via)
     need(2)  # recover
     if NUMBER.fullmatch(args[1]) and int(args[1]) >= 500:  # license plates are numbered from 500
-        return RecoverCmd(seat=seat, serial=soldier(args[0]), plate=int(args[1]), via=via)
-    return RecoverCmd(seat=seat, serial=soldier(args[0]), item=args[1].lower(), via=via)
+        return _built(RecoverCmd, seat=seat, serial=soldier(args[0]), plate=int(args[1]), via=via)
+    return _built(RecoverCmd, seat=seat, serial=soldier(args[0]), item=args[1].lower(), via=via)

@@ -31,10 +31,15 @@ class Event(BaseModel):
 # event, a quarter fewer instructions (a dozen events an apply)
 _event = Event.__pydantic_validator__.validate_python
 _new = object.__new__
-_put = object.__setattr__
+# each field of the made event set through its own slot's descriptor, as the state's copiers do
+# (engine/core/state.py _SETTERS): object.__setattr__ looks the name up on the class first
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
-def _made(kind: str, text: str, to: int | None, data: dict[str, Any], given: tuple[str, ...]) -> Event:
+def _made(kind: str, text: str, to: int | None, data: dict[str, Any], given: frozenset[str]) -> Event:
     """The Event _event makes of these fields, built as it builds one, where the validator could
     only take them as they are: kind and text exactly str, to None or exactly int, data the
     fresh dict of a call's keyword arguments (str keys, Any values). Any other value goes through
@@ -45,15 +50,15 @@ def _made(kind: str, text: str, to: int | None, data: dict[str, Any], given: tup
             fields["to"] = to
         return _event(fields)
     e = _new(Event)
-    _put(e, "__dict__", {"kind": kind, "text": text, "to": to, "data": data})
-    _put(e, "__pydantic_fields_set__", set(given))
-    _put(e, "__pydantic_extra__", None)
-    _put(e, "__pydantic_private__", None)
+    _set_dict(e, {"kind": kind, "text": text, "to": to, "data": data})
+    _set_fields(e, set(given))  # a set of a frozenset: its hashes are kept, not worked out again
+    _set_extra(e, None)
+    _set_private(e, None)
     return e
 
 
-_SAID = ("kind", "text", "data")
-_TOLD = ("kind", "text", "to", "data")
+_SAID = frozenset(("kind", "text", "data"))
+_TOLD = frozenset(("kind", "text", "to", "data"))
 
 
 def said(kind: str, text: str, data: dict[str, Any]) -> Event:
@@ -67,11 +72,14 @@ def told(e: Event, seat: int) -> Event:
     the same dict, as the copy's is), without pydantic's copy around it (hidden deployment
     tells several lines a screening to the seats that may read more)."""
     c = _new(Event)
-    _put(c, "__dict__", {**e.__dict__, "to": seat})
-    _put(c, "__pydantic_fields_set__", e.__pydantic_fields_set__ | {"to"})
-    _put(c, "__pydantic_extra__", None)
-    _put(c, "__pydantic_private__", None)
+    _set_dict(c, {**e.__dict__, "to": seat})
+    _set_fields(c, e.__pydantic_fields_set__ | _TO)
+    _set_extra(c, None)
+    _set_private(c, None)
     return c
+
+
+_TO = frozenset(("to",))
 
 
 class Ctx:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from pydantic import BaseModel
+
 from engine.core import commands as C
 from engine.core import per_setup, rulebook
 from engine.core.board import (
@@ -343,13 +345,14 @@ def move(ctx: Ctx, serial: int, dest: Dest, facing: str | None = None, *, releas
         if st.forces[s.force].entry_area is None and area in st.setup.scenario.entry_areas:
             st.changing_force(s.force).entry_area = area
         s.status = "board"
-    if rulebook.mine_walk(ctx, serial, path_cells(parents, cell)):  # mines (engine/battlefield/mines.py): stopped on the way
+    walked = path_cells(parents, cell)  # the whole path, walked once for the mines and the trail
+    if rulebook.mine_walk(ctx, serial, walked):  # mines (engine/battlefield/mines.py): stopped on the way
         return s.at if s.status == "board" else None
     s.at = cell
     s.facing = face
     s.step_down()
-    path = _path(parents, cell)
-    st.trail.append(TrailMark(kind="move", serial=serial, path=[*(path if start is None else [start, *path[1:]])]))
+    path = _corners(walked)
+    st.trail.append(_move_mark(serial, path if start is None else [start, *path[1:]]))
     verb = "enters the board and moves" if entering else "moves"
     where = "into cover at" if board.in_cover(cell) else "to"  # said, so a player knows he is In Cover
     ctx.say("move", f"{name} {verb} {where} {board.tile_at(cell)} ({cell[0]},{cell[1]}), {costs[cell]:.1f}\" of "
@@ -376,12 +379,8 @@ def path_cells(parents: dict, cell: Cell) -> list[Cell]:
     return out
 
 
-def _path(parents: dict[Cell, Cell], cell: Cell) -> list[Cell]:
-    out = [cell]
-    while out[-1] in parents:
-        out.append(parents[out[-1]])
-    out.reverse()
-    # keep only the corners of the path, enough to draw it
+def _corners(out: list[Cell]) -> list[Cell]:
+    """The corners of a whole path: its ends and each cell where it turns."""
     if len(out) <= 2:
         return out
     keep = [out[0]]
@@ -390,6 +389,31 @@ def _path(parents: dict[Cell, Cell], cell: Cell) -> list[Cell]:
             keep.append(b)
     keep.append(out[-1])
     return keep
+
+
+# a move's trail mark made as TrailMark's validator makes it, without the validator, where it could
+# only take the values as they are: an exact int serial and a fresh list of (int, int) tuples (a
+# walk's cells are); anything else goes through the model (tests/engine/test_move_mark38.py)
+_new = object.__new__
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+_MARK_GIVEN = frozenset(("kind", "serial", "path"))
+
+
+def _move_mark(serial: int, path: list[Cell]) -> TrailMark:
+    """TrailMark(kind="move", serial=serial, path=[*path])."""
+    path = [*path]
+    if type(serial) is not int or not all(type(c) is tuple and len(c) == 2 and type(c[0]) is int
+                                          and type(c[1]) is int for c in path):
+        return TrailMark(kind="move", serial=serial, path=path)
+    mark = _new(TrailMark)
+    _set_dict(mark, {"kind": "move", "serial": serial, "path": path, "target": None})
+    _set_fields(mark, set(_MARK_GIVEN))
+    _set_extra(mark, None)
+    _set_private(mark, None)
+    return mark
 
 
 def place_prisoners(st, escort: int, cell: Cell, facing: str, prisoners: list[int], check_only: bool = False) -> None:

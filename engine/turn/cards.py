@@ -4,6 +4,8 @@ box (white may, blue must, red cost or condition). One part is finished before t
 the player picks the order."""
 from __future__ import annotations
 
+from pydantic import BaseModel
+
 from engine.advanced import teams
 from engine.advanced.dead_cards import dead_reason
 from engine.advanced.preempt import check_forced, forced_problem, note_forced
@@ -32,6 +34,44 @@ from engine.vehicles.look import look_card_played
 _source = Source.__pydantic_validator__.validate_python
 _card_in_play = ActiveCard.__pydantic_validator__.validate_python
 
+# ... or, for the values start has (a part's kind one of its own constants; a card in play of exact
+# str force and card, int phase, an Action and a fresh list of parts), made as those validators
+# make them, without a validator: the fields in the model's order, the defaults (a new list each),
+# the fields given as the fields set (tests/engine/test_card_start38.py holds them to the validators)
+_new = object.__new__
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+_PART_GIVEN = frozenset(("kind",))
+_CARD_GIVEN = frozenset(("force", "card", "phase", "action", "sources"))
+
+
+def _part(kind: str) -> Source:
+    """_source({"kind": kind}) for kind "tag", "team" or "note" (start's own constants)."""
+    p = _new(Source)
+    _set_dict(p, {"kind": kind, "state": "ready", "entry": 0, "used": [], "uses": 0, "rallied": [],
+                  "rally_limit": None, "drawn": []})
+    _set_fields(p, set(_PART_GIVEN))
+    _set_extra(p, None)
+    _set_private(p, None)
+    return p
+
+
+def _in_play(force: str, card: str, phase: int, action, sources: list[Source]) -> ActiveCard:
+    """_card_in_play of these fields, made directly when the validator could only take them as
+    they are (exact str force and card, exact int phase, an Action, a fresh list of Sources made
+    by _part); any other value goes through the validator, to be taken or refused as before."""
+    if type(force) is not str or type(card) is not str or type(phase) is not int or type(action) is not Action:
+        return _card_in_play({"force": force, "card": card, "phase": phase, "action": action, "sources": sources})
+    a = _new(ActiveCard)
+    _set_dict(a, {"force": force, "card": card, "phase": phase, "action": action, "sources": sources,
+                  "moved_escorts": [], "react": False, "react_after": None, "react_asked": []})
+    _set_fields(a, set(_CARD_GIVEN))
+    _set_extra(a, None)
+    _set_private(a, None)
+    return a
+
 
 def start(ctx: Ctx, force_id: str, phase: int, action, card: str | None = None) -> None:
     """Put a revealed card in play (`card`: which of the force's cards on the phase, for an
@@ -40,12 +80,12 @@ def start(ctx: Ctx, force_id: str, phase: int, action, card: str | None = None) 
     f = st.forces[force_id]
     cid = card or f.placed[phase - 1]
     card = st.card(cid)
-    sources = [_source({"kind": "tag"})] if not card.tagless else []  # a team card has no dog tag
+    sources = [_part("tag")] if not card.tagless else []  # a team card has no dog tag
     if card.team:
-        sources.append(_source({"kind": "team"}))
+        sources.append(_part("team"))
     if card.narrator and card.narrator.kind in NARRATOR_ACTIONS:
-        sources.append(_source({"kind": "note"}))
-    st.active = _card_in_play({"force": force_id, "card": cid, "phase": phase, "action": action, "sources": sources})
+        sources.append(_part("note"))
+    st.active = _in_play(force_id, cid, phase, action, sources)
     seat = st.seats[f.seat]
     if f.kind == "vehicle" and action == Action.LOOK and f.plate in st.vehicles \
             and st.vehicles[f.plate].status == "board" \
