@@ -64,8 +64,10 @@ class ImageRequest:
         if kind == "panel" and seat is not None:
             raise ValueError("a vehicle panel is public: it takes no seat")
         self.kind, self.seat, self.serial, self.plate, self.caption = kind, seat, serial, plate, caption
-        self._view = source if isinstance(source, View) else None
-        self._state = None if isinstance(source, View) else source
+        if isinstance(source, View):  # (asked once: a model class's isinstance goes through its metaclass)
+            self._view, self._state = source, None
+        else:
+            self._view, self._state = None, source
 
     @property
     def view(self) -> View:

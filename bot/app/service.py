@@ -180,6 +180,12 @@ class _Cached:
     seen: dict[int, SeenMark]
     awaited: list[Await] | None = None  # awaiting(state) of this very state object, if worked out
     cards: prompts.SeatCards | None = None  # prompts.cards_by_seat(state) likewise; read, never changed
+    users: _Users | None = None  # `_Loaded.users()` of a game with these very seats; read, never changed
+
+
+# `_Loaded.users()` with the seats tuple it was read from: a game's seats are a tuple of frozen
+# Seats, which a commit hands on as the very same tuple (`moved_on`) until a seat changes hands
+_Users = tuple[tuple[Seat, ...], dict[int, int]]
 
 
 @dataclass(slots=True)
@@ -194,6 +200,7 @@ class _Loaded:
     seen: dict[int, SeenMark] = field(default_factory=dict)  # by user: how far he has read the log
     awaited: list[Await] | None = None  # awaiting(state), when the cache had it for this state object
     cards: prompts.SeatCards | None = None  # prompts.cards_by_seat(state) likewise
+    known_users: _Users | None = None  # users() read before, with the seats it was read from
 
     @property
     def id(self) -> int:
@@ -208,8 +215,13 @@ class _Loaded:
         return None
 
     def users(self) -> dict[int, int]:
-        """Seat -> its player (OPEN for an open seat)."""
-        return {s.seat_index: s.user_id for s in self.game.seats}
+        """Seat -> its player (OPEN for an open seat); read, never changed. The answer of a
+        command before when the game's seats are the very tuple it was read from (asked on every
+        command: its seats are cold in memory)."""
+        known, seats = self.known_users, self.game.seats
+        if known is not None and known[0] is seats:
+            return known[1]
+        return {s.seat_index: s.user_id for s in seats}
 
     def players(self) -> dict[int, int]:
         """Seat -> its player, open seats left out: whom to tell and ask."""
@@ -432,7 +444,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         self._used(game_id)
         state = hit.state
         return _Loaded(hit.game, state=state, deadlines=hit.deadlines, hours=hit.hours,
-                       decisions=hit.decisions, away=hit.away, seen=hit.seen, awaited=hit.awaited, cards=hit.cards)
+                       decisions=hit.decisions, away=hit.away, seen=hit.seen, awaited=hit.awaited, cards=hit.cards,
+                       known_users=hit.users)
 
     async def _from_cache(self, hit: _Cached, game: StoredGame) -> _Loaded:
         """A cached game; kept as text only, it is parsed again and kept parsed while in use."""
@@ -484,17 +497,20 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
 
     def _remember(self, game: StoredGame, state: GameState, text: str, deadlines: list, hours: float,
                   decisions: dict[int, SeatDecision], away: Away, seen: dict[int, SeenMark],
-                  awaited: list[Await] | None = None, cards: prompts.SeatCards | None = None) -> None:
+                  awaited: list[Await] | None = None, cards: prompts.SeatCards | None = None,
+                  users: _Users | None = None) -> None:
         """Cache the game at its new version; `awaited`: `awaiting(state)`, `cards`:
         `prompts.cards_by_seat(state)`, if the caller has them (the next command needs them of
-        the state it starts from)."""
+        the state it starts from); `users`: the game's seat -> player map with the seats tuple
+        it was read from."""
         held = self._cache.get(game.id)
         if held is not None and held.game.version > game.version:
             return  # a read that started before this process's own later commit
         blank = game if game.state == "" else replace(game, state="")  # a commit's summary is blank already
         if state.text_kept():  # `text` is `dumps(state)` (or the stored text it was parsed from)
             text = None  # made again from the state's pieces if the state is dropped (`_used`)
-        self._cache[game.id] = _Cached(blank, text, state, deadlines, hours, decisions, away, seen, awaited, cards)
+        self._cache[game.id] = _Cached(blank, text, state, deadlines, hours, decisions, away, seen, awaited, cards,
+                                       users)
         self._cache.move_to_end(game.id)
         self._used(game.id)
         while len(self._cache) > self._cache_size:
@@ -1061,7 +1077,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         was_cards = loaded.cards if before is loaded.state else None
         cards = None if over else prompts.cards_by_seat(after, before, was_cards)
         self._remember(game, after, text, list(nxt.awaited), loaded.hours, nxt.decisions, loaded.away, seen,
-                       now_awaited, cards)
+                       now_awaited, cards, (loaded.game.seats, nxt.users))
         r = self._outcome(game, before, after, events, version=done.version, nxt=nxt,
                           board=phase_moved or over, cards=(was_cards, cards), users=nxt.users)
         if r.prompts:  # (no prompt: no digest to put before one, and no coroutine for it)

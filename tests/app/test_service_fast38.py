@@ -157,3 +157,35 @@ def test_a_class_the_slots_cannot_be_written_of_is_made_by_its_own_init():
                       (Seat(0, "US", 11, "Ann"),))
     assert game == StoredGame(4, 5, 6, None, "yard", GameStatus.ACTIVE, 11, 9, T0, T0 + timedelta(hours=1),
                               state="", seats=(Seat(0, "US", 11, "Ann"),))
+
+
+async def test_the_seat_players_kept_from_a_command_before_are_the_games_seats_read_afresh(store, cat, clock):
+    """A cached game keeps `users()` with the seats tuple it was read from; a command after
+    reads it back only while the game's seats are that very tuple, and it is then the map read
+    afresh from them: along games played round robin (seats taken and left between commands),
+    and for seats equal but not the same tuple."""
+    from bot.app import GameService, Where
+    from bot.app.service import _Loaded
+    from tests.app.test_memory import play_round_robin
+    from tests.app.table import open_table
+
+    service = GameService(store, cat, clock=clock, seed=lambda: 7)
+    games = [(await open_table(service, where=Where(channel_id=950 + n))).game_id for n in range(3)]
+    reused = 0
+    for round_ in range(6):
+        await play_round_robin(service, games, 1, seed=round_)
+        for gid in games:
+            entry = service._cache[gid]
+            loaded = service._parsed_hit(gid)
+            afresh = {s.seat_index: s.user_id for s in loaded.game.seats}
+            assert loaded.users() == afresh
+            if entry.users is not None and entry.users[0] is entry.game.seats:
+                assert loaded.users() is entry.users[1]
+                reused += 1
+    assert reused >= 6
+    seats = loaded.game.seats
+    other = dataclasses.replace(loaded.game, seats=tuple(dataclasses.replace(s, user_id=s.user_id + 1) for s in seats))
+    stale = _Loaded(other, known_users=(seats, {s.seat_index: s.user_id for s in seats}))
+    assert stale.users() == {s.seat_index: s.user_id + 1 for s in seats}
+    copy = _Loaded(dataclasses.replace(loaded.game, seats=tuple(seats)), known_users=(tuple(list(seats)), {0: -1}))
+    assert copy.users() == afresh  # an equal tuple that is not the one read: read afresh
