@@ -14,7 +14,7 @@ from operator import attrgetter, eq, is_, is_not
 from types import SimpleNamespace
 
 from bot.app import battlefield_words, vehicle_words
-from bot.app.replies import make_choice
+from bot.app.replies import Choice, make_choice
 from engine import Await, GameState, awaiting, legal_commands
 from engine.battlefield import artillery
 from engine.core import commands as C

@@ -205,7 +205,7 @@ def slot_maker(cls: type[T]) -> Callable[..., T]:
     args = ", ".join(f"a{i}" for i in range(len(names)))
     body = "".join(f"    _s{i}(o, a{i})\n" for i in range(len(names)))
     scope = {"_new": object.__new__, "_cls": cls, **setters}
-    exec(f"def made({args}):\n    o = _new(_cls)\n{body}    return o\n", scope)  # noqa: S102 (our own text)
+    exec(f"def made({args}):\n    o = _new(_cls)\n{body}    return o\n", scope)  # noqa: S102 (our own text, as dataclasses makes __init__)
     made = scope["made"]
     made.__qualname__ = made.__name__ = f"made_{cls.__name__}"
     return made

@@ -11,8 +11,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as S
 
 from bot.app import prompts
-from bot.app.replies import Choice, Private, Prompt, Waiting, make_choice, make_prompt, make_waiting, slot_maker
-from bot.app.service import _Answer, _make_answer, _make_decision, _make_game, _make_mark
+from bot.app.replies import (
+    Choice,
+    Private,
+    Prompt,
+    Waiting,
+    make_choice,
+    make_prompt,
+    make_waiting,
+    slot_maker,
+)
+from bot.app.service import (
+    _Answer,
+    _make_answer,
+    _make_decision,
+    _make_game,
+    _make_mark,
+)
 from bot.store import Awaited, GameStatus, Seat, SeatDecision, SeenMark, StoredGame
 from tests.engine.autoplay_kit import autoplayed
 
@@ -166,8 +181,8 @@ async def test_the_seat_players_kept_from_a_command_before_are_the_games_seats_r
     and for seats equal but not the same tuple."""
     from bot.app import GameService, Where
     from bot.app.service import _Loaded
-    from tests.app.test_memory import play_round_robin
     from tests.app.table import open_table
+    from tests.app.test_memory import play_round_robin
 
     service = GameService(store, cat, clock=clock, seed=lambda: 7)
     games = [(await open_table(service, where=Where(channel_id=950 + n))).game_id for n in range(3)]
@@ -187,5 +202,5 @@ async def test_the_seat_players_kept_from_a_command_before_are_the_games_seats_r
     other = dataclasses.replace(loaded.game, seats=tuple(dataclasses.replace(s, user_id=s.user_id + 1) for s in seats))
     stale = _Loaded(other, known_users=(seats, {s.seat_index: s.user_id for s in seats}))
     assert stale.users() == {s.seat_index: s.user_id + 1 for s in seats}
-    copy = _Loaded(dataclasses.replace(loaded.game, seats=tuple(seats)), known_users=(tuple(list(seats)), {0: -1}))
+    copy = _Loaded(dataclasses.replace(loaded.game, seats=tuple(seats)), known_users=((*seats,), {0: -1}))
     assert copy.users() == afresh  # an equal tuple that is not the one read: read afresh
