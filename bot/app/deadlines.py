@@ -22,6 +22,7 @@ from functools import lru_cache
 from operator import attrgetter, is_
 from types import MappingProxyType
 
+from bot.app.replies import slot_maker
 from bot.store import Awaited, Deadline
 from engine import Await
 
@@ -235,13 +236,16 @@ def _spans(hours: float) -> tuple[timedelta, timedelta]:
     return span, span / 2
 
 
+_make_row = slot_maker(Awaited)  # Awaited(key, user_id, due, left), its slots written directly
+
+
 def _row(was: Deadline | Awaited | None, key: str, user: int, due: datetime, left: timedelta | None) -> Awaited:
     """`Awaited(key, user, due, left)`: the row `was` itself when it is that very row, its due
     time the same object (a decision still awaited keeps its time: most rows after a command are
     the ones before it; a frozen row is a value, and making one was most of `plan`'s work)."""
     if type(was) is Awaited and was.due is due and was.left == left and was.key == key and was.user_id == user:
         return was
-    return Awaited(key, user, due, left)
+    return _make_row(key, user, due, left)
 
 
 def unchanged(previous: Iterable[Deadline | Awaited], new: Iterable[Awaited]) -> bool:

@@ -14,7 +14,7 @@ from operator import attrgetter, eq, is_, is_not
 from types import SimpleNamespace
 
 from bot.app import battlefield_words, vehicle_words
-from bot.app.replies import Choice
+from bot.app.replies import Choice, make_choice
 from engine import Await, GameState, awaiting, legal_commands
 from engine.battlefield import artillery
 from engine.core import commands as C
@@ -223,7 +223,7 @@ def choices(st: GameState, decision: Await, limit: int = MAX_CHOICES) -> tuple[C
             words = _finish_words[(decision.seat, limit)] = tuple(
                 (c.label, c.command) for c in answers(st, "", commands_for(st, decision, limit), limit))
         head = tag(decision.key)
-        out = _finishes[held] = tuple(Choice(label=label_, command=text, stamp=stamp(decision.key, text, head))
+        out = _finishes[held] = tuple(make_choice(label_, text, stamp(decision.key, text, head))
                                       for label_, text in words)
         if len(_finishes) > FINISHES_REMEMBERED:
             del _finishes[next(iter(_finishes))]  # the oldest
@@ -262,7 +262,7 @@ def answers(st: GameState, key: str, cmds: list[C.Cmd], limit: int = MAX_CHOICES
         if text in seen:
             continue
         seen.add(text)
-        out.append(Choice(label=_trim(label(st, cmd, words)), command=text, stamp=stamp(key, text, head)))
+        out.append(make_choice(_trim(label(st, cmd, words)), text, stamp(key, text, head)))  # Choice(...)
         if len(out) == limit:
             break
     return tuple(out)
@@ -410,6 +410,8 @@ def cards_arrived(before: GameState | None, after: GameState, *, was: dict[int, 
     `cards_by_seat` of `before` and `after`, if the caller has them."""
     if before is None:
         return set(range(len(after.seats)))
+    if now is was and was is not None:  # `cards_by_seat` handed `was` back: the very same cards
+        return set()
     was = cards_by_seat(before) if was is None else was
     now = cards_by_seat(after) if now is None else now
     return {seat for seat, cards in now.items() if not cards <= was.get(seat, set())}
@@ -429,7 +431,12 @@ def cards_by_seat(st: GameState, before: GameState | None = None, was: SeatCards
     the one it was copied from every man a command did not change, and a shared man is read only
     (`GameState.clone`): so when `st` has the same serials in the same order, under the same
     forces' seats, only the men who are not the very objects of `before` (found in C) are read,
-    and the held cards counted from `was`'s instead of reading every man again."""
+    and the held cards counted from `was`'s instead of reading every man again. When no force's
+    seat, hand or fight pool and no man's held cards (or his force, if he holds any) differ from
+    `before`'s (most commands: a move, a look, a card played from the pool changes none), the
+    answer is `was` itself (`_same_cards`), which is never changed."""
+    if was is not None and before is not None and _same_cards(st, before):
+        return was
     seat_of = {}
     out = SeatCards()
     for f in st.forces.values():  # one pass: each force's seat read once
@@ -465,6 +472,29 @@ def cards_by_seat(st: GameState, before: GameState | None = None, was: SeatCards
     return out
 
 
+def _same_cards(st: GameState, before: GameState) -> bool:
+    """Whether `cards_by_seat(st)` is `cards_by_seat(before)`: the same forces (by id, in order)
+    under the same seats with the same hands and fight pools, and the same men (by serial, in
+    order), each man who is not the very object of `before` holding the same cards (under the
+    same force, if he holds any). A force or man shared with `before` is read-only
+    (`GameState.clone`), so only those that are not (found in C) are read."""
+    forces, old_forces = st.forces, before.forces
+    if len(forces) != len(old_forces) or not (all(map(is_, forces, old_forces)) or all(map(eq, forces, old_forces))):
+        return False
+    for f in compress(forces, map(is_not, forces.values(), old_forces.values())):
+        a, b = forces[f], old_forces[f]
+        if a.id != b.id or a.seat != b.seat or a.hand != b.hand or a.fight_pool != b.fight_pool:
+            return False
+    men, old = st.soldiers, before.soldiers
+    if len(men) != len(old) or not (all(map(is_, men, old)) or all(map(eq, men, old))):
+        return False
+    for serial in compress(men, map(is_not, men.values(), old.values())):
+        a, b = men[serial], old[serial]
+        if a.held != b.held or (a.held and a.force != b.force):
+            return False
+    return True
+
+
 def _count(held: dict[int, dict[str, int]], seat_of: dict[str, int], s, sign: int) -> None:
     """Count a man's held cards in (`sign` 1) or out (-1) of his seat's."""
     if not s.held or s.force not in seat_of:
@@ -489,13 +519,15 @@ def prompt_text(st: GameState, seat: int, kind: str, detail: str, awaited: list[
             fid = placing(st, seat, awaited)
             deck = st.forces[fid]
             name = vehicle_words.deck_name(st, fid)
-            hand = ", ".join(hand_card_line(st, c) for c in deck.hand)
+            kept = memo(st.setup, _HAND_CARD_LINES)  # found once for the hand's cards
+            hand = ", ".join([hand_card_line(st, c, kept) for c in deck.hand])
             return (f"{head}\nNow for **{name}** (deck `{fid}`); each of your decks places its own "
                     f"three cards.\nPhases: {phases}.\nYour hand, {'squad' if deck.kind == 'squad' else name}: "
                     f"{hand or 'empty'}.\n"
                     f"Pick a placement below, or use `/plan deck:{deck.plate or 'squad'}` to choose card by "
                     "card (you may change it until everyone has placed).")
-        hand = ", ".join(hand_card_line(st, c) for f in forces for c in f.hand)
+        kept = memo(st.setup, _HAND_CARD_LINES)  # found once for the hand's cards
+        hand = ", ".join([hand_card_line(st, c, kept) for f in forces for c in f.hand])
         officer = ("\nYour officer may add extra cards: `/plan extra:2=CARD` puts CARD beside phase 2's card "
                    "(one a phase, each matching an action of its phase card; several as `1=CARD 3=CARD`)."
                    if "extra" in detail else "")

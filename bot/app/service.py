@@ -61,6 +61,9 @@ from bot.app.replies import (
     Replies,
     Waiting,
     Where,
+    make_prompt,
+    make_waiting,
+    slot_maker,
 )
 from bot.app.seating import Seating
 from bot.app.seen import Looking
@@ -177,6 +180,12 @@ class _Cached:
     seen: dict[int, SeenMark]
     awaited: list[Await] | None = None  # awaiting(state) of this very state object, if worked out
     cards: prompts.SeatCards | None = None  # prompts.cards_by_seat(state) likewise; read, never changed
+    users: _Users | None = None  # `_Loaded.users()` of a game with these very seats; read, never changed
+
+
+# `_Loaded.users()` with the seats tuple it was read from: a game's seats are a tuple of frozen
+# Seats, which a commit hands on as the very same tuple (`moved_on`) until a seat changes hands
+_Users = tuple[tuple[Seat, ...], dict[int, int]]
 
 
 @dataclass(slots=True)
@@ -191,6 +200,7 @@ class _Loaded:
     seen: dict[int, SeenMark] = field(default_factory=dict)  # by user: how far he has read the log
     awaited: list[Await] | None = None  # awaiting(state), when the cache had it for this state object
     cards: prompts.SeatCards | None = None  # prompts.cards_by_seat(state) likewise
+    known_users: _Users | None = None  # users() read before, with the seats it was read from
 
     @property
     def id(self) -> int:
@@ -205,8 +215,13 @@ class _Loaded:
         return None
 
     def users(self) -> dict[int, int]:
-        """Seat -> its player (OPEN for an open seat)."""
-        return {s.seat_index: s.user_id for s in self.game.seats}
+        """Seat -> its player (OPEN for an open seat); read, never changed. The answer of a
+        command before when the game's seats are the very tuple it was read from (asked on every
+        command: its seats are cold in memory)."""
+        known, seats = self.known_users, self.game.seats
+        if known is not None and known[0] is seats:
+            return known[1]
+        return {s.seat_index: s.user_id for s in seats}
 
     def players(self) -> dict[int, int]:
         """Seat -> its player, open seats left out: whom to tell and ask."""
@@ -222,6 +237,9 @@ class _Answer:
     decision: str | None
     command: str
     sent_at: datetime | None
+
+
+_make_answer = slot_maker(_Answer)  # (seat, decision, command, sent_at)
 
 
 @dataclass(slots=True)
@@ -426,7 +444,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         self._used(game_id)
         state = hit.state
         return _Loaded(hit.game, state=state, deadlines=hit.deadlines, hours=hit.hours,
-                       decisions=hit.decisions, away=hit.away, seen=hit.seen, awaited=hit.awaited, cards=hit.cards)
+                       decisions=hit.decisions, away=hit.away, seen=hit.seen, awaited=hit.awaited, cards=hit.cards,
+                       known_users=hit.users)
 
     async def _from_cache(self, hit: _Cached, game: StoredGame) -> _Loaded:
         """A cached game; kept as text only, it is parsed again and kept parsed while in use."""
@@ -478,17 +497,20 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
 
     def _remember(self, game: StoredGame, state: GameState, text: str, deadlines: list, hours: float,
                   decisions: dict[int, SeatDecision], away: Away, seen: dict[int, SeenMark],
-                  awaited: list[Await] | None = None, cards: prompts.SeatCards | None = None) -> None:
+                  awaited: list[Await] | None = None, cards: prompts.SeatCards | None = None,
+                  users: _Users | None = None) -> None:
         """Cache the game at its new version; `awaited`: `awaiting(state)`, `cards`:
         `prompts.cards_by_seat(state)`, if the caller has them (the next command needs them of
-        the state it starts from)."""
+        the state it starts from); `users`: the game's seat -> player map with the seats tuple
+        it was read from."""
         held = self._cache.get(game.id)
         if held is not None and held.game.version > game.version:
             return  # a read that started before this process's own later commit
         blank = game if game.state == "" else replace(game, state="")  # a commit's summary is blank already
         if state.text_kept():  # `text` is `dumps(state)` (or the stored text it was parsed from)
             text = None  # made again from the state's pieces if the state is dropped (`_used`)
-        self._cache[game.id] = _Cached(blank, text, state, deadlines, hours, decisions, away, seen, awaited, cards)
+        self._cache[game.id] = _Cached(blank, text, state, deadlines, hours, decisions, away, seen, awaited, cards,
+                                       users)
         self._cache.move_to_end(game.id)
         self._used(game.id)
         while len(self._cache) > self._cache_size:
@@ -970,7 +992,7 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             still = {a.key for a in now_awaited if a.seat == seat}
             was = loaded.awaited if before is loaded.state and loaded.awaited is not None else awaiting(before)
             gone = next((a.key for a in was if a.seat == seat and a.key not in still), None)
-            answer = _Answer(seat, gone, str(cmd) if line is None else line, sent_at)
+            answer = _make_answer(seat, gone, str(cmd) if line is None else line, sent_at)
         r = await self._write(loaded, before, after, events, bodies, answer=answer,
                               reader=user if by == "player" else None, now_awaited=now_awaited)
         r.undoable = can_undo
@@ -1051,11 +1073,11 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
         seen = dict(loaded.seen)
         for user in readers:
             was = seen.get(user)
-            seen[user] = SeenMark(user, max(done.last_seq, was.seq if was else 0), now)
+            seen[user] = _make_mark(user, max(done.last_seq, was.seq if was else 0), now)  # SeenMark
         was_cards = loaded.cards if before is loaded.state else None
         cards = None if over else prompts.cards_by_seat(after, before, was_cards)
         self._remember(game, after, text, list(nxt.awaited), loaded.hours, nxt.decisions, loaded.away, seen,
-                       now_awaited, cards)
+                       now_awaited, cards, (loaded.game.seats, nxt.users))
         r = self._outcome(game, before, after, events, version=done.version, nxt=nxt,
                           board=phase_moved or over, cards=(was_cards, cards), users=nxt.users)
         if r.prompts:  # (no prompt: no digest to put before one, and no coroutine for it)
@@ -1100,12 +1122,12 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             used = answer.decision is not None and was.asked == answer.decision
             # `replace(was, ...)` made directly (every field is named: a test holds the list to
             # SeatDecision's), a third of its time
-            decisions[answer.seat] = SeatDecision(
+            decisions[answer.seat] = _make_decision(
                 was.seat,
                 # his prompt for the decision he has just settled is used up: should that decision
                 # come back (an undo), he is asked again
-                asked=None if used else was.asked, asked_version=None if used else was.asked_version,
-                answered=answer.decision or was.answered, command=answer.command, sent_at=answer.sent_at)
+                None if used else was.asked, None if used else was.asked_version,  # asked, asked_version
+                answer.decision or was.answered, answer.command, answer.sent_at)  # answered, command, sent_at
         now_awaited = awaiting(after) if now_awaited is None else now_awaited
         awaited = [] if after.step == "over" else plan(
             now_awaited, users, [] if fresh else loaded.deadlines, now=self.clock() if now is None else now, hours=loaded.hours,
@@ -1116,8 +1138,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             was = decisions.get(p.seat)
             if was is None:
                 was = SeatDecision(p.seat)
-            decisions[p.seat] = SeatDecision(was.seat, asked=p.decision, asked_version=version,
-                                             answered=was.answered, command=was.command, sent_at=was.sent_at)
+            decisions[p.seat] = _make_decision(was.seat, p.decision, version,  # seat, asked, asked_version
+                                               was.answered, was.command, was.sent_at)
         stored = loaded.decisions if baseline is None else baseline  # what the store holds now
         # a record still the very one the store holds is unchanged without its dataclass __eq__
         changed = [d for seat, d in sorted(decisions.items()) if (kept := stored.get(seat)) is not d and kept != d]
@@ -1188,8 +1210,8 @@ class GameService(Seating, Clocks, Looking, Watching, Records, Statistics, Learn
             text += f"\nThe game's clocks are stopped; your time left is {span(row.left)}."
         elif row is not None:
             text += f"\nYour time runs out {when(row.due)}; then the game's default applies."
-        return Prompt(gid, version, a.seat, user, a.kind, text, prompts.choices(st, a),
-                      None if row is None else row.due, decision=a.key)
+        return make_prompt(gid, version, a.seat, user, a.kind, text, prompts.choices(st, a),  # Prompt(...)
+                           None if row is None else row.due, a.key)
 
     @staticmethod
     def _panels(gid: int, before: GameState | None, after: GameState) -> list[ImageRequest]:
@@ -1808,15 +1830,21 @@ _SAME_GAME_PLAIN = _SAME_GAME_ORDER[:-len(_DEEP_FIELDS)]
 _SAME_GAME_DEEP = itemgetter(*_DEEP_FIELDS)  # a state's __dict__ -> the deep fields' values, in C
 
 
+# StoredGame, SeatDecision, SeenMark and _Answer made with their slots written directly
+# (`replies.slot_maker`: every field positionally, in the fields' order; a test holds the lists)
+_make_game = slot_maker(StoredGame)
+_make_decision = slot_maker(SeatDecision)  # (seat, asked, asked_version, answered, command, sent_at)
+_make_mark = slot_maker(SeenMark)  # (user_id, seq, at)
+
+
 def moved_on(game: StoredGame, version: int, status: GameStatus) -> StoredGame:
     """`replace(game, version=version, state="", status=status)`, the game as a commit leaves it,
     made naming every field (a test holds the list to StoredGame's): `dataclasses.replace` reads
     the class's fields and each value by name on every command."""
     if type(game) is not StoredGame:
         return replace(game, version=version, state="", status=status)
-    return StoredGame(game.id, game.guild_id, game.channel_id, game.thread_id, game.scenario_id, status,
-                      game.organiser_id, version, game.created_at, game.updated_at, paused_at=game.paused_at,
-                      state="", seats=game.seats)
+    return _make_game(game.id, game.guild_id, game.channel_id, game.thread_id, game.scenario_id, status,
+                      game.organiser_id, version, game.created_at, game.updated_at, game.paused_at, "", game.seats)
 
 
 def same_game(before: GameState, after: GameState) -> bool:
@@ -1841,8 +1869,8 @@ def _waiting(st: GameState, a: Await, user: int, deadlines, rows: list | None = 
     its default applies (or, with the clocks stopped, the time left). `rows`:
     `expiries(deadlines)`, if the caller has it."""
     row = expiry_of(deadlines, a) if rows is None else expiry_in(rows, a)
-    return Waiting(user, a.seat, st.seats[a.seat].name, public_text(st, a.detail),
-                   None if row is None else row.due, None if row is None else row.left)
+    return make_waiting(user, a.seat, st.seats[a.seat].name, public_text(st, a.detail),  # Waiting(...)
+                        None if row is None else row.due, None if row is None else row.left)
 
 
 def _paused(game: GameSummary) -> str:

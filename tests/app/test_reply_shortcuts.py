@@ -132,7 +132,8 @@ def test_each_seats_cards_from_the_state_before_are_the_cards_read_afresh(shippe
             assert chained.held == fresh.held and chained.seat_of == fresh.seat_of
             if prev is not None and list(st.soldiers) == list(prev.soldiers):
                 same = all(a is b for a, b in zip(st.soldiers.values(), prev.soldiers.values(), strict=True))
-                assert (chained.held is was.held) == same
+                if same:  # (since stop 38 also when the men who changed hold what they held: test_service_fast38.py)
+                    assert chained.held is was.held
                 whole += same
                 partly += not same
             prev, was = st, chained
