@@ -20,7 +20,6 @@ from pydantic import (
     ValidationError,
     model_validator,
 )
-
 from pydantic_core import SchemaValidator
 
 from engine.core.board import DIRS

@@ -16,7 +16,6 @@ from engine.legal import awaiting, legal_commands
 from tests.engine.autoplay_kit import autoplayed
 
 
-
 def _every(cls) -> set:
     return {sub for k in cls.__subclasses__() for sub in {k, *_every(k)}}
 
