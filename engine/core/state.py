@@ -734,18 +734,17 @@ class GameState(Model):
         is read-only, so the text of his first dump is kept on him and written again for every
         state that shares him (a command changes a handful of some twenty men; the soldiers were
         three quarters of the dump's work). Likewise the seats, a vehicle, each force's and soldier's
-        entry, and the run of fields a command seldom changes (_STEADY, mines to VP) written alike
+        entry, and each run of the other fields (`_RUNS`) that may be kept, written alike
         (`_model_same`; a force or soldier: the very same one) in the state this one was cloned from, if
         that state was written, and the whole list of soldiers' entries when they are the very same
         men: that state is a value, so the text it was written with is still its text (docs/app.md,
-        Performance). The other fields take two calls. The pieces (kept on the state as `_texts`
-        for its copies and `json_kept`) are joined once,
-        after `head` (the opening brace, or the store's document head with it: StateCodec.dumps),
-        not copied again by each concatenation (a state is some 15 KB)."""
+        Performance). The pieces (kept on the state as `_texts` for its copies and `json_kept`) are
+        joined once, after `head` (the opening brace, or the store's document head with it:
+        StateCodec.dumps), not copied again by each concatenation (a state is some 15 KB)."""
         fields = self.__dict__
         origin = getattr(self, "_origin", None)
         was, kept = (origin.__dict__, origin._texts) if origin is not None else ({}, {})
-        _, seats_json, seats_same, steady_same, _, steady, _ = _writers()
+        _, seats_json, seats_same, runs = _writers()
         seats = fields["seats"]
         seats_text = kept.get("seats")
         if seats_text is None or not seats_same(seats, was["seats"]):
@@ -754,10 +753,9 @@ class GameState(Model):
                  "forces": _keyed_json(fields["forces"], was, kept, "forces"),
                  "soldiers": _soldiers_json(self.soldiers, was.get("soldiers"), kept.get("soldiers")),
                  "vehicles": _keyed_json(fields["vehicles"], was, kept, "vehicles")}
-        steady_text = kept.get("steady")
-        if steady_text is None or not steady_same(fields, was):
-            steady_text = steady(fields)
-        texts["steady"] = steady_text
+        for name, same, write in runs:
+            text = kept.get(name) if same is not None else None
+            texts[name] = text if text is not None and same(fields, was) else write(fields)
         _set(self, "_texts", texts)
         _set(self, "_origin", None)  # its texts are taken: the older state may go
         return _state_json(head, fields, texts)
@@ -769,7 +767,7 @@ class GameState(Model):
     def json_kept(self, head: str = "{") -> str | None:
         """The text `json_without_setup` last wrote of this state (the same `head` given), made
         again from the pieces it kept (a state is a value): its soldiers', forces' and vehicles'
-        entries, seats and steady run joined, the other fields written again (two calls). None if
+        entries, seats and runs of the other fields joined, the rng written again. None if
         the state was never written (a parsed state) or its pieces went with a copy's writing. So
         a cached game need not hold its whole text while its state is kept (docs/app.md, Memory)."""
         texts = getattr(self, "_texts", None)
@@ -811,27 +809,66 @@ _MARK_VEHICLE_SHARED = VehicleState.__dict__["_shared"].__set__
 _SHARED_FIELDS = frozenset({"soldiers", "forces", "vehicles"})  # GameState fields whose container clone copies but whose items it shares
 _ORDER = list(GameState.model_fields)  # the dump writes the fields in this order
 _KEYED = {"forces": ForceState, "vehicles": VehicleState}  # dicts whose items' texts a copy reuses
-# the run of fields (in the dump's order) a command seldom changes: written again with the text
-# of the state cloned from when they are written alike there
-_STEADY = ("mines", "minefields", "sighted", "smoke", "dropped", "weather", "lasting_weather", "vp")
-_BEFORE_STEADY = tuple(_ORDER[_ORDER.index("vehicles") + 1:_ORDER.index(_STEADY[0])])
-_AFTER_STEADY = tuple(_ORDER[_ORDER.index(_STEADY[-1]) + 1:])
-if (_ORDER[:_ORDER.index("vehicles") + 1] != ["setup", "rng", "seats", "forces", "soldiers", "vehicles"]
-        or _ORDER[_ORDER.index(_STEADY[0]):_ORDER.index(_STEADY[-1]) + 1] != list(_STEADY)):
+# the fields after the vehicles, in the dump's order, in runs: each run's text is kept on the
+# state (`_texts`), and a run that may be kept (the second item: its fields in the order they are
+# compared, the likeliest to differ first) is written again with the text of the state cloned
+# from when its fields are written alike there. Comparing a field in Python costs about what the
+# serializer spends writing a plain one (~1,000 instructions), so only runs cheap to compare and
+# dear to write are compared: lists of ids and of frozen marks, which a copy shares item by item
+# (`==` finds them the very same). The others, which hold the card in play (changed by nearly
+# every command), the step, the count of commands, are written every time (None), one call a run.
+# Share of autoplayed commands (hedgerow-dawn, tardieu-bombardment) changing a run: the story
+# 9% / 4%, the steady run a few %, the trails 50% / 27%.
+_RUNS = (
+    ("story", ("story_deck", "story_discard", "phase_cards")),
+    ("middle", None),
+    ("steady", ("mines", "minefields", "sighted", "smoke", "dropped", "weather", "lasting_weather", "vp")),
+    ("trails", ("trail", "last_trail_phase", "last_trail")),
+    ("tail", None),
+)
+_STEADY = dict(_RUNS)["steady"]  # the run of fields (mines to VP) a command seldom changes
+
+
+def _run_fields() -> list[tuple[str, tuple[str, ...]]]:
+    """Each run's name and its fields in the dump's order, the runs one after another covering
+    every field after the vehicles (checked: a field added to GameState goes into a run)."""
+    after = _ORDER[_ORDER.index("vehicles") + 1:]
+    spans, start = [], 0
+    for name, compared in _RUNS:
+        if compared is not None:
+            end = start + len(compared)
+            if set(after[start:end]) != set(compared):
+                break
+        else:  # a run written every time: up to the next run's first field
+            following = [c for _, c in _RUNS[len(spans) + 1:] if c is not None]
+            nexts = [after.index(f) for f in following[0]] if following else [len(after)]
+            end = min(nexts)
+        if end <= start:
+            break
+        spans.append((name, tuple(after[start:end])))
+        start = end
+    else:
+        if start == len(after):
+            return spans
+    raise TypeError("json_without_setup writes the fields in GameState's order: update _RUNS with the fields")
+
+
+if _ORDER[:_ORDER.index("vehicles") + 1] != ["setup", "rng", "seats", "forces", "soldiers", "vehicles"]:
     raise TypeError("json_without_setup writes the fields in GameState's order: update it with the fields")
+_RUN_FIELDS = _run_fields()
 
 
 def _state_json(head: str, fields: dict, texts: dict) -> str:
     """The state's text after `head` from its kept pieces (`texts`: json_without_setup) and its
-    other fields, written now. The soldiers', forces' and vehicles' entries are joined here, once
+    rng, written now. The soldiers', forces' and vehicles' entries are joined here, once
     with the rest, not kept joined as well: each man's text was held three times (his entry, the
     soldiers' text, the state's), now once while the state is kept (docs/app.md, Memory)."""
-    rng_json, _, _, _, before_steady, _, after_steady = _writers()
     rng = fields["rng"]
-    return "".join((head, '"rng":', str(rng) if type(rng) is int else rng_json(rng).decode(), ',"seats":',
+    return "".join((head, '"rng":', str(rng) if type(rng) is int else _writers()[0](rng).decode(), ',"seats":',
                     texts["seats"], ',"forces":{', ",".join(texts["forces"].values()), '},"soldiers":{',
                     ",".join(texts["soldiers"]), '},"vehicles":{', ",".join(texts["vehicles"].values()), "},",
-                    before_steady(fields), ",", texts["steady"], ",", after_steady(fields), "}"))
+                    texts["story"], ",", texts["middle"], ",", texts["steady"], ",", texts["trails"], ",",
+                    texts["tail"], "}"))
 
 
 def _soldiers_json(soldiers: dict[int, SoldierState], was: dict | None, kept: list[str] | None) -> list[str]:
@@ -975,14 +1012,17 @@ def _part_writer(names: tuple[str, ...]) -> Callable[[dict], str]:
 
 
 @cache
-def _writers() -> tuple[Callable, ...]:
+def _writers() -> tuple:
     """What json_without_setup writes and compares with, made on the first dump, not at import
-    (a few milliseconds): the rng's and the seats' serializers, the seats' and the steady run's
-    tests (`_model_same`), and the writers of the fields before, in and after the steady run."""
+    (a few milliseconds): the rng's and the seats' serializers, the seats' test (`_same_function`),
+    and for each run of the other fields (`_RUNS`) its name, its test (`_model_same` over its
+    fields in their order of comparison; None: written every time) and its writer."""
+    compared = dict(_RUNS)
+    runs = tuple((name, None if compared[name] is None else _model_same(GameState, compared[name]),
+                  _part_writer(names)) for name, names in _RUN_FIELDS)
     return (TypeAdapter(GameState.model_fields["rng"].annotation).serializer.to_json,
             TypeAdapter(GameState.model_fields["seats"].annotation).serializer.to_json,
-            _same_function(GameState.model_fields["seats"].annotation), _model_same(GameState, _STEADY),
-            _part_writer(_BEFORE_STEADY), _part_writer(_STEADY), _part_writer(_AFTER_STEADY))
+            _same_function(GameState.model_fields["seats"].annotation), runs)
 
 
 def _copied(value):
