@@ -9,7 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from engine.core.state import _ORDER, _RUN_FIELDS, _RUNS, GameState, TrailMark, _model_same
+from engine.core.state import (
+    _ORDER,
+    _RUN_FIELDS,
+    _RUNS,
+    GameState,
+    TrailMark,
+    _model_same,
+)
 from tests.engine.autoplay_kit import autoplayed
 
 SCENARIOS = ["tardieu-bombardment", "hedgerow-dawn", "night-orchard"]
