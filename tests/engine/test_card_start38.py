@@ -11,23 +11,13 @@ import enum
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pydantic import ValidationError
 
 from engine.apply import apply
 from engine.core.content import Action
 from engine.core.state import ActiveCard, Source
 from engine.turn import cards
 from tests.engine.autoplay_kit import autoplayed
-
-
-def made(make) -> tuple:
-    """What a constructor gives: the refusal, or the model as everything that tells two apart."""
-    try:
-        m = make()
-    except ValidationError as exc:
-        return "refused", exc.errors(include_url=False)
-    return ("made", type(m), m.model_dump_json(), list(m.__dict__), {k: type(v) for k, v in m.__dict__.items()},
-            type(m.__pydantic_fields_set__), m.__pydantic_fields_set__, m.__pydantic_extra__, m.__pydantic_private__)
+from tests.engine.model_kit import made
 
 
 @pytest.mark.parametrize("kind", ["tag", "team", "note"])
