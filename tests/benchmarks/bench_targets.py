@@ -3,9 +3,11 @@ p99 per scenario, RSS after many stored games, and the start times of `fieldpost
 `fieldpost play`'s first command.
 
     .venv/bin/python tests/benchmarks/bench_targets.py [--games 500] [--commands 30]
-        [--processes 1] [--apply-games 10] [--rss-games 1000] [--starts 5] [--skip apply,rss,...]
+        [--processes 1] [--scenarios tardieu-bombardment,hedgerow-dawn|all] [--apply-games 10]
+        [--rss-games 1000] [--starts 5] [--skip apply,rss,...]
 
-- throughput: for tardieu-bombardment (vehicles) and hedgerow-dawn (infantry), --games games
+- throughput: for tardieu-bombardment (vehicles) and hedgerow-dawn (infantry) unless --scenarios
+  names others (`all`: every scenario; the targets are per kind, vehicles or not), --games games
   are opened through the use-cases on a real SQLite file and all play their first --commands
   commands at once (one task per game); commands/s is wall time, per-command CPU is the
   process CPU time over the same span, split into the event loop's thread (the use-cases, the
@@ -272,6 +274,8 @@ def main() -> int:
     ap.add_argument("--rss-seeds", type=int, default=50, help="distinct games (seeds) among --rss-games")
     ap.add_argument("--starts", type=int, default=5)
     ap.add_argument("--skip", default="", help="comma-separated: throughput,apply,rss,start")
+    ap.add_argument("--scenarios", default=",".join(THROUGHPUT_SCENARIOS),
+                    help="comma-separated scenarios for the throughput (`all`: every scenario of the content)")
     ap.add_argument("--processes", default="1",
                     help="comma-separated process counts for the throughput (P > 1: shards on one database)")
     ap.add_argument("--rss-child", type=Path, help=argparse.SUPPRESS)
@@ -300,7 +304,8 @@ def main() -> int:
                   f"(target <= 500 ms wall)", flush=True)
     if "throughput" not in skip:
         processes = [int(p) for p in args.processes.split(",")]
-        for sc in THROUGHPUT_SCENARIOS:
+        scenarios = sorted(catalog.scenarios) if args.scenarios == "all" else args.scenarios.split(",")
+        for sc in scenarios:
             for p, r in asyncio.run(throughput(catalog, sc, args.games, args.commands, processes)).items():
                 who = "1 process" if p == 1 else f"{p} processes (shards, one SQLite file)"
                 threads = "the event loop's thread" if p == 1 else "the event loops' threads"
