@@ -26,6 +26,7 @@ from engine.battlefield.recovery import move_options
 from engine.core import commands as C
 from engine.core import rulebook
 from engine.core.action_cards import DO_OF, owner_can_act
+from engine.core.as_given import as_given
 from engine.core.board import DIRS, SQRT2, direction_to, exact_inches
 from engine.core.content import (
     ACTION_OF,
@@ -140,11 +141,6 @@ def note_asked(before, after, cmd: C.Cmd) -> None:
 
 # what _await and _with_cards set on a new model, each through its own slot's descriptor (as the
 # state's copiers do, engine/core/state.py _SETTERS)
-_new_model = object.__new__
-_set_dict = BaseModel.__dict__["__dict__"].__set__
-_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 _AWAIT_FIELDS = ("seat", "kind", "force", "detail", "key")
 
 
@@ -154,12 +150,8 @@ def _await(seat: int, kind: str, force: str | None, detail: str, key: str) -> Aw
     seat, str words), so the same model is made (fields, fields set, no extra or private values;
     tests/engine/test_sequence_cuts38.py holds it to the validated one). The service asks
     `awaiting` at every command."""
-    a = _new_model(Await)
-    _set_dict(a, {"seat": seat, "kind": kind, "force": force, "detail": detail, "key": key})
-    _set_fields(a, set(_AWAIT_FIELDS))
-    _set_extra(a, None)
-    _set_private(a, None)
-    return a
+    return as_given(Await, {"seat": seat, "kind": kind, "force": force, "detail": detail, "key": key},
+                    set(_AWAIT_FIELDS))
 
 
 def _awaiting(st) -> list[Await]:
@@ -644,12 +636,8 @@ def _with_cards(first: C.Plan, cards: list[str | None]) -> C.Plan:
     """`first.model_copy(update={"cards": cards, "declare": {}, "extra": {}})`, made at once: the
     same fields, fields set and (no) extra and private values, a third of the time (a placement
     prompt makes some two dozen; tests/engine/test_prompt_shortcuts35.py holds it to model_copy)."""
-    plan = _new_model(C.Plan)
-    _set_dict(plan, {**first.__dict__, "cards": cards, "declare": {}, "extra": {}})
-    _set_fields(plan, first.__pydantic_fields_set__ | _REPLACED)
-    _set_extra(plan, first.__pydantic_extra__)
-    _set_private(plan, first.__pydantic_private__)
-    return plan
+    return as_given(C.Plan, {**first.__dict__, "cards": cards, "declare": {}, "extra": {}},
+                    first.__pydantic_fields_set__ | _REPLACED, first.__pydantic_extra__, first.__pydantic_private__)
 
 
 def _plan_picks(st, force: str, limit: int) -> tuple[int, str | None, list[str], list, list[tuple[str | None, ...]]]:

@@ -21,6 +21,7 @@ from typing import Annotated, Literal, Union, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from typing_extensions import TypedDict  # pydantic reads typing's own from 3.12
 
+from engine.core import as_given
 from engine.core.board import Board, board_for
 from engine.core.content import (
     Action,
@@ -1114,10 +1115,8 @@ def _container_of(annotation) -> Callable:
 
 # what a copier sets on the new model, each through its own slot's descriptor: a third cheaper a
 # model than object.__setattr__, which looks the name up on the class first (a copy makes some 20)
-_SETTERS = {"_new": object.__new__, "_set_dict": BaseModel.__dict__["__dict__"].__set__,
-            **{f"_set_{name}": BaseModel.__dict__[f"__pydantic_{name}__"].__set__
-               for name in ("fields_set", "extra", "private")}}
-_SETTERS["_set_fields"] = _SETTERS.pop("_set_fields_set")
+_SETTERS = {"_new": as_given.new, "_set_dict": as_given.set_dict, "_set_fields": as_given.set_fields,
+            "_set_extra": as_given.set_extra, "_set_private": as_given.set_private}
 
 
 @cache

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from pydantic import BaseModel
-
 from engine.core import commands as C
 from engine.core import per_setup, rulebook
+from engine.core.as_given import as_given
 from engine.core.board import (
     DIRS,
     NEIGHBOURS,
@@ -394,11 +393,6 @@ def _corners(out: list[Cell]) -> list[Cell]:
 # a move's trail mark made as TrailMark's validator makes it, without the validator, where it could
 # only take the values as they are: an exact int serial and a fresh list of (int, int) tuples (a
 # walk's cells are); anything else goes through the model (tests/engine/test_move_mark38.py)
-_new = object.__new__
-_set_dict = BaseModel.__dict__["__dict__"].__set__
-_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 _MARK_GIVEN = frozenset(("kind", "serial", "path"))
 
 
@@ -408,12 +402,7 @@ def _move_mark(serial: int, path: list[Cell]) -> TrailMark:
     if type(serial) is not int or not all(type(c) is tuple and len(c) == 2 and type(c[0]) is int
                                           and type(c[1]) is int for c in path):
         return TrailMark(kind="move", serial=serial, path=path)
-    mark = _new(TrailMark)
-    _set_dict(mark, {"kind": "move", "serial": serial, "path": path, "target": None})
-    _set_fields(mark, set(_MARK_GIVEN))
-    _set_extra(mark, None)
-    _set_private(mark, None)
-    return mark
+    return as_given(TrailMark, {"kind": "move", "serial": serial, "path": path, "target": None}, set(_MARK_GIVEN))
 
 
 def place_prisoners(st, escort: int, cell: Cell, facing: str, prisoners: list[int], check_only: bool = False) -> None:

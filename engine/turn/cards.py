@@ -4,8 +4,6 @@ box (white may, blue must, red cost or condition). One part is finished before t
 the player picks the order."""
 from __future__ import annotations
 
-from pydantic import BaseModel
-
 from engine.advanced import teams
 from engine.advanced.dead_cards import dead_reason
 from engine.advanced.preempt import check_forced, forced_problem, note_forced
@@ -22,6 +20,7 @@ from engine.battlefield.artillery import look_card_played as radio_look
 from engine.core import commands as C
 from engine.core import rulebook
 from engine.core.action_cards import DO_OF, describe
+from engine.core.as_given import as_given
 from engine.core.content import NARRATOR_ACTIONS, Action, Do
 from engine.core.errors import RuleError
 from engine.core.log import Ctx
@@ -38,24 +37,14 @@ _card_in_play = ActiveCard.__pydantic_validator__.validate_python
 # str force and card, int phase, an Action and a fresh list of parts), made as those validators
 # make them, without a validator: the fields in the model's order, the defaults (a new list each),
 # the fields given as the fields set (tests/engine/test_card_start38.py holds them to the validators)
-_new = object.__new__
-_set_dict = BaseModel.__dict__["__dict__"].__set__
-_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 _PART_GIVEN = frozenset(("kind",))
 _CARD_GIVEN = frozenset(("force", "card", "phase", "action", "sources"))
 
 
 def _part(kind: str) -> Source:
     """_source({"kind": kind}) for kind "tag", "team" or "note" (start's own constants)."""
-    p = _new(Source)
-    _set_dict(p, {"kind": kind, "state": "ready", "entry": 0, "used": [], "uses": 0, "rallied": [],
-                  "rally_limit": None, "drawn": []})
-    _set_fields(p, set(_PART_GIVEN))
-    _set_extra(p, None)
-    _set_private(p, None)
-    return p
+    return as_given(Source, {"kind": kind, "state": "ready", "entry": 0, "used": [], "uses": 0, "rallied": [],
+                             "rally_limit": None, "drawn": []}, set(_PART_GIVEN))
 
 
 def _in_play(force: str, card: str, phase: int, action, sources: list[Source]) -> ActiveCard:
@@ -64,13 +53,9 @@ def _in_play(force: str, card: str, phase: int, action, sources: list[Source]) -
     by _part); any other value goes through the validator, to be taken or refused as before."""
     if type(force) is not str or type(card) is not str or type(phase) is not int or type(action) is not Action:
         return _card_in_play({"force": force, "card": card, "phase": phase, "action": action, "sources": sources})
-    a = _new(ActiveCard)
-    _set_dict(a, {"force": force, "card": card, "phase": phase, "action": action, "sources": sources,
-                  "moved_escorts": [], "react": False, "react_after": None, "react_asked": []})
-    _set_fields(a, set(_CARD_GIVEN))
-    _set_extra(a, None)
-    _set_private(a, None)
-    return a
+    return as_given(ActiveCard, {"force": force, "card": card, "phase": phase, "action": action, "sources": sources,
+                                 "moved_escorts": [], "react": False, "react_after": None, "react_asked": []},
+                    set(_CARD_GIVEN))
 
 
 def start(ctx: Ctx, force_id: str, phase: int, action, card: str | None = None) -> None:
