@@ -11,7 +11,7 @@ never holds a public sentence that names a hidden soldier."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -49,7 +49,8 @@ def hidden(st, side: str | None = None) -> set[int]:
     """Dog tags hidden from `side` (None: from the public, so every hidden soldier)."""
     if not active(st):
         return set()
-    return {n for n, s in st.soldiers.items() if s.side != side and is_hidden(st, n)}
+    return {n for n, s in st.soldiers.items()  # is_hidden, written out: asked at every command
+            if s.status == "board" and not s.spotted and s.captor is None and s.side != side}
 
 
 def markers(st, men: set[int]) -> list[tuple[str, str, int]]:
@@ -69,9 +70,6 @@ def tile_of(st, serial: int) -> str:
 # ------------------------------------------------------------------------------ words
 
 
-WORDS_KEPT = 32  # hidden sets remembered a game; a game meets few, so past that all start anew
-
-
 def _memo(setup) -> dict[str, Any]:
     """What this module works out once per game setup (engine/core/per_setup.py)."""
     return per_setup.memo(setup, "hidden_deployment")
@@ -88,25 +86,94 @@ def _cards_of(setup) -> dict[int, list[str]]:
     return memo["cards"]
 
 
-def words_of(st, men: set[int]) -> Words:
-    """The Words for these hidden men, built once per game for each set of men and ranks (a
-    name carries the rank's title)."""
-    words: dict[tuple, Words] = _memo(st.setup).setdefault("words", {})
-    key = tuple(sorted((n, st.soldiers[n].rank) for n in men))
-    hit = words.get(key)
-    if hit is None:
-        if len(words) >= WORDS_KEPT:
-            words.clear()
-        hit = words[key] = _words_for(st, men)
-    return hit
+WORDS_KEPT = 64  # sets of hidden men's Words kept a setup; past that all start anew
 
 
-def _words_for(st, men: set[int]) -> Words:
-    """The men's names (with and without their title) and their cards' ids."""
-    owned = _cards_of(st.setup)
-    cards = {cid for n in men for cid in owned.get(n, ())}
-    names = {name for n in men for name in (st.name(n), st.setup.soldiers[n].name)}
-    return Words(names | cards, cards, _every_word(st.setup))
+class _Lexicon:
+    """Every word a hidden man of this setup may be named by, worked out once per setup: each
+    soldier's words under each of his ranks (his name with that rank's title, his bare name, his
+    cards' ids), his cards, and, over all of them, the word lengths by first letter and the
+    places inside a matched word where one could stand alone (`Words._inner_of`, kept as found).
+    A set of hidden men's Words is then a union of a few sets (`words_of`), nothing compiled or
+    counted again, whichever men are hidden; the last few sets' Words are kept (`kept`)."""
+
+    __slots__ = ("card_ids", "cards", "every", "inner", "kept", "lengths", "named")
+
+    def __init__(self, setup) -> None:
+        owned = _cards_of(setup)
+        self.named: dict[tuple[int, Any], frozenset[str]] = {}
+        self.cards: dict[int, frozenset[str]] = {}
+        every: set[str] = set()
+        names: set[str] = set()
+        for n, d in setup.soldiers.items():
+            cards = self.cards[n] = frozenset(owned.get(n, ()))
+            for p in d.ranks:
+                name = f"{p.title} {d.name}"
+                self.named[n, p.rank] = cards | {name, d.name}
+                names.add(name)
+            names.add(d.name)
+            every |= cards
+        card_ids = frozenset(every)
+        # every card id, when no name is spelled as one: a hidden man's word that is a card id
+        # is then one of his cards, so Words need not gather the men's own (`words_of`)
+        self.card_ids = None if names & card_ids else card_ids
+        self.lengths = _lengths(every | names)
+        self.every = _every_word(setup)
+        self.inner: dict[str, tuple[int, ...]] = {}
+        self.kept: dict[frozenset[int], tuple[tuple[tuple[int, Any], ...], Words]] = {}
+
+
+def _lexicon(setup) -> _Lexicon:
+    memo = _memo(setup)
+    got = memo.get("lexicon")
+    if got is None:
+        got = memo["lexicon"] = _Lexicon(setup)
+    return got
+
+
+def _lengths(words: Iterable[str]) -> dict[str, list[int]]:
+    """By first letter, the lengths of the words it starts, longest first."""
+    lengths: dict[str, set[int]] = {}
+    for w in words:
+        lengths.setdefault(w[0], set()).add(len(w))
+    return {ch: sorted(ns, reverse=True) for ch, ns in lengths.items()}
+
+
+def words_of(st, men: set[int], lexicon: _Lexicon | None = None) -> Words:
+    """The Words for these hidden men: their names (with their rank's title and without) and
+    their cards' ids, put together from the setup's lexicon (`_Lexicon`; the caller's, if it has
+    it) and kept there while the same men hold the same ranks."""
+    lex = _lexicon(st.setup) if lexicon is None else lexicon
+    soldiers = st.soldiers
+    key = frozenset(men)
+    hit = lex.kept.get(key)
+    if hit is not None:
+        for n, rank in hit[0]:
+            if soldiers[n].rank != rank:
+                break
+        else:
+            return hit[1]
+    named, cards = lex.named, lex.cards
+    words: set[str] = set()
+    ranks = []
+    for n in key:
+        rank = soldiers[n].rank
+        got = named.get((n, rank))
+        if got is None:  # a rank his card does not have: named as the state names him (which refuses)
+            got = cards[n] | {st.name(n), st.setup.soldiers[n].name}
+        words |= got
+        ranks.append((n, rank))
+    theirs = lex.card_ids
+    if theirs is None:
+        theirs = frozenset().union(*(cards[n] for n in key))
+    made = Words(words, theirs, lex.every, lex)
+    if len(lex.kept) >= WORDS_KEPT:
+        lex.kept.clear()
+    lex.kept[key] = (tuple(ranks), made)
+    return made
+
+
+_NOT_YET = object()
 
 
 class Words:
@@ -115,47 +182,57 @@ class Words:
     longest where two start at one place. Found through the setup's one compiled pattern of
     every soldier's words (`_every_word`), so a new set of hidden men compiles nothing."""
 
-    def __init__(self, words: Iterable[str], cards: set[str], every: re.Pattern | None) -> None:
-        """`words`: the hidden men's words, `cards` those of them that are card ids; `every`: a
-        pattern matching every one of them where it stands alone (and any other words)."""
-        self.words = set(words)
+    def __init__(self, words: Iterable[str], cards: Iterable[str], every: re.Pattern | None,
+                 lexicon: _Lexicon | None = None) -> None:
+        """`words`: the hidden men's words, `cards` those of them that are card ids (or more card
+        ids, none of them another of their words); `every`: a pattern matching every one of
+        them where it stands alone (and any other words). `lexicon`: the setup's, whose words
+        hold these (`words_of`): its lengths by first letter and its inner places serve any of
+        its sets of words, since `_word_at` keeps only the hidden men's words among the places
+        and lengths it tries."""
+        self.words = words if type(words) is set else set(words)
         self.cards = cards
-        lengths: dict[str, set[int]] = {}  # by first letter, the lengths of the words it starts
-        for w in self.words:
-            lengths.setdefault(w[0], set()).add(len(w))
-        self.lengths = {ch: sorted(ns, reverse=True) for ch, ns in lengths.items()}
+        if lexicon is None:
+            self.lengths = _lengths(self.words)  # by first letter, the lengths of the words it starts
+            self._inner: dict[str, tuple[int, ...]] = {}  # by matched word (the setup's few): _inner_of
+        else:
+            self.lengths, self._inner = lexicon.lengths, lexicon.inner
         self.every = every if self.words else None
-        self._inner: dict[str, tuple[int, ...]] = {}  # by matched word (the setup's few): _inner_of
+        self._heads: dict[str, str | None] = {}  # by matched word: _word_at at its start
 
     def _found(self, text: str, matches: list[re.Match] | None = None,
-               found: set[str] | None = None) -> Iterator[tuple[int, str]]:
+               found: set[str] | None = None) -> list[tuple[int, str]]:
         """(where, word) for each of the hidden men's words in the text, left to right, none
-        overlapping. A word of theirs starts where some soldier's word does, so at the start of
-        a match of the setup's pattern or inside one: only those places are looked at, and
-        inside a match only where a word could stand alone (`_inner`, worked out once a matched
-        word). `matches`: that pattern's matches in the text when the caller has them (`screen`
-        reads one text for several readers: the matches are the setup's, whoever is hidden).
-        `found`: a set the words found are added to (`screen` compares readers by them)."""
+        overlapping. `matches`: the setup's pattern's matches in the text when the caller has
+        them; `found`: a set the words found are added to (`screen` compares readers by them)."""
+        if matches is None:
+            matches = self.every.finditer(text)
+        return self._found_in(text, [(m.start(), m.group()) for m in matches], found)
+
+    def _found_in(self, text: str, spans: list[tuple[int, str]],
+                  found: set[str] | None = None) -> list[tuple[int, str]]:
+        """`_found` given where the setup's pattern matches in the text, (start, matched word)
+        each (`_spans`). A word of theirs starts where some soldier's word does, so at the
+        start of a match or inside one: only those places are looked at, and inside a match
+        only where a word could stand alone (`_inner`, worked out once a matched word).
+
+        At a match's start the pattern took the longest word of anyone's standing alone there,
+        so none of theirs standing there is longer: theirs is the longest of its beginnings
+        that is one of their words standing alone in it (`_word_at(g, 0)`), whatever text the
+        matched word stands in, kept by matched word (`_heads`)."""
+        out: list[tuple[int, str]] = []
         resume = 0
-        words, inner = self.words, self._inner
-        for m in self.every.finditer(text) if matches is None else matches:
-            start = m.start()
+        heads, inner = self._heads, self._inner
+        for start, g in spans:
             if start >= resume:
-                g = m.group()
-                if g in words:  # the longest word of anyone's standing alone here, so the longest of theirs
-                    if found is not None:
-                        found.add(g)
-                    yield start, g
-                    resume = m.end()
-                    continue
-                word = self._word_at(text, start)
+                word = heads.get(g, _NOT_YET)
+                if word is _NOT_YET:
+                    word = heads[g] = self._word_at(g, 0)
                 if word is not None:
-                    if found is not None:
-                        found.add(word)
-                    yield start, word
+                    out.append((start, word))
                     resume = start + len(word)
-            else:
-                g = m.group()
+                    if len(word) == len(g):
+                        continue
             offsets = inner.get(g)
             if offsets is None:
                 offsets = inner[g] = self._inner_of(g)
@@ -164,10 +241,11 @@ class Words:
                 if at >= resume:
                     word = self._word_at(text, at)
                     if word is not None:
-                        if found is not None:
-                            found.add(word)
-                        yield at, word
+                        out.append((at, word))
                         resume = at + len(word)
+        if found is not None and out:
+            found.update([word for _, word in out])
+        return out
 
     def _inner_of(self, g: str) -> tuple[int, ...]:
         """The places inside a matched word `g` (not its start) where one of the hidden men's
@@ -188,18 +266,24 @@ class Words:
         return None
 
     def mentions(self, text: str, matches: list[re.Match] | None = None) -> bool:
-        return self.every is not None and next(self._found(text, matches), None) is not None
+        return self.every is not None and bool(self._found(text, matches))
 
     def scrub(self, text: str, matches: list[re.Match] | None = None, found: set[str] | None = None) -> str:
         """The text with the hidden men's words blanked; the very same text object when it
         names none of them (so `scrub(t) is t` says `not mentions(t)`). `found`: as _found's."""
         if self.every is None:
             return text
-        out, last = [], 0
-        for at, word in self._found(text, matches, found):
-            out += [text[last:at], HIDDEN_CARD if word in self.cards else HIDDEN_NAME]
+        return self._blanked(text, self._found(text, matches, found))
+
+    def _blanked(self, text: str, finds: list[tuple[int, str]]) -> str:
+        """The text with these found words blanked (the very same text when there are none)."""
+        if not finds:
+            return text
+        out, last, cards = [], 0, self.cards
+        for at, word in finds:
+            out += [text[last:at], HIDDEN_CARD if word in cards else HIDDEN_NAME]
             last = at + len(word)
-        return "".join(out) + text[last:] if out else text
+        return "".join(out) + text[last:]
 
 
 def _joins(ch: str) -> bool:
@@ -309,61 +393,84 @@ def screen(st, events: list[Event]) -> list[Event]:
     and tile; a public event that merely names him or his card (a reveal, a phase listing)
     keeps its line with those words put as "a hidden soldier('s card)". Each seat whose side
     may read more of it (his own men in it) gets that fuller line privately as well."""
-    if not active(st) or not events:
+    if not events or not active(st):
         return events
     secret = hidden(st)
     if not secret:
         return events
-    sides = sorted({seat.side for seat in st.seats})
-    hidden_from = {side: {n for n in secret if st.soldiers[n].side != side} for side in sides}  # once, not per event
-    words: dict[str | None, Words] = {}
-
-    def words_for(side: str | None) -> Words:  # built only when a line needs them
-        if side not in words:
-            words[side] = words_of(st, secret if side is None else hidden_from[side])
-        return words[side]
+    lex = _lexicon(st.setup)
+    public_words = words_of(st, secret, lex)
+    read = _Reading(lex.every)
+    readers: list[_Reader] | None = None  # made at the first line the public reads otherwise
     out: list[Event] = []
-    read = _Reading(_every_word(st.setup))
     for e in events:
         if e.to is not None:
             out.append(e)
             continue
         named = _soldiers_in(e.data)  # the event's men, the same for every reader
         found: set[str] = set()
-        public = _as_seen(st, e, secret, words_for(None), named, read, found)
+        public = _as_seen(st, e, secret, public_words, named, read, found)
         out.append(public)
         if public is e:
             continue
+        if readers is None:
+            readers = _readers(st, secret, lex)
         about = named & secret
-        for side in sides:
-            if hidden_from[side] == secret:  # none of his own men hidden: he reads the public line
+        for reader in readers:
+            if _reads_as_public(about, reader.secret, reader.words(st), found):
                 continue
-            if _reads_as_public(about, hidden_from[side], words_for(side), found):
-                continue
-            theirs = _as_seen(st, e, hidden_from[side], words_for(side), named, read)
+            theirs = _as_seen(st, e, reader.secret, reader.words(st), named, read)
             if theirs.text == public.text and theirs.data == public.data:
                 continue
-            out.extend(told(theirs, seat.index) for seat in st.seats if seat.side == side)
+            out.extend([told(theirs, seat) for seat in reader.seats])
+    return out
+
+
+class _Reader:
+    """A side that may read more than the public in one screening: the men hidden from it
+    (some of its own men are hidden from the public), its seats, and its Words once asked."""
+
+    __slots__ = ("_lexicon", "_words", "seats", "secret")
+
+    def __init__(self, secret: set[int], seats: list[int], lexicon: _Lexicon) -> None:
+        self.secret, self.seats, self._lexicon, self._words = secret, seats, lexicon, None
+
+    def words(self, st) -> Words:
+        if self._words is None:
+            self._words = words_of(st, self.secret, self._lexicon)
+        return self._words
+
+
+def _readers(st, secret: set[int], lexicon: _Lexicon) -> list[_Reader]:
+    """The sides, in order, from whom fewer men are hidden than from the public (those with
+    none of their own men hidden read the public line)."""
+    soldiers = st.soldiers
+    side_of = [(n, soldiers[n].side) for n in secret]
+    out = []
+    for side in sorted({seat.side for seat in st.seats}):
+        theirs = {n for n, s in side_of if s != side}
+        if len(theirs) != len(secret):
+            out.append(_Reader(theirs, [seat.index for seat in st.seats if seat.side == side], lexicon))
     return out
 
 
 class _Reading:
     """One screening's texts read once: where the setup's pattern of soldiers' words matches in
-    each (the same whoever reads it; Words._found looks for a reader's hidden men's words only
-    there), and each event's data as text (`repr`, made once for every reader). Dropped with
-    the screening."""
+    each, as (start, matched word) (the same whoever reads it; Words._found_in looks for a
+    reader's hidden men's words only there), and each event's data as text (`repr`, made once
+    for every reader). Dropped with the screening."""
 
-    __slots__ = ("_matches", "_reprs", "every")
+    __slots__ = ("_reprs", "_spans", "every")
 
     def __init__(self, every: re.Pattern) -> None:
         self.every = every
-        self._matches: dict[str, list[re.Match]] = {}
+        self._spans: dict[str, list[tuple[int, str]]] = {}
         self._reprs: dict[int, tuple[Event, str]] = {}
 
-    def matches(self, text: str) -> list[re.Match]:
-        got = self._matches.get(text)
+    def spans(self, text: str) -> list[tuple[int, str]]:
+        got = self._spans.get(text)
         if got is None:
-            got = self._matches[text] = list(self.every.finditer(text))
+            got = self._spans[text] = [(m.start(), m.group()) for m in self.every.finditer(text)]
         return got
 
     def data_text(self, e: Event) -> str:
@@ -380,32 +487,27 @@ def _as_seen(st, e: Event, secret: set[int], words: Words, named: set[int] | Non
     caller has them. `found`: a set given for the public reading, to which the hidden words
     that made its line are added: those found in the text, in the data's strings, and, when
     the text names none, every one in the data's text (for `screen`'s _reads_as_public)."""
-    about = sorted((_soldiers_in(e.data) if named is None else named) & secret)
+    about = (_soldiers_in(e.data) if named is None else named) & secret
     if about:
+        about = sorted(about)
         return said(e.kind, cover_sentence(st, e.kind, about),
                     {"hidden": len(about), "sides": sorted({st.soldiers[n].side for n in about}),
                      "tiles": sorted({tile_of(st, n) for n in about})})
+    if words.every is None:  # nobody hidden from this reader: he reads it as it is
+        return e
     if read is None or words.every is not read.every:
-        read = _Reading(words.every) if words.every is not None else None
-
-    def scrub(text: str) -> str:
-        return words.scrub(text, read.matches(text) if read is not None else None, found)
-    text = scrub(e.text)  # the very same text when it names none of them (Words.scrub)
+        read = _Reading(words.every)
+    spans = read.spans
+    text = words._blanked(e.text, words._found_in(e.text, spans(e.text), found))  # the very same text when it names none of them
     if text is e.text:
-        data_text = read.data_text(e) if read is not None else repr(e.data)
-        matches = read.matches(data_text) if read is not None else None
-        if found is None:
-            if not words.mentions(data_text, matches):
-                return e
-        elif words.every is None or not _all_found(words._found(data_text, matches, found)):
+        data_text = read.data_text(e)
+        if not words._found_in(data_text, spans(data_text), found):
             return e
+
+    def scrub(t: str) -> str:
+        return words._blanked(t, words._found_in(t, spans(t), found))
     data = {k: v for k, v in e.data.items() if k not in SOLDIER_KEYS or not (_soldiers_in({k: v}) & secret)}
     return said(e.kind, text, _strings_clean(data, scrub))
-
-
-def _all_found(finds: Iterator[tuple[int, str]]) -> bool:
-    """Whether there is any, reading them all (so that each adds its word to `found`)."""
-    return sum(1 for _ in finds) > 0
 
 
 def _reads_as_public(about: set[int], theirs: set[int], theirs_words: Words, found: set[str]) -> bool:
@@ -426,5 +528,14 @@ def _reads_as_public(about: set[int], theirs: set[int], theirs_words: Words, fou
 def public_text(st, text: str) -> str:
     """A sentence for everyone (a waiting line, a caption) with every hidden man's name and
     card id put as "a hidden soldier('s card)"."""
+    if not active(st):
+        return text
+    lex = _lexicon(st.setup)
+    spans = [(m.start(), m.group()) for m in lex.every.finditer(text)]  # where any soldier's word stands
+    if not spans:  # most lines: nobody named, so nobody hidden named, whoever is hidden
+        return text
     secret = hidden(st)
-    return words_of(st, secret).scrub(text) if secret else text
+    if not secret:
+        return text
+    words = words_of(st, secret, lex)
+    return words._blanked(text, words._found_in(text, spans))
