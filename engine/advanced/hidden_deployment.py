@@ -87,6 +87,7 @@ def _cards_of(setup) -> dict[int, list[str]]:
 
 
 WORDS_KEPT = 64  # sets of hidden men's Words kept a setup; past that all start anew
+SPANS_KEPT = 256  # texts' matches kept a setup (lines and data come back: "Turn 2 begins.", {'turn': 2})
 
 
 class _Lexicon:
@@ -97,7 +98,7 @@ class _Lexicon:
     A set of hidden men's Words is then a union of a few sets (`words_of`), nothing compiled or
     counted again, whichever men are hidden; the last few sets' Words are kept (`kept`)."""
 
-    __slots__ = ("card_ids", "cards", "every", "inner", "kept", "lengths", "named")
+    __slots__ = ("card_ids", "cards", "every", "inner", "kept", "lengths", "named", "spans")
 
     def __init__(self, setup) -> None:
         owned = _cards_of(setup)
@@ -121,6 +122,7 @@ class _Lexicon:
         self.every = _every_word(setup)
         self.inner: dict[str, tuple[int, ...]] = {}
         self.kept: dict[frozenset[int], tuple[tuple[tuple[int, Any], ...], Words]] = {}
+        self.spans: dict[str, list[tuple[int, str]]] = {}  # _Reading.spans, by text, the last SPANS_KEPT
 
 
 def _lexicon(setup) -> _Lexicon:
@@ -361,7 +363,14 @@ def _soldiers_in(data: dict[str, Any]) -> set[int]:
     return out
 
 
+_PLAIN = frozenset((int, float, bool, type(None)))  # values with no string in them
+
+
 def _strings_clean(value, scrub):
+    """The value with every string in it scrubbed, lists, tuples and dicts rebuilt."""
+    if type(value) is dict:  # an event's data: most values are numbers, read here at once
+        return {k: scrub(x) if type(x) is str else x if type(x) in _PLAIN else _strings_clean(x, scrub)
+                for k, x in value.items()}
     if isinstance(value, str):
         return scrub(value)
     if isinstance(value, list):
@@ -400,7 +409,7 @@ def screen(st, events: list[Event]) -> list[Event]:
         return events
     lex = _lexicon(st.setup)
     public_words = words_of(st, secret, lex)
-    read = _Reading(lex.every)
+    read = _Reading(lex.every, lex.spans)
     readers: list[_Reader] | None = None  # made at the first line the public reads otherwise
     out: list[Event] = []
     for e in events:
@@ -458,19 +467,24 @@ class _Reading:
     """One screening's texts read once: where the setup's pattern of soldiers' words matches in
     each, as (start, matched word) (the same whoever reads it; Words._found_in looks for a
     reader's hidden men's words only there), and each event's data as text (`repr`, made once
-    for every reader). Dropped with the screening."""
+    for every reader). The matches are the setup's, whoever is hidden, so they are kept with
+    the setup's lexicon for the next screenings too (the last SPANS_KEPT texts); the data's
+    texts are dropped with the screening."""
 
     __slots__ = ("_reprs", "_spans", "every")
 
-    def __init__(self, every: re.Pattern) -> None:
+    def __init__(self, every: re.Pattern, kept: dict[str, list[tuple[int, str]]] | None = None) -> None:
         self.every = every
-        self._spans: dict[str, list[tuple[int, str]]] = {}
+        self._spans: dict[str, list[tuple[int, str]]] = {} if kept is None else kept
         self._reprs: dict[int, tuple[Event, str]] = {}
 
     def spans(self, text: str) -> list[tuple[int, str]]:
-        got = self._spans.get(text)
+        kept = self._spans
+        got = kept.get(text)
         if got is None:
-            got = self._spans[text] = [(m.start(), m.group()) for m in self.every.finditer(text)]
+            if len(kept) >= SPANS_KEPT:
+                kept.clear()
+            got = kept[text] = [(m.start(), m.group()) for m in self.every.finditer(text)]
         return got
 
     def data_text(self, e: Event) -> str:
@@ -531,7 +545,7 @@ def public_text(st, text: str) -> str:
     if not active(st):
         return text
     lex = _lexicon(st.setup)
-    spans = [(m.start(), m.group()) for m in lex.every.finditer(text)]  # where any soldier's word stands
+    spans = _Reading(lex.every, lex.spans).spans(text)  # where any soldier's word stands
     if not spans:  # most lines: nobody named, so nobody hidden named, whoever is hidden
         return text
     secret = hidden(st)

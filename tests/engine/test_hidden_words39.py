@@ -75,3 +75,50 @@ def test_a_name_spelled_as_another_mans_card_id_is_still_a_name(position):
     assert _lexicon(other.setup).card_ids is None
     assert words_of(other, {3}).scrub(f"{dorns} waits.") == f"{HIDDEN_NAME} waits."
     assert words_of(other, {4}).scrub(f"Dorn plays {dorns}.") == f"{HIDDEN_NAME} plays {HIDDEN_CARD}."
+
+
+def test_the_matches_kept_with_the_lexicon_are_the_patterns_and_stay_bounded(position, monkeypatch):
+    from engine.advanced import hidden_deployment as hd
+    from engine.core.log import Event
+    monkeypatch.setattr(hd, "SPANS_KEPT", 4)
+    st = yard(position)
+    lex = _lexicon(st.setup)
+    lines = [Event(kind="draw", text=f"Pvt. Cole draws {k} cards.", data={"n": k}) for k in range(6)]
+    first = hd.screen(st, lines)
+    assert 0 < len(lex.spans) <= 4
+    for text, spans in lex.spans.items():
+        assert spans == [(m.start(), m.group()) for m in lex.every.finditer(text)]
+    assert hd.screen(st, lines) == first, "read again through the kept matches, the same lines"
+    assert first[0].text == f"{HIDDEN_NAME} draws 0 cards."
+
+
+def _plain_clean(value, scrub):
+    """_strings_clean as it was written: every value through the isinstance ladder."""
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, list):
+        return [_plain_clean(x, scrub) for x in value]
+    if isinstance(value, tuple):
+        return tuple(_plain_clean(x, scrub) for x in value)
+    if isinstance(value, dict):
+        return {k: _plain_clean(x, scrub) for k, x in value.items()}
+    return value
+
+
+LEAVES = S.one_of(S.integers(), S.booleans(), S.none(), S.floats(allow_nan=False),
+                  S.sampled_from(["Pvt. Cole", "x", "Cole's", ""]), S.sampled_from(list(Rank)))
+
+
+@given(S.recursive(LEAVES, lambda inner: S.one_of(S.lists(inner, max_size=3),
+                                                  S.tuples(inner, inner),
+                                                  S.dictionaries(S.text(max_size=3), inner, max_size=3)),
+                   max_leaves=12))
+def test_strings_are_cleaned_wherever_they_stand_and_nothing_else_changes(value):
+    from engine.advanced.hidden_deployment import _strings_clean
+
+    def scrub(text):
+        return text.replace("Cole", "X")
+    data = {"value": value, "n": 1, "flag": True}
+    got, want = _strings_clean(data, scrub), _plain_clean(data, scrub)
+    assert got == want
+    assert [type(v) for v in got.values()] == [type(v) for v in want.values()]
