@@ -6,7 +6,13 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as S
 
-from engine.advanced.hidden_deployment import HIDDEN_CARD, HIDDEN_NAME, Words, _lexicon, words_of
+from engine.advanced.hidden_deployment import (
+    HIDDEN_CARD,
+    HIDDEN_NAME,
+    Words,
+    _lexicon,
+    words_of,
+)
 from engine.core.content import Rank
 
 
