@@ -11,6 +11,7 @@ never holds a public sentence that names a hidden soldier."""
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -86,8 +87,10 @@ def _cards_of(setup) -> dict[int, list[str]]:
     return memo["cards"]
 
 
-WORDS_KEPT = 64  # sets of hidden men's Words kept a setup; past that all start anew
-SPANS_KEPT = 256  # texts' matches kept a setup (lines and data come back: "Turn 2 begins.", {'turn': 2})
+# Kept a setup, the oldest dropped first: a setup is shared by every game of its scenario once
+# loaded, so these hold what a few hundred live games ask at once
+WORDS_KEPT = 256  # sets of hidden men's Words (a game's set changes as men are spotted or lost)
+SPANS_KEPT = 1024  # texts' matches (lines and data come back: "Turn 2 begins.", {'turn': 2})
 
 
 class _Lexicon:
@@ -121,8 +124,8 @@ class _Lexicon:
         self.lengths = _lengths(every | names)
         self.every = _every_word(setup)
         self.inner: dict[str, tuple[int, ...]] = {}
-        self.kept: dict[frozenset[int], tuple[tuple[tuple[int, Any], ...], Words]] = {}
-        self.spans: dict[str, list[tuple[int, str]]] = {}  # _Reading.spans, by text, the last SPANS_KEPT
+        self.kept: OrderedDict[frozenset[int], tuple[tuple[tuple[int, Any], ...], Words]] = OrderedDict()
+        self.spans: OrderedDict[str, list[tuple[int, str]]] = OrderedDict()  # _Reading.spans, by text
 
 
 def _lexicon(setup) -> _Lexicon:
@@ -170,7 +173,7 @@ def words_of(st, men: set[int], lexicon: _Lexicon | None = None) -> Words:
         theirs = frozenset().union(*(cards[n] for n in key))
     made = Words(words, theirs, lex.every, lex)
     if len(lex.kept) >= WORDS_KEPT:
-        lex.kept.clear()
+        lex.kept.popitem(last=False)
     lex.kept[key] = (tuple(ranks), made)
     return made
 
@@ -468,14 +471,14 @@ class _Reading:
     each, as (start, matched word) (the same whoever reads it; Words._found_in looks for a
     reader's hidden men's words only there), and each event's data as text (`repr`, made once
     for every reader). The matches are the setup's, whoever is hidden, so they are kept with
-    the setup's lexicon for the next screenings too (the last SPANS_KEPT texts); the data's
+    the setup's lexicon for the next screenings too (the last SPANS_KEPT texts, the oldest dropped first); the data's
     texts are dropped with the screening."""
 
     __slots__ = ("_reprs", "_spans", "every")
 
-    def __init__(self, every: re.Pattern, kept: dict[str, list[tuple[int, str]]] | None = None) -> None:
+    def __init__(self, every: re.Pattern, kept: OrderedDict[str, list[tuple[int, str]]] | None = None) -> None:
         self.every = every
-        self._spans: dict[str, list[tuple[int, str]]] = {} if kept is None else kept
+        self._spans: OrderedDict[str, list[tuple[int, str]]] = OrderedDict() if kept is None else kept
         self._reprs: dict[int, tuple[Event, str]] = {}
 
     def spans(self, text: str) -> list[tuple[int, str]]:
@@ -483,7 +486,7 @@ class _Reading:
         got = kept.get(text)
         if got is None:
             if len(kept) >= SPANS_KEPT:
-                kept.clear()
+                kept.popitem(last=False)
             got = kept[text] = [(m.start(), m.group()) for m in self.every.finditer(text)]
         return got
 
