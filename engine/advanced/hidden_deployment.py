@@ -87,10 +87,10 @@ def _cards_of(setup) -> dict[int, list[str]]:
     return memo["cards"]
 
 
-# Kept a setup, the oldest dropped first: a setup is shared by every game of its scenario once
-# loaded, so these hold what a few hundred live games ask at once
-WORDS_KEPT = 256  # sets of hidden men's Words (a game's set changes as men are spotted or lost)
-SPANS_KEPT = 1024  # texts' matches (lines and data come back: "Turn 2 begins.", {'turn': 2})
+# Kept a setup, the oldest dropped first: the service gives every game of a scenario the one setup
+# (StateCodec.shared), so these hold what a few hundred live games ask at once: about 2.5 MB and 2 MB
+WORDS_KEPT = 512  # sets of hidden men's Words (a game's set changes as men are spotted or lost)
+SPANS_KEPT = 4096  # texts' matches (lines and data come back: "Turn 2 begins.", {'turn': 2})
 
 
 class _Lexicon:
