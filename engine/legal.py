@@ -269,8 +269,12 @@ def _parts(st, active, force: str, only_source: str | None, vehicular: bool) -> 
     force_men: list[int] | None = None  # the force's men and plates, read once for every part
     owner: list[int] | None = None  # the tag's and the note's man, once either is asked (owner_can_act)
     # (a card's parts are of different kinds: engine/turn/cards.py start, engine/advanced/react.py)
-    for src in [s for s in active.sources if s.state != "closed" and only_source in (None, s.kind)]:
+    for src in tuple(active.sources):  # (a copy, as a listing's reader may go on after a change)
+        if src.state == "closed":
+            continue
         kind = src.kind
+        if only_source is not None and kind != only_source:
+            continue
         if kind in ("tag", "note"):
             if owner is None:
                 owner = [st.card(active.card).owner] if owner_can_act(st, active) else []
@@ -415,28 +419,33 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
                     and clear()))
     if ok(DO_RALLY):
         out.append((CHECK, lambda: _can_rally(st, active, kind, m) and clear()))
-    aims = foes.spotted(s.side) if ok(DO_SHOOT) or ok(DO_TOSS) else None
-    if aims:
+    # the enemies a shot, toss or Sight could aim at are looked for when that question is asked,
+    # not when it is made: a man whose cheaper question says yes has the soldiers scanned for none
+    # (the question with no enemy to aim at says no, as leaving it out did)
+    if ok(DO_SHOOT) or ok(DO_TOSS):
+        side = s.side
+
         def shoots() -> bool:
             try:
                 check_can_shoot(st, m, known)
-                return any(target_fault(st, m, t, known) is None for t in aims)
+                return any(target_fault(st, m, t, known) is None for t in foes.spotted(side))
             except RuleError:
                 return False
 
         def tosses() -> bool:
             return s.grenades > 0 and thrower_problem(st, m, known) is None \
-                and any(aim_fault(st, m, t) is None for t in aims)
-        out.append((SEARCH, lambda: ((ok(DO_SHOOT) and foes.once(("shoot", m), shoots))
-                                     or (ok(DO_TOSS) and foes.once(("toss", m), tosses))) and clear()))
-    if ok(DO_SIGHT) and foes.unseen(s.side):
+                and any(aim_fault(st, m, t) is None for t in foes.spotted(side))
+        out.append((SEARCH, lambda: bool(foes.spotted(side))
+                    and ((ok(DO_SHOOT) and foes.once(("shoot", m), shoots))
+                         or (ok(DO_TOSS) and foes.once(("toss", m), tosses))) and clear()))
+    if ok(DO_SIGHT):
         def sight() -> bool:
             try:
                 check_can_look(st, m, known)
                 return sight_any(st, m)
             except RuleError:
                 return False
-        out.append((SEARCH, lambda: foes.once(("sight", m), sight) and clear()))
+        out.append((SEARCH, lambda: foes.unseen(s.side) and foes.once(("sight", m), sight) and clear()))
     if ok(DO_TOSS) and s.equipment:
         out.append((SEARCH, lambda: bool(use_options(st, m, seat, kind)) and clear()))
     if ok(DO_MOVE):
