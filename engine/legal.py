@@ -357,7 +357,9 @@ class _Foes:
     (the rules' own first tests, target_fault, aim_fault and sight_any). Each man's contact
     and escort, asked by several rule checks, are remembered in `known` (contact.Known), which
     the vehicle checks' `targets` share; without vehicles no vehicle check is asked, and no
-    `Targets` is made."""
+    `Targets` is made. Each scan compares a man's side and spotted fields before asking the
+    `free` property: the same answer (the tests have no side effects), and no call for the men
+    of the asking side."""
 
     __slots__ = ("_once", "_spotted", "_unseen", "known", "st", "targets")
 
@@ -373,7 +375,7 @@ class _Foes:
         got = self._spotted.get(side)
         if got is None:
             got = self._spotted[side] = [s.serial for s in self.st.soldiers.values()
-                                         if s.free and s.side != side and s.spotted]
+                                         if s.side != side and s.spotted and s.free]
         return got
 
     def once(self, key: tuple, ask: Callable[[], bool]) -> bool:
@@ -388,7 +390,7 @@ class _Foes:
         got = self._unseen.get(side)
         if got is None:
             st = self.st
-            got = self._unseen[side] = any(s.free and s.side != side and not s.spotted for s in st.soldiers.values()) \
+            got = self._unseen[side] = any(s.side != side and not s.spotted and s.free for s in st.soldiers.values()) \
                 or any(v.status == "board" and v.side != side and not v.spotted for v in st.vehicles.values())
         return got
 
