@@ -469,11 +469,12 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
 
 
 def _can_rally(st, active, kind: str, m: int) -> bool:
-    """Whether _soldier_options offers this man a Rally of anyone."""
+    """Whether _soldier_options offers this man a Rally of anyone. (A man's pinned field is read
+    before the free property: most men are not pinned, and the test has no side effects.)"""
     s = st.soldiers[m]
     src = next(x for x in active.sources if x.kind == kind)
     for o in st.soldiers.values():
-        if not (o.free and o.pinned and o.controller == s.controller) or o.serial in src.rallied:
+        if not (o.pinned and o.free and o.controller == s.controller) or o.serial in src.rallied:
             continue
         if kind == "team" and s.pinned and o.serial != m:
             continue
