@@ -269,8 +269,12 @@ def _parts(st, active, force: str, only_source: str | None, vehicular: bool) -> 
     force_men: list[int] | None = None  # the force's men and plates, read once for every part
     owner: list[int] | None = None  # the tag's and the note's man, once either is asked (owner_can_act)
     # (a card's parts are of different kinds: engine/turn/cards.py start, engine/advanced/react.py)
-    for src in [s for s in active.sources if s.state != "closed" and only_source in (None, s.kind)]:
+    for src in tuple(active.sources):  # (a copy, as a listing's reader may go on after a change)
+        if src.state == "closed":
+            continue
         kind = src.kind
+        if only_source is not None and kind != only_source:
+            continue
         if kind in ("tag", "note"):
             if owner is None:
                 owner = [st.card(active.card).owner] if owner_can_act(st, active) else []
@@ -353,7 +357,9 @@ class _Foes:
     (the rules' own first tests, target_fault, aim_fault and sight_any). Each man's contact
     and escort, asked by several rule checks, are remembered in `known` (contact.Known), which
     the vehicle checks' `targets` share; without vehicles no vehicle check is asked, and no
-    `Targets` is made."""
+    `Targets` is made. Each scan compares a man's side and spotted fields before asking the
+    `free` property: the same answer (the tests have no side effects), and no call for the men
+    of the asking side."""
 
     __slots__ = ("_once", "_spotted", "_unseen", "known", "st", "targets")
 
@@ -369,7 +375,7 @@ class _Foes:
         got = self._spotted.get(side)
         if got is None:
             got = self._spotted[side] = [s.serial for s in self.st.soldiers.values()
-                                         if s.free and s.side != side and s.spotted]
+                                         if s.side != side and s.spotted and s.free]
         return got
 
     def once(self, key: tuple, ask: Callable[[], bool]) -> bool:
@@ -384,7 +390,7 @@ class _Foes:
         got = self._unseen.get(side)
         if got is None:
             st = self.st
-            got = self._unseen[side] = any(s.free and s.side != side and not s.spotted for s in st.soldiers.values()) \
+            got = self._unseen[side] = any(s.side != side and not s.spotted and s.free for s in st.soldiers.values()) \
                 or any(v.status == "board" and v.side != side and not v.spotted for v in st.vehicles.values())
         return got
 
@@ -415,28 +421,33 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
                     and clear()))
     if ok(DO_RALLY):
         out.append((CHECK, lambda: _can_rally(st, active, kind, m) and clear()))
-    aims = foes.spotted(s.side) if ok(DO_SHOOT) or ok(DO_TOSS) else None
-    if aims:
+    # the enemies a shot, toss or Sight could aim at are looked for when that question is asked,
+    # not when it is made: a man whose cheaper question says yes has the soldiers scanned for none
+    # (the question with no enemy to aim at says no, as leaving it out did)
+    if ok(DO_SHOOT) or ok(DO_TOSS):
+        side = s.side
+
         def shoots() -> bool:
             try:
                 check_can_shoot(st, m, known)
-                return any(target_fault(st, m, t, known) is None for t in aims)
+                return any(target_fault(st, m, t, known) is None for t in foes.spotted(side))
             except RuleError:
                 return False
 
         def tosses() -> bool:
             return s.grenades > 0 and thrower_problem(st, m, known) is None \
-                and any(aim_fault(st, m, t) is None for t in aims)
-        out.append((SEARCH, lambda: ((ok(DO_SHOOT) and foes.once(("shoot", m), shoots))
-                                     or (ok(DO_TOSS) and foes.once(("toss", m), tosses))) and clear()))
-    if ok(DO_SIGHT) and foes.unseen(s.side):
+                and any(aim_fault(st, m, t) is None for t in foes.spotted(side))
+        out.append((SEARCH, lambda: bool(foes.spotted(side))
+                    and ((ok(DO_SHOOT) and foes.once(("shoot", m), shoots))
+                         or (ok(DO_TOSS) and foes.once(("toss", m), tosses))) and clear()))
+    if ok(DO_SIGHT):
         def sight() -> bool:
             try:
                 check_can_look(st, m, known)
                 return sight_any(st, m)
             except RuleError:
                 return False
-        out.append((SEARCH, lambda: foes.once(("sight", m), sight) and clear()))
+        out.append((SEARCH, lambda: foes.unseen(s.side) and foes.once(("sight", m), sight) and clear()))
     if ok(DO_TOSS) and s.equipment:
         out.append((SEARCH, lambda: bool(use_options(st, m, seat, kind)) and clear()))
     if ok(DO_MOVE):
@@ -458,11 +469,12 @@ def _soldier_checks(st, active, kind: str, m: int, seat: int, acc: frozenset[Do]
 
 
 def _can_rally(st, active, kind: str, m: int) -> bool:
-    """Whether _soldier_options offers this man a Rally of anyone."""
+    """Whether _soldier_options offers this man a Rally of anyone. (A man's pinned field is read
+    before the free property: most men are not pinned, and the test has no side effects.)"""
     s = st.soldiers[m]
     src = next(x for x in active.sources if x.kind == kind)
     for o in st.soldiers.values():
-        if not (o.free and o.pinned and o.controller == s.controller) or o.serial in src.rallied:
+        if not (o.pinned and o.free and o.controller == s.controller) or o.serial in src.rallied:
             continue
         if kind == "team" and s.pinned and o.serial != m:
             continue

@@ -10,8 +10,8 @@ from engine.core.board import NEIGHBOURS, adjacent, in_arc, in_rear
 
 def enemies_of(st, serial: int) -> list[int]:
     """Free enemy soldiers on the board (prisoners are nobody's target)."""
-    me = st.soldiers[serial]
-    return [s.serial for s in st.soldiers.values() if s.free and s.side != me.side]
+    side = st.soldiers[serial].side  # (the field compared first: half the roster is his own side)
+    return [s.serial for s in st.soldiers.values() if s.side != side and s.free]
 
 
 def touching(a, b) -> bool:
