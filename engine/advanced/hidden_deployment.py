@@ -129,11 +129,21 @@ class _Lexicon:
 
 
 def _lexicon(setup) -> _Lexicon:
+    """The setup's lexicon, from its memo; the last one asked is held at hand as well, since
+    every game of a scenario has the one setup and a screening asks for it first thing (the
+    setup itself is held with it, so the identity test cannot meet another setup at its id)."""
+    last = _LAST_LEXICON[0]
+    if last is not None and last[0] is setup:
+        return last[1]
     memo = _memo(setup)
     got = memo.get("lexicon")
     if got is None:
         got = memo["lexicon"] = _Lexicon(setup)
+    _LAST_LEXICON[0] = (setup, got)
     return got
+
+
+_LAST_LEXICON: list[tuple[Any, _Lexicon] | None] = [None]  # (setup, its lexicon), the last asked
 
 
 def _lengths(words: Iterable[str]) -> dict[str, list[int]]:

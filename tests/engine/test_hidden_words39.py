@@ -128,3 +128,14 @@ def test_strings_are_cleaned_wherever_they_stand_and_nothing_else_changes(value)
     got, want = _strings_clean(data, scrub), _plain_clean(data, scrub)
     assert got == want
     assert [type(v) for v in got.values()] == [type(v) for v in want.values()]
+
+
+def test_the_lexicon_held_at_hand_is_always_the_asked_setups_own(position):
+    st = yard(position)
+    renamed = {**st.setup.soldiers, 3: st.setup.soldiers[3].model_copy(update={"name": "Zeller"})}
+    other = st.model_copy(update={"setup": st.setup.model_copy(update={"soldiers": renamed})})
+    for _ in range(2):  # asked in turn, each setup gets its own, the same object each time
+        mine, theirs = _lexicon(st.setup), _lexicon(other.setup)
+        assert mine is not theirs
+        assert ("Pvt. Cole" in mine.named[3, Rank.PRIVATE]) and ("Zeller" in theirs.named[3, Rank.PRIVATE])
+        assert _lexicon(st.setup) is mine and _lexicon(other.setup) is theirs
