@@ -27,6 +27,7 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache, partial
 from pathlib import Path
 from queue import Empty, SimpleQueue
+from time import monotonic
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
@@ -99,6 +100,15 @@ BUSY_TIMEOUT_S = 3.0
 # at most 3 x 3 s + 0.5 s + 1 s = 10.5 s, about as long as a player watches Discord's
 # "thinking..." before he would rather be told to try again.
 BUSY_BACKOFF_S = (0.5, 1.0)
+# What a power loss or an OS crash can take (docs/store.md, Durability): SQLite makes the WAL's
+# commits durable at a checkpoint (an fsync of the WAL, then of the file). The writer runs one
+# itself once this long has passed since the first commit after the last one, loaded or idle;
+# SQLite's own, by pages (`CHECKPOINT_PAGES`), comes first only in a burst. At the default
+# 1,000 pages a checkpoint came every 100 or so commands: dozens a second under load (some 20% of
+# the writer's CPU, fsyncs included), and days apart on a quiet server, whose last commands a
+# power loss could then take.
+SYNCED_WITHIN_S = 1.0
+CHECKPOINT_PAGES = 8_000
 
 
 def _check_json(db: sqlite3.Connection, state: str) -> None:
@@ -119,8 +129,8 @@ _WRITE_STATE_AND_STATUS = (
 def _connection_pragmas(busy_timeout: float) -> tuple[str, ...]:
     # Durability: WAL with synchronous=NORMAL. A COMMIT has reached the WAL file in the OS page
     # cache when it returns, so it survives SIGKILL or any crash of this process; only a power
-    # loss or OS crash before the next checkpoint's fsync can lose the last transactions, and
-    # even then the file stays consistent (atomic, never corrupt). FULL would fsync on every
+    # loss or OS crash before the next checkpoint's fsync can lose the last transactions (at most
+    # a second's: SYNCED_WITHIN_S), and even then the file stays consistent (atomic, never corrupt). FULL would fsync on every
     # commit, costing a disk flush per move for a risk a play-by-post game can bear.
     return (
         "PRAGMA foreign_keys = ON",
@@ -282,9 +292,12 @@ class _Writer:
     MAX_BATCH = 64
 
     def __init__(self, path: Path, *, busy_timeout: float, backoff: Sequence[float],
-                 pragmas: tuple[str, ...] = ()) -> None:
+                 pragmas: tuple[str, ...] = (), synced_within: float | None = SYNCED_WITHIN_S) -> None:
         self.path = path
-        self._pragmas = (*_connection_pragmas(busy_timeout), *pragmas)
+        self._pragmas = (*_connection_pragmas(busy_timeout), *pragmas,
+                         f"PRAGMA wal_autocheckpoint = {CHECKPOINT_PAGES}")
+        self._synced_within = synced_within  # None: no checkpoint of its own (a throwaway database)
+        self._unsynced_since: float | None = None  # the monotonic time of the first commit since the last one
         self._busy_timeout = busy_timeout
         self._backoff = tuple(backoff)
         self._queue: SimpleQueue = SimpleQueue()
@@ -369,11 +382,15 @@ class _Writer:
         batch: list = []
         try:
             while closing is None:
-                batch, closing = self._take()
+                batch, closing = self._take(self._until_checkpoint())
                 if batch:
                     conn, drained_to_close = self._run_batch(conn, batch)
                     closing = closing or drained_to_close
+                    if self._unsynced_since is None and self._synced_within is not None:
+                        self._unsynced_since = monotonic()
                 batch = []
+                if closing is None and self._until_checkpoint() == 0:
+                    self._checkpoint(conn)
         except BaseException as exc:  # a fault of the writer itself: fail everyone, hang no one
             log.critical("the writer thread of %s failed; every write now fails until a restart",
                          self.path, exc_info=True)
@@ -390,11 +407,15 @@ class _Writer:
             if closing is not None:
                 self._notify(closing, None, None)
 
-    def _take(self) -> tuple[list, asyncio.Future | None]:
-        """Wait for the next transaction and take those already waiting behind it (at most
-        MAX_BATCH); stop at close()'s marker, which comes after everything asked before it."""
+    def _take(self, timeout: float | None = None) -> tuple[list, asyncio.Future | None]:
+        """Wait for the next transaction (at most `timeout` seconds: then no batch) and take those
+        already waiting behind it (at most MAX_BATCH); stop at close()'s marker, which comes after
+        everything asked before it."""
         batch: list = []
-        item = self._queue.get()
+        try:
+            item = self._queue.get(timeout=timeout)
+        except Empty:
+            return batch, None
         while True:
             if item[0] is _CLOSE:
                 return batch, item[1]
@@ -405,6 +426,28 @@ class _Writer:
                 item = self._queue.get_nowait()
             except Empty:
                 return batch, None
+
+    def _until_checkpoint(self) -> float | None:
+        """How long until the writer's own checkpoint is due (0: now; None: nothing to make durable)."""
+        if self._unsynced_since is None:
+            return None
+        return max(0.0, self._unsynced_since + self._synced_within - monotonic())
+
+    def _checkpoint(self, conn: sqlite3.Connection | None) -> None:
+        """A PASSIVE checkpoint: the WAL fsynced, then as much of it copied into the file as no
+        reader still needs, without waiting for anyone. If it cannot run (no connection, another
+        connection's checkpoint, an I/O error), it is tried again `synced_within` later; a failure
+        of the disk is the next batch's to report."""
+        if conn is None or conn.in_transaction:
+            self._unsynced_since = monotonic()
+            return
+        try:
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error:
+            log.info("a checkpoint of %s did not run; trying again later", self.path, exc_info=True)
+            self._unsynced_since = monotonic()
+            return
+        self._unsynced_since = None
 
     def _run_batch(
         self, conn: sqlite3.Connection | None, batch: list
@@ -636,8 +679,10 @@ class SqliteStore:
     """A `GameStore` on the SQLite file at `path`; checks and migrates it on open.
 
     `busy_timeout` and `busy_backoff` bound how long a write waits for a lock held by another
-    connection (docs/store.md, When the database fails); tests make them small. `durable=False`:
-    a database nobody keeps (the console's throwaway game), never flushed to the disk."""
+    connection (docs/store.md, When the database fails); tests make them small. `synced_within`:
+    at most how many seconds after a commit it is made durable against a power loss (the writer's
+    own checkpoint; docs/store.md, Durability). `durable=False`: a database nobody keeps (the
+    console's throwaway game), never flushed to the disk."""
 
     def __init__(
         self,
@@ -647,9 +692,13 @@ class SqliteStore:
         busy_timeout: float = BUSY_TIMEOUT_S,
         busy_backoff: Sequence[float] = BUSY_BACKOFF_S,
         durable: bool = True,
+        synced_within: float = SYNCED_WITHIN_S,
     ) -> None:
+        if not 0 < synced_within < float("inf"):
+            raise ValueError(f"synced_within must be a number of seconds above 0, not {synced_within!r}")
         self.path = Path(path)
         self._pragmas = () if durable else THROWAWAY_PRAGMAS
+        self._synced_within = synced_within if durable else None
         self._clock = clock
         self._busy_timeout = busy_timeout
         self._busy_backoff = tuple(busy_backoff)
@@ -665,7 +714,7 @@ class SqliteStore:
             raise StoreError(f"{self.path} is already open")
         await asyncio.to_thread(self._prepare)
         writer = _Writer(self.path, busy_timeout=self._busy_timeout, backoff=self._busy_backoff,
-                         pragmas=self._pragmas)
+                         pragmas=self._pragmas, synced_within=self._synced_within)
         await writer.open()
         try:
             reader = await self._connect_reader()
