@@ -102,8 +102,9 @@ BUSY_TIMEOUT_S = 3.0
 BUSY_BACKOFF_S = (0.5, 1.0)
 # What a power loss or an OS crash can take (docs/store.md, Durability): SQLite makes the WAL's
 # commits durable at a checkpoint (an fsync of the WAL, then of the file). The writer runs one
-# itself once this long has passed since the first commit after the last one, loaded or idle;
-# SQLite's own, by pages (`CHECKPOINT_PAGES`), comes first only in a burst. At the default
+# itself once this long has passed since the first commit after the last one, as soon as nothing
+# is waiting for it; SQLite's own, by pages (`CHECKPOINT_PAGES`), bounds a stream that never
+# leaves it a moment (under a second of commands at full speed). At the default
 # 1,000 pages a checkpoint came every 100 or so commands: dozens a second under load (some 20% of
 # the writer's CPU, fsyncs included), and days apart on a quiet server, whose last commands a
 # power loss could then take.
@@ -389,7 +390,7 @@ class _Writer:
                     if self._unsynced_since is None and self._synced_within is not None:
                         self._unsynced_since = monotonic()
                 batch = []
-                if closing is None and self._until_checkpoint() == 0:
+                if closing is None and self._until_checkpoint() == 0 and self._queue.empty():
                     self._checkpoint(conn)
         except BaseException as exc:  # a fault of the writer itself: fail everyone, hang no one
             log.critical("the writer thread of %s failed; every write now fails until a restart",

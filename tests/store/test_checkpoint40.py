@@ -1,7 +1,8 @@
 """What a power loss can take, bounded in time (docs/store.md, Durability): the writer runs a
 checkpoint of its own (the WAL fsynced, then copied into the file) `synced_within` seconds after
-the first commit since its last one, whether more commits keep coming or none does; SQLite's own,
-by pages, waits for `CHECKPOINT_PAGES`, so a burst of commands no longer fsyncs every hundred.
+the first commit since its last one, at its first moment with nothing queued, whether more commits
+keep coming (one player's after another's) or none does; SQLite's own, by pages, waits for
+`CHECKPOINT_PAGES`, so a burst of commands no longer fsyncs every hundred.
 
 On real SQLite files. What has been checkpointed is read off the wal-index (the `-shm` file,
 SQLite's documented layout: `mxFrame` at byte 16 of its header, the checkpoint's `nBackfill` at
