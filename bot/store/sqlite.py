@@ -130,9 +130,10 @@ _WRITE_STATE_AND_STATUS = (
 def _connection_pragmas(busy_timeout: float) -> tuple[str, ...]:
     # Durability: WAL with synchronous=NORMAL. A COMMIT has reached the WAL file in the OS page
     # cache when it returns, so it survives SIGKILL or any crash of this process; only a power
-    # loss or OS crash before the next checkpoint's fsync can lose the last transactions (at most
-    # a second's: SYNCED_WITHIN_S), and even then the file stays consistent (atomic, never corrupt). FULL would fsync on every
-    # commit, costing a disk flush per move for a risk a play-by-post game can bear.
+    # loss or OS crash before the next checkpoint's fsync can lose the last transactions (about a
+    # second's: SYNCED_WITHIN_S), and even then the file stays consistent (atomic, never corrupt).
+    # FULL would fsync on every commit, costing a disk flush per move for a risk a play-by-post
+    # game can bear.
     return (
         "PRAGMA foreign_keys = ON",
         "PRAGMA synchronous = NORMAL",
