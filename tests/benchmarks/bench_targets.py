@@ -28,6 +28,9 @@ p99 per scenario, RSS after many stored games, and the start times of `fieldpost
   median wall and CPU time of --starts runs each. The children run as an installed package does,
   with its bytecode (PYTHONDONTWRITEBYTECODE is dropped and one run goes first to write it).
 
+Every child process runs the interpreter that runs this script; the first line printed names
+it, with the optimizing flags its build was configured with. Compare runs of one interpreter.
+
 Targets (issue 17): >= 1,500 commands/s on tardieu-bombardment, >= 2,500 on infantry; worst
 apply p99 <= 1.5 ms; RSS <= 150 MB after 1,000 games of 30 commands; `fieldpost roll` within 3x
 of the bare import; the first command of `fieldpost play` within 0.5 s. The machine is shared and noisy: compare numbers from one run each.
@@ -38,12 +41,14 @@ import argparse
 import asyncio
 import json
 import os
+import platform
 import random
 import resource
 import sqlite3
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from collections.abc import Sequence
@@ -60,7 +65,16 @@ from engine.agent import RandomAgent
 
 PLAYERS = (Caller(1, "Ann"), Caller(2, "Bo"))
 THROUGHPUT_SCENARIOS = ("tardieu-bombardment", "hedgerow-dawn")
-PYTHON = str(ROOT / ".venv" / "bin" / "python")
+PYTHON = sys.executable  # the children run the interpreter this run measures
+
+
+def interpreter() -> str:
+    """The interpreter this run measures: its path, version and the optimizing configure flags
+    its build names (a distribution's build may optimize without naming them)."""
+    flags = str(sysconfig.get_config_var("CONFIG_ARGS") or "")
+    named = [f for f in ("--enable-optimizations", "--with-lto") if f in flags]
+    built = " ".join(named) if named else "configured without --enable-optimizations or --with-lto"
+    return f"{sys.executable}, Python {platform.python_version()}, {built}"
 
 
 def pct(values: list[float], p: float) -> float:
@@ -296,6 +310,7 @@ def main() -> int:
         asyncio.run(shard_child(args.shard_child, args.shard))
         return 0
     skip = set(filter(None, args.skip.split(",")))
+    print(f"interpreter: {interpreter()}", flush=True)
     catalog = load_catalog()
     settle()  # as the bot does once its content is loaded: throughput and apply run as in the bot
     if "start" not in skip:
