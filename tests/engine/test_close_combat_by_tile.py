@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.battlefield import close_combat as cc
 from tests.engine.autoplay_kit import vehicle_states
+from tests.state_json import SetupsKept, play_json
 
 
 def _due_one_by_one(st) -> list[tuple[int, str]]:
@@ -18,8 +19,10 @@ def _due_one_by_one(st) -> list[tuple[int, str]]:
 
 def test_the_tiles_read_once_find_every_vehicles_enemies_attackers_and_fights_as_reading_each_soldier():
     seen = {"states": 0, "enemies": 0, "attackers": 0, "assaults": 0}
+    setups = SetupsKept()  # the setup both copies share, dumped once and checked at the end
     for st in vehicle_states(3, 150):
         seen["states"] += 1
+        setups.see(st)
         by_tile = cc.free_by_tile(st)
         for plate in st.vehicles:
             enemies = cc.enemies_in_tile(st, plate)
@@ -32,7 +35,9 @@ def test_the_tiles_read_once_find_every_vehicles_enemies_attackers_and_fights_as
         quick, slow = st.clone(), st.clone()
         assert cc.due(quick) == _due_one_by_one(slow)
         assert quick.assaults == slow.assaults
-        assert quick.model_dump() == slow.model_dump()
+        assert quick.setup is slow.setup
+        assert play_json(quick) == play_json(slow)
+    setups.check()
     # the games reach what is compared: men in an enemy vehicle's tile, attackers, chosen attacks
     assert (seen["states"] > 1000 and seen["enemies"] > 50 and seen["attackers"] > 20
             and seen["assaults"] > 20), seen
