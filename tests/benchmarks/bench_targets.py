@@ -126,36 +126,59 @@ async def play_all(service: GameService, scripts: dict[int, list[tuple[int, str]
     return done
 
 
-async def throughput(catalog, scenario: str, games: int, commands: int,
-                     processes: Sequence[int] = (1,), repeat: int = 1) -> dict[int, dict]:
-    """Per process count: 1 is this process (as the bot unsharded); P > 1 is P fresh processes
-    on a copy of the same database, each carrying out the commands of every P-th game (as
-    shards would, each owning its servers' games), `repeat` times on fresh copies: the run of
-    median commands/s, with every run's rate (`runs`)."""
-    out: dict[int, dict] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        db, opened = Path(tmp) / "bench.db", Path(tmp) / "opened.db"
-        async with SqliteStore(db) as store:
-            seeds = iter(range(1, 10**6))
-            service = GameService(store, catalog, seed=lambda: next(seeds), cache_size=max(2048, games))
-            ids = await open_games(service, catalog, scenario, games)
-            scripts = {gid: script(catalog, scenario, gid, commands) for gid in ids}
-            if any(p > 1 for p in processes):
-                with sqlite3.connect(db) as src, sqlite3.connect(opened) as dst:
-                    src.backup(dst)  # the opened games, before any is played
-            if 1 in processes:
-                wall, cpu, main = time.perf_counter(), time.process_time(), time.thread_time()
-                done = await play_all(service, scripts)
-                wall, cpu, main = time.perf_counter() - wall, time.process_time() - cpu, time.thread_time() - main
-                for gid in ids:  # a refused command would be timed as if played: make sure none was
-                    assert (await service.load_state(gid)).seq == len(scripts[gid]), gid
-                out[1] = {"commands": done, "per_s": done / wall, "cpu_ms": cpu * 1e3 / done,
+async def opened(catalog, scenario: str, games: int, commands: int, tmp: Path,
+                 single: bool) -> tuple[dict | None, Path, dict[int, list[tuple[int, str]]]]:
+    """`games` games of `scenario` opened through the use-cases on a real SQLite file in `tmp`,
+    a copy of that database kept before any is played (for the shards), and each game's script;
+    if `single`, the games then all played in this process (as the bot unsharded): its numbers."""
+    db, kept = tmp / f"{scenario}.db", tmp / f"{scenario}-opened.db"
+    single_run = None
+    async with SqliteStore(db) as store:
+        seeds = iter(range(1, 10**6))
+        service = GameService(store, catalog, seed=lambda: next(seeds), cache_size=max(2048, games))
+        ids = await open_games(service, catalog, scenario, games)
+        scripts = {gid: script(catalog, scenario, gid, commands) for gid in ids}
+        with sqlite3.connect(db) as src, sqlite3.connect(kept) as dst:
+            src.backup(dst)  # the opened games, before any is played
+        if single:
+            wall, cpu, main = time.perf_counter(), time.process_time(), time.thread_time()
+            done = await play_all(service, scripts)
+            wall, cpu, main = time.perf_counter() - wall, time.process_time() - cpu, time.thread_time() - main
+            for gid in ids:  # a refused command would be timed as if played: make sure none was
+                assert (await service.load_state(gid)).seq == len(scripts[gid]), gid
+            single_run = {"commands": done, "per_s": done / wall, "cpu_ms": cpu * 1e3 / done,
                           "main_ms": main * 1e3 / done}
-        for p in processes:
-            if p > 1:
-                runs = sorted((shards(opened, Path(tmp) / f"p{p}-{n}.db", scenario, scripts, p)
-                               for n in range(repeat)), key=lambda r: r["per_s"])
-                out[p] = {**runs[len(runs) // 2], "runs": [r["per_s"] for r in runs]}
+    db.unlink()
+    return single_run, kept, scripts
+
+
+def throughput(catalog, scenarios: Sequence[str], games: int, commands: int,
+               processes: Sequence[int] = (1,), repeat: int = 1) -> dict[str, dict[int, dict]]:
+    """Per scenario, per process count: 1 is this process (as the bot unsharded); P > 1 is P
+    fresh processes on a copy of the same opened database, each carrying out the commands of
+    every P-th game (as shards would, each owning its servers' games), `repeat` times on fresh
+    copies: the run of median commands/s, with every run's rate (`runs`). The repeats go round
+    the scenarios (each scenario once, then each again...), so a slow minute of the shared
+    machine falls on one run of several scenarios, not on every run of one."""
+    out: dict[str, dict[int, dict]] = {sc: {} for sc in scenarios}
+    runs: dict[tuple[str, int], list[dict]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        made = {}
+        for sc in scenarios:
+            single, kept, scripts = asyncio.run(opened(catalog, sc, games, commands, Path(tmp), 1 in processes))
+            made[sc] = (kept, scripts)
+            if single is not None:
+                out[sc][1] = single
+        for n in range(repeat):
+            for sc in scenarios:
+                kept, scripts = made[sc]
+                for p in processes:
+                    if p > 1:
+                        runs.setdefault((sc, p), []).append(
+                            shards(kept, Path(tmp) / f"{sc}-p{p}-{n}.db", sc, scripts, p))
+        for (sc, p), done in runs.items():
+            done.sort(key=lambda r: r["per_s"])
+            out[sc][p] = {**done[len(done) // 2], "runs": [r["per_s"] for r in done]}
     return out
 
 
@@ -177,6 +200,8 @@ def shards(opened: Path, db: Path, scenario: str, scripts: dict[int, list], part
         c.stdin.flush()
     results = [json.loads(c.communicate()[0]) for c in children]
     assert all(c.returncode == 0 for c in children)
+    for used in (db, Path(f"{db}-wal"), Path(f"{db}-shm"), plan):  # the rounds keep no copy they are done with
+        used.unlink(missing_ok=True)
     done = sum(r["commands"] for r in results)
     wall = max(r["end"] for r in results) - min(r["start"] for r in results)
     cpu, main = sum(r["cpu"] for r in results), sum(r["main"] for r in results)
@@ -297,7 +322,8 @@ def main() -> int:
                     help="comma-separated process counts for the throughput (P > 1: shards on one database)")
     ap.add_argument("--repeat", type=int, default=1,
                     help="P > 1: play each scenario's games this many times (fresh copies of the opened"
-                         " database) and report the median run; the machine's minute varies")
+                         " database), in rounds over the scenarios, and report the median run; the"
+                         " machine's minute varies")
     ap.add_argument("--rss-child", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--shard-child", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--shard", default="0/1", help=argparse.SUPPRESS)
@@ -326,9 +352,9 @@ def main() -> int:
     if "throughput" not in skip:
         processes = [int(p) for p in args.processes.split(",")]
         scenarios = sorted(catalog.scenarios) if args.scenarios == "all" else args.scenarios.split(",")
+        measured = throughput(catalog, scenarios, args.games, args.commands, processes, max(1, args.repeat))
         for sc in scenarios:
-            for p, r in asyncio.run(throughput(catalog, sc, args.games, args.commands, processes,
-                                               max(1, args.repeat))).items():
+            for p, r in sorted(measured[sc].items()):
                 who = "1 process" if p == 1 else f"{p} processes (shards, one SQLite file)"
                 threads = "the event loop's thread" if p == 1 else "the event loops' threads"
                 print(f"throughput {sc}, {who}: {args.games} games live, {r['commands']} commands, "
