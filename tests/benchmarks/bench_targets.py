@@ -126,8 +126,8 @@ async def play_all(service: GameService, scripts: dict[int, list[tuple[int, str]
     return done
 
 
-async def opened(catalog, scenario: str, games: int, commands: int, tmp: Path,
-                 single: bool) -> tuple[dict | None, Path, dict[int, list[tuple[int, str]]]]:
+async def open_scenario(catalog, scenario: str, games: int, commands: int, tmp: Path,
+                        single: bool) -> tuple[dict | None, Path, dict[int, list[tuple[int, str]]]]:
     """`games` games of `scenario` opened through the use-cases on a real SQLite file in `tmp`,
     a copy of that database kept before any is played (for the shards), and each game's script;
     if `single`, the games then all played in this process (as the bot unsharded): its numbers."""
@@ -165,7 +165,7 @@ def throughput(catalog, scenarios: Sequence[str], games: int, commands: int,
     with tempfile.TemporaryDirectory() as tmp:
         made = {}
         for sc in scenarios:
-            single, kept, scripts = asyncio.run(opened(catalog, sc, games, commands, Path(tmp), 1 in processes))
+            single, kept, scripts = asyncio.run(open_scenario(catalog, sc, games, commands, Path(tmp), 1 in processes))
             made[sc] = (kept, scripts)
             if single is not None:
                 out[sc][1] = single
