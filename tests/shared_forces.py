@@ -56,8 +56,17 @@ def guard(item: ForceState | VehicleState) -> None:
     """Each list and dict of a shared force or vehicle (and each inside them) swapped for a refusing
     one holding the same items."""
     fields = item.__dict__
-    for name in _CONTAINERS[type(item)]:
+    names = _CONTAINERS[type(item)]
+    for name in names:
+        if type(fields[name]) not in _GUARDED:
+            break
+    else:  # guarded at an earlier clone: a shared item stays shared and its lists refuse, so it is still
+        return
+    for name in names:
         fields[name] = _refusing(fields[name])
+
+
+_GUARDED = (SharedList, SharedDict)  # (a list or dict that is one of these holds only refusing ones: `_refusing`)
 
 
 @contextmanager

@@ -6,6 +6,7 @@ copy it made its own, never the one it left behind."""
 from __future__ import annotations
 
 import importlib
+import sys
 
 import pytest
 
@@ -23,6 +24,7 @@ from engine.core.state import (
 )
 from engine.turn.setup import SeatSpec
 from tests.engine.autoplay_kit import autoplayed, games, shipped_catalog
+from tests.shared_forces import SharedForceChanged
 from tests.state_json import SetupsKept, play_json
 
 APPLY = importlib.import_module("engine.apply")  # the module: the package's `apply` is the function
@@ -41,6 +43,20 @@ class _StaleRead(AssertionError):
     pass
 
 
+def _stale(cls: type) -> type:
+    """`cls` whose every attribute read but a dunder's raises: a replaced object is given it for
+    the rest of the apply (`__class__` set, then set back), so the objects still in use pay nothing."""
+    def getattribute(self, name: str):
+        if not name.startswith("__"):
+            raise _StaleRead(f"read of .{name} on a {cls.__name__} the state had replaced by its own copy")
+        return object.__getattribute__(self, name)
+
+    return type(cls.__name__, (cls,), {"__slots__": (), "__getattribute__": getattribute, "__module__": __name__})
+
+
+_STALE = {cls: _stale(cls) for cls in (SoldierState, ForceState, VehicleState)}
+
+
 @pytest.fixture
 def stale_reads_refused(monkeypatch):
     """While apply's rules run, a soldier, force or vehicle object that `changing`
@@ -48,7 +64,7 @@ def stale_reads_refused(monkeypatch):
     read: a rule that kept it from before a change would read old values. apply's last step
     (note_asked) compares with the input state, which still holds it. (Each force and vehicle a
     clone shares refuses a change of its lists in place: tests/engine/conftest.py, tests/shared_forces.py.)"""
-    replaced: dict[int, object] = {}
+    replaced: list = []  # (object, its class) for each object replaced while armed
     armed = [False]
     real_own = STATE._own  # what changing, changing_force and changing_vehicle each call
 
@@ -56,24 +72,22 @@ def stale_reads_refused(monkeypatch):
         before = items[key]
         after = real_own(items, key, cls)
         if armed[0] and after is not before:
-            replaced[id(before)] = before
+            replaced.append((before, type(before)))
+            object.__setattr__(before, "__class__", _STALE[type(before)])  # (past a shared one's refusal)
         return after
 
-    def getattribute(self, name: str):
-        if replaced and id(self) in replaced and not name.startswith("__"):
-            raise _StaleRead(f"read of .{name} on a {type(self).__name__} the state had replaced by its own copy")
-        return object.__getattribute__(self, name)
+    def restore() -> None:
+        armed[0] = False
+        for item, kind in replaced:
+            object.__setattr__(item, "__class__", kind)
+        replaced.clear()
 
     def disarmed(before, after, cmd) -> None:
-        armed[0] = False
-        replaced.clear()
+        restore()
         real_note_asked(before, after, cmd)
 
     real_note_asked = APPLY.note_asked
     monkeypatch.setattr(STATE, "_own", own)
-    monkeypatch.setattr(SoldierState, "__getattribute__", getattribute)
-    monkeypatch.setattr(ForceState, "__getattribute__", getattribute)
-    monkeypatch.setattr(VehicleState, "__getattribute__", getattribute)
     monkeypatch.setattr(APPLY, "note_asked", disarmed)
 
     def armed_apply(st, cmd):
@@ -81,8 +95,7 @@ def stale_reads_refused(monkeypatch):
         try:
             return apply(st, cmd)
         finally:
-            armed[0] = False
-            replaced.clear()
+            restore()
 
     return armed_apply
 
@@ -247,3 +260,52 @@ def test_a_vehicle_made_its_own_is_written_as_pydantic_writes_it_and_a_shared_on
     assert copy.json_without_setup() == copy.model_dump_json(exclude={"setup"})
     again = copy.clone()
     assert again.json_without_setup() == again.model_dump_json(exclude={"setup"}) == copy.json_without_setup()
+
+
+def test_the_guard_catches_a_read_of_a_soldier_or_force_the_state_replaced_and_lets_it_be_read_after(
+        cat, stale_reads_refused, monkeypatch):
+    """The check above is only as good as its trap: a rule that changes a soldier (a force) and
+    then reads the object it held from before is stopped at that read, and once apply is over
+    the object, still the input state's, reads as before."""
+    st = _placed(cat)
+    serial = next(iter(st.soldiers))
+    force = next(iter(st.forces))
+    held = {}
+
+    def careless_rule(state, cmd):
+        work = state.clone()
+        held["soldier"], held["force"] = work.soldiers[serial], work.forces[force]
+        work.changing(serial)
+        work.changing_force(force)
+        return held[cmd].pinned if cmd == "soldier" else held[cmd].deck
+
+    monkeypatch.setattr(sys.modules[__name__], "apply", careless_rule)
+    for kind, name in (("soldier", "SoldierState"), ("force", "ForceState")):
+        with pytest.raises(_StaleRead, match=f"read of .* on a {name} the state had replaced"):
+            stale_reads_refused(st, kind)
+        assert type(held[kind]) in (SoldierState, ForceState)
+        assert held[kind] is (st.soldiers[serial] if kind == "soldier" else st.forces[force])
+        assert held[kind].model_dump() == (st.soldiers[serial] if kind == "soldier" else st.forces[force]).model_dump()
+
+
+def test_a_shared_forces_lists_refuse_a_change_in_place_at_every_clone_and_its_own_copys_do_not(cat):
+    """The other trap (tests/shared_forces.py, on for every engine test): a force's list changed in
+    place while two states share it is stopped at that line, at the first clone and at every
+    clone after it, which finds the force guarded already; the state's own copy changes freely."""
+    st = _placed(cat)
+    force = next(iter(st.forces))
+    first = st.clone()
+    second = first.clone()
+    third = second.clone()
+    assert third.forces[force] is st.forces[force]
+    for state in (st, first, second, third):
+        with pytest.raises(SharedForceChanged):
+            state.forces[force].deck.append("x")
+        with pytest.raises(SharedForceChanged):
+            state.forces[force].hand.pop()
+    deck = list(st.forces[force].deck)
+    mine = third.changing_force(force)
+    mine.deck.append("x")
+    assert mine.deck == [*deck, "x"] and st.forces[force].deck == deck
+    with pytest.raises(SharedForceChanged):
+        third.clone().forces[force].deck.append("y")  # shared again by the next clone
