@@ -262,50 +262,56 @@ def test_a_vehicle_made_its_own_is_written_as_pydantic_writes_it_and_a_shared_on
     assert again.json_without_setup() == again.model_dump_json(exclude={"setup"}) == copy.json_without_setup()
 
 
-def test_the_guard_catches_a_read_of_a_soldier_or_force_the_state_replaced_and_lets_it_be_read_after(
+def test_the_guard_catches_a_read_of_a_soldier_force_or_vehicle_the_state_replaced_and_lets_it_be_read_after(
         cat, stale_reads_refused, monkeypatch):
-    """The check above is only as good as its trap: a rule that changes a soldier (a force) and
-    then reads the object it held from before is stopped at that read, and once apply is over
-    the object, still the input state's, reads as before."""
-    st = _placed(cat)
-    serial = next(iter(st.soldiers))
-    force = next(iter(st.forces))
+    """The check above is only as good as its trap: a rule that makes a soldier (a force, a
+    vehicle) its own and then reads the object it held from before is stopped at that read, and
+    once apply is over the object, still the input state's, reads as before."""
+    st = _with_vehicles(cat)
+    keys = {SoldierState: next(iter(st.soldiers)), ForceState: next(iter(st.forces)),
+            VehicleState: next(iter(st.vehicles))}
+    owning = {SoldierState: "changing", ForceState: "changing_force", VehicleState: "changing_vehicle"}
+    items = {SoldierState: "soldiers", ForceState: "forces", VehicleState: "vehicles"}
     held = {}
 
-    def careless_rule(state, cmd):
+    def careless_rule(state, cls):
         work = state.clone()
-        held["soldier"], held["force"] = work.soldiers[serial], work.forces[force]
-        work.changing(serial)
-        work.changing_force(force)
-        return held[cmd].pinned if cmd == "soldier" else held[cmd].deck
+        held[cls] = getattr(work, items[cls])[keys[cls]]
+        getattr(work, owning[cls])(keys[cls])
+        return getattr(held[cls], next(iter(cls.model_fields)))  # its first field: any read would do
 
     monkeypatch.setattr(sys.modules[__name__], "apply", careless_rule)
-    for kind, name in (("soldier", "SoldierState"), ("force", "ForceState")):
-        with pytest.raises(_StaleRead, match=f"read of .* on a {name} the state had replaced"):
-            stale_reads_refused(st, kind)
-        assert type(held[kind]) in (SoldierState, ForceState)
-        assert held[kind] is (st.soldiers[serial] if kind == "soldier" else st.forces[force])
-        assert held[kind].model_dump() == (st.soldiers[serial] if kind == "soldier" else st.forces[force]).model_dump()
+    for cls in (SoldierState, ForceState, VehicleState):
+        first = next(iter(cls.model_fields))
+        with pytest.raises(_StaleRead, match=f"read of .{first} on a {cls.__name__} the state had replaced"):
+            stale_reads_refused(st, cls)
+        kept = getattr(st, items[cls])[keys[cls]]
+        assert held[cls] is kept and type(kept) is cls
+        assert kept.model_dump() == held[cls].model_dump()
 
 
 def test_a_shared_forces_lists_refuse_a_change_in_place_at_every_clone_and_its_own_copys_do_not(cat):
-    """The other trap (tests/shared_forces.py, on for every engine test): a force's list changed in
-    place while two states share it is stopped at that line, at the first clone and at every
-    clone after it, which finds the force guarded already; the state's own copy changes freely."""
-    st = _placed(cat)
-    force = next(iter(st.forces))
+    """The other trap (tests/shared_forces.py, on for every engine test): a force's or vehicle's
+    list changed in place while two states share it is stopped at that line, at the first clone
+    and at every clone after it, which finds it guarded already; the state's own copy changes freely."""
+    st = _with_vehicles(cat)
+    force, plate = next(iter(st.forces)), next(iter(st.vehicles))
     first = st.clone()
     second = first.clone()
     third = second.clone()
-    assert third.forces[force] is st.forces[force]
+    assert third.forces[force] is st.forces[force] and third.vehicles[plate] is st.vehicles[plate]
     for state in (st, first, second, third):
         with pytest.raises(SharedForceChanged):
             state.forces[force].deck.append("x")
         with pytest.raises(SharedForceChanged):
             state.forces[force].hand.pop()
+        with pytest.raises(SharedForceChanged):
+            state.vehicles[plate].riders.append(1)
     deck = list(st.forces[force].deck)
     mine = third.changing_force(force)
     mine.deck.append("x")
     assert mine.deck == [*deck, "x"] and st.forces[force].deck == deck
+    third.changing_vehicle(plate).riders.append(1)
+    assert st.vehicles[plate].riders == []
     with pytest.raises(SharedForceChanged):
         third.clone().forces[force].deck.append("y")  # shared again by the next clone
