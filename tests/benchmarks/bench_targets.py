@@ -127,10 +127,10 @@ async def play_all(service: GameService, scripts: dict[int, list[tuple[int, str]
 
 
 async def open_scenario(catalog, scenario: str, games: int, commands: int, tmp: Path,
-                        single: bool) -> tuple[dict | None, Path, dict[int, list[tuple[int, str]]]]:
+                        single: bool, keep: bool) -> tuple[dict | None, Path, dict[int, list[tuple[int, str]]]]:
     """`games` games of `scenario` opened through the use-cases on a real SQLite file in `tmp`,
-    a copy of that database kept before any is played (for the shards), and each game's script;
-    if `single`, the games then all played in this process (as the bot unsharded): its numbers."""
+    if `keep` a copy of that database made before any is played (for the shards), and each game's
+    script; if `single`, the games then all played in this process (as the bot unsharded): its numbers."""
     db, kept = tmp / f"{scenario}.db", tmp / f"{scenario}-opened.db"
     single_run = None
     async with SqliteStore(db) as store:
@@ -138,8 +138,9 @@ async def open_scenario(catalog, scenario: str, games: int, commands: int, tmp: 
         service = GameService(store, catalog, seed=lambda: next(seeds), cache_size=max(2048, games))
         ids = await open_games(service, catalog, scenario, games)
         scripts = {gid: script(catalog, scenario, gid, commands) for gid in ids}
-        with sqlite3.connect(db) as src, sqlite3.connect(kept) as dst:
-            src.backup(dst)  # the opened games, before any is played
+        if keep:
+            with sqlite3.connect(db) as src, sqlite3.connect(kept) as dst:
+                src.backup(dst)  # the opened games, before any is played
         if single:
             wall, cpu, main = time.perf_counter(), time.process_time(), time.thread_time()
             done = await play_all(service, scripts)
@@ -165,7 +166,8 @@ def throughput(catalog, scenarios: Sequence[str], games: int, commands: int,
     with tempfile.TemporaryDirectory() as tmp:
         made = {}
         for sc in scenarios:
-            single, kept, scripts = asyncio.run(open_scenario(catalog, sc, games, commands, Path(tmp), 1 in processes))
+            single, kept, scripts = asyncio.run(open_scenario(catalog, sc, games, commands, Path(tmp), 1 in processes,
+                                                              any(p > 1 for p in processes)))
             made[sc] = (kept, scripts)
             if single is not None:
                 out[sc][1] = single

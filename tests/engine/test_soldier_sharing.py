@@ -268,16 +268,17 @@ def test_the_guard_catches_a_read_of_a_soldier_force_or_vehicle_the_state_replac
     vehicle) its own and then reads the object it held from before is stopped at that read, and
     once apply is over the object, still the input state's, reads as before."""
     st = _with_vehicles(cat)
-    keys = {SoldierState: next(iter(st.soldiers)), ForceState: next(iter(st.forces)),
-            VehicleState: next(iter(st.vehicles))}
-    owning = {SoldierState: "changing", ForceState: "changing_force", VehicleState: "changing_vehicle"}
-    items = {SoldierState: "soldiers", ForceState: "forces", VehicleState: "vehicles"}
+    # each kind: where a state holds it, the method that makes one its own, and the one taken
+    kinds = {SoldierState: ("soldiers", "changing"), ForceState: ("forces", "changing_force"),
+             VehicleState: ("vehicles", "changing_vehicle")}
+    keys = {cls: next(iter(getattr(st, items))) for cls, (items, _) in kinds.items()}
     held = {}
 
     def careless_rule(state, cls):
         work = state.clone()
-        held[cls] = getattr(work, items[cls])[keys[cls]]
-        getattr(work, owning[cls])(keys[cls])
+        items, owning = kinds[cls]
+        held[cls] = getattr(work, items)[keys[cls]]
+        getattr(work, owning)(keys[cls])
         return getattr(held[cls], next(iter(cls.model_fields)))  # its first field: any read would do
 
     monkeypatch.setattr(sys.modules[__name__], "apply", careless_rule)
@@ -285,7 +286,7 @@ def test_the_guard_catches_a_read_of_a_soldier_force_or_vehicle_the_state_replac
         first = next(iter(cls.model_fields))
         with pytest.raises(_StaleRead, match=f"read of .{first} on a {cls.__name__} the state had replaced"):
             stale_reads_refused(st, cls)
-        kept = getattr(st, items[cls])[keys[cls]]
+        kept = getattr(st, kinds[cls][0])[keys[cls]]
         assert held[cls] is kept and type(kept) is cls
         assert kept.model_dump() == held[cls].model_dump()
 
