@@ -40,6 +40,7 @@ def _containers(cls: type[BaseModel]) -> tuple[str, ...]:
 
 
 _CONTAINERS = {ForceState: _containers(ForceState), VehicleState: _containers(VehicleState)}
+_GUARDED = (SharedList, SharedDict)  # (a list or dict that is one of these holds only refusing ones: `_refusing`)
 
 
 def _refusing(value):
@@ -64,9 +65,6 @@ def guard(item: ForceState | VehicleState) -> None:
         return
     for name in names:
         fields[name] = _refusing(fields[name])
-
-
-_GUARDED = (SharedList, SharedDict)  # (a list or dict that is one of these holds only refusing ones: `_refusing`)
 
 
 @contextmanager
