@@ -29,6 +29,10 @@ RUN pip install --no-cache-dir "./[postgres]" \
     && chown fieldpost:fieldpost /data
 
 USER 10001:10001
+# the shipped content's parsed YAML, kept in the image: every container starts with a warm
+# content cache (docs/content.md), not only the first run on a volume
+ENV FIELDPOST_CACHE=/home/fieldpost/.cache/fieldpost
+RUN python -c "import engine; engine.load_catalog()"
 VOLUME ["/data"]
 
 # with FIELDPOST_HTTP_PORT set, healthy while /healthz answers 200 (gateway up, store answering)

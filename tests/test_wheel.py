@@ -8,6 +8,7 @@ run already has, reached through a path file, so nothing else is downloaded."""
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -20,13 +21,21 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
 
 
-def run(*cmd, cwd: Path | None = None, stdin: str | None = None) -> str:
-    env = {k: v for k, v in os.environ.items() if k not in ("FIELDPOST_HOME", "PYTHONPATH")}
-    done = subprocess.run([str(c) for c in cmd], cwd=cwd, input=stdin, capture_output=True, text=True, env=env,
+def _run(cmd, cwd: Path | None, stdin: str | None, env: dict[str, str] | None) -> subprocess.CompletedProcess:
+    whole = {k: v for k, v in os.environ.items() if k not in ("FIELDPOST_HOME", "PYTHONPATH")} | (env or {})
+    done = subprocess.run([str(c) for c in cmd], cwd=cwd, input=stdin, capture_output=True, text=True, env=whole,
                           timeout=600, check=False)
     assert done.returncode == 0, f"{cmd}: {done.stdout[-2000:]}\n{done.stderr[-2000:]}"
     assert "Traceback" not in done.stderr, done.stderr
-    return done.stdout
+    return done
+
+
+def run(*cmd, cwd: Path | None = None, stdin: str | None = None, env: dict[str, str] | None = None) -> str:
+    return _run(cmd, cwd, stdin, env).stdout
+
+
+def run_stderr(*cmd, cwd: Path | None = None, env: dict[str, str] | None = None) -> str:
+    return _run(cmd, cwd, None, env).stderr
 
 
 def image_sources() -> list[str]:
@@ -89,3 +98,34 @@ def test_the_console_help_is_the_shipped_quick_reference(installed):
     bin_, work = installed
     out = run(bin_ / "fieldpost", "play", "--seed", "3", cwd=work, stdin="\nhelp\nquit\n\n")
     assert "FIELDPOST QUICK REFERENCE" in out and "THE TEXT BOARD" in out
+
+
+def image_warm_up() -> tuple[str, list[str]]:
+    """The image's FIELDPOST_CACHE and the command its build runs to fill that cache, as the
+    Dockerfile says them (the ENV and the RUN after the switch to the bot's user)."""
+    lines = (ROOT / "Dockerfile").read_text().splitlines()
+    user = next(i for i, line in enumerate(lines) if line.startswith("USER "))
+    cache = next(line.split("=", 1)[1] for line in lines[user:] if line.startswith("ENV FIELDPOST_CACHE="))
+    warm = next(line for line in lines[user:] if line.startswith("RUN python "))
+    return cache, shlex.split(warm.removeprefix("RUN "))
+
+
+def test_the_image_is_built_with_the_content_cache_warm(installed, tmp_path):
+    """A container starts without parsing the content's YAML: the build's warm-up, run as the
+    bot's user, leaves the cache where the image's FIELDPOST_CACHE points, and a later start with
+    that cache reads no YAML (PyYAML is not even imported)."""
+    bin_, work = installed
+    cache, warm = image_warm_up()
+    assert cache.startswith("/home/fieldpost/")  # the bot's user's home, which useradd made his
+    assert warm[0] == "python"
+    here = tmp_path / "cache"
+    env = {"FIELDPOST_CACHE": str(here)}
+    run(bin_ / warm[0], *warm[1:], cwd=work, env=env)
+    assert [p.name for p in here.iterdir()] and all(p.suffix == ".marshal" for p in here.iterdir())
+    probe = ("import sys\nfrom bot.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+             "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
+    script = tmp_path / "one.txt"
+    script.write_text("plan 115-P2 110-C3 109-C1\n", encoding="utf-8")
+    loaded = run_stderr(bin_ / "python", "-c", probe, "play", "--scenario", "hedgerow-dawn", "--seed", "7",
+                        "--script", script, cwd=work, env=env).split("\n")[-2].split()
+    assert "engine.apply" in loaded and "yaml" not in loaded
