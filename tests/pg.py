@@ -15,6 +15,12 @@ unprivileged user through `runuser` (the `postgres` user the Debian package make
 `nobody`), in a directory given to that user; the tests connect over the socket as the
 cluster's superuser `fieldpost` (trust authentication, only this machine's socket).
 Each process (each pytest-xdist worker) starts its own cluster, so workers share nothing.
+
+A test run killed outright (SIGKILL, a CI timeout) never stops its clusters: `pg_ctl` left the
+servers running on their own. So each cluster's directory names the process that made it (a
+file `owner`), and a new cluster first stops and removes every other whose owner is gone
+(`sweep_orphans`). A directory without that file (being made just now, or by older code) is
+left alone.
 """
 from __future__ import annotations
 
@@ -67,14 +73,59 @@ def _run_as() -> str | None:
     raise RuntimeError("running as root, and there is no 'postgres' or 'nobody' user to run PostgreSQL as")
 
 
+PREFIX = "fieldpost-pg-"
+OWNER = "owner"  # in a cluster's directory: the id of the process that made it
+
+
+def _temp_parent() -> str | None:
+    # A short path: a Unix socket's path must stay under about 100 bytes.
+    return "/tmp" if os.path.isdir("/tmp") else None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
+
+
+def sweep_orphans(bindir: Path, parent: Path | None = None) -> list[Path]:
+    """Stop the server of, and remove, every cluster directory under `parent` (the temporary
+    directory) whose owner process is gone; the ones removed. Never raises: another process
+    sweeping the same orphan at the same moment is harmless."""
+    parent = Path(parent or _temp_parent() or tempfile.gettempdir())
+    user = _run_as()
+    removed = []
+    for root in parent.glob(f"{PREFIX}*"):
+        try:
+            owner = int((root / OWNER).read_text())
+        except (OSError, ValueError):  # no owner yet, or not ours to judge
+            continue
+        if owner == os.getpid() or _alive(owner):
+            continue
+        data = root / "data"
+        if (data / "postmaster.pid").exists():
+            prefix = [] if user is None else ["runuser", "-u", user, "--"]
+            subprocess.run([*prefix, str(bindir / "pg_ctl"), "stop", "-s", "-D", str(data), "-m", "immediate"],
+                           check=False, capture_output=True, timeout=60, cwd=parent)
+        shutil.rmtree(root, ignore_errors=True)
+        removed.append(root)
+    return removed
+
+
 class Cluster:
-    """One running PostgreSQL server in its own directory; `dsn(name)` reaches database `name`."""
+    """One running PostgreSQL server in its own directory; `dsn(name)` reaches database `name`.
+    Made, it first sweeps away the clusters that killed test runs left running (`sweep_orphans`)."""
 
     def __init__(self, bindir: Path) -> None:
         self.bindir = bindir
         self.user = _run_as()
-        # A short path: a Unix socket's path must stay under about 100 bytes.
-        self.root = Path(tempfile.mkdtemp(prefix="fieldpost-pg-", dir="/tmp" if os.path.isdir("/tmp") else None))
+        sweep_orphans(bindir)
+        self.root = Path(tempfile.mkdtemp(prefix=PREFIX, dir=_temp_parent()))
+        (self.root / OWNER).write_text(str(os.getpid()))
         self.data = self.root / "data"
         self.log = self.root / "server.log"
         self._names = itertools.count(1)
