@@ -92,10 +92,21 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _server_alive(data: Path) -> bool:
+    """Whether the server whose process id its data directory's lock file names still runs (a
+    crashed one leaves the file behind)."""
+    try:
+        pid = int((data / "postmaster.pid").read_text().split("\n", 1)[0])
+    except (OSError, ValueError):
+        return False
+    return _alive(pid)
+
+
 def sweep_orphans(bindir: Path, parent: Path | None = None) -> list[Path]:
     """Stop the server of, and remove, every cluster directory under `parent` (the temporary
-    directory) whose owner process is gone; the ones removed. Never raises: another process
-    sweeping the same orphan at the same moment is harmless."""
+    directory) whose owner process is gone; the ones removed. A server that will not stop is
+    left to the next sweep, and another process sweeping the same orphan at the same moment is
+    harmless."""
     parent = Path(parent or _temp_parent() or tempfile.gettempdir())
     user = _run_as()
     removed = []
@@ -109,8 +120,14 @@ def sweep_orphans(bindir: Path, parent: Path | None = None) -> list[Path]:
         data = root / "data"
         if (data / "postmaster.pid").exists():
             prefix = [] if user is None else ["runuser", "-u", user, "--"]
-            subprocess.run([*prefix, str(bindir / "pg_ctl"), "stop", "-s", "-D", str(data), "-m", "immediate"],
-                           check=False, capture_output=True, timeout=60, cwd=parent)
+            try:
+                stopped = subprocess.run([*prefix, str(bindir / "pg_ctl"), "stop", "-s", "-D", str(data), "-m",
+                                          "immediate"], check=False, capture_output=True, timeout=60,
+                                         cwd=parent).returncode == 0
+            except (OSError, subprocess.SubprocessError):
+                stopped = False
+            if not stopped and _server_alive(data):
+                continue  # it would not stop: its directory stays for the next sweep
         shutil.rmtree(root, ignore_errors=True)
         removed.append(root)
     return removed

@@ -45,9 +45,13 @@ def test_a_directory_whose_owner_is_gone_is_removed_and_the_others_are_left(tmp_
         other = tmp_path / "someone-elses"
         other.mkdir()
         (other / OWNER).write_text(str(_dead_pid()))
-        removed = sweep_orphans(Path("/nonexistent/bin"), tmp_path)
-        assert removed == [gone] and not gone.exists()
-        assert all(p.is_dir() for p in (mine, running, unowned, garbled, other))
+        crashed = _cluster_dir(tmp_path, "crashed", _dead_pid())  # its server's lock file outlived it
+        (crashed / "data" / "postmaster.pid").write_text(f"{_dead_pid()}\n{crashed / 'data'}\n")
+        stuck = _cluster_dir(tmp_path, "stuck", _dead_pid())  # its server runs and would not stop
+        (stuck / "data" / "postmaster.pid").write_text(f"{sleeper.pid}\n{stuck / 'data'}\n")
+        removed = sweep_orphans(Path("/nonexistent/bin"), tmp_path)  # no pg_ctl: no server stops
+        assert sorted(removed) == sorted([gone, crashed]) and not gone.exists() and not crashed.exists()
+        assert all(p.is_dir() for p in (mine, running, unowned, garbled, other, stuck))
     finally:
         sleeper.kill()
         sleeper.wait()
