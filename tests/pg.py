@@ -82,14 +82,21 @@ def _temp_parent() -> str | None:
     return "/tmp" if os.path.isdir("/tmp") else None
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether process `pid` runs: it exists and is not a zombie waiting to be reaped (a killed
+    test run whose parent has not reaped it yet is gone; so is a stopped server, whose parent is
+    the machine's first process)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:  # someone else's process: alive
+    except PermissionError:  # someone else's process
+        pass
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:  # no /proc: take its word that it exists
         return True
-    return True
+    return stat.rpartition(")")[2].split()[0] != "Z"
 
 
 def _server_alive(data: Path) -> bool:
@@ -99,7 +106,7 @@ def _server_alive(data: Path) -> bool:
         pid = int((data / "postmaster.pid").read_text().split("\n", 1)[0])
     except (OSError, ValueError):
         return False
-    return _alive(pid)
+    return alive(pid)
 
 
 def sweep_orphans(bindir: Path, parent: Path | None = None) -> list[Path]:
@@ -115,7 +122,7 @@ def sweep_orphans(bindir: Path, parent: Path | None = None) -> list[Path]:
             owner = int((root / OWNER).read_text())
         except (OSError, ValueError):  # no owner yet, or not ours to judge
             continue
-        if owner == os.getpid() or _alive(owner):
+        if owner == os.getpid() or alive(owner):
             continue
         data = root / "data"
         if (data / "postmaster.pid").exists():

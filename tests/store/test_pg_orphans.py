@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.pg import OWNER, PREFIX, server_binaries, sweep_orphans
+from tests.pg import OWNER, PREFIX, alive, server_binaries, sweep_orphans
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,8 +49,15 @@ def test_a_directory_whose_owner_is_gone_is_removed_and_the_others_are_left(tmp_
         (crashed / "data" / "postmaster.pid").write_text(f"{_dead_pid()}\n{crashed / 'data'}\n")
         stuck = _cluster_dir(tmp_path, "stuck", _dead_pid())  # its server runs and would not stop
         (stuck / "data" / "postmaster.pid").write_text(f"{sleeper.pid}\n{stuck / 'data'}\n")
+        ended = subprocess.Popen([sys.executable, "-c", "pass"])  # ended, not yet reaped: a zombie
+        deadline = time.monotonic() + 30
+        while alive(ended.pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        unreaped = _cluster_dir(tmp_path, "unreaped", ended.pid)
         removed = sweep_orphans(Path("/nonexistent/bin"), tmp_path)  # no pg_ctl: no server stops
-        assert sorted(removed) == sorted([gone, crashed]) and not gone.exists() and not crashed.exists()
+        ended.wait()
+        assert sorted(removed) == sorted([gone, crashed, unreaped])
+        assert not any(p.exists() for p in (gone, crashed, unreaped))
         assert all(p.is_dir() for p in (mine, running, unowned, garbled, other, stuck))
     finally:
         sleeper.kill()
@@ -59,16 +66,6 @@ def test_a_directory_whose_owner_is_gone_is_removed_and_the_others_are_left(tmp_
 
 def _postmaster(root: Path) -> int:
     return int((root / "data" / "postmaster.pid").read_text().splitlines()[0])
-
-
-def _running(pid: int) -> bool:
-    """Whether process `pid` runs: it exists and is not a zombie waiting to be reaped (the
-    server's parent is the machine's first process, which reaps when it gets to it)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"
 
 
 @pytest.mark.postgres
@@ -83,17 +80,17 @@ def test_the_server_of_a_killed_test_run_is_stopped_and_its_directory_removed_by
     try:
         root = Path(child.stdout.readline().strip())
         server = _postmaster(root)
-        assert _running(server)
+        assert alive(server)
     finally:
         child.send_signal(signal.SIGKILL)  # no teardown runs: the server is left behind
         child.wait()
         child.stdout.close()
-    assert root.is_dir() and _running(server)
+    assert root.is_dir() and alive(server)
     removed = sweep_orphans(bindir)
     assert root in removed and not root.exists()
     # stopped by the sweep (`pg_ctl stop` waits for it), not by the server's own discovery, some
     # 15 s later, that its directory is gone
     deadline = time.monotonic() + 5
-    while _running(server) and time.monotonic() < deadline:
+    while alive(server) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _running(server)
+    assert not alive(server)
