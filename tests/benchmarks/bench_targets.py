@@ -15,7 +15,10 @@ p99 per scenario, RSS after many stored games, and the start times of `fieldpost
   process settles as the bot does (bot.startup.settle) once the content is loaded.
   `--processes 1,2` also runs 2 fresh processes on a copy of the same opened database, each
   carrying out the commands of every other game (as shards would, each owning its servers'
-  games; docs/discord.md): commands/s from the first start to the last end, CPU summed.
+  games; docs/discord.md): commands/s from the first start to the last end, CPU summed; and
+  commands/s while every process had commands (from the last start to the first end: `all_busy`),
+  which is what shards that keep taking commands sustain together. The games are dealt by their
+  ids, so one process's games can cost more and it runs on alone at the end, on one core of two.
 - apply: `apply` alone, --apply-games autoplayed games per scenario (every scenario, shipped
   content): median and p99 per scenario, and the worst p99, in CPU time of the thread (on a
   machine shared with other jobs a wall-clock p99 measures the others).
@@ -51,6 +54,7 @@ import sys
 import sysconfig
 import tempfile
 import time
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -112,15 +116,20 @@ async def open_games(service: GameService, catalog, scenario: str, games: int) -
     return out
 
 
-async def play_all(service: GameService, scripts: dict[int, list[tuple[int, str]]]) -> int:
-    """Every game at once, one task each, through its whole script; the commands played."""
+async def play_all(service: GameService, scripts: dict[int, list[tuple[int, str]]],
+                   stamps: list[float] | None = None) -> int:
+    """Every game at once, one task each, through its whole script; the commands played.
+    `stamps`: given, it gets the moment (`time.time()`) each command was done."""
     done = 0
+    note = stamps.append if stamps is not None else None
 
     async def player(gid: int) -> None:
         nonlocal done
         for seat, line in scripts[gid]:
             await service.command(PLAYERS[seat], Where(game_id=gid), line)
             done += 1
+            if note is not None:
+                note(time.time())
 
     await asyncio.gather(*(player(gid) for gid in scripts))
     return done
@@ -180,7 +189,9 @@ def throughput(catalog, scenarios: Sequence[str], games: int, commands: int,
                             shards(kept, Path(tmp) / f"{sc}-p{p}-{n}.db", sc, scripts, p))
         for (sc, p), done in runs.items():
             done.sort(key=lambda r: r["per_s"])
-            out[sc][p] = {**done[len(done) // 2], "runs": [r["per_s"] for r in done]}
+            busy = sorted(r["busy_per_s"] for r in done)
+            out[sc][p] = {**done[len(done) // 2], "runs": [r["per_s"] for r in done],
+                          "busy_per_s": busy[len(busy) // 2], "busy_runs": busy}
     return out
 
 
@@ -207,7 +218,29 @@ def shards(opened: Path, db: Path, scenario: str, scripts: dict[int, list], part
     done = sum(r["commands"] for r in results)
     wall = max(r["end"] for r in results) - min(r["start"] for r in results)
     cpu, main = sum(r["cpu"] for r in results), sum(r["main"] for r in results)
-    return {"commands": done, "per_s": done / wall, "cpu_ms": cpu * 1e3 / done, "main_ms": main * 1e3 / done}
+    return {"commands": done, "per_s": done / wall, "cpu_ms": cpu * 1e3 / done, "main_ms": main * 1e3 / done,
+            **all_busy(results)}
+
+
+def all_busy(results: Sequence[dict]) -> dict:
+    """The shards' rate while every one of them had commands to do: the commands done from the
+    last start to the first end, over that time (`busy_per_s`), and that time's share of the
+    span from the first start to the last end (`busy_share`). The games are dealt to the shards
+    by their ids, so one shard's games can cost more than the other's; it runs on alone after
+    the other has run out, on one core of two, and the span's rate counts that tail. A bot's
+    shards are not handed a fixed batch that one finishes first: each keeps taking its servers'
+    commands, so what they sustain together is the rate while all are busy. `results`: each
+    shard's `start` and `end` and the sorted moments its commands were done (`stamps`)."""
+    start = max(r["start"] for r in results)
+    until = min(r["end"] for r in results)
+    span = max(r["end"] for r in results) - min(r["start"] for r in results)
+    if until <= start:
+        raise ValueError("the shards never all had commands at once")
+    done = 0
+    for r in results:
+        stamps = sorted(r["stamps"])
+        done += bisect_right(stamps, until) - bisect_left(stamps, start)
+    return {"busy_per_s": done / (until - start), "busy_share": (until - start) / span}
 
 
 async def shard_child(plan_file: Path, shard: str) -> None:
@@ -225,12 +258,14 @@ async def shard_child(plan_file: Path, shard: str) -> None:
             await service.load_state(gid)
         print("ready", flush=True)
         sys.stdin.readline()
+        stamps: list[float] = []
         start, cpu, main = time.time(), time.process_time(), time.thread_time()
-        done = await play_all(service, scripts)
+        done = await play_all(service, scripts, stamps)
         end, cpu, main = time.time(), time.process_time() - cpu, time.thread_time() - main
         for gid, steps in scripts.items():
             assert (await service.load_state(gid)).seq == len(steps), gid
-    print(json.dumps({"commands": done, "start": start, "end": end, "cpu": cpu, "main": main}), flush=True)
+    print(json.dumps({"commands": done, "start": start, "end": end, "cpu": cpu, "main": main, "stamps": stamps}),
+          flush=True)
 
 
 def apply_latency(catalog, games: int) -> dict[str, tuple[float, float]]:
@@ -365,6 +400,11 @@ def main() -> int:
                       f"{r['main_ms']:.2f} ms, the store's writer {r['cpu_ms'] - r['main_ms']:.2f} ms)"
                       + (f"; median of {len(r['runs'])} runs: " + ", ".join(f"{x:,.0f}" for x in r["runs"])
                          if len(r.get("runs", ())) > 1 else ""), flush=True)
+                if p > 1:
+                    print(f"throughput {sc}, {who}, while every process had commands: "
+                          f"{r['busy_per_s']:,.0f} commands/s (the run above: {r['busy_share']:.0%} of its span)"
+                          + (f"; median of {len(r['busy_runs'])} runs: " + ", ".join(f"{x:,.0f}" for x in r["busy_runs"])
+                             if len(r["busy_runs"]) > 1 else ""), flush=True)
     if "apply" not in skip:
         lat = apply_latency(catalog, args.apply_games)
         for sc, (med, p99) in lat.items():
