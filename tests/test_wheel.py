@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_probe import PROBE, loaded
+
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
 
@@ -122,10 +124,8 @@ def test_the_image_is_built_with_the_content_cache_warm(installed, tmp_path):
     env = {"FIELDPOST_CACHE": str(here)}
     run(bin_ / warm[0], *warm[1:], cwd=work, env=env)
     assert [p.name for p in here.iterdir()] and all(p.suffix == ".marshal" for p in here.iterdir())
-    probe = ("import sys\nfrom bot.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-             "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
     script = tmp_path / "one.txt"
     script.write_text("plan 115-P2 110-C3 109-C1\n", encoding="utf-8")
-    loaded = run_stderr(bin_ / "python", "-c", probe, "play", "--scenario", "hedgerow-dawn", "--seed", "7",
-                        "--script", script, cwd=work, env=env).split("\n")[-2].split()
-    assert "engine.apply" in loaded and "yaml" not in loaded
+    imported = loaded(run_stderr(bin_ / "python", "-c", PROBE, "play", "--scenario", "hedgerow-dawn", "--seed", "7",
+                                 "--script", script, cwd=work, env=env))
+    assert "engine.apply" in imported and "yaml" not in imported

@@ -7,14 +7,13 @@ import subprocess
 import sys
 
 from bot.cli import SUBCOMMANDS, build_parser
+from tests.cli_probe import PROBE, loaded
 
 
 def _modules_after(argv: list[str], **env: str) -> set[str]:
-    code = (f"import sys\nfrom bot.cli import main\ntry:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
-            "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+    proc = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, check=True,
                           env={**os.environ, **env})
-    return set(proc.stderr.split("\n")[-2].split())
+    return loaded(proc.stderr)
 
 
 def test_a_roll_imports_no_other_subcommand():
