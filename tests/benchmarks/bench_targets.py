@@ -223,14 +223,10 @@ def shards(opened: Path, db: Path, scenario: str, scripts: dict[int, list], part
 
 
 def all_busy(results: Sequence[dict]) -> dict:
-    """The shards' rate while every one of them had commands to do: the commands done from the
-    last start to the first end, over that time (`busy_per_s`), and that time's share of the
-    span from the first start to the last end (`busy_share`). The games are dealt to the shards
-    by their ids, so one shard's games can cost more than the other's; it runs on alone after
-    the other has run out, on one core of two, and the span's rate counts that tail. A bot's
-    shards are not handed a fixed batch that one finishes first: each keeps taking its servers'
-    commands, so what they sustain together is the rate while all are busy. `results`: each
-    shard's `start` and `end` and the sorted moments its commands were done (`stamps`)."""
+    """The shards' rate while every one of them had commands to do (why: the module's docstring):
+    the commands done from the last start to the first end, over that time (`busy_per_s`), and
+    that time's share of the span from the first start to the last end (`busy_share`).
+    `results`: each shard's `start`, `end` and the moments its commands were done (`stamps`)."""
     start = max(r["start"] for r in results)
     until = min(r["end"] for r in results)
     span = max(r["end"] for r in results) - min(r["start"] for r in results)
@@ -402,7 +398,7 @@ def main() -> int:
                          if len(r.get("runs", ())) > 1 else ""), flush=True)
                 if p > 1:
                     print(f"throughput {sc}, {who}, while every process had commands: "
-                          f"{r['busy_per_s']:,.0f} commands/s (the run above: {r['busy_share']:.0%} of its span)"
+                          f"{r['busy_per_s']:,.0f} commands/s (in the run above, every process was busy {r['busy_share']:.0%} of its span)"
                           + (f"; median of {len(r['busy_runs'])} runs: " + ", ".join(f"{x:,.0f}" for x in r["busy_runs"])
                              if len(r["busy_runs"]) > 1 else ""), flush=True)
     if "apply" not in skip:
