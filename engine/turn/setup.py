@@ -305,7 +305,7 @@ def new_game(cat: Catalog, scenario_id: str, seats: list[SeatSpec], seed: int,
             ctx.tell(seat.index, "orders_private", f"Your orders: {o.title} — {o.text} ({o.vp} VP).", order=o.id)
     advance(ctx)
     ctx.close()
-    return st, ctx.events
+    return st.every_field_given(), ctx.events
 
 
 def _soldier(e: ForceEntry, d: SoldierDef, side: str, fid: str, status: str = "waiting",
