@@ -102,39 +102,24 @@ def _model_fields_of(cls: type[BaseModel]) -> tuple[str, ...]:
     return tuple(name for name, info in cls.model_fields.items() if _holds_model(info.annotation))
 
 
-def _give_every_field(value) -> None:
-    """GameState.every_field_given over a value: each unfrozen model in it takes its class's one
-    set of every field name."""
-    if isinstance(value, BaseModel):
-        if not value.model_config.get("frozen"):
-            _set(value, "__pydantic_fields_set__", _every_field(value.__class__))
-            fields = value.__dict__
-            for name in _model_fields_of(value.__class__):
-                _give_every_field(fields[name])
-    elif isinstance(value, list):
-        for v in value:
-            _give_every_field(v)
-    elif isinstance(value, dict):
-        for v in value.values():
-            _give_every_field(v)
-
-
-def _share_names(value) -> None:
-    """GameState.share_field_names over a value: each unfrozen model in it given every field
+def _share_names(value, all_given: bool = False) -> None:
+    """GameState.share_field_names over a value (`all_given`: every_field_given's): each unfrozen
+    model in it given every field (`all_given`: each unfrozen model, counted as given every field)
     takes its class's one set of their names."""
     if isinstance(value, BaseModel):
         every = _every_field(value.__class__)
-        if len(value.__pydantic_fields_set__) == len(every):
+        if (not value.model_config.get("frozen") if all_given
+                else len(value.__pydantic_fields_set__) == len(every)):
             _set(value, "__pydantic_fields_set__", every)
         fields = value.__dict__
         for name in _model_fields_of(value.__class__):
-            _share_names(fields[name])
+            _share_names(fields[name], all_given)
     elif isinstance(value, list):
         for v in value:
-            _share_names(v)
+            _share_names(v, all_given)
     elif isinstance(value, dict):
         for v in value.values():
-            _share_names(v)
+            _share_names(v, all_given)
 
 
 class GameSetup(BaseModel):
@@ -755,7 +740,7 @@ class GameState(Model):
         fields were given (no dump leaves the unset out, and equality ignores them), and the
         stored text writes every field, so the game reads the same either way. The same state,
         for chaining (docs/architecture.md, "One set of field names per class")."""
-        _give_every_field(self)
+        _share_names(self, all_given=True)
         return self
 
     def json_without_setup(self, head: str = "{") -> str:

@@ -10,10 +10,8 @@ import pickle
 import pytest
 
 from bot.app.documents import StateCodec
-from engine.agent import RandomAgent
-from engine.apply import apply
 from engine.core.state import AllFields, SoldierState
-from tests.engine.autoplay_kit import autoplayed
+from tests.engine.autoplay_kit import autoplayed, played_alike
 
 
 def parsed(cat, scenario: str, seed: int, commands: int):
@@ -43,14 +41,7 @@ def test_a_parsed_game_shares_one_set_of_names_per_class_and_is_the_same_game(sh
 
 def test_a_game_plays_on_from_a_parsed_state_exactly_as_from_the_original(shipped):
     st, back = parsed(shipped, "tardieu-bombardment", 5, 20)
-    agent = RandomAgent(11)
-    for _ in range(15):
-        if st.step == "over":
-            break
-        cmd = agent.choose(st, agent.seat_to_act(st))
-        st, _ = apply(st, cmd)
-        back, _ = apply(back, cmd)
-        assert back.model_dump_json() == st.model_dump_json()
+    played_alike(st, back, 11, 15)
 
 
 def test_the_shared_set_takes_no_name_out_and_no_new_name_in(shipped):

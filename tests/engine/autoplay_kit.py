@@ -56,6 +56,23 @@ def autoplayed(cat, scenario: str, seed: int, commands: int, play: Callable | No
         st, _ = play(st, agent.choose(st, agent.seat_to_act(st)))
 
 
+def played_alike(first, second, seed: int, commands: int) -> None:
+    """Two states of one game, made two ways: the random agent (`seed`) chooses each command on
+    `first`, both carry it out, and their texts must stay the same after every one, up to
+    `commands` commands (fewer if the game ends)."""
+    from engine.agent import RandomAgent
+    from engine.apply import apply
+
+    agent = RandomAgent(seed)
+    for _ in range(commands):
+        if first.step == "over":
+            return
+        cmd = agent.choose(first, agent.seat_to_act(first))
+        first, _ = apply(first, cmd)
+        second, _ = apply(second, cmd)
+        assert first.model_dump_json() == second.model_dump_json(), str(cmd)
+
+
 def vehicle_states(seeds: int, commands: int) -> Iterator:
     """Each state of the autoplayed games of every vehicle scenario, seeds 0 to `seeds` - 1, up
     to `commands` commands each: the states the vehicles' shortcuts are compared on."""

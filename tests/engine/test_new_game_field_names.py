@@ -7,9 +7,8 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from engine import SeatSpec, new_game
-from engine.agent import RandomAgent
-from engine.apply import apply
 from engine.core.state import AllFields, GameState
+from tests.engine.autoplay_kit import played_alike
 
 
 def models_of(st: GameState) -> list[BaseModel]:
@@ -58,14 +57,7 @@ def test_a_new_game_reads_and_plays_as_one_whose_models_kept_the_names_given(shi
         assert any(type(x.__pydantic_fields_set__) is set for x in models_of(given))
         assert shared == given
         assert shared.model_dump_json() == given.model_dump_json()
-        agent = RandomAgent(9)
-        for _ in range(25):
-            if shared.step == "over":
-                break
-            cmd = agent.choose(shared, agent.seat_to_act(shared))
-            shared, _ = apply(shared, cmd)
-            given, _ = apply(given, cmd)
-            assert shared.model_dump_json() == given.model_dump_json(), (scenario, str(cmd))
+        played_alike(shared, given, 9, 25)
 
 
 def test_a_soldier_of_a_new_game_changes_as_before(shipped):
