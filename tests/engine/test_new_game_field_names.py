@@ -4,27 +4,10 @@ model made from a few fields a set of the names given: 12–22 KB a new state, k
 state that shares the men (docs/app.md, Memory). Nothing a rule or the store can see changes."""
 from __future__ import annotations
 
-from pydantic import BaseModel
-
 from engine import SeatSpec, new_game
 from engine.core.state import AllFields, GameState
 from tests.engine.autoplay_kit import played_alike
-
-
-def models_of(st: GameState) -> list[BaseModel]:
-    """Every unfrozen model of the state but its setup."""
-    out, todo = [], [v for k, v in st.__dict__.items() if k != "setup"]
-    while todo:
-        v = todo.pop()
-        if isinstance(v, BaseModel):
-            if not v.model_config.get("frozen"):
-                out.append(v)
-                todo.extend(v.__dict__.values())
-        elif isinstance(v, (list, tuple)):
-            todo.extend(v)
-        elif isinstance(v, dict):
-            todo.extend(v.values())
-    return out
+from tests.engine.model_kit import mutable_models
 
 
 def started(cat, scenario: str, seed: int) -> GameState:
@@ -36,7 +19,7 @@ def started(cat, scenario: str, seed: int) -> GameState:
 def test_every_model_of_a_new_game_holds_its_class_one_set_of_every_field(shipped):
     for scenario in sorted(shipped.scenarios):
         st = started(shipped, scenario, 3)
-        models = [st, *models_of(st)]
+        models = [m for _, m in mutable_models(st)]
         assert len(models) > 20, scenario  # the men, their forces, the seats...
         by_class: dict[type, AllFields] = {}
         for m in models:
@@ -54,7 +37,7 @@ def test_a_new_game_reads_and_plays_as_one_whose_models_kept_the_names_given(shi
         with monkeypatch.context() as m:
             m.setattr(GameState, "every_field_given", lambda self: self)
             given = started(shipped, scenario, 5)
-        assert any(type(x.__pydantic_fields_set__) is set for x in models_of(given))
+        assert any(type(x.__pydantic_fields_set__) is set for _, x in mutable_models(given))
         assert shared == given
         assert shared.model_dump_json() == given.model_dump_json()
         played_alike(shared, given, 9, 25)

@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from tests.engine.autoplay_kit import autoplayed
+from tests.engine.model_kit import mutable_models
 
 SCENARIOS = ["tardieu-bombardment", "hedgerow-dawn", "night-orchard"]
 HEAD = '{"setup_ref":"0123456789abcdef0123456789abcdef",'
@@ -47,24 +48,6 @@ def test_a_copy_changed_and_written_leaves_the_originals_kept_text(shipped):
     assert st.json_kept() == text == st.model_dump_json(exclude={"setup"})
 
 
-def _models(value, path="state"):
-    """Every mutable model in a state but its setup, with where it is."""
-    from pydantic import BaseModel
-    if isinstance(value, BaseModel):
-        if value.model_config.get("frozen"):
-            return
-        yield path, value
-        for name, v in value.__dict__.items():
-            if name != "setup":
-                yield from _models(v, f"{path}.{name}")
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from _models(v, f"{path}[{k!r}]")
-    elif isinstance(value, (list, tuple)):
-        for i, v in enumerate(value):
-            yield from _models(v, f"{path}[{i}]")
-
-
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(scenario=hs.sampled_from(SCENARIOS), seed=hs.integers(0, 2**31), commands=hs.integers(1, 60))
 def test_a_copy_names_the_fields_given_as_the_original_and_shares_only_a_full_set(shipped, scenario, seed, commands):
@@ -74,7 +57,7 @@ def test_a_copy_names_the_fields_given_as_the_original_and_shares_only_a_full_se
     from engine.core.state import _every_field
     *_, st = autoplayed(shipped, scenario, seed, commands)
     copy = st.clone()
-    pairs = list(zip(_models(st), _models(copy), strict=True))
+    pairs = list(zip(mutable_models(st), mutable_models(copy), strict=True))
     assert pairs
     for (path, a), (path_b, b) in pairs:
         assert path == path_b and type(a) is type(b)
@@ -105,7 +88,7 @@ def test_a_parsed_state_names_the_fields_given_as_pydantic_and_shares_only_full_
     _, rest = codec.split(codec.dumps(st))
     back = codec.join(st.setup, rest)
     plain = GameState.model_validate_json(st.model_dump_json())
-    pairs = list(zip(_models(plain), _models(back), strict=True))
+    pairs = list(zip(mutable_models(plain), mutable_models(back), strict=True))
     for (path, a), (path_b, b) in pairs:
         assert path == path_b and type(a) is type(b)
         assert b.model_fields_set == a.model_fields_set, path
